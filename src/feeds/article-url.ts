@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * The slug of an article URL: its last non-empty path segment, percent-decoded.
+ * `https://pro-blog.example.com/blog/my-post/` -> `my-post`. Undefined for an unparsable URL or an
+ * empty path.
+ */
+export function slugFromArticleUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+  const segment = parsed.pathname.split('/').filter((s) => s !== '').pop();
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Normalises origins (`https://Example.com/x` -> `https://example.com`); invalid entries are dropped. */
+export function toOriginSet(origins: readonly string[]): Set<string> {
+  const set = new Set<string>();
+  for (const origin of origins) {
+    try {
+      set.add(new URL(origin).origin);
+    } catch {
+      // Validated by the schemas of the callers; ignore anything else rather than throw mid-rewrite.
+    }
+  }
+  return set;
+}
+
+/** Whether `url` is an absolute URL on one of the origins. */
+export function isOnOrigins(url: string, origins: ReadonlySet<string>): boolean {
+  try {
+    return origins.has(new URL(url).origin);
+  } catch {
+    return false;
+  }
+}
+
+export const articleUrlMapperOptionsSchema = z.strictObject({
+  /** The blog's site URL with its base path, e.g. `https://blog.example.com/base/`. */
+  blogSite: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://blog.example.com/' }),
+  /**
+   * The blog's article route, relative to the base path; `[slug]` is replaced by the article's slug.
+   * @default '/blog/[slug]/'
+   */
+  articlePattern: z
+    .string()
+    .refine((p) => p.includes('[slug]'), { error: 'must contain [slug], e.g. /blog/[slug]/' })
+    .default('/blog/[slug]/'),
+  /** Origins that are "the service's domain" (the site's domain, the API base origin). */
+  upstreamOrigins: z.array(z.url({ error: 'must be absolute URLs such as https://pro-blog.example.com' })),
+});
+export type ArticleUrlMapperOptions = z.input<typeof articleUrlMapperOptionsSchema>;
+
+// The service publishes articles at https://<site domain>/blog/<slug>/ (see API.md / the simulator).
+const UPSTREAM_ARTICLE_PATH = /^\/blog\/([^/]+)\/?$/;
+
+/**
+ * Builds the `mapUrl` used by the sitemap and RSS rewriters:
+ * - an upstream article URL (`/blog/<slug>/` on an upstream origin) -> the blog's article URL
+ *   (`blogSite` + `articlePattern` with `[slug]`);
+ * - the upstream home page -> `blogSite`; any other upstream URL -> the same path, query and hash on
+ *   the blog's origin;
+ * - URLs on other origins (and anything unparsable) unchanged.
+ */
+export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstream: string) => string {
+  const parsed = articleUrlMapperOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TypeError(`[astro-content-publisher] makeArticleUrlMapper: \`${issue?.path.join('.') ?? ''}\` ${issue?.message ?? 'is invalid'}.`);
+  }
+  const { articlePattern, upstreamOrigins } = parsed.data;
+  const site = new URL(parsed.data.blogSite);
+  const base = site.pathname.endsWith('/') ? site.pathname : `${site.pathname}/`;
+  const blogHome = new URL(base, site.origin).href;
+  const origins = toOriginSet(upstreamOrigins);
+  const relativePattern = articlePattern.replace(/^\/+/, '');
+
+  return (upstream: string): string => {
+    let url: URL;
+    try {
+      url = new URL(upstream.trim());
+    } catch {
+      return upstream;
+    }
+    if (!origins.has(url.origin)) return upstream;
+    const article = UPSTREAM_ARTICLE_PATH.exec(url.pathname);
+    if (article?.[1] !== undefined) {
+      const path = relativePattern.replaceAll('[slug]', article[1]);
+      return new URL(path + url.search + url.hash, blogHome).href;
+    }
+    if (url.pathname === '/' && url.search === '' && url.hash === '') return blogHome;
+    return new URL(url.pathname + url.search + url.hash, site.origin).href;
+  };
+}

@@ -1,0 +1,5 @@
+export { XmlSafetyError, isXmlSafetyError, type XmlSafetyReason } from './errors.js';
+export { DEFAULT_MAX_XML_BYTES, DEFAULT_MAX_RSS_BYTES } from './safe-xml.js';
+export { parseSitemapEntries, SITEMAP_NS, type SitemapEntry, type ParseFeedOptions } from './sitemap-parse.js';
+export { parseRssFeed, type RssFeed, type RssItem } from './rss-parse.js';
+export { slugFromArticleUrl, makeArticleUrlMapper, type ArticleUrlMapperOptions } from './article-url.js';

@@ -1,0 +1,81 @@
+import { XmlSafetyError } from './errors.js';
+import { DEFAULT_MAX_RSS_BYTES, parseSafeXml, type SafeXmlDocument } from './safe-xml.js';
+import type { ParseFeedOptions } from './sitemap-parse.js';
+import { namespaceOf, textOf, type XmlElement } from './xml-scan.js';
+
+export const CONTENT_NS = 'http://purl.org/rss/1.0/modules/content/';
+export const ATOM_NS = 'http://www.w3.org/2005/Atom';
+
+export interface RssItem {
+  guid?: string;
+  link?: string;
+  title?: string;
+  pubDate?: string;
+  description?: string;
+  contentEncoded?: string;
+}
+
+export interface RssFeed {
+  title?: string;
+  link?: string;
+  items: RssItem[];
+}
+
+export interface RssDocument extends SafeXmlDocument {
+  channel: XmlElement;
+  /** `<item>` elements in document order (children of `<channel>` in RSS 2.0, of the root in RSS 1.0). */
+  items: XmlElement[];
+}
+
+/** Safe-parses an RSS 2.0 (`<rss>`) or RSS 1.0 (`<rdf:RDF>`) document. Atom feeds are refused. */
+export function parseRssDocument(xml: string, opts: ParseFeedOptions): RssDocument {
+  const doc = parseSafeXml(xml, { url: opts.url, kind: 'RSS feed', maxBytes: opts.maxBytes ?? DEFAULT_MAX_RSS_BYTES });
+  const root = doc.root;
+  const channel = root.children.find((c) => c.local === 'channel');
+  if ((root.local !== 'rss' && root.local !== 'RDF') || !channel) {
+    throw new XmlSafetyError({
+      url: opts.url,
+      kind: 'RSS feed',
+      reason: 'unexpected-root',
+      detail: `its root element is <${root.name}>${channel ? '' : ' without a <channel>'}, not an RSS 2.0 <rss><channel> document${root.local === 'feed' ? ' (Atom feeds are not supported)' : ''}. Check that the URL points at the RSS feed.`,
+    });
+  }
+  const itemParent = root.local === 'rss' ? channel : root;
+  return { ...doc, channel, items: itemParent.children.filter((c) => c.local === 'item') };
+}
+
+/** A direct, unprefixed child's trimmed text. */
+function plainChildText(xml: string, parent: XmlElement, local: string): string | undefined {
+  const element = parent.children.find((c) => c.prefix === '' && c.local === local);
+  return element ? textOf(xml, element).trim() : undefined;
+}
+
+/** The `content:encoded` child, whatever prefix the feed binds to the content module namespace. */
+export function contentEncodedOf(xml: string, item: XmlElement): XmlElement | undefined {
+  return item.children.find((c) => c.local === 'encoded' && (c.prefix === 'content' || namespaceOf(xml, c) === CONTENT_NS));
+}
+
+/**
+ * The channel title/link and every item (guid, link, title, pubDate, description, content:encoded),
+ * decoded and trimmed, in document order. Throws XmlSafetyError for unsafe or unusable XML.
+ */
+export function parseRssFeed(xml: string, opts: ParseFeedOptions): RssFeed {
+  const doc = parseRssDocument(xml, opts);
+  const text = doc.xml;
+  const feed: RssFeed = { items: [] };
+  const title = plainChildText(text, doc.channel, 'title');
+  const link = plainChildText(text, doc.channel, 'link');
+  if (title !== undefined) feed.title = title;
+  if (link !== undefined) feed.link = link;
+  for (const element of doc.items) {
+    const item: RssItem = {};
+    for (const key of ['guid', 'link', 'title', 'pubDate', 'description'] as const) {
+      const value = plainChildText(text, element, key);
+      if (value !== undefined) item[key] = value;
+    }
+    const encoded = contentEncodedOf(text, element);
+    if (encoded) item.contentEncoded = textOf(text, encoded).trim();
+    feed.items.push(item);
+  }
+  return feed;
+}

@@ -1,0 +1,96 @@
+// The one entry point for untrusted XML. Order matters: the size cap comes before any scanning, the
+// DOCTYPE refusal before any parser sees the document (so no entity, internal or external, can ever be
+// expanded), and fast-xml-parser's validator before our offset scanner.
+
+import { XMLValidator } from 'fast-xml-parser';
+import { XmlSafetyError } from './errors.js';
+import { lineColumn, scanXml, XmlScanError, type XmlElement } from './xml-scan.js';
+
+/** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
+export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;
+/** Default size cap for an RSS feed: 50 items never come near this. */
+export const DEFAULT_MAX_RSS_BYTES = 10 * 1024 * 1024;
+
+export interface SafeXmlOptions {
+  /** The upstream URL, for messages. */
+  url: string;
+  /** What the document should be, for messages ("sitemap", "RSS feed"). */
+  kind: string;
+  /** Size cap in UTF-8 bytes. */
+  maxBytes: number;
+}
+
+export interface SafeXmlDocument {
+  /** The document text (without a byte-order mark). */
+  xml: string;
+  root: XmlElement;
+}
+
+const HTML_START = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+// A DOCTYPE or entity declaration, or a CDATA section / comment that may legitimately contain that text.
+const DECLARATION_OR_LITERAL = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<!(DOCTYPE|ENTITY)/gi;
+
+function fail(opts: SafeXmlOptions, reason: XmlSafetyError['reason'], detail: string, xml?: string, offset?: number): never {
+  const at = xml !== undefined && offset !== undefined ? lineColumn(xml, offset) : undefined;
+  throw new XmlSafetyError({ url: opts.url, kind: opts.kind, reason, detail, line: at?.line, column: at?.column });
+}
+
+function declarationOffset(xml: string): number {
+  // Fast path: nearly every real document has no such text at all.
+  if (!/<!(?:DOCTYPE|ENTITY)/i.test(xml)) return -1;
+  DECLARATION_OR_LITERAL.lastIndex = 0;
+  for (const match of xml.matchAll(DECLARATION_OR_LITERAL)) {
+    if (match[1] !== undefined) return match.index;
+  }
+  return -1;
+}
+
+/**
+ * Checks and scans an untrusted XML document. Throws XmlSafetyError (naming the URL and the problem)
+ * when it is over the size cap, empty, an HTML page, declares a DOCTYPE/entities, is not well-formed or
+ * is truncated. Time and memory are linear in the (capped) input.
+ */
+export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocument {
+  // UTF-16 length is a lower bound of the UTF-8 size, so this rejects huge input without measuring it.
+  if (input.length > opts.maxBytes || Buffer.byteLength(input, 'utf8') > opts.maxBytes) {
+    fail(opts, 'too-large', `it is ${Buffer.byteLength(input, 'utf8')} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`);
+  }
+  const xml = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (xml.trim() === '') fail(opts, 'empty', 'the response is empty. Check the URL and that the service is up.');
+  if (HTML_START.test(xml.slice(0, 65_536))) {
+    fail(opts, 'html', 'it is an HTML page, not XML (the server probably answered an error or login page). Check the URL and the service status.');
+  }
+  const declaration = declarationOffset(xml);
+  if (declaration !== -1) {
+    fail(opts, 'doctype', `it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A ${opts.kind} never needs one; check that the URL points at the service's public feed.`, xml, declaration);
+  }
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    const { msg, line, col } = valid.err;
+    // The validator reports a document that stops early as unclosed tags: say "truncated", which is
+    // what actually happens with a cut-off download.
+    const truncated = (valid.err.code === 'InvalidXml' && msg.startsWith("Invalid '[")) || msg.startsWith('Unclosed tag');
+    throw new XmlSafetyError({
+      url: opts.url,
+      kind: opts.kind,
+      reason: truncated ? 'truncated' : 'not-well-formed',
+      detail: truncated
+        ? 'the document ends before its elements are closed (it looks truncated: the download was probably cut off). Retry later.'
+        : `it is not well-formed XML: ${msg}`,
+      line: truncated ? undefined : line,
+      column: truncated ? undefined : col,
+    });
+  }
+  try {
+    return { xml, root: scanXml(xml) };
+  } catch (error) {
+    if (!(error instanceof XmlScanError)) throw error;
+    return fail(
+      opts,
+      error.truncated ? 'truncated' : 'not-well-formed',
+      error.truncated ? `the document looks truncated: ${error.message}. Retry later.` : `it is not well-formed XML: ${error.message}`,
+      xml,
+      error.offset,
+    );
+  }
+}

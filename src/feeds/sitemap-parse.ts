@@ -1,0 +1,74 @@
+import { XmlSafetyError } from './errors.js';
+import { DEFAULT_MAX_XML_BYTES, parseSafeXml, type SafeXmlDocument } from './safe-xml.js';
+import { textOf, type XmlElement } from './xml-scan.js';
+
+export const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+export interface SitemapEntry {
+  loc: string;
+  lastmod?: string;
+}
+
+export interface ParseFeedOptions {
+  /** The upstream URL, named in every error message. */
+  url: string;
+  /**
+   * Size cap in UTF-8 bytes; larger documents are refused before parsing.
+   * @default DEFAULT_MAX_XML_BYTES (50 MB) for sitemaps, DEFAULT_MAX_RSS_BYTES (10 MB) for RSS
+   */
+  maxBytes?: number;
+}
+
+export interface SitemapDocument extends SafeXmlDocument {
+  /** The `<url>` elements, in document order. */
+  urls: XmlElement[];
+}
+
+/** The first direct child with a local name, in the same namespace prefix as its parent. */
+export function childNamed(parent: XmlElement, local: string, prefix = parent.prefix): XmlElement | undefined {
+  return parent.children.find((c) => c.local === local && c.prefix === prefix);
+}
+
+/**
+ * Safe-parses a `<urlset>` sitemap. An upstream `<sitemapindex>` is refused (reason 'sitemap-index'):
+ * the service publishes one urlset per site, and proxying an index would mean fetching its children.
+ */
+export function parseSitemapDocument(xml: string, opts: ParseFeedOptions): SitemapDocument {
+  const doc = parseSafeXml(xml, { url: opts.url, kind: 'sitemap', maxBytes: opts.maxBytes ?? DEFAULT_MAX_XML_BYTES });
+  const root = doc.root;
+  if (root.local === 'sitemapindex') {
+    throw new XmlSafetyError({
+      url: opts.url,
+      kind: 'sitemap',
+      reason: 'sitemap-index',
+      detail: 'it is a <sitemapindex>, not a <urlset>. Only a urlset (the service\'s per-site sitemap, /api/sites/<id>/sitemap.xml) can be proxied; point the sitemap option at it.',
+    });
+  }
+  if (root.local !== 'urlset') {
+    throw new XmlSafetyError({
+      url: opts.url,
+      kind: 'sitemap',
+      reason: 'unexpected-root',
+      detail: `its root element is <${root.name}>, not <urlset> (a sitemap 0.9 document). Check that the URL points at a sitemap.`,
+    });
+  }
+  return { ...doc, urls: root.children.filter((c) => c.local === 'url' && c.prefix === root.prefix) };
+}
+
+/**
+ * The `<loc>`/`<lastmod>` of every `<url>` of an upstream sitemap (values trimmed and decoded), in
+ * document order. Entries without a `<loc>` are skipped. Throws XmlSafetyError for unsafe or unusable XML.
+ */
+export function parseSitemapEntries(xml: string, opts: ParseFeedOptions): SitemapEntry[] {
+  const doc = parseSitemapDocument(xml, opts);
+  const entries: SitemapEntry[] = [];
+  for (const url of doc.urls) {
+    const locElement = childNamed(url, 'loc');
+    const loc = locElement ? textOf(doc.xml, locElement).trim() : '';
+    if (loc === '') continue;
+    const lastmodElement = childNamed(url, 'lastmod');
+    const lastmod = lastmodElement ? textOf(doc.xml, lastmodElement).trim() : '';
+    entries.push(lastmod === '' ? { loc } : { loc, lastmod });
+  }
+  return entries;
+}

@@ -1,0 +1,213 @@
+// A minimal, linear tokenizer that turns an already-validated XML string into an element tree with source
+// offsets. We keep offsets instead of values so the rewriters can splice new URLs into the original text
+// and leave everything else byte-for-byte intact (CDATA, comments, prefixes, extension elements), and
+// because it is several times faster than an order-preserving parse + build of a 50,000-URL sitemap.
+// It never expands anything: entity references stay as raw text until a caller decodes a value.
+
+import { decodeXmlEntities } from './xml-text.js';
+
+export interface XmlElement {
+  /** Qualified name as written, e.g. `xhtml:link`. */
+  readonly name: string;
+  readonly prefix: string;
+  readonly local: string;
+  /** Offset of `<` of the start tag. */
+  readonly start: number;
+  /** Offset just after the start tag's `>`. */
+  readonly startTagEnd: number;
+  /** Offset of the end tag's `<` (equals startTagEnd for an empty-element tag). */
+  contentEnd: number;
+  /** Offset just after the end tag's `>`. */
+  end: number;
+  readonly parent: XmlElement | undefined;
+  readonly children: XmlElement[];
+}
+
+export interface XmlAttribute {
+  name: string;
+  /** Decoded value. */
+  value: string;
+  /** Offsets of the raw value, between the quotes. */
+  valueStart: number;
+  valueEnd: number;
+}
+
+export class XmlScanError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+    readonly truncated: boolean,
+  ) {
+    super(message);
+  }
+}
+
+function isNameEnd(code: number): boolean {
+  // whitespace, '/', '>'
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 47 || code === 62;
+}
+
+/** Index just after the `>` closing a tag opened at `from`, skipping quoted attribute values. */
+function tagEnd(xml: string, from: number): number {
+  let quote = 0;
+  for (let i = from; i < xml.length; i++) {
+    const c = xml.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) {
+      quote = c;
+    } else if (c === 62) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+function skipTo(xml: string, from: number, marker: string, what: string): number {
+  const at = xml.indexOf(marker, from);
+  if (at === -1) throw new XmlScanError(`${what} is never closed`, from, true);
+  return at + marker.length;
+}
+
+/** Builds the element tree of a single-rooted document. Throws XmlScanError on structural problems. */
+export function scanXml(xml: string): XmlElement {
+  let root: XmlElement | undefined;
+  const stack: XmlElement[] = [];
+  let i = 0;
+  for (;;) {
+    const lt = xml.indexOf('<', i);
+    if (lt === -1) break;
+    const next = xml.charCodeAt(lt + 1);
+    if (next === 33 /* ! */) {
+      if (xml.startsWith('<!--', lt)) i = skipTo(xml, lt + 4, '-->', 'A comment');
+      else if (xml.startsWith('<![CDATA[', lt)) i = skipTo(xml, lt + 9, ']]>', 'A CDATA section');
+      else i = skipTo(xml, lt + 2, '>', 'A declaration');
+      continue;
+    }
+    if (next === 63 /* ? */) {
+      i = skipTo(xml, lt + 2, '?>', 'A processing instruction');
+      continue;
+    }
+    if (next === 47 /* / */) {
+      const gt = xml.indexOf('>', lt);
+      if (gt === -1) throw new XmlScanError('an end tag is never closed', lt, true);
+      const name = xml.slice(lt + 2, gt).trim();
+      const open = stack.pop();
+      if (!open || open.name !== name) {
+        throw new XmlScanError(`unexpected end tag </${name}>${open ? ` (expected </${open.name}>)` : ''}`, lt, false);
+      }
+      open.contentEnd = lt;
+      open.end = gt + 1;
+      i = gt + 1;
+      continue;
+    }
+    let n = lt + 1;
+    while (n < xml.length && !isNameEnd(xml.charCodeAt(n))) n++;
+    const name = xml.slice(lt + 1, n);
+    const end = tagEnd(xml, n);
+    if (end === -1) throw new XmlScanError(`the start tag <${name}> is never closed`, lt, true);
+    const parent = stack[stack.length - 1];
+    if (!parent && root) throw new XmlScanError(`a second root element <${name}> follows <${root.name}>`, lt, false);
+    const colon = name.indexOf(':');
+    const element: XmlElement = {
+      name,
+      prefix: colon === -1 ? '' : name.slice(0, colon),
+      local: colon === -1 ? name : name.slice(colon + 1),
+      start: lt,
+      startTagEnd: end,
+      contentEnd: end,
+      end,
+      parent,
+      children: [],
+    };
+    if (parent) parent.children.push(element);
+    else root = element;
+    if (xml.charCodeAt(end - 2) !== 47 /* / */) stack.push(element);
+    i = end;
+  }
+  const unclosed = stack[stack.length - 1];
+  if (unclosed) throw new XmlScanError(`<${unclosed.name}> is never closed`, unclosed.start, true);
+  if (!root) throw new XmlScanError('there is no root element', 0, false);
+  return root;
+}
+
+const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** The attributes of an element's start tag, with decoded values and raw value offsets. */
+export function attributesOf(xml: string, element: XmlElement): XmlAttribute[] {
+  const nameEnd = element.start + 1 + element.name.length;
+  const raw = xml.slice(nameEnd, element.startTagEnd - 1);
+  const out: XmlAttribute[] = [];
+  for (const match of raw.matchAll(ATTRIBUTE)) {
+    const value = match[2] ?? match[3] ?? '';
+    const valueStart = nameEnd + match.index + match[0].length - 1 - value.length;
+    out.push({ name: match[1] ?? '', value: decodeXmlEntities(value), valueStart, valueEnd: valueStart + value.length });
+  }
+  return out;
+}
+
+export function attribute(xml: string, element: XmlElement, name: string): XmlAttribute | undefined {
+  return attributesOf(xml, element).find((a) => a.name === name);
+}
+
+/** The namespace URI bound to a prefix ('' = default namespace) in scope at an element. */
+export function namespaceOf(xml: string, element: XmlElement, prefix = element.prefix): string | undefined {
+  const declaration = prefix === '' ? 'xmlns' : `xmlns:${prefix}`;
+  for (let el: XmlElement | undefined = element; el; el = el.parent) {
+    // Cheap pre-check: most start tags declare nothing.
+    if (!xml.slice(el.start, el.startTagEnd).includes('xmlns')) continue;
+    const found = attribute(xml, el, declaration);
+    if (found) return found.value;
+  }
+  return undefined;
+}
+
+/**
+ * The character data of an element: text with references decoded, CDATA sections taken literally,
+ * comments and processing instructions dropped (child elements' text is included, which never matters
+ * for the leaf elements we read).
+ */
+export function textOf(xml: string, element: XmlElement): string {
+  const raw = xml.slice(element.startTagEnd, element.contentEnd);
+  if (!raw.includes('<')) return decodeXmlEntities(raw);
+  let out = '';
+  let i = 0;
+  while (i < raw.length) {
+    const lt = raw.indexOf('<', i);
+    if (lt === -1) {
+      out += decodeXmlEntities(raw.slice(i));
+      break;
+    }
+    out += decodeXmlEntities(raw.slice(i, lt));
+    if (raw.startsWith('<![CDATA[', lt)) {
+      const close = raw.indexOf(']]>', lt + 9);
+      out += raw.slice(lt + 9, close);
+      i = close + 3;
+    } else if (raw.startsWith('<!--', lt)) {
+      i = raw.indexOf('-->', lt + 4) + 3;
+    } else if (raw.startsWith('<?', lt)) {
+      i = raw.indexOf('?>', lt + 2) + 2;
+    } else {
+      i = tagEnd(raw, lt + 1);
+    }
+    if (i <= 0) break;
+  }
+  return out;
+}
+
+/** Whether an element's content is exactly one CDATA section (plus surrounding whitespace). */
+export function isSingleCdata(xml: string, element: XmlElement): boolean {
+  const raw = xml.slice(element.startTagEnd, element.contentEnd).trim();
+  return raw.startsWith('<![CDATA[') && raw.endsWith(']]>') && raw.indexOf(']]>') === raw.length - 3;
+}
+
+/** 1-based line and column of an offset. */
+export function lineColumn(xml: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = xml.indexOf('\n'); i !== -1 && i < offset; i = xml.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
