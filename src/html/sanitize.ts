@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import sanitizeHtml from 'sanitize-html';
+import { HeadingCollector, type Heading } from './headings.js';
+import { resolvePolicy, type ResolvedPolicy, type SanitizeOptions } from './options.js';
+import { DROP_CONTENT_TAGS, URL_ATTRIBUTES } from './policy.js';
+import {
+  exclusiveFilter,
+  transformHeading,
+  transformIframe,
+  transformImage,
+  transformLink,
+  type TransformContext,
+} from './transforms.js';
+import { parseArticleUrl } from './urls.js';
+
+export interface SanitizeArticleOptions {
+  /** Extensions of the policy (validated; dangerous extensions throw SanitizeOptionsError). */
+  sanitize?: SanitizeOptions;
+  /**
+   * The article's public URL: relative links and images are resolved against it, and links to
+   * another origin count as external. Ignored when it is not an absolute http(s) URL.
+   */
+  articleUrl?: string;
+}
+
+export interface SanitizedArticle {
+  html: string;
+  headings: Heading[];
+}
+
+type StaticOptions = Omit<sanitizeHtml.IOptions, 'transformTags' | 'exclusiveFilter'>;
+
+interface CompiledPolicy {
+  policy: ResolvedPolicy;
+  options: StaticOptions;
+}
+
+// Options objects are usually created once (the loader's config) and reused for every article:
+// validate and merge once per object.
+const compiled = new WeakMap<object, CompiledPolicy>();
+let defaultPolicy: CompiledPolicy | undefined;
+
+function compile(sanitize: SanitizeOptions | undefined): CompiledPolicy {
+  if (sanitize === undefined) return (defaultPolicy ??= build(undefined));
+  if (typeof sanitize !== 'object' || sanitize === null) return build(sanitize);
+  let entry = compiled.get(sanitize);
+  if (!entry) {
+    entry = build(sanitize);
+    compiled.set(sanitize, entry);
+  }
+  return entry;
+}
+
+function build(sanitize: unknown): CompiledPolicy {
+  const policy = resolvePolicy(sanitize);
+  return {
+    policy,
+    options: {
+      allowedTags: policy.allowedTags,
+      allowedAttributes: policy.allowedAttributes,
+      allowedClasses: policy.allowedClasses,
+      allowedSchemes: policy.allowedSchemes,
+      allowedSchemesByTag: {},
+      allowedSchemesAppliedToAttributes: [...URL_ATTRIBUTES],
+      allowProtocolRelative: false,
+      allowedIframeHostnames: [...policy.iframeHosts],
+      allowIframeRelativeUrls: false,
+      allowVulnerableTags: false,
+      disallowedTagsMode: 'discard',
+      nonTextTags: [...DROP_CONTENT_TAGS],
+      // No style attribute is ever allowed, so skip postcss entirely.
+      parseStyleAttributes: false,
+      enforceHtmlBoundary: false,
+    },
+  };
+}
+
+const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
+
+/**
+ * Sanitises untrusted article HTML under the package policy (see policy.ts) in one sanitize-html
+ * pass: links, images, iframes and heading ids are rewritten by its tag transforms, then the heading
+ * placeholders are swapped for their slugs.
+ */
+export function sanitizeArticle(html: string, options: SanitizeArticleOptions = {}): SanitizedArticle {
+  const { policy, options: staticOptions } = compile(options.sanitize);
+  const ctx: TransformContext = {
+    base: parseArticleUrl(options.articleUrl),
+    schemes: policy.allowedSchemes,
+    iframeHosts: policy.iframeHosts,
+    headings: new HeadingCollector(),
+    // Unguessable per run, so markup in the source cannot forge a placeholder.
+    placeholder: `acp-${randomBytes(9).toString('base64url')}-`,
+  };
+  const heading = transformHeading(ctx);
+  const transformTags: Record<string, sanitizeHtml.Transformer> = {
+    a: transformLink(ctx),
+    img: transformImage(ctx),
+    iframe: transformIframe(ctx),
+  };
+  for (const tag of HEADING_TAGS) transformTags[tag] = heading;
+
+  let out = sanitizeHtml(String(html ?? ''), {
+    ...staticOptions,
+    transformTags,
+    exclusiveFilter: exclusiveFilter(ctx),
+  });
+  if (ctx.headings.size === 0) return { html: out, headings: [] };
+
+  const headings = ctx.headings.finish();
+  const pattern = new RegExp(` id="${ctx.placeholder}(\\d+)"`, 'g');
+  out = out.replace(pattern, (_match, index: string) => ` id="${headings[Number(index)]?.slug ?? 'heading'}"`);
+  // Empty headings keep their id (links may target them) but have nothing to show in a table of contents.
+  return { html: out, headings: headings.filter((h) => h.text !== '') };
+}

@@ -1,0 +1,123 @@
+import type sanitizeHtml from 'sanitize-html';
+import type { HeadingCollector } from './headings.js';
+import {
+  IFRAME_ALLOW_FEATURES,
+  IFRAME_REFERRER_POLICY,
+  IFRAME_SANDBOX,
+  SAFE_REL_TOKENS,
+} from './policy.js';
+import { isExternal, rewriteSrcset, rewriteUrl, type UrlContext } from './urls.js';
+
+type Attributes = sanitizeHtml.Attributes;
+type Tag = sanitizeHtml.Tag;
+
+/** State of one sanitiser run: transforms are closures over it (one pass, no second parse). */
+export interface TransformContext extends UrlContext {
+  iframeHosts: ReadonlySet<string>;
+  headings: HeadingCollector;
+  /** Prefix of the placeholder ids given to headings until their text is known. */
+  placeholder: string;
+}
+
+function setUrl(attribs: Attributes, name: string, ctx: UrlContext): string | undefined {
+  const value = attribs[name];
+  if (value === undefined) return undefined;
+  const rewritten = rewriteUrl(value, ctx);
+  if (rewritten === undefined) delete attribs[name];
+  else attribs[name] = rewritten;
+  return rewritten;
+}
+
+/** Links: resolved URLs, target only `_blank`, and rel="noopener noreferrer" off-site or in a new tab. */
+export function transformLink(ctx: TransformContext) {
+  return (tagName: string, attribs: Attributes): Tag => {
+    const href = setUrl(attribs, 'href', ctx);
+    const blank = attribs.target?.trim().toLowerCase() === '_blank';
+    if (blank) attribs.target = '_blank';
+    else delete attribs.target;
+    const rel = new Set((attribs.rel ?? '').toLowerCase().split(/\s+/).filter((t) => SAFE_REL_TOKENS.has(t)));
+    if (blank || (href !== undefined && isExternal(href, ctx))) {
+      rel.add('noopener');
+      rel.add('noreferrer');
+    }
+    if (rel.size > 0) attribs.rel = [...rel].join(' ');
+    else delete attribs.rel;
+    return { tagName, attribs };
+  };
+}
+
+/** Images: resolved src/srcset, lazy loading and async decoding whatever the source asked. */
+export function transformImage(ctx: TransformContext) {
+  return (tagName: string, attribs: Attributes): Tag => {
+    setUrl(attribs, 'src', ctx);
+    if (attribs.srcset !== undefined) {
+      const srcset = rewriteSrcset(attribs.srcset, ctx);
+      if (srcset === undefined) delete attribs.srcset;
+      else attribs.srcset = srcset;
+    }
+    attribs.loading = 'lazy';
+    attribs.decoding = 'async';
+    return { tagName, attribs };
+  };
+}
+
+function allowedIframeSrc(value: string | undefined, hosts: ReadonlySet<string>): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value.trim());
+    // https only: a plain-http player would be blocked as mixed content anyway.
+    return url.protocol === 'https:' && !url.username && !url.password && hosts.has(url.hostname) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Iframes: kept only from the listed hosts (an iframe without src is removed whole by the
+ * exclusive filter), always sandboxed, lazy, with a referrer policy players accept.
+ */
+export function transformIframe(ctx: TransformContext) {
+  return (tagName: string, attribs: Attributes): Tag => {
+    const src = allowedIframeSrc(attribs.src, ctx.iframeHosts);
+    const kept: Attributes = {};
+    if (src !== undefined) {
+      kept.src = src;
+      for (const name of ['width', 'height', 'title']) {
+        const value = attribs[name];
+        if (value !== undefined) kept[name] = value;
+      }
+      const allow = (attribs.allow ?? '').split(';').map((f) => f.trim().toLowerCase()).filter((f) => IFRAME_ALLOW_FEATURES.has(f));
+      if (allow.length > 0) kept.allow = allow.join('; ');
+      kept.sandbox = IFRAME_SANDBOX;
+      kept.loading = 'lazy';
+      kept.referrerpolicy = IFRAME_REFERRER_POLICY;
+      kept.allowfullscreen = '';
+    }
+    // Iframe content is fallback text browsers never show; dropping it avoids raw-text surprises.
+    return { tagName, attribs: kept, text: '' };
+  };
+}
+
+/** Headings: a placeholder id now, the real slug once the text is known (see HeadingCollector). */
+export function transformHeading(ctx: TransformContext) {
+  return (tagName: string, attribs: Attributes): Tag => {
+    const index = ctx.headings.open(Number(tagName[1]), attribs.id);
+    attribs.id = `${ctx.placeholder}${index}`;
+    return { tagName, attribs };
+  };
+}
+
+/** Removes refused iframes (with their content) and records each heading's text as it closes. */
+export function exclusiveFilter(ctx: TransformContext) {
+  return (frame: sanitizeHtml.IFrame): boolean => {
+    const tag = frame.tag;
+    if (tag === 'iframe') return frame.attribs.src === undefined;
+    if (tag.length === 2 && tag[0] === 'h') {
+      const id = frame.attribs.id;
+      if (id !== undefined && id.startsWith(ctx.placeholder)) {
+        ctx.headings.close(Number(id.slice(ctx.placeholder.length)), frame.text);
+      }
+    }
+    return false;
+  };
+}
