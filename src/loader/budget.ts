@@ -1,0 +1,25 @@
+/**
+ * The request arithmetic of one build, pure. The list call is always sent (membership needs it) and counts;
+ * after it, `X-RateLimit-Remaining` tells what the hour still allows. A build never sends more than
+ * `min(budget.maxRequests, requests so far + remaining - reserve)`.
+ */
+export interface BudgetInput {
+  maxRequests: number;
+  reserve: number;
+  /** Authenticated requests this build has already sent (the list call and its retries). */
+  spent: number;
+  /** X-RateLimit-Remaining after those requests, when the service sent it. */
+  remaining: number | undefined;
+}
+
+/** How many more authenticated requests (detail calls) this build may send. */
+export function detailSlots({ maxRequests, reserve, spent, remaining }: BudgetInput): number {
+  const byConfig = maxRequests - spent;
+  const byWindow = remaining === undefined ? Number.POSITIVE_INFINITY : remaining - reserve;
+  return Math.max(0, Math.min(byConfig, byWindow));
+}
+
+/** Retries of the list call that still fit in the budget (each retry is a request). */
+export function listRetries(maxRequests: number, clientDefault = 2): number {
+  return Math.max(0, Math.min(clientDefault, maxRequests - 1));
+}

@@ -1,0 +1,47 @@
+import type { EntryState } from './state.js';
+
+/** An RSS item reduced to what the plan needs: whether it carries the full HTML, and its hash. */
+export interface RssSignal {
+  contentHash?: string;
+}
+
+export type ChangeReason = 'sitemap' | 'list' | 'rss';
+
+/** Same instant? Compares as dates when both parse (formats differ between sitemap and API), else as text. */
+export function sameInstant(a: string, b: string): boolean {
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  if (Number.isFinite(ta) && Number.isFinite(tb)) return ta === tb;
+  return a.trim() === b.trim();
+}
+
+/**
+ * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing says it changed.
+ * - sitemap: its lastmod moved away from the `updated_at` of the version we hold;
+ * - list: the list item's own fields changed (title, status, language, published_at; not the view count);
+ * - rss: the feed's content:encoded differs from what the feed carried last time.
+ */
+export function changeReason(
+  state: EntryState,
+  listDigest: string,
+  sitemapLastmod: string | undefined,
+  rss: RssSignal | undefined,
+): ChangeReason | undefined {
+  if (sitemapLastmod !== undefined && state.updatedAt !== undefined && !sameInstant(sitemapLastmod, state.updatedAt)) {
+    return 'sitemap';
+  }
+  if (listDigest !== state.listDigest) return 'list';
+  if (rss?.contentHash !== undefined && state.rssHash !== undefined && rss.contentHash !== state.rssHash) return 'rss';
+  return undefined;
+}
+
+/**
+ * Can the feed's content:encoded stand in for a detail call? Only when it is newer than what we hold: it
+ * differs from what the feed carried last time, or (first sighting) from the HTML we hold.
+ */
+export function rssIsNewer(state: EntryState | undefined, rss: RssSignal | undefined): boolean {
+  if (rss?.contentHash === undefined) return false;
+  if (!state) return true;
+  if (state.rssHash !== undefined) return rss.contentHash !== state.rssHash;
+  return rss.contentHash !== state.contentHash;
+}

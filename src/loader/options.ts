@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { sanitizeOptionsSchema } from '../html/index.js';
+import { ConfigError } from '../client/index.js';
+
+/**
+ * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
+ * tokens): a build spends at most 20, and stops when only 5 are left in the hour, so that a watcher, the
+ * CLI or a second build in the same hour still has room.
+ */
+export const ARTICLES_LOADER_DEFAULTS = {
+  budget: { maxRequests: 20, reserve: 5 },
+  refresh: 'auto',
+  strict: false,
+  allowMassRemoval: false,
+  revalidateAfterHours: 24,
+} as const satisfies {
+  budget: { maxRequests: number; reserve: number };
+  refresh: 'auto' | 'force';
+  strict: boolean;
+  allowMassRemoval: boolean;
+  revalidateAfterHours: number | false;
+};
+
+const MUST_BE_POSITIVE_INT = 'must be a positive integer';
+const positiveInt = () =>
+  z.number({ error: MUST_BE_POSITIVE_INT }).int({ error: MUST_BE_POSITIVE_INT }).positive({ error: MUST_BE_POSITIVE_INT });
+
+export const budgetSchema = z.strictObject({
+  /**
+   * The most authenticated requests one build may send (the list call included).
+   * @default 20
+   */
+  maxRequests: positiveInt().max(100_000).default(ARTICLES_LOADER_DEFAULTS.budget.maxRequests),
+  /**
+   * Requests left untouched in the hourly window (read from X-RateLimit-Remaining) for other tools.
+   * @default 5
+   */
+  reserve: z.number().int().min(0).max(100_000).default(ARTICLES_LOADER_DEFAULTS.budget.reserve),
+});
+
+/** Options shared by every loader that talks to the service. */
+export const connectionSchema = z.strictObject({
+  /**
+   * The site whose articles are loaded.
+   * @default process.env.PUBLISHER_SITE_ID
+   */
+  siteId: positiveInt(),
+  /**
+   * The service's base URL (http or https, no credentials).
+   * @default process.env.PUBLISHER_BASE_URL
+   */
+  baseUrl: z.string({ error: 'must be a URL string' }).refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL without credentials'),
+  /**
+   * The API key (`btb_...`). Never written to the store, the output or the logs.
+   * @default process.env.PUBLISHER_API_KEY
+   */
+  apiKey: z.string({ error: 'must be a string' }).refine((value) => value.startsWith('btb_') && !/\s/.test(value), 'must be an API key starting with btb_'),
+});
+
+export const articlesLoaderOptionsSchema = connectionSchema.extend({
+  /** Only articles with this status (the list call's `status` filter). @default undefined (the service's default) */
+  status: z.string().min(1).max(50).optional(),
+  /** Only articles in this language (the list call's `language` filter), e.g. `'fr'`. @default undefined (all) */
+  language: z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code such as "en" or "pt-BR"').optional(),
+  /** At most this many articles (the list call's `limit`, 1..1000). @default undefined (all, up to the service's maximum) */
+  limit: z.number().int().min(1).max(1000).optional(),
+  /** The request budget of one build. @default { maxRequests: 20, reserve: 5 } */
+  budget: budgetSchema.default({ ...ARTICLES_LOADER_DEFAULTS.budget }),
+  /** Extensions of the sanitising policy (allow-lists only; sanitising cannot be switched off). @default undefined */
+  sanitize: sanitizeOptionsSchema.optional(),
+  /** `'force'` re-fetches every article (oldest checked first) within the budget. @default 'auto' */
+  refresh: z.enum(['auto', 'force']).default(ARTICLES_LOADER_DEFAULTS.refresh),
+  /** Turn every warning (stale content kept, request failed, removal withheld) into a build failure. @default false */
+  strict: z.boolean().default(ARTICLES_LOADER_DEFAULTS.strict),
+  /**
+   * Accept a list that comes back empty or without more than half of the stored articles. Without it such a
+   * list is treated as suspect: nothing is removed and the build warns.
+   * @default false
+   */
+  allowMassRemoval: z.boolean().default(ARTICLES_LOADER_DEFAULTS.allowMassRemoval),
+  /**
+   * Leftover budget re-fetches articles last checked longer ago than this (oldest first); `false` turns it off.
+   * @default 24
+   */
+  revalidateAfterHours: z.union([z.number().positive().max(24 * 365), z.literal(false)]).default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
+});
+
+export type ArticlesLoaderOptions = Partial<z.input<typeof articlesLoaderOptionsSchema>>;
+export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOptionsSchema>;
+
+export const dataLoaderOptionsSchema = connectionSchema.extend({
+  /** Skip the request when the stored copy is younger than this many minutes (0: one request every build). @default 0 */
+  maxAgeMinutes: z.number().min(0).max(24 * 60 * 30).default(0),
+  /** Turn a failed request (stale copy kept) into a build failure. @default false */
+  strict: z.boolean().default(false),
+});
+export type DataLoaderOptions = Partial<z.input<typeof dataLoaderOptionsSchema>>;
+export type ResolvedDataLoaderOptions = z.output<typeof dataLoaderOptionsSchema>;
+
+const ENV_HINT: Record<string, string> = {
+  siteId: 'PUBLISHER_SITE_ID',
+  baseUrl: 'PUBLISHER_BASE_URL',
+  apiKey: 'PUBLISHER_API_KEY',
+};
+
+/** Fills siteId/baseUrl/apiKey from the environment when the caller left them out. */
+export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown }>(
+  options: T,
+  env: Record<string, string | undefined> = process.env,
+): T {
+  const out: Record<string, unknown> = { ...options };
+  if (out.siteId === undefined && env.PUBLISHER_SITE_ID !== undefined && env.PUBLISHER_SITE_ID !== '') {
+    const n = Number(env.PUBLISHER_SITE_ID);
+    out.siteId = /^\d+$/.test(env.PUBLISHER_SITE_ID.trim()) ? n : env.PUBLISHER_SITE_ID;
+  }
+  if (out.baseUrl === undefined && env.PUBLISHER_BASE_URL) out.baseUrl = env.PUBLISHER_BASE_URL;
+  if (out.apiKey === undefined && env.PUBLISHER_API_KEY) out.apiKey = env.PUBLISHER_API_KEY;
+  return out as T;
+}
+
+/** Describes a value for a message without ever echoing a secret. */
+function describe(path: string, input: unknown): string {
+  if (path === 'apiKey') return input === undefined ? 'nothing' : 'a value that is not a key';
+  if (input === undefined) return 'nothing';
+  const text = typeof input === 'string' ? JSON.stringify(input) : (() => {
+    try { return JSON.stringify(input) ?? String(input); } catch { return String(input); }
+  })();
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Validates loader options once, strictly; the error names the option, what was wrong and the fix. */
+export function parseOptions<S extends z.ZodType>(
+  schema: S,
+  factory: string,
+  raw: unknown,
+): z.output<S> {
+  const input = (raw ?? {}) as Record<string, unknown>;
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map(String).join('.') || '(options)';
+  let value: unknown = input;
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+  const env = ENV_HINT[path];
+  const where = env ? `Set it in ${factory}({ ${path} }) or ${env}.` : `Fix it in ${factory}({ ${path.split('.')[0]} }).`;
+  let what: string;
+  if (issue.code === 'unrecognized_keys') {
+    what = `${factory}() does not accept ${issue.keys.map((k) => `\`${path === '(options)' ? k : `${path}.${k}`}\``).join(', ')}`;
+    throw optionError(`${what}. Remove it or check the spelling (see the README, section "loader").`, issue.keys[0] ?? path);
+  }
+  if (value === undefined && env) what = `\`${path}\` is required (got nothing)`;
+  else what = `\`${path}\` ${issue.message.replace(/^Invalid input: /, '')} (got ${describe(path, value)})`;
+  throw optionError(`${what}. ${where}`, path);
+}
+
+function optionError(text: string, option: string): ConfigError {
+  const message = `[astro-content-publisher] ${text}`;
+  return new ConfigError({ message, hint: 'See the README, section "loader", for every option and its default.', option });
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * What the loader remembers between builds, kept in Astro's `meta` store (strings only, so JSON).
+ * It lives beside the entries in Astro's cacheDir and is cleared with them when Astro clears the store.
+ */
+export const entryStateSchema = z.object({
+  /** Digest of the list item's own fields (title, status, language, published_at; never the view count). */
+  listDigest: z.string(),
+  /** `updated_at` of the version we hold (from the detail, or the sitemap's lastmod for an RSS-built entry). */
+  updatedAt: z.string().optional(),
+  /** Hash of the raw HTML we hold. */
+  contentHash: z.string().optional(),
+  /** Hash of this article's RSS `content:encoded` when we last saw it in the feed. */
+  rssHash: z.string().optional(),
+  /** When the service's detail last confirmed this entry (ms since epoch; 0 for an RSS-built entry). */
+  checkedAt: z.number(),
+  /** The loader fingerprint under which the stored HTML was produced. */
+  fingerprint: z.string(),
+  /** Built from the RSS feed only: the detail-only fields are still missing. */
+  partial: z.boolean().optional(),
+});
+export type EntryState = z.infer<typeof entryStateSchema>;
+
+export const feedValidatorsSchema = z.object({
+  etag: z.string().optional(),
+  lastModified: z.string().optional(),
+});
+
+export const syncStateSchema = z.object({
+  version: z.literal(1),
+  entries: z.record(z.string(), entryStateSchema),
+  sitemap: feedValidatorsSchema.extend({ lastmods: z.record(z.string(), z.string()) }).optional(),
+  rss: feedValidatorsSchema.optional(),
+});
+export type SyncState = z.infer<typeof syncStateSchema>;
+
+export const EMPTY_STATE: SyncState = { version: 1, entries: {} };
+
+/** Reads the state; anything unreadable (older format, hand-edited) counts as no state, never as a failure. */
+export function readState(raw: string | undefined): { state: SyncState; found: boolean } {
+  if (!raw) return { state: structuredClone(EMPTY_STATE), found: false };
+  try {
+    const parsed = syncStateSchema.safeParse(JSON.parse(raw));
+    if (parsed.success) return { state: parsed.data, found: true };
+  } catch {
+    // fall through
+  }
+  return { state: structuredClone(EMPTY_STATE), found: false };
+}

@@ -1,0 +1,27 @@
+/**
+ * The one line a build logs, e.g.
+ * `1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour`.
+ */
+export interface SyncOutcome {
+  /** Entries in the store after the build. */
+  total: number;
+  added: number;
+  changed: number;
+  removed: number;
+  /** In the store and not touched by this build (pending ones excluded). */
+  unchanged: number;
+  /** Needed a fetch that did not fit in the budget (or failed): they come on a later build. */
+  pending: number;
+  /** Authenticated requests this build sent. */
+  requests: number;
+  /** X-RateLimit-Remaining after the last request, when the service said. */
+  remaining: number | undefined;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function summaryLine(o: SyncOutcome): string {
+  const left = o.remaining === undefined ? 'rate limit unknown' : `${o.remaining} left this hour`;
+  return `${plural(o.total, 'article')}: ${o.added} new, ${o.changed} changed, ${o.removed} removed, ` +
+    `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}, ${left}`;
+}

@@ -1,0 +1,151 @@
+import { changeReason, rssIsNewer, type ChangeReason, type RssSignal } from './change-signals.js';
+import type { EntryState } from './state.js';
+
+/**
+ * The sync plan: given what the list call, the free feeds and the stored state say, decide which articles
+ * to fetch (and how), which wait, which leave the store. Pure, so every rule has a unit test.
+ */
+
+export interface ListedArticle {
+  slug: string;
+  /** Digest of the list item's own fields (see change-signals). */
+  listDigest: string;
+}
+
+export type FetchReason = 'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'revalidate';
+
+export interface PlannedFetch {
+  slug: string;
+  reason: FetchReason;
+  /** `detail`: one authenticated request; `rss`: the feed's content:encoded, no request. */
+  via: 'detail' | 'rss';
+  /** For `changed`: which signal said so. */
+  signal?: ChangeReason;
+}
+
+export interface PlanInput {
+  /** The list call's result, newest first. */
+  listed: ListedArticle[];
+  /** State of the entries present in the store. An id in the store without state is passed with `undefined`. */
+  stored: Map<string, EntryState | undefined>;
+  /** Did the state exist before this build (false on a first build, or after the store was cleared)? */
+  hadState: boolean;
+  /** slug -> lastmod from the public sitemap, when it could be read. */
+  sitemap?: Map<string, string>;
+  /** slug -> RSS signal for the feed's items, when it could be read. */
+  rss?: Map<string, RssSignal>;
+  /** The current loader fingerprint. */
+  fingerprint: string;
+  refresh: 'auto' | 'force';
+  /** Detail calls this build may send (see budget.ts). */
+  slots: number;
+  now: number;
+  /** Revalidate entries last checked longer ago than this (ms); false: never. */
+  revalidateAfterMs: number | false;
+  allowMassRemoval: boolean;
+}
+
+export interface SyncPlan {
+  fetch: PlannedFetch[];
+  /** Needed content but did not fit in the budget: the stored version (if any) stays until a later build. */
+  pending: Array<{ slug: string; reason: FetchReason }>;
+  /** Stored ids that the list no longer has. */
+  remove: string[];
+  /** Set when the removals look like an upstream accident and were withheld (see allowMassRemoval). */
+  massRemoval?: { removed: number; stored: number; listed: number };
+  /** Listed and stored, with nothing to do. */
+  unchanged: string[];
+}
+
+/** An upstream list that loses more than this share of the stored entries at once is suspect. */
+export const MASS_REMOVAL_SHARE = 0.5;
+
+// Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
+const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'revalidate'];
+
+export function planSync(input: PlanInput): SyncPlan {
+  const listedSlugs = new Set(input.listed.map((a) => a.slug));
+  const needs: Array<{ slug: string; reason: FetchReason; signal?: ChangeReason; checkedAt: number; rssOk: boolean }> = [];
+  const unchanged: string[] = [];
+  const revalidateCandidates: Array<{ slug: string; checkedAt: number }> = [];
+
+  for (const item of input.listed) {
+    const isStored = input.stored.has(item.slug);
+    const state = input.stored.get(item.slug);
+    const rss = input.rss?.get(item.slug);
+    if (!isStored) {
+      needs.push({ slug: item.slug, reason: 'new', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
+      continue;
+    }
+    if (!state) {
+      // In the store but unknown to us (state lost): refresh it like a fingerprint change, never drop it.
+      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
+      continue;
+    }
+    const signal = changeReason(state, item.listDigest, input.sitemap?.get(item.slug), rss);
+    if (signal) {
+      needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: rssIsNewer(state, rss) });
+    } else if (state.fingerprint !== input.fingerprint) {
+      // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free.
+      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: state.checkedAt, rssOk: rss?.contentHash !== undefined });
+    } else if (input.refresh === 'force') {
+      needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
+    } else if (state.partial) {
+      needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
+    } else {
+      unchanged.push(item.slug);
+      if (input.revalidateAfterMs !== false && input.now - state.checkedAt >= input.revalidateAfterMs) {
+        revalidateCandidates.push({ slug: item.slug, checkedAt: state.checkedAt });
+      }
+    }
+  }
+
+  // Stable sort by priority; inside fingerprint/force/partial the entries checked longest ago go first.
+  const rank = (r: FetchReason) => PRIORITY.indexOf(r);
+  const ordered = needs
+    .map((n, index) => ({ ...n, index }))
+    .sort((a, b) => rank(a.reason) - rank(b.reason)
+      || (a.reason === 'new' || a.reason === 'changed' ? 0 : a.checkedAt - b.checkedAt)
+      || a.index - b.index);
+
+  const fetch: PlannedFetch[] = [];
+  const pending: SyncPlan['pending'] = [];
+  let slots = input.slots;
+  for (const need of ordered) {
+    const base = { slug: need.slug, reason: need.reason, ...(need.signal ? { signal: need.signal } : {}) };
+    // A changed or re-fingerprinted article whose newer HTML is in the feed costs nothing; a new one prefers
+    // the detail (it has fields the feed lacks) and falls back to the feed when the budget is spent.
+    if (need.rssOk && need.reason !== 'new') fetch.push({ ...base, via: 'rss' });
+    else if (slots > 0) {
+      fetch.push({ ...base, via: 'detail' });
+      slots -= 1;
+    } else if (need.rssOk) fetch.push({ ...base, via: 'rss' });
+    else pending.push({ slug: need.slug, reason: need.reason });
+  }
+
+  // Leftover budget: revalidate what was checked longest ago. Not pending when it does not fit: it is current
+  // as far as every signal can tell.
+  revalidateCandidates.sort((a, b) => a.checkedAt - b.checkedAt);
+  const revalidated = new Set<string>();
+  for (const candidate of revalidateCandidates) {
+    if (slots <= 0) break;
+    fetch.push({ slug: candidate.slug, reason: 'revalidate', via: 'detail' });
+    revalidated.add(candidate.slug);
+    slots -= 1;
+  }
+
+  const removeAll = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
+  const storedCount = input.stored.size;
+  const suspect = input.hadState && storedCount > 0 && removeAll.length > 0 &&
+    (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
+  const plan: SyncPlan = {
+    fetch,
+    pending,
+    remove: suspect && !input.allowMassRemoval ? [] : removeAll,
+    unchanged: unchanged.filter((slug) => !revalidated.has(slug)),
+  };
+  if (suspect && !input.allowMassRemoval) {
+    plan.massRemoval = { removed: removeAll.length, stored: storedCount, listed: input.listed.length };
+  }
+  return plan;
+}

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { planSync, type PlanInput } from '../../src/loader/sync-plan.js';
+import { detailSlots, listRetries } from '../../src/loader/budget.js';
+import { summaryLine } from '../../src/loader/summary.js';
+import type { EntryState } from '../../src/loader/state.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const HOUR = 3_600_000;
+
+function state(over: Partial<EntryState> = {}): EntryState {
+  return { listDigest: 'd', updatedAt: '2026-05-01T00:00:00Z', contentHash: 'c', checkedAt: NOW - HOUR, fingerprint: 'fp', ...over };
+}
+
+function input(over: Partial<PlanInput> & { storedStates?: Record<string, EntryState | undefined> } = {}): PlanInput {
+  const storedStates = over.storedStates ?? { a: state(), b: state(), c: state() };
+  const { storedStates: _ignored, ...rest } = over;
+  return {
+    listed: Object.keys(storedStates).map((slug) => ({ slug, listDigest: 'd' })),
+    stored: new Map(Object.entries(storedStates)),
+    hadState: true,
+    fingerprint: 'fp',
+    refresh: 'auto',
+    slots: 10,
+    now: NOW,
+    revalidateAfterMs: 24 * HOUR,
+    allowMassRemoval: false,
+    ...rest,
+  };
+}
+
+describe('planSync: change signals', () => {
+  it('nothing changed: no fetch, nothing pending, nothing removed', () => {
+    const plan = planSync(input());
+    expect(plan).toEqual({ fetch: [], pending: [], remove: [], unchanged: ['a', 'b', 'c'] });
+  });
+
+  it('sitemap: a lastmod that moved marks the article changed; the same instant in another format does not', () => {
+    const plan = planSync(input({
+      sitemap: new Map([['a', '2026-05-02T00:00:00Z'], ['b', '2026-05-01T00:00:00.000+00:00']]),
+    }));
+    expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'sitemap', via: 'detail' }]);
+    expect(plan.unchanged).toEqual(['b', 'c']);
+  });
+
+  it('list: a changed title (list digest) marks it changed; the view count is not part of the digest', () => {
+    const p = input();
+    p.listed[1] = { slug: 'b', listDigest: 'other' };
+    expect(planSync(p).fetch).toEqual([{ slug: 'b', reason: 'changed', signal: 'list', via: 'detail' }]);
+  });
+
+  it('rss: content that differs from what the feed carried last time marks it changed and replaces the detail call', () => {
+    const plan = planSync(input({
+      storedStates: { a: state({ rssHash: 'r1' }), b: state({ rssHash: 'r1' }) },
+      rss: new Map([['a', { contentHash: 'r2' }], ['b', { contentHash: 'r1' }]]),
+    }));
+    expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'rss', via: 'rss' }]);
+  });
+
+  it('rss: a sitemap change is served from the feed when the feed holds newer HTML, by detail when the feed lags', () => {
+    const plan = planSync(input({
+      storedStates: { a: state({ rssHash: 'old' }), b: state({ rssHash: 'same' }) },
+      sitemap: new Map([['a', '2026-05-03T00:00:00Z'], ['b', '2026-05-03T00:00:00Z']]),
+      rss: new Map([['a', { contentHash: 'new' }], ['b', { contentHash: 'same' }]]),
+    }));
+    expect(plan.fetch).toEqual([
+      { slug: 'a', reason: 'changed', signal: 'sitemap', via: 'rss' },
+      { slug: 'b', reason: 'changed', signal: 'sitemap', via: 'detail' },
+    ]);
+  });
+
+  it('new articles take a detail call (the feed lacks fields) while the budget lasts, then the feed, then wait', () => {
+    const p = input({ storedStates: {}, slots: 1, hadState: false });
+    p.listed = [{ slug: 'n1', listDigest: 'd' }, { slug: 'n2', listDigest: 'd' }, { slug: 'n3', listDigest: 'd' }];
+    p.rss = new Map([['n2', { contentHash: 'x' }]]);
+    const plan = planSync(p);
+    expect(plan.fetch).toEqual([
+      { slug: 'n1', reason: 'new', via: 'detail' },
+      { slug: 'n2', reason: 'new', via: 'rss' },
+    ]);
+    expect(plan.pending).toEqual([{ slug: 'n3', reason: 'new' }]);
+  });
+
+  it('an RSS-built (partial) entry is completed by a detail call when the budget allows, and waits silently otherwise', () => {
+    const withSlot = planSync(input({ storedStates: { a: state({ partial: true, checkedAt: 0 }) }, slots: 1 }));
+    expect(withSlot.fetch).toEqual([{ slug: 'a', reason: 'partial', via: 'detail' }]);
+    const without = planSync(input({ storedStates: { a: state({ partial: true, checkedAt: 0 }) }, slots: 0 }));
+    expect(without.pending).toEqual([{ slug: 'a', reason: 'partial' }]);
+  });
+});
+
+describe('planSync: budget, pending and revalidation', () => {
+  it('never plans more detail calls than the slots; the rest is pending, newest (list order) first', () => {
+    const p = input({ storedStates: {}, slots: 2, hadState: false });
+    p.listed = ['s1', 's2', 's3', 's4', 's5'].map((slug) => ({ slug, listDigest: 'd' }));
+    const plan = planSync(p);
+    expect(plan.fetch.map((f) => f.slug)).toEqual(['s1', 's2']);
+    expect(plan.pending.map((f) => f.slug)).toEqual(['s3', 's4', 's5']);
+  });
+
+  it('spends the budget on new, then changed, then fingerprint refreshes', () => {
+    const p = input({
+      storedStates: { old: state({ fingerprint: 'previous' }), ch: state(), keep: state() },
+      sitemap: new Map([['ch', '2026-05-09T00:00:00Z']]),
+      slots: 2,
+    });
+    p.listed.push({ slug: 'fresh', listDigest: 'd' });
+    const plan = planSync(p);
+    expect(plan.fetch.map((f) => `${f.slug}:${f.reason}`)).toEqual(['fresh:new', 'ch:changed']);
+    expect(plan.pending).toEqual([{ slug: 'old', reason: 'fingerprint' }]);
+  });
+
+  it('leftover budget revalidates entries checked longest ago, only past revalidateAfterHours', () => {
+    const plan = planSync(input({
+      storedStates: {
+        recent: state({ checkedAt: NOW - HOUR }),
+        older: state({ checkedAt: NOW - 30 * HOUR }),
+        oldest: state({ checkedAt: NOW - 90 * HOUR }),
+        old: state({ checkedAt: NOW - 48 * HOUR }),
+      },
+      slots: 2,
+    }));
+    expect(plan.fetch).toEqual([
+      { slug: 'oldest', reason: 'revalidate', via: 'detail' },
+      { slug: 'old', reason: 'revalidate', via: 'detail' },
+    ]);
+    expect(plan.pending).toEqual([]);
+    expect(plan.unchanged).toEqual(['recent', 'older']);
+  });
+
+  it('revalidateAfterHours false turns revalidation off', () => {
+    const plan = planSync(input({ storedStates: { a: state({ checkedAt: 0 }) }, revalidateAfterMs: false }));
+    expect(plan.fetch).toEqual([]);
+  });
+
+  it("refresh 'force' re-fetches every entry within the budget, oldest checked first; the rest waits", () => {
+    const plan = planSync(input({
+      refresh: 'force',
+      storedStates: { a: state({ checkedAt: NOW - 2 * HOUR }), b: state({ checkedAt: NOW - 5 * HOUR }), c: state({ checkedAt: NOW - 3 * HOUR }) },
+      slots: 2,
+      rss: new Map([['a', { contentHash: 'c' }]]),
+    }));
+    expect(plan.fetch).toEqual([
+      { slug: 'b', reason: 'force', via: 'detail' },
+      { slug: 'c', reason: 'force', via: 'detail' },
+    ]);
+    expect(plan.pending).toEqual([{ slug: 'a', reason: 'force' }]);
+  });
+});
+
+describe('planSync: fingerprint change', () => {
+  it('re-fetches progressively and never drops an entry; the feed re-sanitises for free', () => {
+    const plan = planSync(input({
+      fingerprint: 'new-fp',
+      storedStates: { a: state(), b: state({ checkedAt: NOW - 5 * HOUR }), c: state() },
+      rss: new Map([['c', { contentHash: 'c' }]]),
+      slots: 1,
+    }));
+    expect(plan.fetch).toEqual([
+      { slug: 'b', reason: 'fingerprint', via: 'detail' },
+      { slug: 'c', reason: 'fingerprint', via: 'rss' },
+    ]);
+    expect(plan.pending).toEqual([{ slug: 'a', reason: 'fingerprint' }]);
+    expect(plan.remove).toEqual([]);
+  });
+
+  it('an entry in the store without state is refreshed, not dropped', () => {
+    const plan = planSync(input({ storedStates: { a: undefined }, slots: 0 }));
+    expect(plan.pending).toEqual([{ slug: 'a', reason: 'fingerprint' }]);
+    expect(plan.remove).toEqual([]);
+  });
+});
+
+describe('planSync: removals and the mass-removal guard', () => {
+  it('removes exactly the stored ids that the list no longer has', () => {
+    const p = input({ storedStates: { a: state(), b: state(), c: state(), d: state() } });
+    p.listed = p.listed.filter((l) => l.slug !== 'c');
+    const plan = planSync(p);
+    expect(plan.remove).toEqual(['c']);
+    expect(plan.massRemoval).toBeUndefined();
+  });
+
+  it('an empty list is suspect: nothing removed, the guard reports it', () => {
+    const plan = planSync(input({ listed: [] }));
+    expect(plan.remove).toEqual([]);
+    expect(plan.massRemoval).toEqual({ removed: 3, stored: 3, listed: 0 });
+  });
+
+  it('losing more than half the store is suspect; exactly half is not', () => {
+    const four = { a: state(), b: state(), c: state(), d: state() };
+    const half = input({ storedStates: four });
+    half.listed = half.listed.slice(0, 2);
+    expect(planSync(half).remove).toEqual(['c', 'd']);
+    const most = input({ storedStates: four });
+    most.listed = most.listed.slice(0, 1);
+    const plan = planSync(most);
+    expect(plan.remove).toEqual([]);
+    expect(plan.massRemoval).toEqual({ removed: 3, stored: 4, listed: 1 });
+  });
+
+  it('allowMassRemoval confirms it', () => {
+    const plan = planSync(input({ listed: [], allowMassRemoval: true }));
+    expect(plan.remove).toEqual(['a', 'b', 'c']);
+    expect(plan.massRemoval).toBeUndefined();
+  });
+
+  it('without previous state (first build, filters changed) foreign entries go without the guard', () => {
+    const plan = planSync(input({ listed: [], hadState: false }));
+    expect(plan.remove).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('budget arithmetic', () => {
+  it('min(maxRequests, X-RateLimit-Remaining - reserve), counting the list call', () => {
+    expect(detailSlots({ maxRequests: 20, reserve: 5, spent: 1, remaining: 184 })).toBe(19);
+    expect(detailSlots({ maxRequests: 20, reserve: 5, spent: 1, remaining: 8 })).toBe(3);
+    expect(detailSlots({ maxRequests: 20, reserve: 5, spent: 1, remaining: 2 })).toBe(0);
+    expect(detailSlots({ maxRequests: 1, reserve: 0, spent: 1, remaining: 100 })).toBe(0);
+    expect(detailSlots({ maxRequests: 10, reserve: 0, spent: 3, remaining: undefined })).toBe(7);
+  });
+
+  it('list retries never push the list call past the budget', () => {
+    expect(listRetries(1)).toBe(0);
+    expect(listRetries(2)).toBe(1);
+    expect(listRetries(20)).toBe(2);
+  });
+});
+
+describe('summaryLine', () => {
+  it('is the one line of the README', () => {
+    expect(summaryLine({ total: 1000, added: 12, changed: 3, removed: 2, unchanged: 983, pending: 7, requests: 16, remaining: 184 }))
+      .toBe('1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour');
+    expect(summaryLine({ total: 1, added: 0, changed: 0, removed: 0, unchanged: 1, pending: 0, requests: 1, remaining: undefined }))
+      .toBe('1 article: 0 new, 0 changed, 0 removed, 1 unchanged, 0 pending; 1 request, rate limit unknown');
+  });
+});
