@@ -1,0 +1,92 @@
+/**
+ * The one place that maps an HTTP status to an error class and a hint. The hints follow the
+ * "Suggested action" column of the API document's error table.
+ */
+import {
+  ApiError,
+  CmsUnavailableError,
+  ForbiddenError,
+  NotFoundError,
+  PaymentRequiredError,
+  type PublisherError,
+  type PublisherErrorInit,
+  RateLimitError,
+  ServerError,
+  UnauthorizedError,
+} from './errors.js';
+
+export const HINTS = {
+  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.',
+  403: 'The API is only available on the Pro and Agence plans: move to Pro or higher.',
+  402: 'The monthly article quota and the credits are used up: buy credits or wait for the first day of the month.',
+  404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
+  502: "The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard.",
+  server: 'The service failed: retry later.',
+  client: 'Check the arguments of the call (query parameters and body) against the API document.',
+} as const;
+
+export function rateLimitHint(retryAfterSeconds: number | undefined): string {
+  const wait = retryAfterSeconds === undefined ? 'Wait until the hourly window frees up' : `Wait ${retryAfterSeconds} seconds`;
+  return `${wait}, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).`;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusText(status: number, fromResponse?: string): string {
+  return STATUS_TEXT[status] ?? (fromResponse || 'Error');
+}
+
+type ErrorClass = new (init: PublisherErrorInit) => PublisherError;
+
+const CLASS_BY_STATUS: Record<number, [ErrorClass, string]> = {
+  401: [UnauthorizedError, HINTS[401]],
+  402: [PaymentRequiredError, HINTS[402]],
+  403: [ForbiddenError, HINTS[403]],
+  404: [NotFoundError, HINTS[404]],
+  502: [CmsUnavailableError, HINTS[502]],
+};
+
+export interface HttpFailure {
+  method: string;
+  path: string;
+  status: number;
+  statusText?: string;
+  apiMessage?: string;
+  /** Seconds, from `Retry-After` (429 only). */
+  retryAfter?: number;
+}
+
+/** `[GET] /api/v1/sites/12/articles/: 429 Too Many Requests: <apiMessage>. <hint>` */
+export function formatHttpMessage(failure: HttpFailure, hint: string): string {
+  const head = `[${failure.method}] ${failure.path}: ${failure.status} ${statusText(failure.status, failure.statusText)}`;
+  const api = failure.apiMessage ? `: ${failure.apiMessage.replace(/\.\s*$/, '')}` : '';
+  return `${head}${api}. ${hint}`;
+}
+
+export function errorForStatus(failure: HttpFailure): PublisherError {
+  const base = { method: failure.method, path: failure.path, status: failure.status, apiMessage: failure.apiMessage };
+  if (failure.status === 429) {
+    const hint = rateLimitHint(failure.retryAfter);
+    return new RateLimitError({ ...base, hint, message: formatHttpMessage(failure, hint), retryAfter: failure.retryAfter });
+  }
+  const known = CLASS_BY_STATUS[failure.status];
+  const [ErrorCtor, hint]: [ErrorClass, string] =
+    known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]);
+  return new ErrorCtor({ ...base, hint, message: formatHttpMessage(failure, hint) });
+}

@@ -1,0 +1,35 @@
+/**
+ * Secret redaction. The API key must never reach a message, a log line or anything an error carries,
+ * even when the service (or a proxy in front of it) echoes it back in an error body.
+ */
+
+/** Token-shaped strings: the service's tokens all start with `btb_`. */
+const TOKEN_PATTERN = /btb_[A-Za-z0-9_\-.~+/=]+/g;
+
+export const REDACTED = 'btb_[redacted]';
+
+/** Replaces the exact key (when known) and any token-shaped string. */
+export function redactText(text: string, apiKey?: string): string {
+  let out = text;
+  // The exact key first: it may contain characters outside the generic pattern.
+  if (apiKey && apiKey.length > 0) out = out.split(apiKey).join(REDACTED);
+  return out.replace(TOKEN_PATTERN, REDACTED);
+}
+
+export type Redactor = (text: string) => string;
+
+export function createRedactor(apiKey?: string): Redactor {
+  return (text) => redactText(text, apiKey);
+}
+
+/** A short, safe rendering of a user-supplied value for "got ..." in messages. */
+export function describeValue(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) {
+    text = String(value);
+  } else if (Array.isArray(value)) text = 'an array';
+  else text = `a ${typeof value}`;
+  if (text.length > 60) text = `${text.slice(0, 57)}...`;
+  return redactText(text);
+}

@@ -1,0 +1,68 @@
+/** GET /api/v1/sites/<id>/articles/ and /api/v1/sites/<id>/articles/<slug>/. */
+import { z } from 'zod';
+import { getJson, type ResourceContext } from '../request-json.js';
+import { assertArticleQuery, assertSiteId, assertSlug } from '../validate-input.js';
+
+export const articleListItemSchema = z.looseObject({
+  slug: z.string(),
+  title: z.string(),
+  /** Only `published` is documented; other values are kept as they come. */
+  status: z.string(),
+  /** A language code, like `en`. */
+  language: z.string(),
+  /** `YYYY-MM-DD` */
+  published_at: z.string(),
+  view_count: z.number(),
+});
+
+export const articleListSchema = z.looseObject({ results: z.array(articleListItemSchema) });
+
+/** The document lists only `content` for the detail; the rest is what the service sends today, all optional. */
+export const articleDetailSchema = z.looseObject({
+  slug: z.string(),
+  title: z.string(),
+  /** The article's full HTML (untrusted: sanitise before rendering). */
+  content: z.string(),
+  status: z.string().optional(),
+  language: z.string().optional(),
+  published_at: z.string().optional(),
+  view_count: z.number().optional(),
+  excerpt: z.string().nullish(),
+  url: z.string().nullish(),
+  updated_at: z.string().nullish(),
+  meta_description: z.string().nullish(),
+  featured_image: z.string().nullish(),
+  /** An array of strings, or one comma-separated string. */
+  keywords: z.union([z.array(z.string()), z.string()]).nullish(),
+});
+
+export type ArticleListItem = z.output<typeof articleListItemSchema>;
+export type ArticleDetail = z.output<typeof articleDetailSchema>;
+
+export interface ArticleQuery {
+  /** Filter by status (only `published` is documented). */
+  status?: string;
+  /** Filter by language code. */
+  language?: string;
+  /** Maximum number of articles (a positive integer). */
+  limit?: number;
+}
+
+export async function articles(ctx: ResourceContext, siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]> {
+  const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/' };
+  assertSiteId(siteId, call);
+  assertArticleQuery(query, call);
+  const body = await getJson(ctx, `/api/v1/sites/${siteId}/articles/`, articleListSchema, {
+    status: query?.status,
+    language: query?.language,
+    limit: query?.limit,
+  });
+  return body.results;
+}
+
+export function article(ctx: ResourceContext, siteId: number, slug: string): Promise<ArticleDetail> {
+  const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/<slug>/' };
+  assertSiteId(siteId, call);
+  assertSlug(slug, call);
+  return getJson(ctx, `/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`, articleDetailSchema);
+}

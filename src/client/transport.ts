@@ -1,0 +1,213 @@
+/**
+ * The HTTP layer: builds the URL, adds the Authorization header (only under /api/v1), applies the
+ * per-attempt timeout, caps concurrency, records rate-limit headers and the request count, maps failures
+ * to error classes and retries according to `retry-timing.ts`. It returns raw responses; validation of
+ * bodies lives in `parse-response.ts`.
+ */
+import { errorForStatus } from './error-map.js';
+import { MissingApiKeyError, NetworkError, type PublisherError, TimeoutError } from './errors.js';
+import { createLimiter } from './limiter.js';
+import type { ClientLogger, ResolvedClientOptions } from './options.js';
+import { readRateLimit, type RateLimitState } from './rate-limit.js';
+import { createRedactor, type Redactor } from './redact.js';
+import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
+
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  /** API path from the base URL, like `/api/v1/sites/12/articles/`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON body (POST). */
+  body?: unknown;
+  /** Sends the key. Only the /api/v1 endpoints are authenticated; the public feeds must not get it. */
+  auth: boolean;
+  timeoutMs: number;
+  accept: string;
+  headers?: Record<string, string>;
+  /** Non-2xx statuses that are answers rather than errors (304 on a conditional feed request). */
+  okStatuses?: readonly number[];
+}
+
+export interface TransportResponse {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+  /** The full URL requested (it never holds the key). */
+  url: string;
+}
+
+export interface Transport {
+  request(request: TransportRequest): Promise<TransportResponse>;
+  readonly rateLimit: RateLimitState | undefined;
+  readonly requestCount: number;
+  readonly redact: Redactor;
+}
+
+const DEFAULT_USER_AGENT = 'astro-content-publisher';
+
+type Attempt = { ok: true; response: TransportResponse } | { ok: false; error: PublisherError; failure: Failure };
+
+function apiMessageOf(text: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
+      return (body as { error: string }).error;
+    }
+  } catch {
+    // An HTML error page from a proxy carries no service message.
+  }
+  return undefined;
+}
+
+function causeText(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause;
+  const source = cause instanceof Error ? cause : error instanceof Error ? error : undefined;
+  if (!source) return String(error);
+  const code = (source as { code?: unknown }).code;
+  return typeof code === 'string' && !source.message.includes(code) ? `${source.message} (${code})` : source.message;
+}
+
+export function createTransport(options: ResolvedClientOptions): Transport {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const limiter = createLimiter(options.concurrency);
+  const redact = createRedactor(options.apiKey);
+  let rateLimit: RateLimitState | undefined;
+  let requestCount = 0;
+
+  const log = (level: keyof ClientLogger, message: string) => {
+    const fn = options.logger?.[level];
+    if (!fn) return;
+    try {
+      fn.call(options.logger, redact(`[astro-content-publisher] ${message}`));
+    } catch {
+      // A failing logger must not fail the request.
+    }
+  };
+
+  const buildUrl = (request: TransportRequest): string => {
+    const url = new URL(`${base.origin}${basePath}${request.path}`);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  };
+
+  async function attempt(request: TransportRequest, url: string): Promise<Attempt> {
+    const { method, path } = request;
+    const headers: Record<string, string> = {
+      accept: request.accept,
+      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      ...request.headers,
+    };
+    if (request.auth) headers.authorization = `Bearer ${options.apiKey}`;
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] = 'application/json';
+    }
+    const timeout = AbortSignal.timeout(request.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const started = performance.now();
+    if (request.auth) requestCount++;
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await options.fetch(url, { method, headers, body, signal });
+      // Read the body under the same signal: a stalled body is a timeout, a cut body a network failure.
+      text = await response.text();
+    } catch (error) {
+      if (timeout.aborted) {
+        const hint = `Retry later, or raise \`${path.endsWith('/generate/') ? 'generateTimeoutMs' : 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
+        const message = `[${method}] ${path}: no complete response within ${request.timeoutMs} ms. ${hint}`;
+        log('debug', `${method} ${path} -> timeout after ${request.timeoutMs} ms`);
+        return { ok: false, failure: { kind: 'timeout' }, error: new TimeoutError({ method, path, message, hint, timeoutMs: request.timeoutMs }) };
+      }
+      if (options.signal?.aborted) throw options.signal.reason;
+      const detail = redact(causeText(error));
+      const hint = `Check that the service at ${base.origin} is reachable (baseUrl), then retry.`;
+      log('debug', `${method} ${path} -> network error: ${detail}`);
+      return {
+        ok: false,
+        failure: { kind: 'network' },
+        error: new NetworkError({ method, path, message: `[${method}] ${path}: network error: ${detail}. ${hint}`, hint, cause: error }),
+      };
+    }
+
+    if (request.auth) {
+      const state = readRateLimit(response.headers);
+      if (state) rateLimit = state;
+    }
+    const elapsed = Math.round(performance.now() - started);
+    const limitNote = request.auth && rateLimit ? ` (rate limit ${rateLimit.remaining}/${rateLimit.limit} left)` : '';
+    log('debug', `${method} ${path} -> ${response.status} in ${elapsed} ms${limitNote}`);
+
+    const result: TransportResponse = { status: response.status, statusText: response.statusText, headers: response.headers, text, url };
+    if (response.ok || request.okStatuses?.includes(response.status)) return { ok: true, response: result };
+
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    const error = errorForStatus({
+      method,
+      path,
+      status: response.status,
+      statusText: response.statusText,
+      apiMessage: redact(apiMessageOf(text) ?? '') || undefined,
+      retryAfter: retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    });
+    return { ok: false, error, failure: { kind: 'status', status: response.status, retryAfterMs } };
+  }
+
+  async function request(request: TransportRequest): Promise<TransportResponse> {
+    const { method, path } = request;
+    if (request.auth && !options.apiKey) {
+      const hint = 'Pass createClient({ apiKey }) or set PUBLISHER_API_KEY (create a token in the dashboard at /account/api-keys; it starts with btb_).';
+      throw new MissingApiKeyError({
+        option: 'apiKey',
+        method,
+        path,
+        message: `[astro-content-publisher] \`apiKey\` is missing: ${method} ${path} needs an API key. ${hint}`,
+        hint,
+      });
+    }
+    const url = buildUrl(request);
+    let backoffRetriesDone = 0;
+    let rateLimitRetried = false;
+    for (;;) {
+      const outcome = await limiter.run(() => attempt(request, url));
+      if (outcome.ok) return outcome.response;
+      const decision = decideRetry({
+        method,
+        failure: outcome.failure,
+        backoffRetriesDone,
+        rateLimitRetried,
+        retries: options.retries,
+        maxRetryAfterMs: options.maxRetryAfterMs,
+      });
+      if (!decision.retry) {
+        log('debug', `${method} ${path}: not retried (${decision.reason})`);
+        throw outcome.error;
+      }
+      if (decision.kind === 'rate-limit') {
+        rateLimitRetried = true;
+        log('warn', `${method} ${path} -> 429; waiting ${decision.delayMs} ms (Retry-After) and retrying once`);
+      } else {
+        backoffRetriesDone++;
+        log('warn', `${method} ${path} -> ${outcome.error.code}; retry ${backoffRetriesDone} of ${options.retries} in ${decision.delayMs} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+    }
+  }
+
+  return {
+    request,
+    get rateLimit() {
+      return rateLimit ? { ...rateLimit } : undefined;
+    },
+    get requestCount() {
+      return requestCount;
+    },
+    redact,
+  };
+}
