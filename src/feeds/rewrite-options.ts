@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+const urlMapper = z.custom<(upstream: string) => string>((v) => typeof v === 'function', {
+  error: 'must be a function (upstream URL) => blog URL, e.g. makeArticleUrlMapper({...})',
+});
+
+/** Options shared by the sitemap and RSS rewriters. */
+export const rewriteOptionsSchema = z.object({
+  /** The upstream URL of the document, named in error messages. */
+  url: z.string().min(1),
+  /** Origins treated as the service's domain (the site's domain, the API base origin). */
+  upstreamOrigins: z.array(z.string()),
+  /** Maps an upstream URL (on one of `upstreamOrigins`) to the blog's URL. */
+  mapUrl: urlMapper,
+  /**
+   * Size cap of the upstream document in UTF-8 bytes.
+   * @default 50 MB for sitemaps, 10 MB for RSS
+   */
+  maxBytes: z.int().positive().optional(),
+});
+export type RewriteOptions = z.input<typeof rewriteOptionsSchema>;
+
+/** Validates rewriter options, throwing a TypeError naming the option. */
+export function validateOptions<T extends z.ZodType>(schema: T, value: unknown, fn: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new TypeError(`[astro-content-publisher] ${fn}: \`${issue?.path.join('.') ?? 'options'}\` ${issue?.message ?? 'is invalid'}.`);
+}
