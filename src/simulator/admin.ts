@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { SITES, USERS } from './accounts.js';
+import { buildNewArticle, isoSeconds, uniqueSlug } from './articles.js';
+import type { HandlerContext } from './context.js';
+import { faultSchema } from './faults.js';
+import { htmlToText, slugify, truncateText } from './html.js';
+import { errorResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
+import type { RouteDefinition } from './router.js';
+import { articleDetail } from './shapes.js';
+
+/**
+ * The admin API under /__simulator/: lets tests and the demo change the service's content and behaviour.
+ * No auth, but only loopback peers (checked in server.ts). Content is taken as given, hostile HTML included:
+ * that is what the sanitiser downstream must cope with.
+ */
+
+const publishSchema = z
+  .object({
+    site: z.coerce.number().int().positive(),
+    title: z.string().min(1),
+    slug: z.string().min(1).max(200).refine((s) => !/[\s/]/.test(s), 'must not contain "/" or spaces').optional(),
+    language: z.string().min(1).max(16).optional(),
+    content: z.string().optional(),
+    excerpt: z.string().optional(),
+    published_at: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
+  })
+  .strict();
+
+const patchSchema = z
+  .object({ title: z.string().min(1).optional(), content: z.string().optional(), excerpt: z.string().optional() })
+  .strict();
+
+function parseBody<T>(req: SimRequest, schema: z.ZodType<T>): T | SimResponse {
+  let raw: unknown;
+  try {
+    raw = req.body.trim() === '' ? {} : JSON.parse(req.body);
+  } catch {
+    return errorResponse(400, 'The request body is not valid JSON.');
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return errorResponse(400, `\`${issue?.path.join('.') || 'body'}\`: ${issue?.message ?? 'invalid'}.`);
+}
+
+function isSimResponse(value: unknown): value is SimResponse {
+  return typeof value === 'object' && value !== null && 'status' in value && 'headers' in value && 'body' in value;
+}
+
+function info(ctx: HandlerContext) {
+  return {
+    url: ctx.baseUrl,
+    tokens: Object.fromEntries(USERS.map((u) => [u.plan, u.tokens[0]])),
+    extraTokens: Object.fromEntries(USERS.map((u) => [u.plan, u.tokens.slice(1)])),
+    sites: SITES.map((s) => ({ id: s.id, domain: s.domain, active: s.active, cmsUnreachable: s.cmsUnreachable })),
+    options: ctx.options,
+  };
+}
+
+function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const body = parseBody(req, publishSchema);
+  if (isSimResponse(body)) return body;
+  const site = ctx.store.site(body.site);
+  if (!site) return errorResponse(404, `Unknown site ${body.site}. Known sites: ${SITES.map((s) => s.id).join(', ')}.`);
+  const requested = body.slug ?? slugify(body.title);
+  if (body.slug && ctx.store.find(site.id, body.slug)) {
+    return errorResponse(409, `Slug "${body.slug}" is already published on site ${site.id}. PATCH it or DELETE it first.`);
+  }
+  // A slug of an unpublished article may be reused (re-publication); a generated one never collides.
+  const slug = body.slug ?? uniqueSlug(requested, (s) => ctx.store.slugTaken(site.id, s));
+  const related = ctx.store.published(site.id).slice(0, 2).map((a) => ({ slug: a.slug, title: a.title }));
+  const article = buildNewArticle({
+    site, seq: ctx.store.takeSeq(), title: body.title, topic: body.title, language: body.language ?? 'en', slug, related,
+    nowMs: ctx.store.changeTime(site.id, ctx.now()), publishedAt: body.published_at, content: body.content, seed: ctx.options.seed,
+  });
+  if (body.excerpt !== undefined) article.excerpt = body.excerpt;
+  ctx.store.add(article);
+  return jsonResponse(201, articleDetail(article, site));
+}
+
+function update(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const body = parseBody(req, patchSchema);
+  if (isSimResponse(body)) return body;
+  const site = ctx.store.site(Number(req.params.site));
+  const article = site ? ctx.store.find(site.id, req.params.slug ?? '') : undefined;
+  if (!site || !article) return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
+  const changedAt = ctx.store.changeTime(site.id, ctx.now());
+  if (body.title !== undefined) article.title = body.title;
+  if (body.content !== undefined) {
+    article.content = body.content;
+    if (body.excerpt === undefined) article.excerpt = truncateText(htmlToText(body.content), 200);
+  }
+  if (body.excerpt !== undefined) article.excerpt = body.excerpt;
+  article.updatedAt = isoSeconds(changedAt);
+  return jsonResponse(200, articleDetail(article, site));
+}
+
+function unpublish(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const site = ctx.store.site(Number(req.params.site));
+  if (!site || !ctx.store.unpublish(site.id, req.params.slug ?? '', ctx.store.changeTime(site.id, ctx.now()))) {
+    return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
+  }
+  return noContent();
+}
+
+function addFault(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const spec = parseBody(req, faultSchema);
+  if (isSimResponse(spec)) return spec;
+  return jsonResponse(201, { id: ctx.faults.add(spec) });
+}
+
+/** Everything back to the seed: content, quotas, stats, faults and rate-limit windows. */
+export function resetAll(ctx: HandlerContext): void {
+  ctx.store.reset();
+  ctx.stats.reset();
+  ctx.faults.clear();
+  ctx.limiter.clear();
+}
+
+export const ADMIN_ROUTES: Array<RouteDefinition<HandlerContext>> = [
+  { method: 'GET', pattern: '/__simulator/', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, info(ctx)) },
+  { method: 'GET', pattern: '/__simulator/stats', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, ctx.stats.snapshot()) },
+  {
+    method: 'POST', pattern: '/__simulator/stats/reset', kind: 'admin',
+    handler: (_req, ctx) => {
+      ctx.stats.reset();
+      return jsonResponse(200, { ok: true });
+    },
+  },
+  {
+    method: 'POST', pattern: '/__simulator/reset', kind: 'admin',
+    handler: (_req, ctx) => {
+      resetAll(ctx);
+      return jsonResponse(200, { ok: true });
+    },
+  },
+  { method: 'POST', pattern: '/__simulator/articles', kind: 'admin', handler: publish },
+  { method: 'PATCH', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: update },
+  { method: 'DELETE', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: unpublish },
+  { method: 'GET', pattern: '/__simulator/faults', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, { faults: ctx.faults.list() }) },
+  { method: 'POST', pattern: '/__simulator/faults', kind: 'admin', handler: addFault },
+  {
+    method: 'DELETE', pattern: '/__simulator/faults', kind: 'admin',
+    handler: (_req, ctx) => {
+      ctx.faults.clear();
+      return noContent();
+    },
+  },
+  {
+    method: 'DELETE', pattern: '/__simulator/faults/:id', kind: 'admin',
+    handler: (req, ctx) => (ctx.faults.remove(req.params.id ?? '') ? noContent() : errorResponse(404, `No fault "${req.params.id ?? ''}".`)),
+  },
+];

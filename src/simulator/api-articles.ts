@@ -1,0 +1,66 @@
+import { PLANS } from './accounts.js';
+import { cmsGuard, isResponse, ownedSite } from './api-sites.js';
+import type { HandlerContext } from './context.js';
+import { errorResponse, jsonResponse, type SimRequest, type SimResponse } from './http.js';
+import { articleDetail, listItem, siteItem } from './shapes.js';
+import { SITES } from './accounts.js';
+
+/** Largest `limit` honoured; larger values are clamped rather than refused (paging is not documented). */
+export const MAX_LIST_LIMIT = 1000;
+
+export function handleMe(_req: SimRequest, ctx: HandlerContext): SimResponse {
+  const user = ctx.user;
+  if (!user) return errorResponse(401, 'Authentication credentials were not provided.');
+  const rateLimit = ctx.options.rateLimitOverride ?? PLANS[user.plan].rateLimit[ctx.options.rateLimits];
+  const account: Record<string, unknown> = { username: user.username, email: user.email, plan: user.plan, rate_limit_per_hour: rateLimit };
+  // The first description of the API has no `usage` object; the second has it.
+  if (ctx.options.rateLimits === 'second') {
+    const usage = ctx.store.usage(user, ctx.now());
+    account.usage = { articles_this_month: usage.articlesThisMonth, articles_per_month_limit: usage.limit, month_key: usage.monthKey };
+  }
+  return jsonResponse(200, account);
+}
+
+export function handleSites(_req: SimRequest, ctx: HandlerContext): SimResponse {
+  const ids = ctx.user?.siteIds ?? [];
+  const results = SITES.filter((site) => site.active && ids.includes(site.id)).map(siteItem);
+  return jsonResponse(200, { results });
+}
+
+export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const site = ownedSite(ctx, req.params.id);
+  if (isResponse(site)) return site;
+  const unreachable = cmsGuard(site);
+  if (unreachable) return unreachable;
+
+  const rawLimit = req.query.get('limit');
+  let limit = MAX_LIST_LIMIT;
+  if (rawLimit !== null) {
+    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) {
+      return errorResponse(400, `\`limit\` must be a positive integer (got "${rawLimit}").`);
+    }
+    limit = Math.min(Number(rawLimit), MAX_LIST_LIMIT);
+  }
+  const status = req.query.get('status');
+  const language = req.query.get('language');
+  // 'published' is the only status that exists: any other value matches nothing.
+  const results = ctx.store
+    .published(site.id)
+    .filter(() => status === null || status === 'published')
+    .filter((article) => language === null || article.language === language)
+    .slice(0, limit)
+    .map(listItem);
+  return jsonResponse(200, { results });
+}
+
+export function handleArticleDetail(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const site = ownedSite(ctx, req.params.id);
+  if (isResponse(site)) return site;
+  const unreachable = cmsGuard(site);
+  if (unreachable) return unreachable;
+  const article = ctx.store.find(site.id, req.params.slug ?? '');
+  if (!article) return errorResponse(404, `Article "${req.params.slug ?? ''}" not found on site ${site.id}.`);
+  // Views grow on every read: a loader must not take view_count as a content change.
+  article.viewCount += 1;
+  return jsonResponse(200, articleDetail(article, site));
+}

@@ -1,0 +1,23 @@
+import type { SiteDefinition } from './accounts.js';
+import type { HandlerContext } from './context.js';
+import { errorResponse, type SimResponse } from './http.js';
+
+/** The caller's active site from the `:id` param, or the 404 the API gives for anything else. */
+export function ownedSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinition | SimResponse {
+  const id = /^\d{1,9}$/.test(rawId ?? '') ? Number(rawId) : NaN;
+  const site = Number.isNaN(id) ? undefined : ctx.store.site(id);
+  if (!site || !site.active || !ctx.user?.siteIds.includes(site.id)) {
+    return errorResponse(404, `Site ${rawId ?? ''} not found (it does not exist, is inactive or does not belong to this account).`);
+  }
+  return site;
+}
+
+/** Endpoints that talk to the site's remote CMS fail with 502 when it cannot be reached. */
+export function cmsGuard(site: SiteDefinition): SimResponse | undefined {
+  if (!site.cmsUnreachable) return undefined;
+  return errorResponse(502, `The CMS of site ${site.id} (${site.domain}) is unreachable. Retry later and check the site's CMS credentials.`);
+}
+
+export function isResponse(value: unknown): value is SimResponse {
+  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value && 'headers' in value;
+}

@@ -1,0 +1,92 @@
+import { bankFor } from './corpus.js';
+import { escapeHtml } from './html.js';
+import type { Rng } from './random.js';
+
+export type ArticleLength = 'short' | 'medium' | 'long';
+
+export interface BodyInput {
+  title: string;
+  topic: string;
+  language: string;
+  slug: string;
+  siteId: number;
+  /** Origin of the site's public blog, e.g. https://pro-blog.example.com */
+  siteOrigin: string;
+  /** Other articles of the same site to link to (the first is linked absolutely, the second relatively). */
+  related: Array<{ slug: string; title: string }>;
+  length?: ArticleLength;
+}
+
+const SECTIONS: Record<ArticleLength, number> = { short: 2, medium: 3, long: 5 };
+
+function paragraph(rng: Rng, sentences: readonly string[], count: number): string {
+  const picked = rng.sample(sentences, count);
+  // Some inline markup, as a WYSIWYG editor would produce.
+  if (picked.length > 1 && rng.next() < 0.5) picked[0] = `<strong>${escapeHtml(picked[0] ?? '')}</strong>`;
+  else if (picked[0] !== undefined) picked[0] = escapeHtml(picked[0]);
+  return `<p>${picked.map((s, i) => (i === 0 ? s : escapeHtml(s))).join(' ')}</p>`;
+}
+
+/**
+ * A realistic article body: the kinds of markup a CMS or an AI writer emits, so that the sanitiser,
+ * heading ids, link rewriting and image handling downstream have something real to work on.
+ * Deterministic for a given rng state.
+ */
+export function generateArticleBody(input: BodyInput, rng: Rng): string {
+  const bank = bankFor(input.language);
+  const sections = SECTIONS[input.length ?? 'medium'];
+  const headings = rng.sample(bank.headings, sections);
+  const parts: string[] = [];
+  parts.push(paragraph(rng, bank.sentences, 3));
+
+  headings.forEach((heading, index) => {
+    parts.push(`<h2>${escapeHtml(heading)}</h2>`);
+    parts.push(paragraph(rng, bank.sentences, rng.int(2, 4)));
+    if (index === 0) {
+      parts.push(`<h3>${escapeHtml(rng.pick(bank.subheadings))}</h3>`);
+      parts.push(`<ul>${rng.sample(bank.listItems, 4).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`);
+      const image = `https://cdn.example.com/sites/${input.siteId}/${input.slug}/figure-1.jpg`;
+      parts.push(
+        `<figure><img src="${image}" alt="${escapeHtml(`${bank.figureCaption} ${input.topic}`)}" width="1200" height="800" loading="lazy">` +
+          `<figcaption>${escapeHtml(`${bank.figureCaption} ${input.topic}`)}</figcaption></figure>`,
+      );
+    } else if (index === 1) {
+      parts.push(`<ol>${rng.sample(bank.listItems, 3).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ol>`);
+      const rows = ['A', 'B', 'C'].map(
+        (label) =>
+          `<tr><td>${label}</td><td>${rng.int(10, 250)} €</td><td>${'★'.repeat(rng.int(1, 5))}</td></tr>`,
+      );
+      parts.push(
+        `<table><thead><tr>${bank.tableHead.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
+          `<tbody>${rows.join('')}</tbody></table>`,
+      );
+    } else if (index === 2) {
+      parts.push(`<h3>${escapeHtml(rng.pick(bank.subheadings))}</h3>`);
+      parts.push(
+        '<pre><code class="language-bash"># export your notes as a CSV file\n' +
+          `echo "date,minutes,notes" &gt; ${escapeHtml(input.slug)}.csv\n` +
+          `awk -F, 'NR &gt; 1 { total += $2 } END { print total }' ${escapeHtml(input.slug)}.csv</code></pre>`,
+      );
+    } else {
+      parts.push(`<blockquote><p>${escapeHtml(rng.pick(bank.sentences))}</p></blockquote>`);
+    }
+  });
+
+  if (input.related.length > 0) {
+    const links = input.related.slice(0, 2).map((other, i) => {
+      // One absolute link to the site's own domain and one relative link, as real CMS content mixes both.
+      const href = i === 0 ? `${input.siteOrigin}/blog/${other.slug}/` : `/blog/${other.slug}/`;
+      return `<a href="${escapeHtml(href)}">${escapeHtml(other.title)}</a>`;
+    });
+    parts.push(`<p>${escapeHtml(bank.seeAlso)} ${links.join(' · ')}</p>`);
+  }
+
+  const videoId = Array.from({ length: 11 }, () => rng.pick([...'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'])).join('');
+  parts.push(
+    `<iframe width="560" height="315" src="https://www.youtube.com/embed/${videoId}" title="${escapeHtml(input.title)}" ` +
+      'frameborder="0" allow="accelerometer; autoplay; clipboard-write; encrypted-media; picture-in-picture" allowfullscreen></iframe>',
+  );
+  parts.push(`<h2>${escapeHtml(bank.conclusion)}</h2>`);
+  parts.push(paragraph(rng, bank.sentences, 2));
+  return parts.join('\n');
+}

@@ -1,0 +1,154 @@
+import { siteOrigin, type SiteDefinition } from './accounts.js';
+import { generateArticleBody, type ArticleLength } from './article-body.js';
+import { bankFor, LANGUAGES } from './corpus.js';
+import { htmlToText, slugify, truncateText } from './html.js';
+import { createRng } from './random.js';
+
+/** One article as the simulator stores it (the API shapes are built from it in `shapes.ts`). */
+export interface ArticleRecord {
+  /** Creation order: breaks ties between articles published the same day (newest first). */
+  seq: number;
+  siteId: number;
+  slug: string;
+  title: string;
+  language: string;
+  /** YYYY-MM-DD */
+  publishedAt: string;
+  /** ISO date-time of publication (RSS pubDate). */
+  publishedTime: string;
+  /** ISO date-time without milliseconds. */
+  updatedAt: string;
+  viewCount: number;
+  content: string;
+  excerpt: string;
+  metaDescription: string;
+  featuredImage: string;
+  keywords: string[];
+  published: boolean;
+}
+
+/** Seeded content is anchored to a fixed date so that it is the same whatever day the tests run. */
+export const SEED_ANCHOR_MS = Date.UTC(2025, 5, 1, 8, 0, 0);
+const DAY_MS = 86_400_000;
+
+export function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function uniqueSlug(base: string, taken: (slug: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${base}-${n}`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+export interface DerivedFields {
+  excerpt: string;
+  metaDescription: string;
+  featuredImage: string;
+  keywords: string[];
+}
+
+/** Fields derived from the body and the title, shared by seeded, generated and admin-published articles. */
+export function deriveFields(site: SiteDefinition, slug: string, title: string, topic: string, content: string): DerivedFields {
+  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(content)?.[1] ?? content;
+  const text = htmlToText(firstParagraph);
+  const words = slugify(`${topic}`).split('-').filter((w) => w.length > 3);
+  return {
+    excerpt: truncateText(text, 200),
+    metaDescription: truncateText(`${title}. ${text}`, 155),
+    featuredImage: `https://cdn.example.com/sites/${site.id}/${slug}/featured.jpg`,
+    keywords: [topic, ...words.slice(0, 3)].filter((k, i, all) => all.indexOf(k) === i),
+  };
+}
+
+/** The seeded articles of one site, newest first, identical for the same (seed, site, count). */
+export function seedArticles(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
+  const drafts: Array<{ title: string; topic: string; language: string; slug: string; publishedMs: number; updatedMs: number; views: number }> = [];
+  const taken = new Set<string>();
+  for (let i = 0; i < count; i += 1) {
+    const rng = createRng(seed, site.id, i, 'meta');
+    const language = LANGUAGES[i % LANGUAGES.length] ?? 'en';
+    const bank = bankFor(language);
+    const topic = rng.pick(bank.topics);
+    const template = rng.pick(bank.titles);
+    const raw = template.replace('{topic}', topic);
+    const title = raw.charAt(0).toUpperCase() + raw.slice(1);
+    const slug = uniqueSlug(slugify(title), (s) => taken.has(s));
+    taken.add(slug);
+    // Strictly going back in time: two days per article plus up to a day of jitter.
+    const publishedMs = SEED_ANCHOR_MS - (i * 2 + rng.int(0, 1)) * DAY_MS - rng.int(0, 6) * 3_600_000;
+    // A fifth of the articles were edited days after publication; the rest within hours.
+    const edited = rng.next() < 0.2 ? rng.int(1, 3) * DAY_MS : rng.int(1, 8) * 3_600_000;
+    const updatedMs = Math.min(publishedMs + edited, SEED_ANCHOR_MS);
+    drafts.push({ title, topic, language, slug, publishedMs, updatedMs, views: rng.int(15, 4_000) });
+  }
+  return drafts.map((draft, i) => {
+    const related = [drafts[i + 1] ?? drafts[i - 2], drafts[i + 2] ?? drafts[i - 1]]
+      .filter((d): d is NonNullable<typeof d> => d !== undefined && d.slug !== draft.slug)
+      .map((d) => ({ slug: d.slug, title: d.title }));
+    const content = generateArticleBody(
+      { title: draft.title, topic: draft.topic, language: draft.language, slug: draft.slug, siteId: site.id, siteOrigin: siteOrigin(site), related },
+      createRng(seed, site.id, i, 'body'),
+    );
+    return {
+      seq: count - i,
+      siteId: site.id,
+      slug: draft.slug,
+      title: draft.title,
+      language: draft.language,
+      publishedAt: isoSeconds(draft.publishedMs).slice(0, 10),
+      publishedTime: isoSeconds(draft.publishedMs),
+      updatedAt: isoSeconds(draft.updatedMs),
+      viewCount: draft.views,
+      content,
+      ...deriveFields(site, draft.slug, draft.title, draft.topic, content),
+      published: true,
+    };
+  });
+}
+
+export interface NewArticleInput {
+  site: SiteDefinition;
+  seq: number;
+  title: string;
+  topic: string;
+  language: string;
+  slug: string;
+  nowMs: number;
+  publishedAt?: string;
+  content?: string;
+  length?: ArticleLength;
+  related: Array<{ slug: string; title: string }>;
+  seed: number;
+}
+
+/** An article published now (by generate or by the admin API). */
+export function buildNewArticle(input: NewArticleInput): ArticleRecord {
+  const content =
+    input.content ??
+    generateArticleBody(
+      {
+        title: input.title, topic: input.topic, language: input.language, slug: input.slug, siteId: input.site.id,
+        siteOrigin: siteOrigin(input.site), related: input.related, length: input.length ?? 'medium',
+      },
+      createRng(input.seed, input.site.id, input.slug, 'new'),
+    );
+  const publishedAt = input.publishedAt ?? isoSeconds(input.nowMs).slice(0, 10);
+  return {
+    seq: input.seq,
+    siteId: input.site.id,
+    slug: input.slug,
+    title: input.title,
+    language: input.language,
+    publishedAt,
+    publishedTime: input.publishedAt ? `${input.publishedAt}T08:00:00Z` : isoSeconds(input.nowMs),
+    updatedAt: isoSeconds(input.nowMs),
+    viewCount: 0,
+    content,
+    ...deriveFields(input.site, input.slug, input.title, input.topic, content),
+    published: true,
+  };
+}
+

@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { startSimulator } from './server.js';
+import type { SimulatorOptions } from './options.js';
+
+const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
+                                   [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
+
+Starts the local simulator of the content-publishing service on 127.0.0.1, prints one JSON line
+{"url","tokens","sites"} on stdout, and serves until SIGINT or SIGTERM.`;
+
+const INTEGER_FLAGS = {
+  port: 'port',
+  seed: 'seed',
+  articles: 'articles',
+  'window-ms': 'windowMs',
+  'generate-delay-ms': 'generateDelayMs',
+  'rate-limit-override': 'rateLimitOverride',
+} as const;
+
+type Streams = { stdout: Pick<NodeJS.WriteStream, 'write'>; stderr: Pick<NodeJS.WriteStream, 'write'> };
+
+/** Parses the flags into simulator options, or returns the message that names the bad flag. */
+export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions; help: boolean } | { error: string } {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        seed: { type: 'string' },
+        articles: { type: 'string' },
+        'rate-limits': { type: 'string' },
+        'window-ms': { type: 'string' },
+        'generate-delay-ms': { type: 'string' },
+        'rate-limit-override': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return { error: `${error instanceof Error ? error.message : String(error)}\n\n${USAGE}` };
+  }
+  const options: Record<string, unknown> = {};
+  for (const [flag, key] of Object.entries(INTEGER_FLAGS)) {
+    const raw = values[flag];
+    if (typeof raw !== 'string') continue;
+    if (!/^\d+$/.test(raw)) return { error: `\`--${flag}\` must be a non-negative integer (got "${raw}").` };
+    options[key] = Number(raw);
+  }
+  const limits = values['rate-limits'];
+  if (typeof limits === 'string') {
+    if (limits !== 'first' && limits !== 'second') return { error: `\`--rate-limits\` must be "first" or "second" (got "${limits}").` };
+    options.rateLimits = limits;
+  }
+  return { options: options as SimulatorOptions, help: values.help === true };
+}
+
+/**
+ * `content-publisher simulator`: resolves with the exit code once a signal stopped the server
+ * (or at once with 2 on bad flags).
+ */
+export async function runSimulatorCommand(argv: string[], streams: Streams = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const parsed = parseSimulatorArgs(argv);
+  if ('error' in parsed) {
+    streams.stderr.write(`[astro-content-publisher] ${parsed.error}\n`);
+    return 2;
+  }
+  if (parsed.help) {
+    streams.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let simulator;
+  try {
+    simulator = await startSimulator(parsed.options);
+  } catch (error) {
+    streams.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  streams.stdout.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, sites: simulator.sites })}\n`);
+  const running = simulator;
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      running.close().then(() => resolve(0), () => resolve(1));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

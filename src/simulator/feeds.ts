@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { siteOrigin, type SiteDefinition } from './accounts.js';
+import type { ArticleRecord } from './articles.js';
+import type { HandlerContext } from './context.js';
+import { escapeHtml } from './html.js';
+import { errorResponse, type SimRequest, type SimResponse } from './http.js';
+import { articleUrl } from './shapes.js';
+
+/** The RSS feed holds the newest 50 articles, as the API documents. */
+export const RSS_ITEMS = 50;
+const CACHE_CONTROL = 'public, max-age=3600';
+
+/** CDATA cannot contain `]]>`: split it across two sections so any HTML round-trips. */
+export function cdata(text: string): string {
+  return `<![CDATA[${text.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+/** XML 1.0 forbids most control characters even when escaped: drop them. */
+function xmlText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, ''));
+}
+
+export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[]): string {
+  const urls = articles.map(
+    (a) => `  <url>\n    <loc>${xmlText(articleUrl(site, a.slug))}</loc>\n    <lastmod>${a.updatedAt}</lastmod>\n  </url>`,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls,
+    '</urlset>',
+    '',
+  ].join('\n');
+}
+
+export function rssXml(site: SiteDefinition, articles: ArticleRecord[], selfUrl: string, lastModified: Date): string {
+  const items = articles.slice(0, RSS_ITEMS).map((a) => {
+    const link = xmlText(articleUrl(site, a.slug));
+    return [
+      '    <item>',
+      `      <title>${xmlText(a.title)}</title>`,
+      `      <link>${link}</link>`,
+      `      <guid isPermaLink="true">${link}</guid>`,
+      `      <pubDate>${new Date(a.publishedTime).toUTCString()}</pubDate>`,
+      `      <description>${xmlText(a.excerpt)}</description>`,
+      ...a.keywords.map((k) => `      <category>${xmlText(k)}</category>`),
+      `      <content:encoded>${cdata(a.content)}</content:encoded>`,
+      '    </item>',
+    ].join('\n');
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '  <channel>',
+    `    <title>${xmlText(site.name)}</title>`,
+    `    <link>${xmlText(`${siteOrigin(site)}/`)}</link>`,
+    `    <description>${xmlText(`Latest articles from ${site.name}`)}</description>`,
+    `    <atom:link href="${xmlText(selfUrl)}" rel="self" type="application/rss+xml"/>`,
+    `    <lastBuildDate>${lastModified.toUTCString()}</lastBuildDate>`,
+    '    <generator>content-publisher simulator</generator>',
+    ...items,
+    '  </channel>',
+    '</rss>',
+    '',
+  ].join('\n');
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110: If-None-Match wins over If-Modified-Since; weak comparison for GET. */
+function notModified(req: SimRequest, etag: string, lastModifiedMs: number): boolean {
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && inm.trim() !== '') {
+    if (inm.trim() === '*') return true;
+    return inm.split(',').map((tag) => tag.trim().replace(/^W\//, '')).includes(etag);
+  }
+  const ims = req.headers['if-modified-since'];
+  if (typeof ims === 'string') {
+    const since = Date.parse(ims);
+    return !Number.isNaN(since) && Math.floor(lastModifiedMs / 1000) * 1000 <= since;
+  }
+  return false;
+}
+
+function publicSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinition | undefined {
+  if (!/^\d{1,9}$/.test(rawId ?? '')) return undefined;
+  const site = ctx.store.site(Number(rawId));
+  return site?.active ? site : undefined;
+}
+
+function feedResponse(req: SimRequest, body: string, contentType: string, lastModifiedMs: number): SimResponse {
+  const etag = etagOf(body);
+  const headers = { 'cache-control': CACHE_CONTROL, etag, 'last-modified': new Date(lastModifiedMs).toUTCString() };
+  if (notModified(req, etag, lastModifiedMs)) return { status: 304, headers, body: '' };
+  return { status: 200, headers: { ...headers, 'content-type': contentType }, body };
+}
+
+export function handleSitemap(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const site = publicSite(ctx, req.params.id);
+  if (!site) return errorResponse(404, `No public sitemap for site ${req.params.id ?? ''}: unknown or inactive site.`);
+  const lastModified = ctx.store.lastModified(site.id);
+  return feedResponse(req, sitemapXml(site, ctx.store.published(site.id)), 'application/xml; charset=utf-8', lastModified);
+}
+
+export function handleRss(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const site = publicSite(ctx, req.params.id);
+  if (!site) return errorResponse(404, `No public RSS feed for site ${req.params.id ?? ''}: unknown or inactive site.`);
+  const lastModified = ctx.store.lastModified(site.id);
+  const selfUrl = `${ctx.baseUrl}/api/sites/${site.id}/rss.xml`;
+  return feedResponse(req, rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified)), 'application/rss+xml; charset=utf-8', lastModified);
+}

@@ -1,0 +1,58 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request after its body was read: handlers are plain functions of this, easy to reason about. */
+export interface SimRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  /** Path and query as received. */
+  rawUrl: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  remoteAddress: string;
+  params: Record<string, string>;
+}
+
+/** A response before it is written: fault injection rewrites it, then `server.ts` sends it. */
+export interface SimResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResponse(status: number, value: unknown, headers: Record<string, string> = {}): SimResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+}
+
+/** The API's error shape: `{ error: <message> }`. */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): SimResponse {
+  return jsonResponse(status, { error: message }, headers);
+}
+
+export function noContent(headers: Record<string, string> = {}): SimResponse {
+  return { status: 204, headers, body: '' };
+}
+
+export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: false; response: SimResponse };
+
+/** Parses a JSON object body; an empty body counts as `{}` (snapshot is called without one). */
+export function parseJsonObject(req: SimRequest): JsonBody {
+  if (req.body.trim() === '') return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(req.body);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    return { ok: false, response: errorResponse(400, 'The request body must be a JSON object.') };
+  } catch {
+    return { ok: false, response: errorResponse(400, 'The request body is not valid JSON.') };
+  }
+}
+
+export function optionalString(body: Record<string, unknown>, field: string): string | undefined | Error {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return new Error(`\`${field}\` must be a string (got ${typeof value}).`);
+  return value;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * Options of `startSimulator()` and of `content-publisher simulator`.
+ * One strict schema: a typo in an option name is an error, not a silently ignored value.
+ */
+export const simulatorOptionsSchema = z
+  .object({
+    /**
+     * TCP port on 127.0.0.1. `0` lets the system pick a free port (read it from `simulator.url`).
+     * @default 0
+     */
+    port: z.number().int().min(0).max(65_535).default(0),
+    /**
+     * Seed of the generated content: the same seed gives the same sites, articles and keyword data.
+     * @default 1
+     */
+    seed: z.number().int().min(0).default(1),
+    /**
+     * Number of seeded articles per site.
+     * @default 30
+     */
+    articles: z.number().int().min(0).max(20_000).default(30),
+    /**
+     * Which description of the API's rate limits applies: `'first'` (Pro 30/h, Agence 200/h, no `usage` in
+     * `/me/`) or `'second'` (Pro 60/h, Agence 600/h, `usage` present).
+     * @default 'second'
+     */
+    rateLimits: z.enum(['first', 'second']).default('second'),
+    /**
+     * Length of the sliding rate-limit window in milliseconds (shorten it in tests).
+     * @default 3_600_000
+     */
+    windowMs: z.number().int().min(1).default(3_600_000),
+    /**
+     * How long a `generate` call takes, in milliseconds (the real service takes 60 to 120 s).
+     * @default 50
+     */
+    generateDelayMs: z.number().int().min(0).default(50),
+    /**
+     * Same requests-per-window limit for every user with API access, replacing the plan's limit
+     * (for tests and benchmarks of large sites).
+     * @default undefined (the plan's limit)
+     */
+    rateLimitOverride: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export type SimulatorOptions = z.input<typeof simulatorOptionsSchema>;
+export type ResolvedSimulatorOptions = z.output<typeof simulatorOptionsSchema>;
+
+/** Validates options and names the offending option and the fix in the error message. */
+export function resolveSimulatorOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
+  const parsed = simulatorOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = issue?.path.join('.') || '(options)';
+  const detail = issue?.message ?? 'invalid value';
+  throw new TypeError(
+    `[astro-content-publisher] simulator option \`${name}\` is invalid: ${detail}. ` +
+      'See the README section "simulator" for the accepted options.',
+  );
+}

@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { USERS } from './accounts.js';
+import { authenticate } from './auth.js';
+import type { HandlerContext } from './context.js';
+import { FaultRegistry, replacementResponse, replacesResponse, transformResponse, type FaultSpec } from './faults.js';
+import { errorResponse, type SimRequest, type SimResponse } from './http.js';
+import { resolveSimulatorOptions, type SimulatorOptions } from './options.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import { matchRoute } from './router.js';
+import { ROUTES } from './routes.js';
+import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
+import { ContentStore } from './store.js';
+import { resetAll } from './admin.js';
+
+export interface Simulator {
+  /** "http://127.0.0.1:PORT" */
+  url: string;
+  /** The first token of each user. */
+  tokens: { free: string; solo: string; pro: string; agence: string };
+  /** More tokens of the same users (they share the user's rate limit). */
+  extraTokens: { pro: string[] };
+  /** Active sites per plan user (pro: 12 with content, 13 whose CMS is unreachable). */
+  sites: { pro: number[]; agence: number[] };
+  /** Same JSON as GET /__simulator/stats. */
+  stats(): SimulatorStats;
+  resetStats(): void;
+  /** Content, quotas, stats, faults and windows back to the start. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function userFor(plan: string) {
+  const user = USERS.find((u) => u.plan === plan);
+  if (!user) throw new Error(`no ${plan} user`);
+  return user;
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Writes the response, or breaks the connection as a fault asks. Returns the status the client saw (0: none). */
+function send(res: ServerResponse, response: SimResponse, head: boolean, drop: FaultSpec['drop']): number {
+  if (drop === 'before-headers') {
+    res.socket?.destroy();
+    return 0;
+  }
+  const body = Buffer.from(response.body, 'utf8');
+  const headers: Record<string, string | number> = { ...response.headers };
+  if (response.status !== 304 && response.status !== 204) headers['content-length'] = body.length;
+  res.writeHead(response.status, headers);
+  if (drop === 'mid-body') {
+    // Announce the full length, send half, then cut: the client sees a truncated transfer.
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+    return response.status;
+  }
+  res.end(head || response.status === 304 || response.status === 204 ? undefined : body);
+  return response.status;
+}
+
+/** Starts the simulated content-publishing service on 127.0.0.1. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const resolved = resolveSimulatorOptions(options);
+  const ctx: HandlerContext = {
+    store: new ContentStore(resolved.seed, resolved.articles),
+    options: resolved,
+    baseUrl: '',
+    stats: new StatsCollector(),
+    faults: new FaultRegistry(),
+    limiter: new SlidingWindowLimiter(resolved.windowMs),
+    now: () => Date.now(),
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const path = url.pathname;
+    const simReq: SimRequest = {
+      method, path, query: url.searchParams, rawUrl: req.url ?? '/', headers: req.headers, body: body ?? '',
+      remoteAddress: req.socket.remoteAddress ?? '', params: {},
+    };
+    const match = matchRoute(ROUTES, method, path);
+    const kind = path.startsWith('/api/v1/') ? 'authenticated' : match.kind === 'found' && match.route.kind === 'public' ? 'public' : match.kind !== 'not-found' && match.route.kind === 'admin' ? 'admin' : 'other';
+    const routeKey = match.kind === 'not-found' ? `${method} (unmatched)` : `${method} ${match.route.pattern}`;
+
+    let response: SimResponse;
+    let fault: FaultSpec | undefined;
+    if (body === undefined) {
+      response = errorResponse(413, `Request body larger than ${MAX_BODY_BYTES} bytes.`);
+    } else if (match.kind === 'not-found') {
+      response = errorResponse(404, `No route for ${method} ${path}. API paths end with a slash, e.g. /api/v1/me/.`);
+    } else if (match.kind === 'method-not-allowed') {
+      response = errorResponse(405, `Method "${method}" not allowed on ${path}.`, { allow: match.allow.join(', ') });
+    } else if (match.route.kind === 'admin') {
+      // No auth on the admin API, so it must not be reachable from another machine.
+      response = LOOPBACK.has(simReq.remoteAddress)
+        ? await match.route.handler({ ...simReq, params: match.params }, ctx)
+        : errorResponse(403, 'The simulator admin API only answers loopback clients.');
+    } else {
+      const route = match.route;
+      fault = ctx.faults.take(method, route.pattern, path);
+      const run = async (): Promise<SimResponse> => {
+        const request = { ...simReq, params: match.params };
+        if (route.kind !== 'authenticated') return route.handler(request, ctx);
+        const gate = authenticate(request, ctx);
+        if (!gate.ok) return gate.response;
+        const result = await route.handler(request, { ...ctx, user: gate.user });
+        return { ...result, headers: { ...gate.headers, ...result.headers } };
+      };
+      if (fault && replacesResponse(fault)) response = transformResponse(replacementResponse(fault), fault, false);
+      else response = fault ? transformResponse(await run(), fault, true) : await run();
+      if (fault?.delayMs) await sleep(fault.delayMs);
+    }
+
+    const status = send(res, response, method === 'HEAD', fault?.drop);
+    if (kind !== 'admin') {
+      const tokenIn: string[] = [];
+      const headerText = Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\n');
+      if (containsToken(headerText)) tokenIn.push('header');
+      if (containsToken(simReq.rawUrl)) tokenIn.push('url');
+      if (containsToken(simReq.body)) tokenIn.push('body');
+      ctx.stats.record(kind, { method, path, route: routeKey, status, authorization: req.headers.authorization !== undefined, tokenIn });
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A bug in the simulator must show up as a 500 in the test that hit it, not crash the process.
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: `Simulator error: ${error instanceof Error ? error.message : String(error)}` }));
+      } else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(resolved.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  ctx.baseUrl = `http://127.0.0.1:${port}`;
+
+  const pro = userFor('pro');
+  const agence = userFor('agence');
+  const activeSites = (ids: number[]) => ids.filter((id) => ctx.store.site(id)?.active);
+  return {
+    url: ctx.baseUrl,
+    tokens: {
+      free: userFor('free').tokens[0] ?? '',
+      solo: userFor('solo').tokens[0] ?? '',
+      pro: pro.tokens[0] ?? '',
+      agence: agence.tokens[0] ?? '',
+    },
+    extraTokens: { pro: pro.tokens.slice(1) },
+    sites: { pro: activeSites(pro.siteIds), agence: activeSites(agence.siteIds) },
+    stats: () => ctx.stats.snapshot(),
+    resetStats: () => ctx.stats.reset(),
+    reset: () => resetAll(ctx),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,36 @@
+import { siteOrigin, type SiteDefinition } from './accounts.js';
+import type { ArticleRecord } from './articles.js';
+
+/** The JSON shapes of the API, built from stored records in one place. */
+
+export function articleUrl(site: SiteDefinition, slug: string): string {
+  return `${siteOrigin(site)}/blog/${encodeURIComponent(slug)}/`;
+}
+
+export function listItem(article: ArticleRecord) {
+  return {
+    slug: article.slug,
+    title: article.title,
+    status: 'published',
+    language: article.language,
+    published_at: article.publishedAt,
+    view_count: article.viewCount,
+  };
+}
+
+export function articleDetail(article: ArticleRecord, site: SiteDefinition) {
+  return {
+    ...listItem(article),
+    content: article.content,
+    excerpt: article.excerpt,
+    url: articleUrl(site, article.slug),
+    updated_at: article.updatedAt,
+    meta_description: article.metaDescription,
+    featured_image: article.featuredImage,
+    keywords: [...article.keywords],
+  };
+}
+
+export function siteItem(site: SiteDefinition) {
+  return { id: site.id, name: site.name, domain: site.domain, is_cms: site.isCms };
+}
