@@ -1,0 +1,14 @@
+import { publisher } from './integration/index.js';
+
+export {
+  publisher,
+  publisherOptionsSchema,
+  UpstreamFeedError,
+  DEFAULT_LOADER_NAMES,
+  type PublisherOptions,
+  type SitemapOptions,
+  type RssOptions,
+  type DevRefreshOptions,
+  type UpstreamFailure,
+} from './integration/index.js';
+export default publisher;

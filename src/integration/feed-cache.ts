@@ -1,0 +1,97 @@
+import { fetchFeed, UpstreamFeedError, type FetchedFeed, type Validators } from './fetch-feed.js';
+
+/**
+ * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
+ * - fresh for the upstream `Cache-Control: max-age` (at most, and by default, one hour): no request;
+ * - then revalidated with a conditional request (If-None-Match / If-Modified-Since): a 304 reuses it;
+ * - when the upstream fails (network, 5xx, hostile or broken XML), the last good copy is served
+ *   (stale-if-error) and the upstream is not asked again for `errorRetryMs`;
+ * - concurrent requests share one upstream request.
+ * `get()` throws only when there is no good copy at all.
+ */
+
+export const ONE_HOUR_MS = 3_600_000;
+
+export interface FeedCacheOptions<T> {
+  url: string;
+  timeoutMs: number;
+  maxBytes: number;
+  /** Makes the served value from the upstream body; throwing marks the body as unusable. */
+  transform: (body: string) => T;
+  /** @default one hour: the service's own CDN cache time. */
+  maxAgeMs?: number;
+  /** How long to serve a stale copy before asking a failing upstream again. @default 30 s */
+  errorRetryMs?: number;
+  now?: () => number;
+  fetch?: typeof fetch;
+  onStale?: (error: Error) => void;
+}
+
+export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
+
+interface Entry<T> extends Validators {
+  value: T;
+  expiresAt: number;
+}
+
+export class FeedCache<T> {
+  readonly #options: FeedCacheOptions<T>;
+  #entry: Entry<T> | undefined;
+  #retryAfter = 0;
+  #inFlight: Promise<{ value: T; outcome: CacheOutcome }> | undefined;
+
+  constructor(options: FeedCacheOptions<T>) {
+    this.#options = options;
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  #lifetime(upstreamMaxAgeMs: number | undefined): number {
+    const cap = this.#options.maxAgeMs ?? ONE_HOUR_MS;
+    return Math.min(upstreamMaxAgeMs ?? cap, cap);
+  }
+
+  async get(): Promise<{ value: T; outcome: CacheOutcome }> {
+    const entry = this.#entry;
+    const now = this.#now();
+    if (entry && now < entry.expiresAt) return { value: entry.value, outcome: 'fresh' };
+    if (entry && now < this.#retryAfter) return { value: entry.value, outcome: 'stale' };
+    this.#inFlight ??= this.#refresh().finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  async #refresh(): Promise<{ value: T; outcome: CacheOutcome }> {
+    const entry = this.#entry;
+    let fetched: FetchedFeed;
+    let value: T;
+    try {
+      fetched = await fetchFeed(this.#options.url, {
+        timeoutMs: this.#options.timeoutMs,
+        maxBytes: this.#options.maxBytes,
+        conditional: entry ? { etag: entry.etag, lastModified: entry.lastModified } : undefined,
+        fetch: this.#options.fetch,
+      });
+      if (fetched.status === 304) {
+        if (!entry) throw new UpstreamFeedError({ url: this.#options.url, reason: 'status', status: 304, detail: 'the service answered 304 to an unconditional request.' });
+        entry.expiresAt = this.#now() + this.#lifetime(fetched.maxAgeMs);
+        if (fetched.etag) entry.etag = fetched.etag;
+        if (fetched.lastModified) entry.lastModified = fetched.lastModified;
+        return { value: entry.value, outcome: 'revalidated' };
+      }
+      value = this.#options.transform(fetched.body);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if (!entry) throw failure;
+      this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);
+      this.#options.onStale?.(failure);
+      return { value: entry.value, outcome: 'stale' };
+    }
+    this.#entry = { value, etag: fetched.etag, lastModified: fetched.lastModified, expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs) };
+    this.#retryAfter = 0;
+    return { value, outcome: 'fetched' };
+  }
+}

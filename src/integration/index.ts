@@ -1,0 +1,13 @@
+export { publisher, INTEGRATION_NAME } from './integration.js';
+export {
+  publisherOptionsSchema,
+  sitemapOptionsSchema,
+  rssOptionsSchema,
+  devRefreshOptionsSchema,
+  type PublisherOptions,
+  type SitemapOptions,
+  type RssOptions,
+  type DevRefreshOptions,
+} from './options.js';
+export { UpstreamFeedError, type UpstreamFailure } from './fetch-feed.js';
+export { DEFAULT_LOADER_NAMES, LOADER_NAMES_REGISTRY } from './dev-refresh.js';

@@ -1,0 +1,75 @@
+/**
+ * Which of the blog's own pages go into the sitemap, beside the service's articles. Pure functions, so the
+ * choice is unit-tested without a build.
+ */
+
+export interface LocalPageOptions {
+  /** The blog's site URL with base, ending in "/". */
+  blogSite: string;
+  articlePattern: string;
+  trailingSlash: 'always' | 'never' | 'ignore';
+  filter?: ((url: string) => boolean) | undefined;
+}
+
+/** The part of a resolved route the sitemap needs (see Astro's IntegrationResolvedRoute). */
+export interface RouteView {
+  type: string;
+  origin: string;
+  pathname?: string | undefined;
+  params: string[];
+}
+
+const STATUS_PAGE = /^(?:404|500)(?:\/|\.html)?$/;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `/blog/[slug]/` -> a RegExp matching `blog/anything/` relative to the base (trailing slash optional). */
+export function articlePathRegExp(articlePattern: string): RegExp {
+  const [before = '', after = ''] = articlePattern.replace(/^\/+/, '').split('[slug]');
+  return new RegExp(`^${escapeRegExp(before)}[^/]+${escapeRegExp(after.replace(/\/+$/, ''))}/?$`);
+}
+
+/** Pathnames of files (rss.xml, robots.txt, sitemap.xml) are not pages; `.html` ones are. */
+function isFilePath(path: string): boolean {
+  const last = path.replace(/\/+$/, '').split('/').pop() ?? '';
+  return last.includes('.') && !last.endsWith('.html');
+}
+
+function withTrailingSlash(path: string, trailingSlash: LocalPageOptions['trailingSlash']): string {
+  if (path === '' || path.endsWith('.html')) return path;
+  if (trailingSlash === 'never') return path.replace(/\/+$/, '');
+  return path.endsWith('/') ? path : `${path}/`;
+}
+
+/**
+ * The absolute URLs of the local pages among `pathnames` (as Astro reports them, with or without a leading
+ * slash, relative to the base): not a status page, not a file, not an article route (the service's sitemap
+ * is the authority for articles), kept by `filter`; deduplicated, in a stable (sorted) order.
+ */
+export function selectLocalPages(pathnames: Iterable<string>, options: LocalPageOptions): string[] {
+  const article = articlePathRegExp(options.articlePattern);
+  const urls = new Set<string>();
+  for (const raw of pathnames) {
+    const path = raw.replace(/^\/+/, '');
+    if (STATUS_PAGE.test(path) || isFilePath(path) || article.test(path)) continue;
+    const url = new URL(withTrailingSlash(path, options.trailingSlash), options.blogSite).href;
+    if (options.filter && !options.filter(url)) continue;
+    urls.add(url);
+  }
+  return [...urls].sort();
+}
+
+/**
+ * Pathnames of the project's static page routes (no parameters), for on-demand output where the routes
+ * run long after the build and Astro's list of built pages is not available to them.
+ */
+export function staticPagePathnames(routes: Iterable<RouteView>): string[] {
+  const paths: string[] = [];
+  for (const route of routes) {
+    if (route.type !== 'page' || route.origin !== 'project' || route.params.length > 0) continue;
+    if (route.pathname !== undefined) paths.push(route.pathname);
+  }
+  return paths;
+}

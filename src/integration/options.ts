@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+/**
+ * The options of `publisher(options)`: one strict schema, from which the types are derived.
+ * Environment fallbacks (`PUBLISHER_SITE_ID`, `PUBLISHER_BASE_URL`) are applied in `resolve-options.ts`,
+ * so the schema itself stays a pure description of what the user may write.
+ */
+
+/** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
+const xmlRoutePath = (option: string) =>
+  z
+    .string({ error: `\`${option}\` must be a string path such as "/sitemap.xml".` })
+    .regex(/^\/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*\/)*[A-Za-z0-9_~-][A-Za-z0-9._~-]*\.xml$/, {
+      error: (issue) =>
+        `\`${option}\` must be an absolute path ending in ".xml" without query or "..", such as "/sitemap.xml" (got ${JSON.stringify(issue.input)}).`,
+    });
+
+export const sitemapOptionsSchema = z.strictObject({
+  /**
+   * Where the blog serves its sitemap. Parts of a split sitemap are served beside it
+   * (`/sitemap.xml` -> `/sitemap-1.xml`, `/sitemap-2.xml`, ...).
+   * @default '/sitemap.xml'
+   */
+  path: xmlRoutePath('sitemap.path').default('/sitemap.xml'),
+  /**
+   * Called with the absolute URL of each of the blog's own pages (pages Astro builds that are not service
+   * articles); return `false` to leave the page out. The service's published articles are always listed.
+   * @default undefined (every page is listed)
+   */
+  filter: z
+    .custom<(url: string) => boolean>((value) => typeof value === 'function', {
+      error: '`sitemap.filter` must be a function (url: string) => boolean.',
+    })
+    .optional(),
+  /**
+   * Add the blog's own pages (home, about, tag pages, ...) to the sitemap, besides the service's articles.
+   * @default true
+   */
+  includeLocalPages: z.boolean({ error: '`sitemap.includeLocalPages` must be true or false.' }).default(true),
+  /**
+   * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
+   * limit is 50,000 (and 50 MB, which is always enforced).
+   * @default 50000
+   */
+  maxUrlsPerFile: z
+    .number({ error: '`sitemap.maxUrlsPerFile` must be a number.' })
+    .int({ error: '`sitemap.maxUrlsPerFile` must be a whole number.' })
+    .min(1, { error: '`sitemap.maxUrlsPerFile` must be at least 1.' })
+    .max(50_000, { error: '`sitemap.maxUrlsPerFile` must be at most 50000 (the sitemap protocol limit).' })
+    .default(50_000),
+});
+
+export const rssOptionsSchema = z.strictObject({
+  /**
+   * Where the blog serves the RSS feed.
+   * @default '/rss.xml'
+   */
+  path: xmlRoutePath('rss.path').default('/rss.xml'),
+});
+
+export const devRefreshOptionsSchema = z.strictObject({
+  /**
+   * The dev-only endpoint that refreshes this package's collections on POST (for a webhook or a manual
+   * `curl -X POST`).
+   * @default '/_publisher/refresh'
+   */
+  endpoint: z
+    .string({ error: '`devRefresh.endpoint` must be a string path such as "/_publisher/refresh".' })
+    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
+      error: (issue) =>
+        `\`devRefresh.endpoint\` must be an absolute path without query, such as "/_publisher/refresh" (got ${JSON.stringify(issue.input)}).`,
+    })
+    .default('/_publisher/refresh'),
+  /**
+   * Poll the public RSS feed every `pollInterval` milliseconds while `astro dev` runs (a conditional
+   * request: an unchanged feed costs a 304) and refresh the collections when it changed.
+   * @default undefined (no polling)
+   */
+  pollInterval: z
+    .number({ error: '`devRefresh.pollInterval` must be a number of milliseconds.' })
+    .int({ error: '`devRefresh.pollInterval` must be a whole number of milliseconds.' })
+    .min(1_000, { error: '`devRefresh.pollInterval` must be at least 1000 (milliseconds).' })
+    .optional(),
+  /**
+   * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
+   * @default the names of this package's loaders (they all start with "astro-content-publisher")
+   */
+  loaders: z
+    .array(
+      z.string().startsWith('astro-content-publisher', {
+        error: '`devRefresh.loaders` may only name this package\'s loaders (names starting with "astro-content-publisher").',
+      }),
+    )
+    .min(1, { error: '`devRefresh.loaders` must name at least one loader.' })
+    .optional(),
+});
+
+export const publisherOptionsSchema = z.strictObject({
+  /**
+   * The service's id of the site whose feeds the blog serves.
+   * @default Number(process.env.PUBLISHER_SITE_ID)
+   */
+  siteId: z
+    .number({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
+    .int({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
+    .positive({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
+    .optional(),
+  /**
+   * The service's base URL (its public feeds live under `<baseUrl>/api/sites/<siteId>/`).
+   * @default process.env.PUBLISHER_BASE_URL
+   */
+  baseUrl: z.string({ error: '`baseUrl` must be a string URL such as "https://service.example.com".' }).optional(),
+  /**
+   * The sitemap route, or `false` for none.
+   * @default { path: '/sitemap.xml', includeLocalPages: true, maxUrlsPerFile: 50000 }
+   */
+  sitemap: z
+    .union([z.literal(false), sitemapOptionsSchema], {
+      error: '`sitemap` must be an object of sitemap options or false.',
+    })
+    .prefault({}),
+  /**
+   * The RSS route, or `false` for none.
+   * @default { path: '/rss.xml' }
+   */
+  rss: z
+    .union([z.literal(false), rssOptionsSchema], { error: '`rss` must be an object of RSS options or false.' })
+    .prefault({}),
+  /**
+   * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
+   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * @default '/blog/[slug]/'
+   */
+  articlePattern: z
+    .string({ error: '`articlePattern` must be a string such as "/blog/[slug]/".' })
+    .refine((value) => value.startsWith('/') && value.split('[slug]').length === 2 && !/[?#\s]/.test(value), {
+      error: (issue) =>
+        `\`articlePattern\` must start with "/" and contain "[slug]" exactly once, such as "/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
+    })
+    .default('/blog/[slug]/'),
+  /**
+   * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
+   * @default true for `output: 'static'`, false for `output: 'server'`
+   */
+  prerender: z.boolean({ error: '`prerender` must be true or false.' }).optional(),
+  /**
+   * Timeout of one request to the service's public feeds, in milliseconds.
+   * @default 30000
+   */
+  timeoutMs: z
+    .number({ error: '`timeoutMs` must be a number of milliseconds.' })
+    .int({ error: '`timeoutMs` must be a whole number of milliseconds.' })
+    .min(100, { error: '`timeoutMs` must be at least 100 (milliseconds).' })
+    .default(30_000),
+  /**
+   * Refresh this package's collections while `astro dev` runs, or `false` to disable.
+   * @default { endpoint: '/_publisher/refresh' } (no polling)
+   */
+  devRefresh: z
+    .union([z.literal(false), devRefreshOptionsSchema], {
+      error: '`devRefresh` must be an object of dev refresh options or false.',
+    })
+    .prefault({}),
+});
+
+/** What the user may pass to `publisher()`. */
+export type PublisherOptions = z.input<typeof publisherOptionsSchema>;
+/** The options after defaults. */
+export type ParsedPublisherOptions = z.output<typeof publisherOptionsSchema>;
+export type SitemapOptions = z.input<typeof sitemapOptionsSchema>;
+export type RssOptions = z.input<typeof rssOptionsSchema>;
+export type DevRefreshOptions = z.input<typeof devRefreshOptionsSchema>;

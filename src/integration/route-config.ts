@@ -1,0 +1,42 @@
+/**
+ * The settings the injected routes read at runtime, passed from the integration through a virtual module
+ * as JSON. It holds only public data: the public feed URLs and the blog's URL layout (the routes never
+ * need an API key). Built only from the user's config, never from a visitor's request.
+ */
+export interface RouteConfig {
+  siteId: number;
+  /** Origin of the service (also treated as "the service's domain" when rewriting). */
+  serviceOrigin: string;
+  /** The two, and only, upstream URLs the routes ever fetch. */
+  sitemapUrl: string;
+  rssUrl: string;
+  /** The blog's site URL with its base path, ending in "/" (e.g. https://blog.example.com/docs/). */
+  blogSite: string;
+  articlePattern: string;
+  trailingSlash: 'always' | 'never' | 'ignore';
+  timeoutMs: number;
+  sitemap: false | { path: string; maxUrlsPerFile: number };
+  rss: false | { path: string };
+  /** Running under `astro dev`: a failing upstream answers 502 rather than throwing, even if prerendered. */
+  dev: boolean;
+  /** Absolute URLs of the blog's own pages (already filtered), merged into the sitemap. */
+  localPages: string[];
+}
+
+/** The virtual module the routes import their settings from. */
+export const VIRTUAL_CONFIG_ID = 'virtual:astro-content-publisher/config';
+
+/** `/sitemap.xml` -> `/sitemap-[part].xml`: the injected route pattern of the parts of a split sitemap. */
+export function sitemapPartPattern(path: string): string {
+  return path.replace(/\.xml$/, '-[part].xml');
+}
+
+/** `/sitemap.xml`, 2 -> `/sitemap-2.xml`. */
+export function sitemapPartPath(path: string, part: number): string {
+  return path.replace(/\.xml$/, `-${part}.xml`);
+}
+
+/** The absolute URL of a route path on the blog (the path is relative to the base). */
+export function blogUrl(config: Pick<RouteConfig, 'blogSite'>, path: string): string {
+  return new URL(path.replace(/^\/+/, ''), config.blogSite).href;
+}

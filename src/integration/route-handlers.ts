@@ -1,0 +1,95 @@
+import { FeedCache } from './feed-cache.js';
+import { buildRss, buildSitemap, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
+import type { RouteConfig } from './route-config.js';
+
+/**
+ * The request handling of the two routes, apart from Astro's route modules so it can be tested directly.
+ * The upstream URL comes only from the RouteConfig: nothing of the visitor's request (path, query,
+ * headers) reaches the upstream request.
+ */
+
+const XML_TYPE = 'application/xml; charset=utf-8';
+const RSS_TYPE = 'application/rss+xml; charset=utf-8';
+/** What browsers and CDNs in front of the blog may cache: the service's own feed cache time. */
+const PUBLIC_CACHE = 'public, max-age=3600';
+
+/** The route context fields the handlers use (a subset of Astro's APIContext). */
+export interface FeedRouteContext {
+  params: Record<string, string | undefined>;
+  isPrerendered: boolean;
+}
+
+// One cache per upstream URL, shared by the sitemap route and its parts route (same bundle, same module).
+const caches = new Map<string, FeedCache<unknown>>();
+
+function cacheFor<T>(key: string, create: () => FeedCache<T>): FeedCache<T> {
+  let cache = caches.get(key) as FeedCache<T> | undefined;
+  if (!cache) {
+    cache = create();
+    caches.set(key, cache as FeedCache<unknown>);
+  }
+  return cache;
+}
+
+function warnStale(error: Error): void {
+  console.warn(`${error.message} Serving the last good copy.`);
+}
+
+function sitemapCache(config: RouteConfig): FeedCache<SitemapFiles> {
+  return cacheFor(`sitemap ${config.sitemapUrl}`, () =>
+    new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages), onStale: warnStale }),
+  );
+}
+
+function rssCache(config: RouteConfig): FeedCache<string> {
+  return cacheFor(`rss ${config.rssUrl}`, () =>
+    new FeedCache({ url: config.rssUrl, timeoutMs: config.timeoutMs, maxBytes: RSS_MAX_BYTES, transform: (body) => buildRss(body, config), onStale: warnStale }),
+  );
+}
+
+function xmlResponse(body: string, type: string): Response {
+  return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE } });
+}
+
+function plain(status: number, message: string): Response {
+  return new Response(`${message}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
+
+/**
+ * Nothing cached and the upstream failed: at build time this must fail the build (the error names the URL
+ * and the reason); on demand it is a 502 with a plain message.
+ */
+function upstreamFailure(error: unknown, config: RouteConfig, context: FeedRouteContext): Response {
+  if (context.isPrerendered && !config.dev) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message);
+  return plain(502, message);
+}
+
+export async function handleSitemap(config: RouteConfig, context: FeedRouteContext): Promise<Response> {
+  const rawPart = context.params.part;
+  let files: SitemapFiles;
+  try {
+    files = (await sitemapCache(config).get()).value;
+  } catch (error) {
+    return upstreamFailure(error, config, context);
+  }
+  if (rawPart === undefined) return xmlResponse(files.xml, XML_TYPE);
+  const part = /^[1-9][0-9]{0,5}$/.test(rawPart) ? Number(rawPart) : 0;
+  const xml = files.kind === 'index' ? files.parts[part - 1] : undefined;
+  return xml === undefined ? plain(404, 'Not found: there is no such sitemap part.') : xmlResponse(xml, XML_TYPE);
+}
+
+/** Part numbers of the split sitemap, for prerendered parts routes (`getStaticPaths`). */
+export async function sitemapPartNumbers(config: RouteConfig): Promise<number[]> {
+  const files = (await sitemapCache(config).get()).value;
+  return files.kind === 'index' ? files.parts.map((_, i) => i + 1) : [];
+}
+
+export async function handleRss(config: RouteConfig, context: FeedRouteContext): Promise<Response> {
+  try {
+    return xmlResponse((await rssCache(config).get()).value, RSS_TYPE);
+  } catch (error) {
+    return upstreamFailure(error, config, context);
+  }
+}

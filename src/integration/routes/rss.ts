@@ -1,0 +1,9 @@
+// Injected route: the blog's /rss.xml, the service's feed with every URL pointing at the blog.
+import type { APIRoute } from 'astro';
+import rawConfig from 'virtual:astro-content-publisher/config';
+import { readRouteConfig } from '../read-route-config.js';
+import { handleRss } from '../route-handlers.js';
+
+const config = readRouteConfig(rawConfig);
+
+export const GET: APIRoute = (context) => handleRss(config, context);

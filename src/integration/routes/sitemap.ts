@@ -1,0 +1,10 @@
+// Injected route: the blog's /sitemap.xml (and, on demand, its parts /sitemap-<n>.xml). Resolved from the
+// installed package's dist/ by the integration, bundled by Astro with the virtual config module.
+import type { APIRoute } from 'astro';
+import rawConfig from 'virtual:astro-content-publisher/config';
+import { readRouteConfig } from '../read-route-config.js';
+import { handleSitemap } from '../route-handlers.js';
+
+const config = readRouteConfig(rawConfig);
+
+export const GET: APIRoute = (context) => handleSitemap(config, context);

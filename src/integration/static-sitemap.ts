@@ -1,0 +1,35 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { AstroError } from 'astro/errors';
+import { fetchFeed } from './fetch-feed.js';
+import { buildSitemap, SITEMAP_MAX_BYTES } from './feed-transform.js';
+import { sitemapPartPath, type RouteConfig } from './route-config.js';
+
+/**
+ * Static output: the sitemap is written in `astro:build:done`, once every page is built, so the blog's own
+ * pages (including those of dynamic routes) can be merged. A broken upstream fails the build with the URL
+ * and the reason. Returns the files written, relative to the output directory.
+ */
+export async function writeStaticSitemap(config: RouteConfig, localPages: readonly string[], outDir: URL): Promise<string[]> {
+  if (config.sitemap === false) return [];
+  const { path } = config.sitemap;
+  let files;
+  try {
+    const fetched = await fetchFeed(config.sitemapUrl, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+    if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`);
+    files = buildSitemap(fetched.body, config, localPages);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new AstroError(
+      `[astro-content-publisher] The sitemap was not built: ${message.replace(/^\[astro-content-publisher\] /, '')}`,
+      'The build stops rather than publish a broken sitemap. Check `siteId` and `baseUrl`, that the service is up, and retry; or set publisher({ sitemap: false }).',
+    );
+  }
+  const outputs: Array<[string, string]> = [[path, files.xml]];
+  if (files.kind === 'index') files.parts.forEach((xml, i) => outputs.push([sitemapPartPath(path, i + 1), xml]));
+  for (const [file, xml] of outputs) {
+    const target = new URL(file.replace(/^\/+/, ''), outDir);
+    await mkdir(new URL('.', target), { recursive: true });
+    await writeFile(target, xml, 'utf8');
+  }
+  return outputs.map(([file]) => file);
+}
