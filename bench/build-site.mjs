@@ -1,0 +1,15 @@
+// One build of the benchmark blog in its own process (fresh module graph and heap, like `astro build`).
+// Prints one JSON line {"ms": wall time of build()} on stdout.
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { build } from 'astro';
+
+const [outDir, cacheDir] = process.argv.slice(2);
+if (!outDir || !cacheDir) {
+  console.error('usage: node bench/build-site.mjs <outDir> <cacheDir>');
+  process.exit(2);
+}
+const root = fileURLToPath(new URL('./site/', import.meta.url));
+const started = performance.now();
+await build({ root, outDir, cacheDir, logLevel: 'error' });
+console.log(JSON.stringify({ ms: Math.round(performance.now() - started) }));

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// `npm run bench` (a table) / `npm run bench -- --json` (one JSON object): what a build of a 1000-article
+// site costs in requests and time, against the floor of the same site as local files, plus the sitemap
+// rewrite and the sanitiser against their plain-library baselines. Figures, not pass/fail.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startSimulator } from 'astro-content-publisher/simulator';
+import { measureSanitize } from './sanitize.mjs';
+
+const run = promisify(execFile);
+const ARTICLES = 1000;
+const CHANGED = 10;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const json = process.argv.includes('--json');
+const log = (line) => { if (!json) console.error(line); };
+
+/** A build in a child process; returns its wall time in ms. */
+async function buildSite(env, outDir, cacheDir) {
+  const { stdout } = await run(process.execPath, [join(here, 'build-site.mjs'), outDir, cacheDir], {
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)).ms;
+}
+
+async function childFigures(mode) {
+  const { stdout } = await run(process.execPath, [join(here, 'sitemap-child.mjs'), mode]);
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+async function adminJson(simulator, method, path, body) {
+  const response = await fetch(simulator.url + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`bench: ${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.status === 204 ? undefined : response.json();
+}
+
+/** Every article's detail, read through the API (used for the local-files site and the sanitiser). */
+async function fetchDetails(simulator, siteId) {
+  const auth = { authorization: `Bearer ${simulator.tokens.agence}` };
+  const list = await (await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, { headers: auth })).json();
+  const details = [];
+  for (let i = 0; i < list.results.length; i += 16) {
+    const batch = list.results.slice(i, i + 16).map(async (item) => {
+      const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(item.slug)}/`, { headers: auth });
+      return response.json();
+    });
+    details.push(...(await Promise.all(batch)));
+  }
+  return details;
+}
+
+function writeMarkdown(details, dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const article of details) {
+    const frontmatter = [
+      '---',
+      `slug: ${JSON.stringify(article.slug)}`,
+      `title: ${JSON.stringify(article.title)}`,
+      `language: ${JSON.stringify(article.language)}`,
+      `publishedAt: ${article.published_at}`,
+      `excerpt: ${JSON.stringify(article.excerpt ?? '')}`,
+      '---',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, `${article.slug}.md`), `${frontmatter}${article.content}\n`);
+  }
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'acp-bench-'));
+  // The limit is lifted so that the figures measure the loader, not the plan's hourly window.
+  const simulator = await startSimulator({ articles: ARTICLES, rateLimitOverride: 1_000_000 });
+  try {
+    const siteId = simulator.sites.agence[0];
+    const env = {
+      PUBLISHER_BASE_URL: simulator.url,
+      PUBLISHER_API_KEY: simulator.tokens.agence,
+      PUBLISHER_SITE_ID: String(siteId),
+      BENCH_SOURCE: 'remote',
+    };
+    const remoteCache = join(work, 'remote-cache');
+    const requestsOf = async (step) => {
+      const before = simulator.stats().authenticated;
+      const ms = await step();
+      return { ms, requests: simulator.stats().authenticated - before };
+    };
+
+    log(`bench: cold build of ${ARTICLES} articles...`);
+    const cold = await requestsOf(() => buildSite(env, join(work, 'out-cold'), remoteCache));
+    log('bench: warm build (nothing changed)...');
+    const warm = await requestsOf(() => buildSite(env, join(work, 'out-warm'), remoteCache));
+
+    log(`bench: ${CHANGED} articles updated, then a build...`);
+    const list = await (await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, { headers: { authorization: `Bearer ${simulator.tokens.agence}` } })).json();
+    const changedSlugs = list.results.filter((_, i) => i % Math.floor(ARTICLES / CHANGED) === 5).slice(0, CHANGED).map((a) => a.slug);
+    for (const slug of changedSlugs) {
+      await adminJson(simulator, 'PATCH', `/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, { title: `Updated: ${slug}` });
+    }
+    const changed = await requestsOf(() => buildSite(env, join(work, 'out-changed'), remoteCache));
+
+    log('bench: the same articles as local Markdown files (glob loader), cold then warm...');
+    const details = await fetchDetails(simulator, siteId);
+    const globDir = join(work, 'articles');
+    writeMarkdown(details, globDir);
+    const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
+    const globCache = join(work, 'glob-cache');
+    await buildSite(globEnv, join(work, 'out-glob-cold'), globCache);
+    const globMs = await buildSite(globEnv, join(work, 'out-glob'), globCache);
+
+    log('bench: sitemap rewrite of 50,000 URLs and its baseline...');
+    const sitemap = await childFigures('rewrite');
+    const baseline = await childFigures('baseline');
+
+    log('bench: sanitiser throughput and its baseline...');
+    const sanitize = await measureSanitize(details.map((article) => article.content));
+
+    const figures = {
+      'cold.requests': cold.requests,
+      'cold.ms': cold.ms,
+      'warm.requests': warm.requests,
+      'warm.ms': warm.ms,
+      'changed10.requests': changed.requests,
+      'glob.ms': globMs,
+      warmVsGlob: Math.round((warm.ms / globMs) * 100) / 100,
+      'sitemap50k.ms': sitemap.ms,
+      'sitemap50k.peakMB': sitemap.peakMB,
+      'sitemapBaseline.ms': baseline.ms,
+      'sanitize.mbPerS': sanitize.mbPerS,
+      'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
+    };
+    if (json) console.log(JSON.stringify(figures));
+    else printTable(figures);
+  } finally {
+    await simulator.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const TARGETS = {
+  'warm.requests': ['<= 1', (f) => f['warm.requests'] <= 1],
+  'changed10.requests': ['<= 11', (f) => f['changed10.requests'] <= 11],
+  warmVsGlob: ['<= 1.3', (f) => f.warmVsGlob <= 1.3],
+  'sitemap50k.ms': ['<= 1000', (f) => f['sitemap50k.ms'] <= 1000],
+  'sitemap50k.peakMB': ['<= 256', (f) => f['sitemap50k.peakMB'] <= 256],
+  'sanitize.mbPerS': ['>= 0.8 x baseline', (f) => f['sanitize.mbPerS'] >= 0.8 * f['sanitizeBaseline.mbPerS']],
+};
+
+function printTable(figures) {
+  const rows = Object.entries(figures).map(([name, value]) => {
+    const target = TARGETS[name];
+    return [name, String(value), target ? target[0] : '', target ? (target[1](figures) ? 'met' : 'MISSED') : ''];
+  });
+  const head = ['figure', 'value', 'target', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => `| ${cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+  const cpu = cpus();
+  console.log(`\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  process.exit(1);
+});

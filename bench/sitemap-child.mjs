@@ -1,0 +1,50 @@
+// Runs in its own process so that its peak memory is its own: rewrites (or, for the baseline, parses and
+// rebuilds with fast-xml-parser) a 50,000-URL upstream sitemap. Prints {"ms", "peakMB"} on stdout.
+// peakMB is the process's resident-set high-water mark (getrusage maxrss): Node itself, the document,
+// and everything the rewrite allocated.
+import { performance } from 'node:perf_hooks';
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { makeArticleUrlMapper, rewriteSitemap } from '../dist/feeds/index.js';
+
+const URLS = 50_000;
+const UPSTREAM = 'https://pro-blog.example.com';
+const mode = process.argv[2];
+
+function upstreamSitemap() {
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  const day = Date.UTC(2025, 0, 1);
+  for (let i = 0; i < URLS; i += 1) {
+    const lastmod = new Date(day - i * 60_000).toISOString().replace('.000Z', '+00:00');
+    parts.push(`<url><loc>${UPSTREAM}/blog/article-number-${i}-about-something/</loc><lastmod>${lastmod}</lastmod></url>\n`);
+  }
+  parts.push('</urlset>\n');
+  return parts.join('');
+}
+
+const xml = upstreamSitemap();
+const started = performance.now();
+let urls;
+if (mode === 'rewrite') {
+  const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/', articlePattern: '/blog/[slug]/', upstreamOrigins: [UPSTREAM] });
+  const out = rewriteSitemap(xml, {
+    url: `${UPSTREAM}/api/sites/12/sitemap.xml`,
+    upstreamOrigins: [UPSTREAM],
+    mapUrl,
+    partUrl: (n) => `https://blog.example.com/sitemap-${n}.xml`,
+  });
+  urls = out.kind === 'urlset' ? out.xml.split('<loc>').length - 1 : -1;
+} else if (mode === 'baseline') {
+  const parser = new XMLParser({ ignoreAttributes: false, processEntities: false });
+  const doc = parser.parse(xml);
+  const built = new XMLBuilder({ ignoreAttributes: false, format: false }).build(doc);
+  urls = built.split('<loc>').length - 1;
+} else {
+  console.error('usage: node bench/sitemap-child.mjs rewrite|baseline');
+  process.exit(2);
+}
+const ms = performance.now() - started;
+if (urls !== URLS) {
+  console.error(`bench: expected ${URLS} URLs in the output, got ${urls}`);
+  process.exit(1);
+}
+console.log(JSON.stringify({ ms: Math.round(ms), peakMB: Math.round(process.resourceUsage().maxRSS / 1024) }));

@@ -1,0 +1,15 @@
+// The playground blog: configured the way a user configures a real blog.
+// PUBLISHER_BASE_URL / PUBLISHER_API_KEY / PUBLISHER_SITE_ID point it at an account; `npm run demo`
+// (playground/scripts/demo.mjs) sets them to an embedded simulator when they are not set.
+import { defineConfig } from 'astro/config';
+import publisher from 'astro-content-publisher';
+import { playgroundSettings } from './settings.mjs';
+
+const { siteId, baseUrl, site } = playgroundSettings();
+
+export default defineConfig({
+  // The sitemap and RSS routes rewrite every upstream URL to this origin, so it must be set.
+  site,
+  trailingSlash: 'always',
+  integrations: [publisher({ siteId, baseUrl })],
+});
