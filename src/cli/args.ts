@@ -1,0 +1,49 @@
+/** Command-line parsing on top of util.parseArgs, with messages that name the argument and the fix. */
+import { parseArgs } from 'node:util';
+import { GLOBAL_OPTIONS, type CommandSpec, type ParsedArgs } from './command.js';
+import { UsageError } from './usage-error.js';
+
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
+  const all = { ...GLOBAL_OPTIONS, ...spec.options };
+  const options = Object.fromEntries(
+    Object.entries(all).map(([name, option]) => [name, { type: option.type, ...(option.short && { short: option.short }) }]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, spec.name);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return { values, positionals: parsed.positionals };
+  if (parsed.positionals.length !== spec.positionals.length) {
+    const expected = spec.positionals.length === 0 ? 'no arguments' : spec.positionals.map((name) => `<${name}>`).join(' ');
+    const got = parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ');
+    throw new UsageError(`\`${spec.name}\` takes ${expected} (got ${got}).`, spec.name);
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/** A positive integer argument such as a site id or `--limit`. */
+export function positiveInteger(text: string | undefined, name: string, command: string): number {
+  const value = Number(text);
+  if (text === undefined || !/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new UsageError(`${name} must be a positive integer (got ${JSON.stringify(text ?? '')}).`, command);
+  }
+  return value;
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function requiredString(args: ParsedArgs, name: string, command: string): string {
+  const value = stringOption(args, name);
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required.`, command);
+  return value;
+}
+
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}

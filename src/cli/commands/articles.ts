@@ -1,0 +1,83 @@
+/** `articles <site>` and `article <site> <slug>`. */
+import { positiveInteger, stringOption } from '../args.js';
+import type { CommandSpec } from '../command.js';
+import { keyValues, table } from '../format.js';
+import { EXIT } from '../exit-codes.js';
+
+export const articlesCommand: CommandSpec = {
+  name: 'articles',
+  summary: "list a site's articles, newest first",
+  usage: '<site> [--status S] [--language L] [--limit N]',
+  options: {
+    status: { type: 'string', placeholder: 'S', description: 'only articles with this status (e.g. published)' },
+    language: { type: 'string', placeholder: 'L', description: 'only articles in this language (e.g. en)' },
+    limit: { type: 'string', placeholder: 'N', description: 'at most N articles' },
+  },
+  positionals: ['site'],
+  examples: ['content-publisher articles 12 --language en --limit 10', 'content-publisher articles 12 --json | jq ".[].slug"'],
+  async run(context, args) {
+    const site = positiveInteger(args.positionals[0], '<site>', 'articles');
+    const limitText = stringOption(args, 'limit');
+    const status = stringOption(args, 'status');
+    const language = stringOption(args, 'language');
+    const query = {
+      ...(status !== undefined && { status }),
+      ...(language !== undefined && { language }),
+      ...(limitText !== undefined && { limit: positiveInteger(limitText, '--limit', 'articles') }),
+    };
+    const articles = await (await context.client()).articles(site, query);
+    if (context.json) {
+      context.printJson(articles);
+      return EXIT.ok;
+    }
+    context.print(
+      table(articles, [
+        { header: 'SLUG', value: (a) => a.slug, max: 40 },
+        { header: 'TITLE', value: (a) => a.title, max: 50 },
+        { header: 'LANG', value: (a) => a.language },
+        { header: 'PUBLISHED', value: (a) => a.published_at },
+        { header: 'VIEWS', value: (a) => a.view_count },
+        { header: 'STATUS', value: (a) => a.status },
+      ]),
+    );
+    return EXIT.ok;
+  },
+};
+
+export const articleCommand: CommandSpec = {
+  name: 'article',
+  summary: 'show one article (metadata; the full HTML with --json or --html)',
+  usage: '<site> <slug> [--html]',
+  options: { html: { type: 'boolean', description: "print the article's HTML content after the metadata" } },
+  positionals: ['site', 'slug'],
+  examples: ['content-publisher article 12 my-first-post', 'content-publisher article 12 my-first-post --json | jq -r .content'],
+  async run(context, args) {
+    const site = positiveInteger(args.positionals[0], '<site>', 'article');
+    const slug = args.positionals[1] ?? '';
+    const article = await (await context.client()).article(site, slug);
+    if (context.json) {
+      context.printJson(article);
+      return EXIT.ok;
+    }
+    const record = article as Record<string, unknown>;
+    const text = (name: string) => (typeof record[name] === 'string' || typeof record[name] === 'number' ? (record[name] as string | number) : undefined);
+    const keywords = Array.isArray(record.keywords) ? record.keywords.join(', ') : undefined;
+    context.print(
+      keyValues([
+        ['title', article.title],
+        ['slug', article.slug],
+        ['url', text('url')],
+        ['status', text('status')],
+        ['language', text('language')],
+        ['published', text('published_at')],
+        ['updated', text('updated_at')],
+        ['views', text('view_count')],
+        ['keywords', keywords],
+        ['excerpt', text('excerpt')],
+        ['content', `${article.content.length} characters of HTML${args.values.html ? '' : ' (--html to print it)'}`],
+      ]),
+    );
+    if (args.values.html) context.print(`\n${article.content}\n`);
+    return EXIT.ok;
+  },
+};

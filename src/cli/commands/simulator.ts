@@ -1,0 +1,27 @@
+/** `simulator`: the local service simulator (implemented in src/simulator/cli.ts, wired here). */
+import type { CommandSpec } from '../command.js';
+import { runSimulatorCommand } from '../../simulator/cli.js';
+
+export const simulatorCommand: CommandSpec = {
+  name: 'simulator',
+  summary: 'run the local simulator of the service (prints one JSON line with its URL and tokens)',
+  usage: '[--port 0] [--seed 1] [--articles 30] [--rate-limits first|second] [--window-ms N]',
+  details:
+    'Serves the API and the public feeds on 127.0.0.1 until SIGINT/SIGTERM. The first line on stdout is\n' +
+    '{"url","tokens":{"free","solo","pro","agence"},"sites":{"pro":[...],"agence":[...]}}.',
+  options: {
+    port: { type: 'string', placeholder: 'N', description: 'TCP port (0: a free one)' },
+    seed: { type: 'string', placeholder: 'N', description: 'seed of the generated content' },
+    articles: { type: 'string', placeholder: 'N', description: 'articles per site' },
+    'rate-limits': { type: 'string', placeholder: 'first|second', description: 'which description of the rate limits applies' },
+    'window-ms': { type: 'string', placeholder: 'N', description: 'length of the rate-limit window in ms' },
+  },
+  positionals: [],
+  examples: ['content-publisher simulator --port 4321', 'npm run simulator'],
+  // Never called: main() hands the raw arguments to runSimulatorCommand, which owns its parsing.
+  async run() {
+    return 1;
+  },
+};
+
+export { runSimulatorCommand };

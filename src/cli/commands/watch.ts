@@ -1,0 +1,138 @@
+/**
+ * `watch`: poll the public RSS feed and sitemap (no API key) and run a build command or POST a deploy hook
+ * when something changed. The loop itself lives in src/watch/; this file turns the command line into its
+ * options, prints its events and maps a `--once` outcome to an exit code.
+ */
+import { resolve } from 'node:path';
+import { positiveInteger, stringOption } from '../args.js';
+import type { CommandSpec } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
+import { defaultStatePath, describeTrigger, formatDuration, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
+
+function duration(text: string | undefined, fallback: number, name: string, min: number): number {
+  if (text === undefined) return fallback;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < min) {
+    throw new UsageError(`--${name} must be a duration like 200ms, 30s, 5m or 1h${min > 0 ? ` (at least ${formatDuration(min)})` : ''} (got ${JSON.stringify(text)}).`, 'watch');
+  }
+  return ms;
+}
+
+function humanLine(event: WatchEvent): string {
+  switch (event.event) {
+    case 'baseline':
+      return `baseline recorded: ${event.items} feed items, ${event.urls} sitemap URLs`;
+    case 'unchanged':
+      return `no change${event.notModified.rss && event.notModified.sitemap ? ' (304 Not Modified)' : ''}`;
+    case 'changes':
+      return `${event.changes.length} change(s):\n${event.summary.map((line) => `  - ${line}`).join('\n')}`;
+    case 'debounce':
+      return `waiting ${formatDuration(event.waitMs)} for more changes before triggering`;
+    case 'triggered':
+      return `triggered (${event.detail})`;
+    case 'trigger-failed':
+      return `trigger failed: ${event.detail}; retrying in ${formatDuration(event.retryInMs)} (the changes are kept)`;
+    case 'upstream-error':
+      return `upstream error: ${event.message}; retrying in ${formatDuration(event.retryInMs)}`;
+    case 'stopped':
+      return 'stopped';
+  }
+}
+
+export const watchCommand: CommandSpec = {
+  name: 'watch',
+  summary: "poll a site's public RSS feed and sitemap; run a command or a deploy hook when they change",
+  usage: '--site ID (--run "CMD" | --hook URL) [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
+  details:
+    'A change is a new article, a changed publication date or content, an article unpublished from the feed\n' +
+    '(not one that aged out of the 50 newest), or a newer sitemap lastmod (updates of older articles).\n' +
+    'Requests are conditional (ETag / If-Modified-Since): an unchanged feed costs a 304. No API key is used.\n' +
+    'The state file is written only after a successful trigger, so a failed build is retried on the next\n' +
+    'poll and a restart does not trigger twice. The first run records a baseline and does not trigger\n' +
+    '(unless --trigger-on-first-run). --once checks once: exit 0 triggered, 3 nothing to do (or baseline\n' +
+    'recorded), 13 the trigger failed, 7/10/11/12 the feed could not be read. SIGINT/SIGTERM stop after a\n' +
+    'running trigger finishes.',
+  options: {
+    site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
+    run: { type: 'string', placeholder: 'CMD', description: 'shell command to run on a change (its exit code is checked)' },
+    hook: { type: 'string', placeholder: 'URL', description: 'deploy hook to POST to on a change (2xx expected)' },
+    'hook-timeout': { type: 'string', placeholder: 'DUR', description: 'timeout of the hook request (default 30s)' },
+    interval: { type: 'string', placeholder: 'DUR', description: 'time between polls: 200ms, 30s, 5m, 1h (default 5m)' },
+    debounce: { type: 'string', placeholder: 'DUR', description: 'wait this long after a change to group a burst (default 30s; not with --once)' },
+    state: { type: 'string', placeholder: 'FILE', description: 'state file (default .content-publisher-watch-<site>.json)' },
+    once: { type: 'boolean', description: 'check once and exit (for cron and scheduled CI)' },
+    'trigger-on-first-run': { type: 'boolean', description: 'also trigger when no state file exists yet' },
+  },
+  positionals: [],
+  examples: [
+    'content-publisher watch --site 12 --run "npm run build" --interval 5m',
+    'content-publisher watch --site 12 --once --hook "$DEPLOY_HOOK" --state .cache/watch-12.json',
+  ],
+  async run(context, args) {
+    const siteText = stringOption(args, 'site');
+    if (siteText === undefined) throw new UsageError('--site ID is required.', 'watch');
+    const site = positiveInteger(siteText, '--site', 'watch');
+    const command = stringOption(args, 'run');
+    const hook = stringOption(args, 'hook');
+    if ((command === undefined) === (hook === undefined)) throw new UsageError('watch needs exactly one of --run "CMD" or --hook URL.', 'watch');
+    let trigger: TriggerSpec;
+    if (hook !== undefined) {
+      let protocol = '';
+      try {
+        protocol = new URL(hook).protocol;
+      } catch {
+        // reported below
+      }
+      if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError('--hook must be an http(s) URL.', 'watch');
+      trigger = { kind: 'hook', url: hook, timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1) };
+    } else {
+      if (!command?.trim()) throw new UsageError('--run needs a command.', 'watch');
+      trigger = { kind: 'run', command };
+    }
+    const intervalMs = duration(stringOption(args, 'interval'), 5 * 60_000, 'interval', 100);
+    const debounceMs = duration(stringOption(args, 'debounce'), 30_000, 'debounce', 0);
+    const stateText = stringOption(args, 'state');
+    const statePath = stateText !== undefined ? resolve(stateText) : defaultStatePath(site);
+    const once = args.values.once === true;
+    const baseUrl = context.baseUrl();
+    const fetcher = context.publicClient();
+
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    if (!once) context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(trigger)}`);
+    try {
+      const outcome = await runWatch({
+        site,
+        baseUrl,
+        fetcher,
+        trigger,
+        statePath,
+        intervalMs,
+        debounceMs,
+        once,
+        triggerOnFirstRun: args.values['trigger-on-first-run'] === true,
+        stdoutToStderr: context.json,
+        signal: controller.signal,
+        report: (event) => {
+          // Continuous --json: one JSON line per event; --once --json: only the final document.
+          if (context.json && !once) context.print(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+          else context.log(`[watch ${new Date().toISOString().slice(11, 19)}] ${humanLine(event)}`);
+        },
+      });
+      if (!outcome) return EXIT.ok;
+      const exitCode =
+        outcome.outcome === 'triggered' ? EXIT.ok
+        : outcome.outcome === 'trigger-failed' ? EXIT.triggerFailed
+        : outcome.outcome === 'baseline' && outcome.triggered ? EXIT.ok
+        : EXIT.unchanged;
+      if (context.json) context.printJson({ ...outcome, exitCode });
+      return exitCode;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  },
+};

@@ -1,0 +1,4 @@
+export { main } from './main.js';
+export { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
+export { COMMANDS } from './registry.js';
+export type { CliIo } from './context.js';

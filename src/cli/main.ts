@@ -1,0 +1,58 @@
+/**
+ * `content-publisher <command>`: dispatch, `--help`, and the one place where failures become a line on
+ * stderr and an exit code. Returns the exit code instead of exiting, so tests run it in-process.
+ */
+import { createRequire } from 'node:module';
+import { redactText } from '../client/index.js';
+import { parseCommandArgs } from './args.js';
+import { CommandContext, processIo, type CliIo } from './context.js';
+import { EXIT } from './exit-codes.js';
+import { commandHelp, globalHelp } from './help.js';
+import { COMMANDS } from './registry.js';
+import { reportError } from './report-error.js';
+import { runSimulatorCommand } from './commands/simulator.js';
+import { UsageError } from './usage-error.js';
+
+function version(): string {
+  try {
+    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const redact = (text: string) => redactText(text, io.env.PUBLISHER_API_KEY?.trim() || undefined);
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(globalHelp(COMMANDS));
+    return EXIT.usage;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(globalHelp(COMMANDS));
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const spec = COMMANDS.find((command) => command.name === name);
+  if (!spec) {
+    return reportError(undefined, io, new UsageError(`Unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`content-publisher --help\`.`), redact);
+  }
+  // The simulator parses its own options (its helper owns them); only --help is answered here.
+  if (spec.name === 'simulator' && !rest.includes('--help') && !rest.includes('-h')) return runSimulatorCommand([...rest]);
+
+  let context: CommandContext | undefined;
+  try {
+    const args = parseCommandArgs(spec, [...rest]);
+    if (args.values.help) {
+      io.stdout.write(commandHelp(spec));
+      return EXIT.ok;
+    }
+    context = new CommandContext(io, spec.name, args);
+    return await spec.run(context, args);
+  } catch (error) {
+    return reportError(context, io, error, context ? (text) => context!.redact(text) : redact);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * How a failure reaches the user: one line on stderr that says what failed and what to do (the hints
+ * follow the "Suggested action" column of the API document), and under --json also a JSON document on
+ * stdout, so a script that parses stdout still gets something parseable.
+ */
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import type { CommandContext } from './context.js';
+
+/** Short forms of the API document's suggested actions, by status. */
+export const STATUS_HINTS: Record<number, string> = {
+  401: 'send `Authorization: Bearer <API_KEY>`: set PUBLISHER_API_KEY (or --api-key-file) to a token from /account/api-keys',
+  402: 'buy credits or wait for the first day of the month',
+  403: 'move to Pro or higher (the Free/trial and Solo plans have no API access)',
+  404: 'check the id or slug (`content-publisher sites` lists your sites)',
+  429: 'wait, cache on the client, or move to a higher plan',
+  502: "retry and check the site's credentials (its remote CMS is unreachable)",
+};
+
+interface ErrorShape {
+  name: string;
+  message: string;
+  code?: string;
+  status?: number;
+  method?: string;
+  path?: string;
+  apiMessage?: string;
+  hint?: string;
+  retryAfter?: number;
+}
+
+/** The one line printed on stderr (without the `content-publisher:` prefix). */
+export function errorLine(error: unknown): string {
+  if (!(error instanceof Error)) return `unexpected failure: ${String(error)}`;
+  const e = error as ErrorShape;
+  if (e.name === 'UsageError' || e.name === 'StateFileError' || e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.name === 'MissingApiKeyError') return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
+  const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
+  if (typeof e.status === 'number') {
+    const hint = STATUS_HINTS[e.status] ?? e.hint ?? '';
+    const wait = e.status === 429 && e.retryAfter !== undefined ? ` (retry after ${e.retryAfter} s)` : '';
+    const detail = [where, e.apiMessage].filter(Boolean).join(': ');
+    return `${e.status}: ${hint}${wait}${detail ? ` [${detail}]` : ''}`;
+  }
+  if (e.code === 'network' || e.code === 'timeout') {
+    return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message} Check --base-url / PUBLISHER_BASE_URL and the connection.`;
+  }
+  if (e.code === 'invalid_option') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
+  return `unexpected failure: ${e.message}`;
+}
+
+/** Prints the error and returns its exit code. */
+export function reportError(context: CommandContext | undefined, io: { stderr: { write(text: string): unknown } }, error: unknown, redact: (text: string) => string): number {
+  const code = exitCodeFor(error);
+  const line = errorLine(error);
+  const usageHint = error instanceof Error && error.name === 'UsageError' && (error as { command?: string }).command
+    ? `\nRun \`content-publisher ${(error as { command?: string }).command} --help\` for the usage and an example.`
+    : '';
+  io.stderr.write(redact(`content-publisher: ${line}${usageHint}\n`));
+  if (context?.json) {
+    const e = error instanceof Error ? (error as ErrorShape) : undefined;
+    context.printJson({
+      error: {
+        code: e?.code ?? (code === EXIT.usage ? 'usage' : 'unexpected'),
+        status: e?.status,
+        message: line,
+        exitCode: code,
+      },
+    });
+  }
+  return code;
+}

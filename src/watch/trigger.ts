@@ -1,0 +1,75 @@
+/**
+ * What the watcher does when something changed: run a command (a build) or POST to a deploy hook.
+ * Success is checked (exit code 0, HTTP 2xx); a failure leaves the state uncommitted so the next poll
+ * retries the same change.
+ */
+import { spawn } from 'node:child_process';
+import type { Change } from './detect.js';
+
+export type TriggerSpec = { kind: 'run'; command: string } | { kind: 'hook'; url: string; timeoutMs: number };
+
+export type TriggerResult = { ok: true; detail: string } | { ok: false; detail: string };
+
+export interface TriggerContext {
+  site: number;
+  changes: readonly Change[];
+  /** Send the command's stdout to our stderr, so that stdout stays machine-readable (`--json`). */
+  stdoutToStderr: boolean;
+}
+
+/** Deploy hook URLs carry their secret in the path: logs show only the origin. */
+export function describeHookUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === '/' && !parsed.search ? parsed.origin : `${parsed.origin}/…`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+export function describeTrigger(spec: TriggerSpec): string {
+  return spec.kind === 'run' ? `command \`${spec.command}\`` : `deploy hook ${describeHookUrl(spec.url)}`;
+}
+
+export async function runTrigger(spec: TriggerSpec, context: TriggerContext): Promise<TriggerResult> {
+  return spec.kind === 'run' ? runCommand(spec.command, context) : postHook(spec, context);
+}
+
+function runCommand(command: string, context: TriggerContext): Promise<TriggerResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, {
+      shell: true,
+      stdio: ['inherit', context.stdoutToStderr ? process.stderr : 'inherit', 'inherit'],
+      // The build may read these to log why it runs; the API key stays in the environment on purpose:
+      // the build's loader needs it.
+      env: { ...process.env, PUBLISHER_WATCH_SITE: String(context.site), PUBLISHER_WATCH_CHANGES: String(context.changes.length) },
+    });
+    // A SIGINT from the terminal reaches the command too; a SIGTERM sent to the watcher alone does not, and
+    // the watcher waits for the command to finish before it stops.
+    child.once('error', (error) => resolve({ ok: false, detail: `could not start: ${error.message}` }));
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve({ ok: true, detail: 'exit code 0' });
+      else resolve({ ok: false, detail: signal ? `stopped by ${signal}` : `exit code ${code}` });
+    });
+  });
+}
+
+async function postHook(spec: { url: string; timeoutMs: number }, context: TriggerContext): Promise<TriggerResult> {
+  const where = describeHookUrl(spec.url);
+  try {
+    const response = await fetch(spec.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'content-publisher-watch' },
+      body: JSON.stringify({ source: 'content-publisher watch', site: context.site, changes: context.changes.length }),
+      signal: AbortSignal.timeout(spec.timeoutMs),
+    });
+    // Drain the body so the connection is released; its content is not needed.
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.ok) return { ok: true, detail: `${where} answered ${response.status}` };
+    return { ok: false, detail: `${where} answered ${response.status} ${response.statusText}` };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, detail: `${where} did not answer within ${spec.timeoutMs} ms` };
+    return { ok: false, detail: `${where} could not be reached (${(error as Error).message})` };
+  }
+}

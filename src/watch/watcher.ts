@@ -1,0 +1,151 @@
+/**
+ * The watch loop: poll, detect, debounce, trigger, commit. Decisions live in detect.ts and backoff.ts;
+ * this file only sequences I/O. Events are reported through a callback so the CLI decides how to print
+ * them (human lines on stderr, or JSON).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { nextDelay } from './backoff.js';
+import { describeChange, detectRssChanges, detectSitemapChanges, type Change } from './detect.js';
+import { applyObservation, observationDiffers, pollFeeds, type FeedFetcher, type Observation } from './poll.js';
+import { loadState, saveState, type WatchState } from './state.js';
+import { describeTrigger, runTrigger, type TriggerSpec } from './trigger.js';
+
+export interface WatchRunOptions {
+  site: number;
+  baseUrl: string;
+  fetcher: FeedFetcher;
+  trigger: TriggerSpec;
+  statePath: string;
+  intervalMs: number;
+  debounceMs: number;
+  once: boolean;
+  triggerOnFirstRun: boolean;
+  /** Route a `--run` command's stdout to stderr (for `--json`). */
+  stdoutToStderr: boolean;
+  /** Aborted on SIGINT/SIGTERM: the loop stops after the running poll or trigger. */
+  signal: AbortSignal;
+  report: (event: WatchEvent) => void;
+}
+
+export type WatchEvent =
+  | { event: 'baseline'; items: number; urls: number }
+  | { event: 'unchanged'; notModified: { rss: boolean; sitemap: boolean } }
+  | { event: 'changes'; changes: Change[]; summary: string[] }
+  | { event: 'debounce'; waitMs: number }
+  | { event: 'triggered'; changes: number; detail: string }
+  | { event: 'trigger-failed'; changes: number; detail: string; retryInMs: number }
+  | { event: 'upstream-error'; message: string; retryInMs: number }
+  | { event: 'stopped' };
+
+/** How a `--once` run ended (the CLI maps it to an exit code). */
+export type OnceOutcome =
+  | { outcome: 'triggered'; changes: Change[] }
+  | { outcome: 'unchanged' }
+  | { outcome: 'baseline'; triggered: boolean }
+  | { outcome: 'trigger-failed'; changes: Change[]; detail: string };
+
+export function detectChanges(state: WatchState, observation: Observation): Change[] {
+  return [
+    ...(observation.rss.notModified ? [] : detectRssChanges(state.rss.items, observation.rss.data)),
+    ...(observation.sitemap.notModified ? [] : detectSitemapChanges(state.sitemap.entries, observation.sitemap.data)),
+  ];
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    // Aborted: the caller checks `signal.aborted`.
+  }
+}
+
+/** Runs the watcher. In `once` mode it returns the outcome and lets upstream errors propagate. */
+export async function runWatch(options: WatchRunOptions): Promise<OnceOutcome | undefined> {
+  const { site, baseUrl, fetcher, report, signal } = options;
+  const stamp = () => ({ site, baseUrl, now: new Date() });
+  let state = await loadState(options.statePath, { site, baseUrl });
+
+  const fire = async (changes: Change[]) =>
+    runTrigger(options.trigger, { site, changes, stdoutToStderr: options.stdoutToStderr });
+
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      if (!state) {
+        // First run: record what the feeds hold now. Triggering is opt-in: a cron job's first run should
+        // establish the baseline without a build.
+        const observation = await pollFeeds(fetcher, site, undefined);
+        const baseline = applyObservation(undefined, observation, stamp());
+        report({ event: 'baseline', items: baseline.rss.items.length, urls: Object.keys(baseline.sitemap.entries).length });
+        if (options.triggerOnFirstRun) {
+          const result = await fire([]);
+          if (!result.ok) {
+            failures += 1;
+            const retryInMs = nextDelay(options.intervalMs, failures);
+            report({ event: 'trigger-failed', changes: 0, detail: result.detail, retryInMs });
+            if (options.once) return { outcome: 'trigger-failed', changes: [], detail: result.detail };
+            await pause(retryInMs, signal);
+            continue;
+          }
+          report({ event: 'triggered', changes: 0, detail: result.detail });
+          state = applyObservation(undefined, observation, { ...stamp(), triggered: { changes: 0 } });
+        } else {
+          state = baseline;
+        }
+        await saveState(options.statePath, state);
+        failures = 0;
+        if (options.once) return { outcome: 'baseline', triggered: options.triggerOnFirstRun };
+      } else {
+        let observation = await pollFeeds(fetcher, site, state);
+        let changes = detectChanges(state, observation);
+        if (changes.length > 0 && options.debounceMs > 0 && !options.once) {
+          // A burst (several articles published within minutes) becomes one trigger: wait, then poll again
+          // against the same committed state so the trigger covers everything that arrived meanwhile.
+          report({ event: 'debounce', waitMs: options.debounceMs });
+          await pause(options.debounceMs, signal);
+          if (signal.aborted) break;
+          observation = await pollFeeds(fetcher, site, state);
+          changes = detectChanges(state, observation);
+        }
+        if (changes.length === 0) {
+          report({ event: 'unchanged', notModified: { rss: observation.rss.notModified, sitemap: observation.sitemap.notModified } });
+          // New validators or aged-out items only: safe to remember, nothing to build.
+          if (observationDiffers(state, observation)) {
+            state = applyObservation(state, observation, stamp());
+            await saveState(options.statePath, state);
+          }
+          failures = 0;
+          if (options.once) return { outcome: 'unchanged' };
+        } else {
+          report({ event: 'changes', changes, summary: changes.map(describeChange) });
+          const result = await fire(changes);
+          if (result.ok) {
+            state = applyObservation(state, observation, { ...stamp(), triggered: { changes: changes.length } });
+            await saveState(options.statePath, state);
+            failures = 0;
+            report({ event: 'triggered', changes: changes.length, detail: result.detail });
+            if (options.once) return { outcome: 'triggered', changes };
+          } else {
+            // Not committed: the next poll sees the same changes again and retries.
+            failures += 1;
+            const retryInMs = nextDelay(options.intervalMs, failures);
+            report({ event: 'trigger-failed', changes: changes.length, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs });
+            if (options.once) return { outcome: 'trigger-failed', changes, detail: result.detail };
+            await pause(retryInMs, signal);
+            continue;
+          }
+        }
+      }
+    } catch (error) {
+      if (options.once) throw error;
+      failures += 1;
+      const retryInMs = nextDelay(options.intervalMs, failures);
+      report({ event: 'upstream-error', message: (error as Error).message, retryInMs });
+      await pause(retryInMs, signal);
+      continue;
+    }
+    await pause(options.intervalMs, signal);
+  }
+  report({ event: 'stopped' });
+  return undefined;
+}
