@@ -33,7 +33,8 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): str
       })
       .join('  ')
       .trimEnd();
-  const header = line(columns.map((column) => ({ text: column.header, numeric: false })));
+  // A numeric column's header is right-aligned with its numbers.
+  const header = line(columns.map((column, index) => ({ text: column.header, numeric: cells.some((row) => row[index]?.numeric) })));
   return `${[header, ...cells.map(line)].join('\n')}\n`;
 }
 

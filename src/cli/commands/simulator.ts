@@ -5,7 +5,7 @@ import { runSimulatorCommand } from '../../simulator/cli.js';
 export const simulatorCommand: CommandSpec = {
   name: 'simulator',
   summary: 'run the local simulator of the service (prints one JSON line with its URL and tokens)',
-  usage: '[--port 0] [--seed 1] [--articles 30] [--rate-limits first|second] [--window-ms N]',
+  usage: '[--port 0] [--seed 1] [--articles 30] [--rate-limits first|second] [--window-ms N] [--generate-delay-ms N]',
   details:
     'Serves the API and the public feeds on 127.0.0.1 until SIGINT/SIGTERM. The first line on stdout is\n' +
     '{"url","tokens":{"free","solo","pro","agence"},"sites":{"pro":[...],"agence":[...]}}.',
@@ -15,6 +15,8 @@ export const simulatorCommand: CommandSpec = {
     articles: { type: 'string', placeholder: 'N', description: 'articles per site' },
     'rate-limits': { type: 'string', placeholder: 'first|second', description: 'which description of the rate limits applies' },
     'window-ms': { type: 'string', placeholder: 'N', description: 'length of the rate-limit window in ms' },
+    'generate-delay-ms': { type: 'string', placeholder: 'N', description: 'how long a generate call takes, in ms' },
+    'rate-limit-override': { type: 'string', placeholder: 'N', description: 'the same hourly limit for every plan' },
   },
   positionals: [],
   examples: ['content-publisher simulator --port 4321', 'npm run simulator'],
