@@ -63,8 +63,21 @@ export function deriveFields(site: SiteDefinition, slug: string, title: string, 
   };
 }
 
+/** Seeded sites are rebuilt on every reset: generate each (seed, site, count) once and hand out copies. */
+const seededCache = new Map<string, ArticleRecord[]>();
+
 /** The seeded articles of one site, newest first, identical for the same (seed, site, count). */
 export function seedArticles(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
+  const key = `${seed}:${site.id}:${count}`;
+  let template = seededCache.get(key);
+  if (!template) {
+    template = generateSeeded(site, seed, count);
+    seededCache.set(key, template);
+  }
+  return template.map((article) => ({ ...article, keywords: [...article.keywords] }));
+}
+
+function generateSeeded(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
   const drafts: Array<{ title: string; topic: string; language: string; slug: string; publishedMs: number; updatedMs: number; views: number }> = [];
   const taken = new Set<string>();
   for (let i = 0; i < count; i += 1) {
