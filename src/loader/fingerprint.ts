@@ -15,6 +15,7 @@ export const PACKAGE_VERSION: string = (() => {
 /** Canonical JSON (sorted keys) so that option order never changes a fingerprint. */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return 'null';
+  if (value instanceof Date) return JSON.stringify(Number.isNaN(value.getTime()) ? null : value.toISOString());
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)

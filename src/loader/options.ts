@@ -164,3 +164,15 @@ function optionError(text: string, option: string): ConfigError {
   const message = `[astro-content-publisher] ${text}`;
   return new ConfigError({ message, hint: 'See the README, section "loader", for every option and its default.', option });
 }
+
+export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
+  /** Default `status` filter of `getLiveCollection` (a filter passed there wins). @default undefined */
+  status: articlesLoaderOptionsSchema.shape.status,
+  /** Default `language` filter of `getLiveCollection`. @default undefined */
+  language: articlesLoaderOptionsSchema.shape.language,
+  /** Default `limit` of `getLiveCollection`. @default undefined */
+  limit: articlesLoaderOptionsSchema.shape.limit,
+  /** Extensions of the sanitising policy. @default undefined */
+  sanitize: articlesLoaderOptionsSchema.shape.sanitize,
+});
+export type LiveArticlesLoaderOptions = Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>;

@@ -1,0 +1,27 @@
+import type { Loader } from 'astro/loaders';
+import { loaderKey } from './fingerprint.js';
+import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
+import { articleDataSchema } from './schemas.js';
+import { runArticlesSync } from './sync-run.js';
+
+/**
+ * The build-time loader of a site's published articles: one entry per article (id: the slug), sanitised HTML
+ * and headings for `render(entry)`, synced incrementally within a request budget (see the README, "loader").
+ *
+ * ```ts
+ * // src/content.config.ts
+ * export const collections = { articles: defineCollection({ loader: articlesLoader({ siteId: 12 }) }) };
+ * ```
+ * Options are validated here, once; a bad option throws a ConfigError naming it and the fix.
+ */
+export function articlesLoader(options: ArticlesLoaderOptions = {}) {
+  const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }));
+  const key = loaderKey(resolved);
+  return {
+    // Distinct per site and filters: several loaders in one project stay apart (meta keys, log labels,
+    // refreshContent({ loaders: [name] })).
+    name: `astro-content-publisher:articles:${key}`,
+    schema: articleDataSchema,
+    load: (context) => runArticlesSync(context, resolved, key),
+  } satisfies Loader;
+}

@@ -1,0 +1,119 @@
+import type { Loader, LoaderContext } from 'astro/loaders';
+import { createClient, isPublisherError, type Client } from '../client/index.js';
+import { toDate } from './entries.js';
+import { shortHash, stableStringify } from './fingerprint.js';
+import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
+import { digestDataSchema, keywordDataSchema } from './schemas.js';
+import { describeError, makeWarn } from './warnings.js';
+
+/**
+ * Data collections for SEO dashboards: the tracked keywords and the weekly digest. One request per build
+ * (none while the stored copy is younger than `maxAgeMinutes`); a failed request keeps the stored copy.
+ */
+
+const TRANSIENT = new Set(['network', 'timeout', 'server_error', 'cms_unavailable', 'rate_limited', 'bad_response']);
+
+interface DataSource {
+  what: string;
+  fetch(client: Client, siteId: number): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
+}
+
+function omit(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => !keys.includes(k)));
+}
+
+const keywordsSource: DataSource = {
+  what: 'keywords',
+  async fetch(client, siteId) {
+    const seen = new Map<string, number>();
+    return (await client.keywords(siteId)).map((record, index) => {
+      const base = record.keyword ?? `keyword-${index + 1}`;
+      const count = (seen.get(base) ?? 0) + 1;
+      seen.set(base, count);
+      return {
+        id: count === 1 ? base : `${base}-${count}`,
+        data: {
+          ...omit(record, ['previous_position', 'updated_at']),
+          keyword: base,
+          position: record.position ?? null,
+          previousPosition: record.previous_position ?? null,
+          url: record.url ?? null,
+          volume: record.volume ?? null,
+          updatedAt: toDate(record.updated_at) ?? null,
+        },
+      };
+    });
+  },
+};
+
+const digestSource: DataSource = {
+  what: 'weekly digest',
+  async fetch(client, siteId) {
+    const digest = await client.digest(siteId);
+    return [{
+      id: 'latest',
+      data: {
+        ...omit(digest, ['average_audit_score', 'position_movements']),
+        averageAuditScore: digest.average_audit_score ?? null,
+        positionMovements: digest.position_movements ?? [],
+        alerts: digest.alerts ?? [],
+      },
+    }];
+  },
+};
+
+async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, source: DataSource, key: string): Promise<void> {
+  const { store, meta, logger } = ctx;
+  const warn = makeWarn(logger, opts.strict);
+  const fetchedAt = Number(meta.get(`${key}:fetchedAt`) ?? 0);
+  const stored = store.keys().length;
+  if (stored > 0 && opts.maxAgeMinutes > 0 && Date.now() - fetchedAt < opts.maxAgeMinutes * 60_000) {
+    logger.info(`${source.what} of site ${opts.siteId}: kept the stored copy (fetched ${Math.round((Date.now() - fetchedAt) / 60_000)} min ago, maxAgeMinutes ${opts.maxAgeMinutes}); 0 requests`);
+    return;
+  }
+  // One request: no backoff storm and no waiting on a 429 for data that can wait until the next build.
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, retries: 1, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
+  let entries: Array<{ id: string; data: Record<string, unknown> }>;
+  try {
+    entries = await source.fetch(client, opts.siteId);
+  } catch (error) {
+    if (stored === 0 || !(isPublisherError(error) && TRANSIENT.has(error.code))) throw error;
+    warn(`Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`, error);
+    return;
+  }
+  const hash = shortHash(stableStringify(entries));
+  if (hash !== meta.get(`${key}:hash`) || stored === 0) {
+    const ids = new Set(entries.map((e) => e.id));
+    for (const id of store.keys()) if (!ids.has(id)) store.delete(id);
+    for (const entry of entries) {
+      const data = await ctx.parseData({ id: entry.id, data: entry.data });
+      store.set({ id: entry.id, data, digest: ctx.generateDigest(stableStringify(data)) });
+    }
+    meta.set(`${key}:hash`, hash);
+  }
+  meta.set(`${key}:fetchedAt`, String(Date.now()));
+  const left = client.rateLimit ? `${client.rateLimit.remaining} left this hour` : 'rate limit unknown';
+  logger.info(`${source.what} of site ${opts.siteId}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}; ${client.requestCount} request${client.requestCount === 1 ? '' : 's'}, ${left}`);
+}
+
+/** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
+export function keywordsLoader(options: DataLoaderOptions = {}) {
+  const resolved = parseOptions(dataLoaderOptionsSchema, 'keywordsLoader', withEnvDefaults({ ...options }));
+  const key = `site-${resolved.siteId}:keywords`;
+  return {
+    name: `astro-content-publisher:keywords:site-${resolved.siteId}`,
+    schema: keywordDataSchema,
+    load: (context) => runDataSync(context, resolved, keywordsSource, key),
+  } satisfies Loader;
+}
+
+/** The weekly digest of a site as one entry, id `latest`: `getEntry('digest', 'latest')`. */
+export function digestLoader(options: DataLoaderOptions = {}) {
+  const resolved = parseOptions(dataLoaderOptionsSchema, 'digestLoader', withEnvDefaults({ ...options }));
+  const key = `site-${resolved.siteId}:digest`;
+  return {
+    name: `astro-content-publisher:digest:site-${resolved.siteId}`,
+    schema: digestDataSchema,
+    load: (context) => runDataSync(context, resolved, digestSource, key),
+  } satisfies Loader;
+}

@@ -1,0 +1,62 @@
+import type { Client } from '../client/index.js';
+import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, type RssItem } from '../feeds/index.js';
+import type { RssSignal } from './change-signals.js';
+import { shortHash } from './fingerprint.js';
+import type { SyncState } from './state.js';
+
+/**
+ * The free change signals: the public sitemap and RSS feed (no key, outside the rate limit), fetched with
+ * conditional GETs whose validators are kept in the state. A failure here only costs precision, never content:
+ * the caller warns and plans without that signal.
+ */
+
+export interface SitemapSignals {
+  lastmods: Map<string, string>;
+  /** What to keep in the state for the next conditional GET (undefined: keep nothing). */
+  state: NonNullable<SyncState['sitemap']> | undefined;
+  notModified: boolean;
+}
+
+export async function readSitemap(client: Client, siteId: number, previous: SyncState['sitemap']): Promise<SitemapSignals> {
+  const conditional = previous?.etag || previous?.lastModified ? { etag: previous.etag, lastModified: previous.lastModified } : undefined;
+  const response = await client.sitemap(siteId, conditional && withoutUndefined(conditional));
+  if (response.notModified) {
+    const lastmods = previous?.lastmods ?? {};
+    return { lastmods: new Map(Object.entries(lastmods)), state: previous, notModified: true };
+  }
+  const lastmods: Record<string, string> = {};
+  for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
+    const slug = slugFromArticleUrl(entry.loc);
+    if (slug !== undefined && entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
+  }
+  return {
+    lastmods: new Map(Object.entries(lastmods)),
+    state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified, lastmods }),
+    notModified: false,
+  };
+}
+
+export interface RssSignals {
+  /** slug -> the feed's item and the hash of its content:encoded. Empty after a 304 (nothing new to use). */
+  items: Map<string, { item: RssItem; signal: RssSignal }>;
+  state: SyncState['rss'];
+  notModified: boolean;
+}
+
+export async function readRss(client: Client, siteId: number, previous: SyncState['rss']): Promise<RssSignals> {
+  const conditional = previous?.etag || previous?.lastModified ? withoutUndefined({ etag: previous.etag, lastModified: previous.lastModified }) : undefined;
+  const response = await client.rss(siteId, conditional);
+  if (response.notModified) return { items: new Map(), state: previous, notModified: true };
+  const items = new Map<string, { item: RssItem; signal: RssSignal }>();
+  for (const item of parseRssFeed(response.body, { url: response.url }).items) {
+    const slug = slugFromArticleUrl(item.link ?? item.guid ?? '');
+    if (slug === undefined || items.has(slug)) continue;
+    const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded) } : {};
+    items.set(slug, { item, signal });
+  }
+  return { items, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}

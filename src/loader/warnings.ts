@@ -1,0 +1,28 @@
+import type { LoaderContext } from 'astro/loaders';
+
+/** Thrown when `strict: true` turns a warning into a failure. */
+export class StrictModeError extends Error {
+  override name = 'StrictModeError';
+}
+
+export const PREFIX = '[astro-content-publisher]';
+
+/**
+ * Warnings go through Astro's logger; with `strict` they fail the build instead. One place, so that no
+ * warning can slip past `strict`.
+ */
+export function makeWarn(logger: LoaderContext['logger'], strict: boolean, cause?: (message: string) => unknown) {
+  return (message: string, error?: unknown): void => {
+    if (strict) {
+      const failure = new StrictModeError(`${PREFIX} ${message} (strict: true turns this warning into a failure; set strict: false to build with the stored content).`, { cause: error ?? cause?.(message) });
+      throw failure;
+    }
+    logger.warn(message);
+  };
+}
+
+/** A short, key-free description of an error for a log line (client errors are already redacted). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
