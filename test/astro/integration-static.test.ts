@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Parser from 'rss-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import publisher from 'astro-content-publisher';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { buildSite, locsOf, RSS_ROUTE, SITEMAP_ROUTE, xmllint } from '../fixtures/integration-helpers/index.js';
+
+// Static output: /rss.xml is prerendered by the route, /sitemap.xml is written once every page is built.
+describe('integration, static output', () => {
+  let sim: Simulator;
+  let outDir: string;
+  let upstreamSitemap: string;
+  let upstreamRss: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 60 });
+    upstreamSitemap = await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text();
+    upstreamRss = await (await fetch(`${sim.url}/api/sites/12/rss.xml`)).text();
+    sim.resetStats();
+    outDir = await buildSite('integration-site', {
+      site: 'https://blog.example.com',
+      base: '/docs',
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url, sitemap: { filter: (url) => !url.includes('/secret/') } })],
+    });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('fetches each public feed once, without an Authorization header', () => {
+    const stats = sim.stats();
+    expect(stats.routes[SITEMAP_ROUTE]).toEqual({ 200: 1 });
+    expect(stats.routes[RSS_ROUTE]).toEqual({ 200: 1 });
+    expect(stats.authenticated).toBe(0);
+    expect(stats.requests.every((r) => !r.authorization)).toBe(true);
+  });
+
+  it('sitemap: every upstream article URL points at the blog, with site, base and article pattern', async () => {
+    const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+    const upstream = locsOf(upstreamSitemap);
+    expect(upstream).toHaveLength(60);
+    const expected = upstream.map((loc) => loc.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'));
+    const locs = locsOf(xml);
+    expect(locs.slice(0, 60)).toEqual(expected);
+    expect(xml).not.toContain('pro-blog.example.com');
+    // lastmod kept
+    expect(xml.match(/<lastmod>/g)?.length).toBe(60);
+  });
+
+  it('sitemap: merges the blog\'s own pages, without status pages, files or local article pages', async () => {
+    const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
+    expect(locs.slice(60)).toEqual([
+      'https://blog.example.com/docs/',
+      'https://blog.example.com/docs/about/',
+      'https://blog.example.com/docs/blog/',
+      'https://blog.example.com/docs/tags/astro/',
+      'https://blog.example.com/docs/tags/seo/',
+    ]);
+    expect(new Set(locs).size).toBe(locs.length);
+  });
+
+  it('filter: leaves out the pages it rejects', async () => {
+    const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+    expect(xml).not.toContain('/secret/');
+  });
+
+  it('sitemap: validates against the sitemap 0.9 schema', async () => {
+    await expect(xmllint(join(outDir, 'sitemap.xml'), 'sitemap-0.9.xsd')).resolves.toContain('validates');
+  });
+
+  it('rss: a feed reader reads the 50 items in the upstream order, with links on the blog', async () => {
+    const parser = new Parser();
+    const ours = await parser.parseString(await readFile(join(outDir, 'rss.xml'), 'utf8'));
+    const theirs = await parser.parseString(upstreamRss);
+    expect(ours.items).toHaveLength(50);
+    expect(ours.items.map((i) => i.title)).toEqual(theirs.items.map((i) => i.title));
+    expect(ours.link).toBe('https://blog.example.com/docs/');
+    for (const [i, item] of ours.items.entries()) {
+      expect(item.link).toBe(theirs.items[i]?.link?.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'));
+      expect(item.guid).toBe(item.link);
+    }
+    const raw = await readFile(join(outDir, 'rss.xml'), 'utf8');
+    expect(raw).toContain('<atom:link href="https://blog.example.com/docs/rss.xml" rel="self"');
+    expect(raw).toContain('<![CDATA[');
+  });
+
+  it('maxUrlsPerFile: above it, /sitemap.xml is an index and the parts are beside it, all valid', async () => {
+    const split = await buildSite('integration-site', {
+      site: 'https://blog.example.com',
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url, rss: false, sitemap: { maxUrlsPerFile: 25 } })],
+    });
+    const index = await readFile(join(split, 'sitemap.xml'), 'utf8');
+    expect(index).toContain('<sitemapindex');
+    // 60 articles + 6 local pages (no filter this time) = 66 URLs -> 3 parts
+    expect(locsOf(index)).toEqual([1, 2, 3].map((n) => `https://blog.example.com/sitemap-${n}.xml`));
+    await expect(xmllint(join(split, 'sitemap.xml'), 'siteindex-0.9.xsd')).resolves.toContain('validates');
+    const all: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const file = join(split, `sitemap-${n}.xml`);
+      await expect(xmllint(file, 'sitemap-0.9.xsd')).resolves.toContain('validates');
+      all.push(...locsOf(await readFile(file, 'utf8')));
+    }
+    expect(all).toHaveLength(66);
+    expect(all).toContain('https://blog.example.com/secret/');
+  });
+});
