@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeArticleUrlMapper, parseSitemapEntries, rewriteSitemap, XmlSafetyError, type RewriteSitemapOptions } from '../../src/feeds/index.js';
+
+const CORPORA = join(import.meta.dirname, '../../../shared/corpora/xml');
+const XSD = join(CORPORA, 'xsd');
+const UPSTREAM = 'https://api.example.com/api/sites/12/sitemap.xml';
+const SITE = 'https://pro-blog.example.com';
+const work = mkdtempSync(join(tmpdir(), 'feeds-sitemap-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// sitemap-0.9.xsd has strict wildcards: extension elements (image, video, news, xhtml:link) validate only
+// when their schemas are loaded too, so urlsets are checked against a wrapper importing all of them.
+const SITEMAP_WITH_EXTENSIONS = join(work, 'sitemap-with-extensions.xsd');
+writeFileSync(
+  SITEMAP_WITH_EXTENSIONS,
+  `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n${[
+    ['http://www.w3.org/XML/1998/namespace', 'xml.xsd'],
+    ['http://www.sitemaps.org/schemas/sitemap/0.9', 'sitemap-0.9.xsd'],
+    ['http://www.google.com/schemas/sitemap-image/1.1', 'sitemap-image-1.1.xsd'],
+    ['http://www.google.com/schemas/sitemap-video/1.1', 'sitemap-video-1.1.xsd'],
+    ['http://www.google.com/schemas/sitemap-news/0.9', 'sitemap-news-0.9.xsd'],
+    ['http://www.w3.org/1999/xhtml', 'xhtml1-strict.xsd'],
+  ]
+    .map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${join(XSD, file ?? '')}"/>`)
+    .join('\n')}\n</xsd:schema>\n`,
+);
+
+/** Runs xmllint against a schema; returns '' when valid, the error output otherwise. */
+function xsdErrors(xml: string, schema: 'sitemap-0.9.xsd' | 'siteindex-0.9.xsd', name = 'out.xml'): string {
+  const file = join(work, name);
+  writeFileSync(file, xml);
+  const xsd = schema === 'sitemap-0.9.xsd' ? SITEMAP_WITH_EXTENSIONS : join(XSD, schema);
+  try {
+    execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, file], { stdio: 'pipe' });
+    return '';
+  } catch (error) {
+    return String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+}
+
+const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base/', articlePattern: '/blog/[slug]/', upstreamOrigins: [SITE] });
+const options = (extra: Partial<RewriteSitemapOptions> = {}): RewriteSitemapOptions => ({
+  url: UPSTREAM,
+  upstreamOrigins: [SITE],
+  mapUrl,
+  partUrl: (n) => `https://blog.example.com/base/sitemap-${n}.xml`,
+  ...extra,
+});
+const urlset = (body: string, ns = ''): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"${ns}>\n${body}\n</urlset>\n`;
+
+function single(result: ReturnType<typeof rewriteSitemap>): string {
+  if (result.kind !== 'urlset') throw new Error('expected a single urlset');
+  return result.xml;
+}
+
+describe('rewriteSitemap: URLs', () => {
+  const upstream = urlset(
+    [
+      `<url><loc>${SITE}/blog/first-post/</loc><lastmod>2026-11-20T10:00:00Z</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>`,
+      `<url><loc>${SITE}/about/?a=1&amp;b=2</loc></url>`,
+      `<url><loc>https://elsewhere.example.org/page/</loc></url>`,
+      `<url><loc>${SITE}/blog/with-alternates/</loc>` +
+        `<xhtml:link rel="alternate" hreflang="fr" href="${SITE}/blog/avec-alternatives/"/>` +
+        `<xhtml:link rel="alternate" hreflang="de" href="https://other.example.net/de/"/>` +
+        `<image:image><image:loc>${SITE}/images/cover.png</image:loc><image:caption><![CDATA[A <b>cover</b> & more]]></image:caption></image:image>` +
+        `<image:image><image:loc>https://cdn.example.com/pic.jpg</image:loc></image:image></url>`,
+    ].join('\n'),
+    ' xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"',
+  );
+  const xml = single(rewriteSitemap(upstream, options()));
+
+  it('maps article locs to the blog article route under the base path, keeping lastmod/changefreq/priority', () => {
+    expect(xml).toContain('<url><loc>https://blog.example.com/base/blog/first-post/</loc><lastmod>2026-11-20T10:00:00Z</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>');
+  });
+  it('maps other pages of the service domain to the same path on the blog origin, escaping &', () => {
+    expect(xml).toContain('<loc>https://blog.example.com/about/?a=1&amp;b=2</loc>');
+  });
+  it('leaves URLs on other origins alone', () => {
+    expect(xml).toContain('<loc>https://elsewhere.example.org/page/</loc>');
+    expect(xml).toContain('href="https://other.example.net/de/"');
+    expect(xml).toContain('<image:loc>https://cdn.example.com/pic.jpg</image:loc>');
+  });
+  it('rewrites xhtml:link hreflang alternates and image:loc on the service domain, keeps CDATA', () => {
+    expect(xml).toContain('hreflang="fr" href="https://blog.example.com/base/blog/avec-alternatives/"');
+    expect(xml).toContain('<image:loc>https://blog.example.com/images/cover.png</image:loc>');
+    expect(xml).toContain('<image:caption><![CDATA[A <b>cover</b> & more]]></image:caption>');
+  });
+  it('keeps the namespace declarations and validates against sitemap-0.9.xsd', () => {
+    expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+    expect(xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
+    expect(parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' })).toHaveLength(4);
+  });
+});
+
+describe('rewriteSitemap: extraUrls, duplicates, order', () => {
+  const upstream = urlset(
+    [`${SITE}/blog/b/`, `${SITE}/blog/a/`, `${SITE}/blog/b`, `${SITE}/blog/c/`]
+      .map((loc, i) => `<url><loc>${loc}</loc><lastmod>2026-11-0${i + 1}</lastmod></url>`)
+      .join('\n'),
+  );
+  const result = rewriteSitemap(
+    upstream,
+    options({
+      extraUrls: [
+        { loc: 'https://blog.example.com/base/zeta/' },
+        { loc: 'https://blog.example.com/base/blog/a/', lastmod: '2030-01-01' },
+        { loc: 'https://blog.example.com/base/', lastmod: '2026-11-21' },
+        { loc: 'https://blog.example.com/base/zeta/' },
+      ],
+    }),
+  );
+  const entries = parseSitemapEntries(single(result), { url: 'https://blog.example.com/sitemap.xml' });
+
+  it('upstream order first, then the extra URLs sorted; first one wins on a duplicate rewritten loc', () => {
+    expect(entries).toEqual([
+      { loc: 'https://blog.example.com/base/blog/b/', lastmod: '2026-11-01' },
+      { loc: 'https://blog.example.com/base/blog/a/', lastmod: '2026-11-02' },
+      { loc: 'https://blog.example.com/base/blog/c/', lastmod: '2026-11-04' },
+      { loc: 'https://blog.example.com/base/', lastmod: '2026-11-21' },
+      { loc: 'https://blog.example.com/base/zeta/' },
+    ]);
+  });
+  it('is deterministic', () => {
+    expect(rewriteSitemap(upstream, options({ extraUrls: [{ loc: 'https://blog.example.com/base/zeta/' }] }))).toEqual(
+      rewriteSitemap(upstream, options({ extraUrls: [{ loc: 'https://blog.example.com/base/zeta/' }] })),
+    );
+  });
+  it('an empty upstream plus the blog pages is a valid urlset', () => {
+    const xml = single(rewriteSitemap(urlset(''), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] })));
+    expect(xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
+  });
+});
+
+describe('rewriteSitemap: splitting', () => {
+  it('50,001 URLs: a sitemap index and two parts, all valid against the 0.9 schemas', () => {
+    const body = Array.from({ length: 50_000 }, (_, i) => `<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-11-21T10:00:00Z</lastmod></url>`).join('\n');
+    const result = rewriteSitemap(urlset(body), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] }));
+    if (result.kind !== 'index') throw new Error('expected an index');
+    expect(result.parts).toHaveLength(2);
+    expect(result.xml).toContain('<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>');
+    expect(xsdErrors(result.xml, 'siteindex-0.9.xsd', 'index.xml')).toBe('');
+    const [first = '', second = ''] = result.parts;
+    expect(xsdErrors(first, 'sitemap-0.9.xsd', 'part-0.xml')).toBe('');
+    expect(xsdErrors(second, 'sitemap-0.9.xsd', 'part-1.xml')).toBe('');
+    expect(parseSitemapEntries(first, { url: 'part-0' })).toHaveLength(50_000);
+    expect(parseSitemapEntries(second, { url: 'part-1' })).toEqual([{ loc: 'https://blog.example.com/base/' }]);
+  });
+  it('maxUrlsPerFile and maxBytesPerFile split earlier, never exceeding either', () => {
+    const body = Array.from({ length: 25 }, (_, i) => `<url><loc>${SITE}/blog/p${i}/</loc></url>`).join('\n');
+    const byCount = rewriteSitemap(urlset(body), options({ maxUrlsPerFile: 10 }));
+    expect(byCount.kind === 'index' && byCount.parts.map((p) => parseSitemapEntries(p, { url: 'p' }).length)).toEqual([10, 10, 5]);
+    const bySize = rewriteSitemap(urlset(body), options({ maxBytesPerFile: 1024 }));
+    if (bySize.kind !== 'index') throw new Error('expected an index');
+    for (const part of bySize.parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(1024);
+    expect(bySize.parts.flatMap((p) => parseSitemapEntries(p, { url: 'p' })).length).toBe(25);
+  });
+  it('a bad option is named in a TypeError', () => {
+    expect(() => rewriteSitemap(urlset(''), options({ maxUrlsPerFile: 60_000 }))).toThrow(/rewriteSitemap: `maxUrlsPerFile`/);
+  });
+});
+
+interface ManifestEntry { file: string; well_formed: boolean; root: string | null; xsd_valid: boolean | null }
+const manifest = JSON.parse(readFileSync(join(CORPORA, 'sitemap/manifest.json'), 'utf8')) as ManifestEntry[];
+
+describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
+  const count = (text: string, needle: string): number => text.split(needle).length - 1;
+  for (const entry of manifest.filter((e) => e.well_formed && e.root === 'urlset')) {
+    it(`${entry.file}: rewritten with CDATA, namespaces and extensions intact${entry.xsd_valid ? ', still XSD-valid' : ''}`, () => {
+      const upstream = readFileSync(join(CORPORA, 'sitemap', entry.file), 'utf8');
+      const before = parseSitemapEntries(upstream, { url: UPSTREAM });
+      const origins = [...new Set(before.map((e) => new URL(e.loc).origin))];
+      const mapper = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/', upstreamOrigins: origins });
+      const xml = single(rewriteSitemap(upstream, { ...options(), upstreamOrigins: origins, mapUrl: mapper }));
+      const after = parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' });
+      expect(after.map((e) => e.loc)).toEqual([...new Set(before.map((e) => mapper(e.loc)))]);
+      expect(after.every((e) => e.loc.startsWith('https://blog.example.com/'))).toBe(true);
+      for (const marker of ['<![CDATA[', '<video:', '<image:', '<news:', '<xhtml:link', '<changefreq>', '<priority>', '<lastmod>']) {
+        if (new Set(before.map((e) => e.loc)).size === before.length) expect(count(xml, marker), marker).toBe(count(upstream, marker));
+      }
+      if (entry.xsd_valid) expect(xsdErrors(xml, 'sitemap-0.9.xsd', entry.file)).toBe('');
+    });
+  }
+  it("Google's pre-standard namespace is replaced by the sitemap 0.9 namespace", () => {
+    const upstream = readFileSync(join(CORPORA, 'sitemap', 'crawlercommons-sitemap.badns.xml'), 'utf8');
+    const xml = single(rewriteSitemap(upstream, { ...options(), upstreamOrigins: ['http://www.example.com'] }));
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"');
+    expect(xml).not.toContain('http://www.google.com/schemas/sitemap/0.9');
+  });
+  it('an upstream sitemap index is refused clearly', () => {
+    const upstream = readFileSync(join(CORPORA, 'sitemap', 'sitemapjs-alltags-index.xml'), 'utf8');
+    expect(() => rewriteSitemap(upstream, options())).toThrow(XmlSafetyError);
+    expect(() => rewriteSitemap(upstream, options())).toThrow(`The sitemap at ${UPSTREAM} is not safe to parse: it is a <sitemapindex>, not a <urlset>`);
+  });
+  it('hostile input is refused before any rewriting', () => {
+    const bomb = readFileSync(join(CORPORA, 'xxe', 'patt-billion-laughs.xml'), 'utf8');
+    expect(() => rewriteSitemap(bomb, options())).toThrow(/declares a DOCTYPE\/entities/);
+  });
+});
