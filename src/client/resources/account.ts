@@ -22,6 +22,6 @@ export const accountSchema = z.looseObject({
 export type Usage = z.output<typeof usageSchema>;
 export type Account = z.output<typeof accountSchema>;
 
-export function me(ctx: ResourceContext): Promise<Account> {
+export async function me(ctx: ResourceContext): Promise<Account> {
   return getJson(ctx, '/api/v1/me/', accountSchema);
 }

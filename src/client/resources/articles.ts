@@ -60,7 +60,7 @@ export async function articles(ctx: ResourceContext, siteId: number, query?: Art
   return body.results;
 }
 
-export function article(ctx: ResourceContext, siteId: number, slug: string): Promise<ArticleDetail> {
+export async function article(ctx: ResourceContext, siteId: number, slug: string): Promise<ArticleDetail> {
   const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/<slug>/' };
   assertSiteId(siteId, call);
   assertSlug(slug, call);

@@ -40,12 +40,12 @@ export const briefResultSchema = z.looseObject({
 
 export type BriefResult = z.output<typeof briefResultSchema>;
 
-export function audit(ctx: ResourceContext, body: AuditBody): Promise<AuditResult> {
+export async function audit(ctx: ResourceContext, body: AuditBody): Promise<AuditResult> {
   assertBody(body, { method: 'POST', path: '/api/v1/audit/' }, false);
   return postJson(ctx, '/api/v1/audit/', body, auditResultSchema);
 }
 
-export function brief(ctx: ResourceContext, body: BriefBody): Promise<BriefResult> {
+export async function brief(ctx: ResourceContext, body: BriefBody): Promise<BriefResult> {
   assertBody(body, { method: 'POST', path: '/api/v1/brief/' }, false);
   return postJson(ctx, '/api/v1/brief/', body, briefResultSchema);
 }

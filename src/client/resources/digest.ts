@@ -14,7 +14,7 @@ export const digestSchema = z.looseObject({
 
 export type Digest = z.output<typeof digestSchema>;
 
-export function digest(ctx: ResourceContext, siteId: number): Promise<Digest> {
+export async function digest(ctx: ResourceContext, siteId: number): Promise<Digest> {
   assertSiteId(siteId, { method: 'GET', path: '/api/v1/sites/<id>/digest/weekly/' });
   return getJson(ctx, `/api/v1/sites/${siteId}/digest/weekly/`, digestSchema);
 }

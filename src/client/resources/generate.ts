@@ -33,7 +33,7 @@ export const generateResultSchema = z.looseObject({
 
 export type GenerateResult = z.output<typeof generateResultSchema>;
 
-export function generate(ctx: ResourceContext, siteId: number, body: GenerateBody): Promise<GenerateResult> {
+export async function generate(ctx: ResourceContext, siteId: number, body: GenerateBody): Promise<GenerateResult> {
   const call = { method: 'POST', path: '/api/v1/sites/<id>/generate/' };
   assertSiteId(siteId, call);
   assertBody(body, call, true);

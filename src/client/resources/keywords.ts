@@ -34,7 +34,7 @@ export async function keywords(ctx: ResourceContext, siteId: number): Promise<Ke
   return Array.isArray(body) ? body : body.results;
 }
 
-export function snapshot(ctx: ResourceContext, siteId: number): Promise<SnapshotResult> {
+export async function snapshot(ctx: ResourceContext, siteId: number): Promise<SnapshotResult> {
   assertSiteId(siteId, { method: 'POST', path: '/api/v1/sites/<id>/keywords/snapshot/' });
   // The document says the call has no body.
   return postJson(ctx, `/api/v1/sites/${siteId}/keywords/snapshot/`, undefined, snapshotResultSchema);
