@@ -22,7 +22,12 @@ export interface FeedRouteContext {
 // One cache per upstream URL, shared by the sitemap route and its parts route (same bundle, same module).
 const caches = new Map<string, FeedCache<unknown>>();
 
-function cacheFor<T>(key: string, create: () => FeedCache<T>): FeedCache<T> {
+/**
+ * At build time (prerendering) every build fetches afresh: Node keeps the route module, and so its cache,
+ * between programmatic builds in one process, and a build must never publish a copy of an earlier build.
+ */
+function cacheFor<T>(key: string, create: () => FeedCache<T>, context: FeedRouteContext, config: RouteConfig): FeedCache<T> {
+  if (context.isPrerendered && !config.dev) return create();
   let cache = caches.get(key) as FeedCache<T> | undefined;
   if (!cache) {
     cache = create();
@@ -35,15 +40,19 @@ function warnStale(error: Error): void {
   console.warn(`${error.message} Serving the last good copy.`);
 }
 
-function sitemapCache(config: RouteConfig): FeedCache<SitemapFiles> {
+function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
   return cacheFor(`sitemap ${config.sitemapUrl}`, () =>
     new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages), onStale: warnStale }),
+    context,
+    config,
   );
 }
 
-function rssCache(config: RouteConfig): FeedCache<string> {
+function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<string> {
   return cacheFor(`rss ${config.rssUrl}`, () =>
     new FeedCache({ url: config.rssUrl, timeoutMs: config.timeoutMs, maxBytes: RSS_MAX_BYTES, transform: (body) => buildRss(body, config), onStale: warnStale }),
+    context,
+    config,
   );
 }
 
@@ -70,7 +79,7 @@ export async function handleSitemap(config: RouteConfig, context: FeedRouteConte
   const rawPart = context.params.part;
   let files: SitemapFiles;
   try {
-    files = (await sitemapCache(config).get()).value;
+    files = (await sitemapCache(config, context).get()).value;
   } catch (error) {
     return upstreamFailure(error, config, context);
   }
@@ -82,13 +91,13 @@ export async function handleSitemap(config: RouteConfig, context: FeedRouteConte
 
 /** Part numbers of the split sitemap, for prerendered parts routes (`getStaticPaths`). */
 export async function sitemapPartNumbers(config: RouteConfig): Promise<number[]> {
-  const files = (await sitemapCache(config).get()).value;
+  const files = (await sitemapCache(config, { params: {}, isPrerendered: false }).get()).value;
   return files.kind === 'index' ? files.parts.map((_, i) => i + 1) : [];
 }
 
 export async function handleRss(config: RouteConfig, context: FeedRouteContext): Promise<Response> {
   try {
-    return xmlResponse((await rssCache(config).get()).value, RSS_TYPE);
+    return xmlResponse((await rssCache(config, context).get()).value, RSS_TYPE);
   } catch (error) {
     return upstreamFailure(error, config, context);
   }

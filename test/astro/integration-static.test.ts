@@ -4,7 +4,7 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { buildSite, locsOf, RSS_ROUTE, SITEMAP_ROUTE, xmllint } from '../fixtures/integration-helpers/index.js';
+import { buildSite, locsOf, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE, xmllint } from '../fixtures/integration-helpers/index.js';
 
 // Static output: /rss.xml is prerendered by the route, /sitemap.xml is written once every page is built.
 describe('integration, static output', () => {
@@ -26,6 +26,7 @@ describe('integration, static output', () => {
   });
   afterAll(async () => {
     await sim.close();
+    await removeBuilds();
   });
 
   it('fetches each public feed once, without an Authorization header', () => {
