@@ -17,22 +17,24 @@ export interface BuiltSite {
 
 /**
  * Builds `root` into a temporary outDir (with its own cacheDir, so builds never share a data store) with
- * `env` set only for the duration of the build, then serves it.
+ * `env` set only while the config is loaded (build and preview), then serves it.
  */
 export async function buildAndServe(root: string, env: Record<string, string>): Promise<BuiltSite> {
   const work = mkdtempSync(join(tmpdir(), 'acp-e2e-'));
   const outDir = join(work, 'dist');
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   Object.assign(process.env, env);
+  let server: Awaited<ReturnType<typeof preview>>;
   try {
     await build({ root, outDir, cacheDir: join(work, 'cache'), logLevel: 'warn' });
+    // preview() loads the Astro config again, which reads the same environment.
+    server = await preview({ root, outDir, logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
   }
-  const server = await preview({ root, outDir, logLevel: 'warn', server: { host: '127.0.0.1', port: 0 } });
   return {
     url: `http://127.0.0.1:${server.port}`,
     outDir,

@@ -83,7 +83,8 @@ export async function scriptCapableMarkup(page: Page): Promise<string[]> {
     for (const el of Array.from(document.querySelectorAll('*'))) {
       for (const attr of Array.from(el.attributes)) {
         const name = attr.name.toLowerCase();
-        const value = attr.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
+        // Browsers ignore whitespace and control characters inside a URL scheme ("java\tscript:").
+        const value = [...attr.value].filter((ch) => ch.charCodeAt(0) > 0x20).join('').toLowerCase();
         if (name.startsWith('on')) found.push(`handler attribute ${name}: ${describe(el)}`);
         if (name === 'srcdoc') found.push(`srcdoc: ${describe(el)}`);
         if (/^(javascript|vbscript|data:text\/html|data:image\/svg)/.test(value) && /^(href|src|action|formaction|xlink:href|data|poster|background|srcset)$/.test(name)) {
