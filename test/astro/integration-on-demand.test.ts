@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import node from '@astrojs/node';
+import Parser from 'rss-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import publisher from 'astro-content-publisher';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, buildSite, locsOf, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE } from '../fixtures/integration-helpers/index.js';
+
+type Handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+
+// On-demand output: a real @astrojs/node server on 127.0.0.1 whose routes fetch the simulator per request
+// through the in-memory cache. The tests run in order: each builds on the cache state of the previous.
+describe('integration, on-demand output (@astrojs/node)', () => {
+  let sim: Simulator;
+  let server: Server;
+  let blog: string;
+  const publicRequests = () => sim.stats().requests.filter((r) => r.route === SITEMAP_ROUTE || r.route === RSS_ROUTE);
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 60 });
+    const outDir = await buildSite('integration-ssr', {
+      site: 'https://blog.example.com',
+      output: 'server',
+      adapter: node({ mode: 'standalone' }),
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url })],
+    });
+    // The built server, started by the test on a free loopback port with the adapter's own handler.
+    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+    const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: Handler };
+    delete process.env.ASTRO_NODE_AUTOSTART;
+    server = createServer(entry.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    blog = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    sim.resetStats();
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await sim.close();
+    await removeBuilds();
+  });
+
+  it('502 with a plain message when the upstream fails and nothing is cached', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: SITEMAP_ROUTE, status: 500, times: 1 });
+    const response = await fetch(`${blog}/sitemap.xml`);
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    expect(text).toContain(`${sim.url}/api/sites/12/sitemap.xml`);
+    expect(text).toContain('500');
+  });
+
+  it('sitemap: content type, cache header, rewritten URLs and the static pages', async () => {
+    const response = await fetch(`${blog}/sitemap.xml`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    const locs = locsOf(await response.text());
+    expect(locs).toHaveLength(62);
+    expect(locs.every((loc) => loc.startsWith('https://blog.example.com/'))).toBe(true);
+    expect(locs.slice(60)).toEqual(['https://blog.example.com/', 'https://blog.example.com/about/']);
+  });
+
+  it('cache: a second request makes no upstream request', async () => {
+    const before = publicRequests().length;
+    expect((await fetch(`${blog}/sitemap.xml`)).status).toBe(200);
+    expect(publicRequests().length).toBe(before);
+  });
+
+  it('rss: content type, cache header, 50 items read by a feed reader', async () => {
+    // From now on the upstream says max-age=0, so that every later request revalidates.
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, headers: { 'cache-control': 'public, max-age=0' } });
+    const response = await fetch(`${blog}/rss.xml`);
+    expect(response.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    const feed = await new Parser().parseString(await response.text());
+    expect(feed.items).toHaveLength(50);
+    expect(feed.items.every((item) => item.link?.startsWith('https://blog.example.com/blog/'))).toBe(true);
+  });
+
+  it('revalidation: an expired copy is revalidated with a conditional request, and a 304 reuses it', async () => {
+    sim.resetStats();
+    const first = await (await fetch(`${blog}/rss.xml`)).text();
+    const second = await fetch(`${blog}/rss.xml`);
+    expect(await second.text()).toBe(first);
+    expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 304: 2 });
+  });
+
+  it('stale-if-error: the upstream fails, the last good copy is served', async () => {
+    const good = await (await fetch(`${blog}/rss.xml`)).text();
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, status: 500 });
+    sim.resetStats();
+    const response = await fetch(`${blog}/rss.xml`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(good);
+    expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 500: 1 });
+    await admin(sim.url, 'DELETE', 'faults');
+  });
+
+  it('a visitor\'s path, query and headers never change the upstream URL', async () => {
+    sim.resetStats();
+    const hostile = { 'X-Forwarded-Host': 'evil.example', 'X-Publisher-Site': '13', Forwarded: 'host=evil.example' };
+    const responses = await Promise.all([
+      fetch(`${blog}/sitemap.xml?siteId=13&url=http://evil.example/&baseUrl=http://evil.example`, { headers: hostile }),
+      fetch(`${blog}/rss.xml?siteId=13&upstream=http%3A%2F%2F127.0.0.1%3A1%2F`, { headers: hostile }),
+      fetch(`${blog}/sitemap-1.xml?siteId=13`, { headers: hostile }),
+      fetch(`${blog}/sitemap-..%2F..%2Fapi%2Fsites%2F13%2Fsitemap.xml`, { headers: hostile }),
+    ]);
+    expect(responses.slice(0, 2).map((r) => r.status)).toEqual([200, 200]);
+    expect(responses[2]?.status).toBe(404); // not split: there is no part 1
+    expect(responses[3]?.status).toBe(404);
+    for (const request of sim.stats().requests) {
+      expect(['/api/sites/12/sitemap.xml', '/api/sites/12/rss.xml']).toContain(request.path);
+      expect(request.authorization).toBe(false);
+    }
+  });
+});
