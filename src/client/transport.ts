@@ -68,11 +68,29 @@ function causeText(error: unknown): string {
   return typeof code === 'string' && !source.message.includes(code) ? `${source.message} (${code})` : source.message;
 }
 
+/** Waits, unless the client's signal aborts first (then rejects with its reason, like fetch does). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export function createTransport(options: ResolvedClientOptions): Transport {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const limiter = createLimiter(options.concurrency);
   const redact = createRedactor(options.apiKey);
+  // Called unbound: a browser-style fetch throws "Illegal invocation" when called as a method of another object.
+  const fetchImpl = options.fetch;
   let rateLimit: RateLimitState | undefined;
   let requestCount = 0;
 
@@ -115,7 +133,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     let response: Response;
     let text: string;
     try {
-      response = await options.fetch(url, { method, headers, body, signal });
+      response = await fetchImpl(url, { method, headers, body, signal });
       // Read the body under the same signal: a stalled body is a timeout, a cut body a network failure.
       text = await response.text();
     } catch (error) {
@@ -196,7 +214,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         backoffRetriesDone++;
         log('warn', `${method} ${path} -> ${outcome.error.code}; retry ${backoffRetriesDone} of ${options.retries} in ${decision.delayMs} ms`);
       }
-      await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+      await sleep(decision.delayMs, options.signal);
     }
   }
 

@@ -168,4 +168,17 @@ describe('timeouts', () => {
     expect(ms).toBeGreaterThanOrEqual(290);
     expect(ms).toBeLessThan(1400);
   });
+
+  it('signal: aborting the client rejects with the abort reason, during a request or a retry wait', async () => {
+    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 2000 });
+    await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 5 });
+    const controller = new AbortController();
+    const client = proClient(sim, { signal: controller.signal, maxRetryAfterMs: 10_000 });
+    const pending = [timed(() => client.me()), timed(() => client.sites())];
+    setTimeout(() => controller.abort(new Error('shutting down')), 300);
+    for (const { ms, error } of await Promise.all(pending)) {
+      expect((error as Error).message).toBe('shutting down');
+      expect(ms).toBeLessThan(1500);
+    }
+  });
 });
