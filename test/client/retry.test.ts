@@ -114,6 +114,14 @@ describe('5xx and network failures on GET', () => {
     expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '500': 1, '200': 1 });
   });
 
+  it('public feeds follow the same GET policy and stay out of requestCount', async () => {
+    await fault(sim, { route: 'GET /api/sites/:id/sitemap.xml', status: 503 });
+    const client = proClient(sim);
+    expect(await rejection(client.sitemap(12))).toBeInstanceOf(ServerError);
+    expect(routeCounts(sim, 'GET /api/sites/:id/sitemap.xml')).toEqual({ '503': 3 });
+    expect(client.requestCount).toBe(0);
+  });
+
   it('retries: 0 sends one request', async () => {
     await fault(sim, { route: 'GET /api/v1/sites/', status: 502 });
     await rejection(proClient(sim, { retries: 0 }).sites());
