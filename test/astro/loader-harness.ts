@@ -1,0 +1,96 @@
+/**
+ * Shared by the loader's build tests: one Astro build of a fixture with its own outDir/cacheDir, the
+ * environment it needs, and everything it printed captured (for the log line and the leak checks).
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'astro';
+
+export const fixtureRoot = (name: string) => fileURLToPath(new URL(`../fixtures/${name}/`, import.meta.url));
+
+export interface BuildResult {
+  logs: string;
+  error?: Error;
+}
+
+export async function tempDirs(prefix: string) {
+  const base = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  return { base, outDir: join(base, 'dist'), cacheDir: join(base, 'cache'), cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+/** Builds `root` with the given environment; never throws (the error comes back with the logs). */
+export async function buildFixture(opts: { root: string; outDir: string; cacheDir: string; env: Record<string, string | undefined> }): Promise<BuildResult> {
+  const saved = Object.fromEntries(Object.keys(opts.env).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(opts.env)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  const chunks: string[] = [];
+  const outWrite = process.stdout.write.bind(process.stdout);
+  const errWrite = process.stderr.write.bind(process.stderr);
+  const capture = (chunk: unknown) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    return true;
+  };
+  process.stdout.write = capture as typeof process.stdout.write;
+  process.stderr.write = capture as typeof process.stderr.write;
+  let error: Error | undefined;
+  try {
+    // The inline config stays identical between builds of one chain: Astro clears its store when it changes.
+    await build({ root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
+  } catch (e) {
+    error = e instanceof Error ? e : new Error(String(e));
+  } finally {
+    process.stdout.write = outWrite;
+    process.stderr.write = errWrite;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  // eslint-disable-next-line no-control-regex
+  const logs = chunks.join('').replace(/\x1b\[[0-9;]*m/g, '');
+  return error ? { logs, error } : { logs };
+}
+
+/** Every file under `dir`, as text, keyed by relative path. */
+export async function readTree(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (current: string, rel: string) => {
+    let names: string[];
+    try {
+      names = await readdir(current);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(current, name);
+      const relPath = rel ? `${rel}/${name}` : name;
+      try {
+        out.set(relPath, await readFile(path, 'utf8'));
+      } catch {
+        await walk(path, relPath);
+      }
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+/** The loader's summary line of a build. */
+export function summaryOf(logs: string): string | undefined {
+  return /\d+ articles?: \d+ new, .* (left this hour|rate limit unknown)/.exec(logs)?.[0];
+}
+
+/** The simulator's admin API (loopback, no auth). */
+export async function admin(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${url}/__simulator/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? undefined : response.json();
+}
