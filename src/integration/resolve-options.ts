@@ -33,8 +33,7 @@ function describeIssue(issue: Issue): string {
   }
   if (issue.code === 'invalid_union') {
     // Show the most specific branch (e.g. the object's field error rather than "expected false").
-    const branch = issue.errors.find((errors) => errors.some((e) => e.path.length > 0 || e.code !== 'invalid_type'));
-    const nested = branch?.find((e) => e.path.length > 0);
+    const nested = issue.errors.flat().find((e) => e.path.length > 0);
     if (nested) return describeIssue({ ...nested, path: [...issue.path, ...nested.path] });
   }
   return issue.message.startsWith('`') ? issue.message : `\`${path || 'options'}\`: ${issue.message}`;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { articlePathRegExp, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
+
+const base = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
+
+describe('integration local pages', () => {
+  it('keeps pages, drops status pages, files and article routes; sorted and unique', () => {
+    const pages = ['', 'about/', '/about/', '404/', '500', 'rss.xml', 'robots.txt', 'blog/', 'blog/some-post/', 'tags/seo/', 'legal.html'];
+    expect(selectLocalPages(pages, base)).toEqual([
+      'https://blog.example.com/docs/',
+      'https://blog.example.com/docs/about/',
+      'https://blog.example.com/docs/blog/',
+      'https://blog.example.com/docs/legal.html',
+      'https://blog.example.com/docs/tags/seo/',
+    ]);
+  });
+
+  it('filter: receives absolute URLs and can drop pages', () => {
+    const seen: string[] = [];
+    const kept = selectLocalPages(['about/', 'secret/'], { ...base, filter: (url) => (seen.push(url), !url.endsWith('/secret/')) });
+    expect(seen).toEqual(['https://blog.example.com/docs/about/', 'https://blog.example.com/docs/secret/']);
+    expect(kept).toEqual(['https://blog.example.com/docs/about/']);
+  });
+
+  it('trailingSlash never: no trailing slash except the home page', () => {
+    expect(selectLocalPages(['', 'about/'], { ...base, trailingSlash: 'never' })).toEqual(['https://blog.example.com/docs/', 'https://blog.example.com/docs/about']);
+  });
+
+  it('articlePattern: other layouts', () => {
+    expect(articlePathRegExp('/posts/[slug].html').test('posts/a-b.html')).toBe(true);
+    expect(articlePathRegExp('/posts/[slug].html').test('posts/a/b.html')).toBe(false);
+    expect(articlePathRegExp('/[slug]/').test('hello')).toBe(true);
+    expect(selectLocalPages(['articles/x/', 'blog/x/'], { ...base, articlePattern: '/articles/[slug]/' })).toEqual(['https://blog.example.com/docs/blog/x/']);
+  });
+
+  it('on demand: only the project\'s static page routes', () => {
+    expect(
+      staticPagePathnames([
+        { type: 'page', origin: 'project', pathname: '/about', params: [] },
+        { type: 'page', origin: 'project', pathname: undefined, params: ['tag'] },
+        { type: 'endpoint', origin: 'project', pathname: '/api.json', params: [] },
+        { type: 'page', origin: 'internal', pathname: '/_server-islands', params: [] },
+        { type: 'endpoint', origin: 'external', pathname: '/rss.xml', params: [] },
+      ]),
+    ).toEqual(['/about']);
+  });
+});

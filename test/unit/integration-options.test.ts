@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, type AstroConfigView } from '../../src/integration/resolve-options.js';
+
+const astro: AstroConfigView = { site: 'https://blog.example.com', base: '/', output: 'static', trailingSlash: 'ignore' };
+const env = { PUBLISHER_BASE_URL: 'https://service.example.com' };
+
+function message(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect((error as Error).name).toBe('AstroUserError');
+    return `${(error as Error).message} | ${(error as { hint?: string }).hint ?? ''}`;
+  }
+  throw new Error('no error thrown');
+}
+
+describe('integration options', () => {
+  it('defaults: both routes, /blog/[slug]/, dev refresh endpoint, prerender follows output', () => {
+    const { options, route, prerender } = resolveOptions({ siteId: 12 }, astro, env);
+    expect(route).toMatchObject({
+      sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
+      rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
+      blogSite: 'https://blog.example.com/',
+      articlePattern: '/blog/[slug]/',
+      sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
+      rss: { path: '/rss.xml' },
+    });
+    expect(options.devRefresh).toEqual({ endpoint: '/_publisher/refresh' });
+    expect(prerender).toBe(true);
+    expect(resolveOptions({ siteId: 12 }, { ...astro, output: 'server' }, env).prerender).toBe(false);
+    expect(resolveOptions({ siteId: 12, prerender: true }, { ...astro, output: 'server' }, env).prerender).toBe(true);
+  });
+
+  it('siteId and baseUrl: from PUBLISHER_SITE_ID and PUBLISHER_BASE_URL', () => {
+    const { route } = resolveOptions(undefined, astro, { PUBLISHER_SITE_ID: '21', PUBLISHER_BASE_URL: 'http://127.0.0.1:4000/svc/' });
+    expect(route.sitemapUrl).toBe('http://127.0.0.1:4000/svc/api/sites/21/sitemap.xml');
+  });
+
+  it('base: the blog URL keeps the base path', () => {
+    expect(resolveOptions({ siteId: 12 }, { ...astro, base: '/docs' }, env).route.blogSite).toBe('https://blog.example.com/docs/');
+  });
+
+  it('siteId: missing, or a bad PUBLISHER_SITE_ID, names the option and the variable', () => {
+    expect(message(() => resolveOptions({}, astro, env))).toContain('`siteId` is missing. | Set it in publisher({ siteId: 12 }) or in the environment variable PUBLISHER_SITE_ID');
+    expect(message(() => resolveOptions({}, astro, { ...env, PUBLISHER_SITE_ID: '12abc' }))).toContain('PUBLISHER_SITE_ID must be a positive integer (got "12abc")');
+    expect(message(() => resolveOptions({ siteId: -3 }, astro, env))).toContain('`siteId` must be a positive integer (got -3)');
+  });
+
+  it('baseUrl: missing, not http(s), or with credentials', () => {
+    expect(message(() => resolveOptions({ siteId: 12 }, astro, {}))).toContain('`baseUrl` is missing');
+    expect(message(() => resolveOptions({ siteId: 12, baseUrl: 'ftp://x.example' }, astro, {}))).toContain('`baseUrl` must use http or https');
+    const leak = message(() => resolveOptions({ siteId: 12, baseUrl: 'https://user:btb_leakcheck_secret@x.example' }, astro, {}));
+    expect(leak).toContain('`baseUrl` must not contain credentials');
+    expect(leak).not.toContain('btb_leakcheck_secret');
+  });
+
+  it('site: required only while a route is enabled', () => {
+    expect(message(() => resolveOptions({ siteId: 12 }, { ...astro, site: undefined }, env))).toContain('has no `site`');
+    expect(() => resolveOptions({ siteId: 12, sitemap: false, rss: false }, { ...astro, site: undefined }, env)).not.toThrow();
+  });
+
+  it('sitemap and rss: bad values are named by their path', () => {
+    expect(message(() => resolveOptions({ siteId: 12, sitemap: { path: 'sitemap.xml' } }, astro, env))).toContain('`sitemap.path` must be an absolute path ending in ".xml"');
+    expect(message(() => resolveOptions({ siteId: 12, sitemap: { path: '/../x.xml' } }, astro, env))).toContain('`sitemap.path`');
+    expect(message(() => resolveOptions({ siteId: 12, sitemap: { filter: 'no' } }, astro, env))).toContain('`sitemap.filter` must be a function');
+    expect(message(() => resolveOptions({ siteId: 12, sitemap: true }, astro, env))).toContain('`sitemap` must be an object of sitemap options or false');
+    expect(message(() => resolveOptions({ siteId: 12, rss: { path: '/sitemap.xml' } }, astro, env))).toContain('`sitemap.path` and `rss.path` are both "/sitemap.xml"');
+    expect(message(() => resolveOptions({ siteId: 12, extra: 1 }, astro, env))).toContain('Unknown option `extra`');
+  });
+
+  it('devRefresh: only this package\'s loaders, a sane poll interval', () => {
+    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { loaders: ['file'] } }, astro, env))).toContain('`devRefresh.loaders` may only name this package\'s loaders');
+    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { pollInterval: 10 } }, astro, env))).toContain('`devRefresh.pollInterval` must be at least 1000');
+    expect(resolveOptions({ siteId: 12, devRefresh: false }, astro, env).options.devRefresh).toBe(false);
+  });
+
+  it('the route settings carry no function and survive JSON', () => {
+    const { route } = resolveOptions({ siteId: 12, sitemap: { filter: () => true } }, astro, env);
+    expect(JSON.parse(JSON.stringify(route))).toEqual(route);
+  });
+});
