@@ -61,7 +61,7 @@ describe('429', () => {
       // The real window is an hour long: Retry-After is close to 3600 s.
       expect((error as RateLimitError).retryAfter).toBeGreaterThan(3500);
       expect((error as RateLimitError).hint).toMatch(/^Wait \d+ seconds/);
-      expect(ms).toBeLessThan(500);
+      expect(ms).toBeLessThan(2000);
       expect(routeCounts(limited, 'GET /api/v1/me/')).toEqual({ '200': 1, '429': 1 });
       // Rejected requests still carry the headers: the state shows the empty budget.
       expect(client.rateLimit).toMatchObject({ limit: 1, remaining: 0 });
@@ -74,7 +74,8 @@ describe('429', () => {
     await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 1, times: 1 });
     const { ms, error } = await timed(() => proClient(sim, { maxRetryAfterMs: 0 }).sites());
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(ms).toBeLessThan(500);
+    // Honouring Retry-After would have taken at least 1000 ms.
+    expect(ms).toBeLessThan(900);
     expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '429': 1 });
   });
 });
@@ -103,8 +104,8 @@ describe('5xx and network failures on GET', () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '503': 3 });
     expect(client.requestCount).toBe(3);
-    // Full jitter, 300 ms then 600 ms ceilings.
-    expect(ms).toBeLessThan(1500);
+    // Full jitter under 300 ms then 600 ms ceilings: well under a second of waiting (slack for a busy machine).
+    expect(ms).toBeLessThan(3000);
   });
 
   it('recovers when the failure is transient', async () => {
@@ -156,29 +157,29 @@ describe('5xx and network failures on GET', () => {
 
 describe('timeouts', () => {
   it('timeoutMs: a slow answer becomes a TimeoutError, not retried', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 2000 });
+    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 3000 });
     const client = proClient(sim, { timeoutMs: 200 });
     const { ms, error } = await timed(() => client.me());
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'timeout', timeoutMs: 200, path: '/api/v1/me/' });
     expect((error as TimeoutError).message).toBe('[GET] /api/v1/me/: no complete response within 200 ms. Retry later, or raise `timeoutMs` (now 200 ms).');
     expect(ms).toBeGreaterThanOrEqual(190);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(2500);
     expect(client.requestCount).toBe(1);
   });
 
   it('generateTimeoutMs applies to generate, timeoutMs to the rest', async () => {
-    await fault(sim, { route: 'POST /api/v1/sites/:id/generate/', delayMs: 1500 });
+    await fault(sim, { route: 'POST /api/v1/sites/:id/generate/', delayMs: 3000 });
     const client = proClient(sim, { timeoutMs: 100, generateTimeoutMs: 300 });
     const { ms, error } = await timed(() => client.generate(12, { topic: 'slow' }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).hint).toContain('`generateTimeoutMs` (now 300 ms)');
     expect(ms).toBeGreaterThanOrEqual(290);
-    expect(ms).toBeLessThan(1400);
+    expect(ms).toBeLessThan(2500);
   });
 
   it('signal: aborting the client rejects with the abort reason, during a request or a retry wait', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 2000 });
+    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 4000 });
     await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 5 });
     const controller = new AbortController();
     const client = proClient(sim, { signal: controller.signal, maxRetryAfterMs: 10_000 });
@@ -186,7 +187,7 @@ describe('timeouts', () => {
     setTimeout(() => controller.abort(new Error('shutting down')), 300);
     for (const { ms, error } of await Promise.all(pending)) {
       expect((error as Error).message).toBe('shutting down');
-      expect(ms).toBeLessThan(1500);
+      expect(ms).toBeLessThan(3000);
     }
   });
 });
