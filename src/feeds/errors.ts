@@ -9,6 +9,7 @@ export type XmlSafetyReason =
   | 'doctype'
   | 'not-well-formed'
   | 'truncated'
+  | 'too-complex'
   | 'unexpected-root'
   | 'sitemap-index';
 

@@ -64,6 +64,18 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
   if (declaration !== -1) {
     fail(opts, 'doctype', `it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A ${opts.kind} never needs one; check that the URL points at the service's public feed.`, xml, declaration);
   }
+  // Our scanner runs first: it enforces the structural limits in linear time before the validator (which
+  // is slow on pathological shapes) sees the document. On a structural error the validator's message is
+  // preferred, being more precise.
+  let root: XmlElement | undefined;
+  let scanError: XmlScanError | undefined;
+  try {
+    root = scanXml(xml);
+  } catch (error) {
+    if (!(error instanceof XmlScanError)) throw error;
+    if (error.limit) fail(opts, 'too-complex', `it is not shaped like a ${opts.kind}: ${error.message}.`, xml, error.offset);
+    scanError = error;
+  }
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
@@ -81,10 +93,8 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
       column: truncated ? undefined : col,
     });
   }
-  try {
-    return { xml, root: scanXml(xml) };
-  } catch (error) {
-    if (!(error instanceof XmlScanError)) throw error;
+  if (scanError || !root) {
+    const error = scanError ?? new XmlScanError('there is no root element', 0, false);
     return fail(
       opts,
       error.truncated ? 'truncated' : 'not-well-formed',
@@ -93,4 +103,5 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
       error.offset,
     );
   }
+  return { xml, root };
 }

@@ -37,10 +37,19 @@ export class XmlScanError extends Error {
     message: string,
     readonly offset: number,
     readonly truncated: boolean,
+    /** A structural limit was exceeded (the document may be well-formed, but it is not a feed). */
+    readonly limit = false,
   ) {
     super(message);
   }
 }
+
+/**
+ * Structural limits. Sitemaps and RSS feeds are a few levels deep with short tags (article HTML sits in
+ * CDATA or escaped text, not in elements), while very deep nesting or megabyte-long start tags make every
+ * XML parser, fast-xml-parser's validator included, slow and memory-hungry: refuse them up front.
+ */
+export const SCAN_LIMITS = { maxDepth: 64, maxTagLength: 64 * 1024 } as const;
 
 function isNameEnd(code: number): boolean {
   // whitespace, '/', '>'
@@ -106,6 +115,12 @@ export function scanXml(xml: string): XmlElement {
     const name = xml.slice(lt + 1, n);
     const end = tagEnd(xml, n);
     if (end === -1) throw new XmlScanError(`the start tag <${name}> is never closed`, lt, true);
+    if (end - lt > SCAN_LIMITS.maxTagLength) {
+      throw new XmlScanError(`the start tag <${name.slice(0, 40)}> is ${end - lt} characters long (limit ${SCAN_LIMITS.maxTagLength})`, lt, false, true);
+    }
+    if (stack.length >= SCAN_LIMITS.maxDepth) {
+      throw new XmlScanError(`elements are nested more than ${SCAN_LIMITS.maxDepth} levels deep`, lt, false, true);
+    }
     const parent = stack[stack.length - 1];
     if (!parent && root) throw new XmlScanError(`a second root element <${name}> follows <${root.name}>`, lt, false);
     const colon = name.indexOf(':');

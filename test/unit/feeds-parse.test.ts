@@ -88,6 +88,17 @@ describe('broken upstream documents', () => {
     expect(atom.reason).toBe('unexpected-root');
     expect(atom.message).toContain('Atom feeds are not supported');
   });
+  it('pathological shapes (deep nesting, huge start tags) are refused quickly as too complex', () => {
+    const deep = `<urlset>${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}</urlset>`;
+    const hugeTag = `<urlset ${Array.from({ length: 50_000 }, (_, i) => `a${i}="x"`).join(' ')}/>`;
+    for (const xml of [deep, hugeTag]) {
+      const started = performance.now();
+      const error = rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP }));
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(error.reason).toBe('too-complex');
+      expect(error.message).toContain(`The sitemap at ${URL_SITEMAP} is not safe to parse: it is not shaped like a sitemap`);
+    }
+  });
   it('a second root element is refused', () => {
     expect(rejection(() => parseSitemapEntries('<urlset></urlset><urlset></urlset>', { url: URL_SITEMAP })).reason).toBe('not-well-formed');
   });
