@@ -54,8 +54,10 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
   const parsed = simulatorOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const name = issue?.path.join('.') || '(options)';
-  const detail = issue?.message ?? 'invalid value';
+  // An unknown key has an empty path: name the key itself, it is usually a typo.
+  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.join('`, `') : undefined;
+  const name = unknown ?? (issue?.path.join('.') || '(options)');
+  const detail = unknown ? 'unknown option (check the spelling)' : (issue?.message ?? 'invalid value');
   throw new TypeError(
     `[astro-content-publisher] simulator option \`${name}\` is invalid: ${detail}. ` +
       'See the README section "simulator" for the accepted options.',

@@ -148,9 +148,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`[astro-content-publisher] simulator \`port\` ${resolved.port} is already in use on 127.0.0.1. Pick another port, or 0 for a free one.`)
+          : error,
+      );
+    });
     server.listen(resolved.port, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });

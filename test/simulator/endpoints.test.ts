@@ -19,8 +19,13 @@ describe('startSimulator', () => {
   });
 
   it('refuses an unknown option with a message naming it', async () => {
-    await expect(start({ prot: 1 } as never)).rejects.toThrow(/simulator option `\(options\)`|prot/);
+    await expect(start({ prot: 1 } as never)).rejects.toThrow('simulator option `prot` is invalid: unknown option (check the spelling)');
     await expect(start({ rateLimits: 'third' } as never)).rejects.toThrow(/`rateLimits`/);
+  });
+
+  it('names the port when it is already taken', async () => {
+    const port = Number(new URL(sim.url).port);
+    await expect(start({ port })).rejects.toThrow(`simulator \`port\` ${port} is already in use on 127.0.0.1`);
   });
 });
 
