@@ -24,8 +24,9 @@ export async function postJson<S extends z.ZodType>(
   path: string,
   body: unknown,
   schema: S,
-  timeoutMs: number = ctx.timeoutMs,
+  timeoutOption: 'timeoutMs' | 'generateTimeoutMs' = 'timeoutMs',
 ): Promise<z.output<S>> {
-  const response = await ctx.transport.request({ method: 'POST', path, body, auth: true, timeoutMs, accept: 'application/json' });
+  const timeoutMs = timeoutOption === 'generateTimeoutMs' ? ctx.generateTimeoutMs : ctx.timeoutMs;
+  const response = await ctx.transport.request({ method: 'POST', path, body, auth: true, timeoutMs, timeoutOption, accept: 'application/json' });
   return parseJsonResponse({ method: 'POST', path }, response, schema);
 }

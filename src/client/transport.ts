@@ -22,6 +22,8 @@ export interface TransportRequest {
   /** Sends the key. Only the /api/v1 endpoints are authenticated; the public feeds must not get it. */
   auth: boolean;
   timeoutMs: number;
+  /** The option that set `timeoutMs`, named in the TimeoutError's hint. @default 'timeoutMs' */
+  timeoutOption?: 'timeoutMs' | 'generateTimeoutMs';
   accept: string;
   headers?: Record<string, string>;
   /** Non-2xx statuses that are answers rather than errors (304 on a conditional feed request). */
@@ -138,7 +140,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
       text = await response.text();
     } catch (error) {
       if (timeout.aborted) {
-        const hint = `Retry later, or raise \`${path.endsWith('/generate/') ? 'generateTimeoutMs' : 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
+        const hint = `Retry later, or raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
         const message = `[${method}] ${path}: no complete response within ${request.timeoutMs} ms. ${hint}`;
         log('debug', `${method} ${path} -> timeout after ${request.timeoutMs} ms`);
         return { ok: false, failure: { kind: 'timeout' }, error: new TimeoutError({ method, path, message, hint, timeoutMs: request.timeoutMs }) };
