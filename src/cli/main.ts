@@ -10,7 +10,7 @@ import { EXIT } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { COMMANDS } from './registry.js';
 import { reportError } from './report-error.js';
-import { runSimulatorCommand } from './commands/simulator.js';
+import { runSimulator } from './commands/simulator.js';
 import { UsageError } from './usage-error.js';
 
 function version(): string {
@@ -41,7 +41,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return reportError(undefined, io, new UsageError(`Unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`content-publisher --help\`.`), redact);
   }
   // The simulator parses its own options (its helper owns them); only --help is answered here.
-  if (spec.name === 'simulator' && !rest.includes('--help') && !rest.includes('-h')) return runSimulatorCommand([...rest]);
+  if (spec.name === 'simulator' && !rest.includes('--help') && !rest.includes('-h')) return runSimulator([...rest]);
 
   let context: CommandContext | undefined;
   try {

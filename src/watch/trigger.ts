@@ -66,10 +66,10 @@ async function postHook(spec: { url: string; timeoutMs: number }, context: Trigg
     // Drain the body so the connection is released; its content is not needed.
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return { ok: true, detail: `${where} answered ${response.status}` };
-    return { ok: false, detail: `${where} answered ${response.status} ${response.statusText}` };
+    return { ok: false, detail: `answered ${response.status} ${response.statusText}` };
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, detail: `${where} did not answer within ${spec.timeoutMs} ms` };
-    return { ok: false, detail: `${where} could not be reached (${(error as Error).message})` };
+    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
+    return { ok: false, detail: `could not be reached (${(error as Error).message})` };
   }
 }

@@ -82,7 +82,7 @@ export async function runWatch(options: WatchRunOptions): Promise<OnceOutcome | 
           if (!result.ok) {
             failures += 1;
             const retryInMs = nextDelay(options.intervalMs, failures);
-            report({ event: 'trigger-failed', changes: 0, detail: result.detail, retryInMs });
+            report({ event: 'trigger-failed', changes: 0, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs: options.once ? 0 : retryInMs });
             if (options.once) return { outcome: 'trigger-failed', changes: [], detail: result.detail };
             await pause(retryInMs, signal);
             continue;
@@ -129,7 +129,7 @@ export async function runWatch(options: WatchRunOptions): Promise<OnceOutcome | 
             // Not committed: the next poll sees the same changes again and retries.
             failures += 1;
             const retryInMs = nextDelay(options.intervalMs, failures);
-            report({ event: 'trigger-failed', changes: changes.length, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs });
+            report({ event: 'trigger-failed', changes: changes.length, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs: options.once ? 0 : retryInMs });
             if (options.once) return { outcome: 'trigger-failed', changes, detail: result.detail };
             await pause(retryInMs, signal);
             continue;

@@ -27,6 +27,15 @@ const KEYWORD_COLUMNS: Column<KeywordRow>[] = [
   { header: 'URL', value: (r) => str(r.url), max: 60 },
 ];
 
+/** Digest movements say `from`/`to`/`change`; keyword records say `previous_position`/`position`. */
+const MOVEMENT_COLUMNS: Column<KeywordRow>[] = [
+  { header: 'KEYWORD', value: (r) => str(r.keyword), max: 40 },
+  { header: 'FROM', value: (r) => num(r.from) ?? num(r.previous_position) },
+  { header: 'TO', value: (r) => num(r.to) ?? num(r.position) },
+  { header: 'MOVE', value: (r) => { const c = num(r.change); return c === undefined ? movement(r) : c > 0 ? `+${c}` : c === 0 ? '=' : String(c); } },
+  { header: 'URL', value: (r) => str(r.url), max: 60 },
+];
+
 export const keywordsCommand: CommandSpec = {
   name: 'keywords',
   summary: "a site's tracked keywords with their last known positions",
@@ -91,9 +100,12 @@ export const digestCommand: CommandSpec = {
           ['publications', Array.isArray(publications) ? publications.length : (num(publications) ?? str(publications))],
           ['average audit score', num(digest.average_audit_score)],
         ]),
-        `Position movements:\n${table(movements, KEYWORD_COLUMNS)}`,
+        Array.isArray(publications)
+          ? list('Publications', publications.map((p) => str((p as KeywordRow)?.title) ?? str((p as KeywordRow)?.slug) ?? JSON.stringify(p)))
+          : '',
+        `Position movements:\n${table(movements, MOVEMENT_COLUMNS)}`,
         list('Alerts', alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a))),
-      ].join('\n'),
+      ].filter(Boolean).join('\n'),
     );
     return EXIT.ok;
   },

@@ -1,6 +1,5 @@
 /** `simulator`: the local service simulator (implemented in src/simulator/cli.ts, wired here). */
 import type { CommandSpec } from '../command.js';
-import { runSimulatorCommand } from '../../simulator/cli.js';
 
 export const simulatorCommand: CommandSpec = {
   name: 'simulator',
@@ -26,4 +25,8 @@ export const simulatorCommand: CommandSpec = {
   },
 };
 
-export { runSimulatorCommand };
+/** Loaded on demand: the simulator's server code is not needed by the other commands (faster start). */
+export async function runSimulator(argv: string[]): Promise<number> {
+  const { runSimulatorCommand } = await import('../../simulator/cli.js');
+  return runSimulatorCommand(argv);
+}

@@ -32,7 +32,7 @@ function humanLine(event: WatchEvent): string {
     case 'triggered':
       return `triggered (${event.detail})`;
     case 'trigger-failed':
-      return `trigger failed: ${event.detail}; retrying in ${formatDuration(event.retryInMs)} (the changes are kept)`;
+      return `trigger failed: ${event.detail}; the changes are kept and retried ${event.retryInMs > 0 ? `in ${formatDuration(event.retryInMs)}` : 'on the next run'}`;
     case 'upstream-error':
       return `upstream error: ${event.message}; retrying in ${formatDuration(event.retryInMs)}`;
     case 'stopped':

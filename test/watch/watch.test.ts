@@ -1,0 +1,174 @@
+/**
+ * `content-publisher watch` against the simulator over HTTP, spawned as a user runs it. Intervals are
+ * short (200ms) and most cases use --once, so each case is a handful of short processes.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { createClient } from '../../src/client/index.js';
+import { admin, runCli, startCli, waitFor } from '../cli/run-cli.js';
+
+const LEAK = 'btb_leakcheck_watch_1';
+let sim: Simulator;
+let dir: string;
+let hook: { server: Server; url: string; hits: number; failNext: number };
+
+async function lines(file: string): Promise<number> {
+  if (!existsSync(file)) return 0;
+  return (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
+}
+
+function watchArgs(extra: string[]): string[] {
+  return ['watch', '--site', '12', '--base-url', sim.url, '--state', join(dir, 'state.json'), ...extra];
+}
+
+beforeAll(async () => {
+  // 60 articles: the RSS feed holds the 50 newest, so the oldest ones are only in the sitemap.
+  sim = await startSimulator({ articles: 60 });
+  hook = { server: createServer(), url: '', hits: 0, failNext: 0 };
+  hook.server.on('request', (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      hook.hits += 1;
+      if (hook.failNext > 0) {
+        hook.failNext -= 1;
+        res.writeHead(500).end('deploy failed');
+      } else res.writeHead(201, { 'content-type': 'application/json' }).end('{"job":"1"}');
+    });
+  });
+  await new Promise<void>((resolve) => hook.server.listen(0, '127.0.0.1', resolve));
+  const address = hook.server.address();
+  hook.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks/secret-deploy-id`;
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await new Promise((resolve) => hook?.server.close(resolve));
+});
+
+beforeEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+  dir = await mkdtemp(join(tmpdir(), 'watch-'));
+  hook.hits = 0;
+  hook.failNext = 0;
+});
+
+describe('watch --once', () => {
+  it('first run records a baseline without triggering (3); an unchanged feed then costs two 304s and no key', async () => {
+    const counter = join(dir, 'runs.txt');
+    const first = await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]), { env: { PUBLISHER_API_KEY: LEAK } });
+    expect(first.code).toBe(3);
+    expect(first.stderr).toMatch(/baseline recorded: 50 feed items, 60 sitemap URLs/);
+    expect(await lines(counter)).toBe(0);
+
+    sim.resetStats();
+    const second = await runCli(watchArgs(['--once', '--json', '--verbose', '--run', `echo run >> ${counter}`]), { env: { PUBLISHER_API_KEY: LEAK } });
+    expect(second.code).toBe(3);
+    expect(JSON.parse(second.stdout)).toEqual({ outcome: 'unchanged', exitCode: 3 });
+    const stats = sim.stats();
+    expect(stats.routes['GET /api/sites/:id/rss.xml']).toEqual({ 304: 1 });
+    expect(stats.routes['GET /api/sites/:id/sitemap.xml']).toEqual({ 304: 1 });
+    expect(stats.authenticated).toBe(0);
+    expect(stats.requests.every((r) => !r.authorization && r.tokenIn.length === 0)).toBe(true);
+    expect(await lines(counter)).toBe(0);
+    for (const out of [first.stdout, first.stderr, second.stdout, second.stderr]) expect(out).not.toContain('btb_leakcheck');
+  });
+
+  it('--trigger-on-first-run triggers on the baseline (0)', async () => {
+    const counter = join(dir, 'runs.txt');
+    const result = await runCli(watchArgs(['--once', '--trigger-on-first-run', '--run', `echo run >> ${counter}`]));
+    expect(result.code).toBe(0);
+    expect(await lines(counter)).toBe(1);
+  });
+
+  it('a failing hook exits 13 and keeps the change; the next run delivers it once; a restart does not trigger again', async () => {
+    expect((await runCli(watchArgs(['--once', '--hook', hook.url]))).code).toBe(3);
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Fresh from the service' });
+
+    hook.failNext = 1;
+    const failed = await runCli(watchArgs(['--once', '--hook', hook.url]));
+    expect(failed.code).toBe(13);
+    expect(failed.stderr).toMatch(/trigger failed: deploy hook http:\/\/127\.0\.0\.1:\d+\/… failed: .*500/);
+    // The hook URL's secret path never reaches the logs.
+    expect(failed.stderr).not.toContain('secret-deploy-id');
+
+    const delivered = await runCli(watchArgs(['--once', '--hook', hook.url]));
+    expect(delivered.code).toBe(0);
+    expect(delivered.stderr).toMatch(/new article in the feed: Fresh from the service/);
+    expect(hook.hits).toBe(2);
+
+    const again = await runCli(watchArgs(['--once', '--hook', hook.url]));
+    expect(again.code).toBe(3);
+    expect(hook.hits).toBe(2);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.lastTrigger.changes).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an update of an article older than the feed (sitemap lastmod) triggers', async () => {
+    const client = createClient({ baseUrl: sim.url, apiKey: sim.tokens.pro });
+    const oldest = (await client.articles(12)).at(-1)!;
+    const rss = await client.rss(12);
+    expect(rss.notModified ? '' : rss.body).not.toContain(`/blog/${oldest.slug}/`);
+
+    const counter = join(dir, 'runs.txt');
+    expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
+    await admin(sim.url, 'PATCH', `articles/12/${oldest.slug}`, { title: 'Rewritten old article' });
+    const result = await runCli(watchArgs(['--once', '--json', '--run', `echo run >> ${counter}`]));
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout);
+    expect(doc.outcome).toBe('triggered');
+    expect(doc.changes).toEqual([expect.objectContaining({ kind: 'sitemap-updated', loc: `https://pro-blog.example.com/blog/${oldest.slug}/` })]);
+    expect(await lines(counter)).toBe(1);
+  });
+
+  it('upstream errors map to exit codes: unknown site 7, a server error 10, an HTML page instead of XML 12', async () => {
+    const unknown = await runCli(['watch', '--site', '99', '--base-url', sim.url, '--state', join(dir, 's99.json'), '--once', '--run', 'true']);
+    expect(unknown.code).toBe(7);
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', body: 'html' });
+    const html = await runCli(watchArgs(['--once', '--run', 'true']));
+    expect(html.code).toBe(12);
+    expect(html.stderr).toMatch(/rss\.xml/);
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 503 });
+    expect((await runCli(watchArgs(['--once', '--run', 'true']))).code).toBe(10);
+    const usage = await runCli(['watch', '--site', '12', '--base-url', sim.url, '--once']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/exactly one of --run "CMD" or --hook URL/);
+  });
+});
+
+describe('watch (continuous)', () => {
+  it('a burst of publishes triggers exactly once; a failing command is retried on the next poll; SIGTERM lets the trigger finish', async () => {
+    const counter = join(dir, 'runs.txt');
+    const attempts = join(dir, 'attempts.txt');
+    // Fails on its first attempt, then succeeds after a short build.
+    const command = `echo a >> ${attempts}; if [ $(wc -l < ${attempts}) -lt 2 ]; then exit 1; fi; sleep 0.3; echo run >> ${counter}`;
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '300ms', '--json', '--run', command]));
+    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string; changes?: unknown });
+    await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Burst one' });
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Burst two' });
+    await waitFor(async () => (await lines(counter)) === 1, 15_000, 'one successful trigger');
+    // A few more polls: nothing new, nothing triggered again.
+    await waitFor(() => events().filter((e) => e.event === 'unchanged').length >= 3, 10_000, 'quiet polls');
+    expect(await lines(counter)).toBe(1);
+    expect(await lines(attempts)).toBe(2);
+    const changes = events().find((e) => e.event === 'changes') as { changes: Array<{ kind: string }> };
+    expect(changes.changes.filter((c) => c.kind === 'new-item')).toHaveLength(2);
+
+    // A third publish, then SIGTERM while its build runs: the build completes and is recorded.
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'During shutdown' });
+    await waitFor(async () => (await lines(attempts)) === 3, 10_000, 'third trigger started');
+    watcher.kill('SIGTERM');
+    const result = await watcher.result;
+    expect(result.code).toBe(0);
+    expect(await lines(counter)).toBe(2);
+    expect(events().at(-1)?.event).toBe('stopped');
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.rss.items[0].title).toBe('During shutdown');
+  });
+});
