@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sanitizeOptionsSchema } from '../html/index.js';
-import { ConfigError } from '../client/index.js';
+import { ConfigError, redactText } from '../client/index.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
@@ -129,10 +129,12 @@ export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown;
 function describe(path: string, input: unknown): string {
   if (path === 'apiKey') return input === undefined ? 'nothing' : 'a value that is not a key';
   if (input === undefined) return 'nothing';
+  // A URL may carry credentials: never echo them.
+  if (path === 'baseUrl' && typeof input === 'string') return JSON.stringify(input.replace(/\/\/[^/@]*@/, '//***@'));
   const text = typeof input === 'string' ? JSON.stringify(input) : (() => {
     try { return JSON.stringify(input) ?? String(input); } catch { return String(input); }
   })();
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return redactText(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
 /** Validates loader options once, strictly; the error names the option, what was wrong and the fix. */
@@ -154,6 +156,10 @@ export function parseOptions<S extends z.ZodType>(
   if (issue.code === 'unrecognized_keys') {
     what = `${factory}() does not accept ${issue.keys.map((k) => `\`${path === '(options)' ? k : `${path}.${k}`}\``).join(', ')}`;
     throw optionError(`${what}. Remove it or check the spelling (see the README, section "loader").`, issue.keys[0] ?? path);
+  }
+  // Nested schemas that already speak to the user (the sanitise options) keep their own message.
+  if (issue.message.startsWith('[astro-content-publisher]')) {
+    throw optionError(`${issue.message.slice('[astro-content-publisher] '.length)}`, path);
   }
   if (value === undefined && env) what = `\`${path}\` is required (got nothing)`;
   else what = `\`${path}\` ${issue.message.replace(/^Invalid input: /, '')} (got ${describe(path, value)})`;

@@ -50,7 +50,10 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
 
   // The free signals travel while the list call runs.
   const sitemapP: Promise<SitemapSignals | { error: unknown }> = readSitemap(clients.list, opts.siteId, state.sitemap).catch((error: unknown) => ({ error }));
-  const rssP: Promise<RssSignals | { error: unknown }> = readRss(clients.list, opts.siteId, state.rss).catch((error: unknown) => ({ error }));
+  // Entries to re-sanitise (new fingerprint, lost state) can use the feed's copy for free, but only if the
+  // feed is read in full: skip the conditional GET then.
+  const needsFeedCopy = storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint);
+  const rssP: Promise<RssSignals | { error: unknown }> = readRss(clients.list, opts.siteId, needsFeedCopy ? undefined : state.rss).catch((error: unknown) => ({ error }));
 
   let listed: ArticleListItem[];
   try {

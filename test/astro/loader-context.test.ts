@@ -1,0 +1,202 @@
+/**
+ * The loaders against the real simulator over HTTP, with an in-memory loader context: the rate-limit reserve,
+ * a fingerprint change, the mass-removal guard, detail failures, the data loaders and the live loader.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { articlesLoader, digestLoader, keywordsLoader, liveArticlesLoader, StrictModeError } from '../../src/loader/index.js';
+import { PublisherError } from '../../src/client/index.js';
+import { admin } from './loader-harness.js';
+import { fakeContext } from './loader-context.js';
+
+const LIST = 'GET /api/v1/sites/:id/articles/';
+const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
+let sim: Simulator;
+const conn = () => ({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro });
+const fingerprints = (meta: Map<string, string>) => {
+  const state = JSON.parse([...meta.entries()].find(([k]) => k.endsWith(':state'))![1]) as { entries: Record<string, { fingerprint: string }> };
+  return [...new Set(Object.values(state.entries).map((e) => e.fingerprint))];
+};
+const summary = (lines: string[]) => lines.find((l) => /articles?: \d+ new/.test(l))?.replace(/^info /, '');
+
+beforeAll(async () => {
+  sim = await startSimulator({ articles: 12, rateLimitOverride: 100_000 });
+});
+afterAll(async () => {
+  await sim?.close();
+});
+beforeEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+});
+
+describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
+  it('never spends more than remaining - reserve, and says how many are left', async () => {
+    const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
+    try {
+      const loader = articlesLoader({ siteId: 12, baseUrl: small.url, apiKey: small.tokens.pro, budget: { maxRequests: 100, reserve: 4 } });
+      const ctx = fakeContext(loader.schema);
+      await loader.load(ctx.context);
+      // 10 an hour: the list call leaves 9, minus the reserve of 4 leaves 5 detail calls.
+      expect(small.stats().authenticated).toBe(6);
+      expect(summary(ctx.take())).toBe('12 articles: 12 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 6 requests, 4 left this hour');
+      // The 7 others came from the RSS feed; the next build may only send the list call (4 left = the reserve).
+      await loader.load(ctx.context);
+      expect(small.stats().authenticated).toBe(7);
+      expect(summary(ctx.take())).toBe('12 articles: 0 new, 0 changed, 0 removed, 5 unchanged, 7 pending; 1 request, 3 left this hour');
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('articlesLoader: fingerprint, removals and failures', () => {
+  it('a new fingerprint (sanitise options) re-renders every entry from the feed, without a detail call and without dropping any', async () => {
+    const first = articlesLoader({ ...conn() });
+    const ctx = fakeContext(first.schema);
+    await first.load(ctx.context);
+    const before = ctx.entries.get([...ctx.entries.keys()][0]!)!.rendered!.html;
+    const [firstFingerprint] = fingerprints(ctx.meta);
+    ctx.take();
+    sim.resetStats();
+    const second = articlesLoader({ ...conn(), sanitize: { allowedTags: ['mark'] } });
+    await second.load(ctx.context);
+    expect(sim.stats().authenticated).toBe(1);
+    expect(ctx.entries.size).toBe(12);
+    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 1 request/);
+    expect(ctx.entries.get([...ctx.entries.keys()][0]!)!.rendered!.html).toBe(before);
+    // The feed was read in full (not a 304) to re-render, and every entry now carries the new fingerprint.
+    expect(sim.stats().routes['GET /api/sites/:id/rss.xml']).toEqual({ 200: 1 });
+    expect(fingerprints(ctx.meta)).toHaveLength(1);
+    expect(fingerprints(ctx.meta)[0]).not.toBe(firstFingerprint);
+  });
+
+  it('an upstream list that comes back empty removes nothing and warns; allowMassRemoval confirms it', async () => {
+    const loader = articlesLoader({ ...conn() });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    ctx.take();
+    await admin(sim.url, 'POST', 'faults', { route: LIST, json: { results: [] } });
+    try {
+      await loader.load(ctx.context);
+      const lines = ctx.take();
+      expect(lines.find((l) => l.startsWith('warn'))).toContain('came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })');
+      expect(ctx.entries.size).toBe(12);
+      await expect(articlesLoader({ ...conn(), strict: true }).load(ctx.context)).rejects.toThrow(StrictModeError);
+      expect(ctx.entries.size).toBe(12);
+      await articlesLoader({ ...conn(), allowMassRemoval: true }).load(ctx.context);
+      expect(ctx.entries.size).toBe(0);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+  });
+
+  it('a failed detail call keeps the previous version, counts as pending and is retried on the next build', async () => {
+    const loader = articlesLoader({ ...conn() });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    const slug = [...ctx.entries.keys()][3]!;
+    const oldTitle = ctx.entries.get(slug)!.data.title;
+    await admin(sim.url, 'PATCH', `articles/12/${slug}`, { title: 'Retitled upstream' });
+    await admin(sim.url, 'POST', 'faults', { route: DETAIL, status: 500 });
+    ctx.take();
+    try {
+      await loader.load(ctx.context);
+      const lines = ctx.take();
+      expect(ctx.entries.get(slug)!.data.title).toBe(oldTitle);
+      expect(summary(lines)).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 11 unchanged, 1 pending; 2 requests/);
+      expect(lines.find((l) => l.startsWith('warn'))).toContain(`1 article(s) of site 12 could not be fetched (first: "${slug}": [GET] /api/v1/sites/12/articles/${slug}/: 500`);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+    await loader.load(ctx.context);
+    expect(ctx.entries.get(slug)!.data.title).toBe('Retitled upstream');
+    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/);
+  });
+
+  it('entries carry typed fields, every further detail field, sanitised HTML and headings', async () => {
+    const loader = articlesLoader({ ...conn() });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    const entry = [...ctx.entries.values()][0]!;
+    expect(entry.data.publishedAt).toBeInstanceOf(Date);
+    expect(entry.data).toMatchObject({ status: 'published', url: expect.stringMatching(/^https:\/\/pro-blog\.example\.com\/blog\//), keywords: expect.any(Array) });
+    expect(typeof entry.data.viewCount).toBe('number');
+    expect(entry.data).not.toHaveProperty('content');
+    expect(entry.rendered!.metadata!.headings!.length).toBeGreaterThan(0);
+    expect(entry.rendered!.html).not.toMatch(/<script/i);
+    expect(entry.digest).toEqual(expect.any(String));
+  });
+});
+
+describe('keywordsLoader and digestLoader', () => {
+  it('one request each, stored as data entries, kept when the request fails; strict fails instead', async () => {
+    const keywords = keywordsLoader({ ...conn() });
+    const digest = digestLoader({ ...conn() });
+    const kctx = fakeContext(keywords.schema);
+    const dctx = fakeContext(digest.schema);
+    sim.resetStats();
+    await keywords.load(kctx.context);
+    await digest.load(dctx.context);
+    expect(sim.stats().authenticated).toBe(2);
+    expect(kctx.entries.size).toBeGreaterThan(0);
+    const record = [...kctx.entries.values()][0]!;
+    expect(record.id).toBe(record.data.keyword);
+    expect(record.data).toHaveProperty('previousPosition');
+    expect(dctx.entries.get('latest')!.data).toHaveProperty('positionMovements');
+    const kept = structuredClone([...kctx.entries.entries()]);
+
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/v1/sites/:id/keywords/', status: 503 });
+    try {
+      kctx.take();
+      await keywords.load(kctx.context);
+      expect(kctx.take().find((l) => l.startsWith('warn'))).toContain('Could not fetch the keywords of site 12: [GET] /api/v1/sites/12/keywords/: 503');
+      expect([...kctx.entries.entries()]).toEqual(kept);
+      await expect(keywordsLoader({ ...conn(), strict: true }).load(kctx.context)).rejects.toThrow(/strict: true/);
+      // Nothing stored yet: the client's error, whatever strict says.
+      await expect(keywords.load(fakeContext(keywords.schema).context)).rejects.toThrow(PublisherError);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+  });
+
+  it('maxAgeMinutes skips the request while the stored copy is young', async () => {
+    const loader = digestLoader({ ...conn(), maxAgeMinutes: 60 });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    sim.resetStats();
+    await loader.load(ctx.context);
+    expect(sim.stats().authenticated).toBe(0);
+    expect(ctx.take().at(-1)).toMatch(/kept the stored copy .*0 requests/);
+  });
+});
+
+describe('liveArticlesLoader', () => {
+  it('loadCollection with filters, loadEntry with sanitised HTML and cache hints, errors as values', async () => {
+    const live = liveArticlesLoader({ ...conn() });
+    const collection = await live.loadCollection({ collection: 'live', filter: { language: 'fr' } });
+    if ('error' in collection) throw collection.error;
+    expect(collection.entries.length).toBe(3);
+    expect(collection.entries.every((e) => e.data.language === 'fr')).toBe(true);
+    expect(collection.cacheHint?.tags).toContain('publisher:site-12');
+
+    const slug = collection.entries[0]!.id;
+    const entry = await live.loadEntry({ collection: 'live', filter: { id: slug } });
+    if (!entry || 'error' in entry) throw new Error('expected an entry');
+    expect(entry.rendered!.html).toContain('<h2 id="');
+    expect(entry.rendered!.html).not.toMatch(/<script/i);
+    expect(entry.data.headings!.length).toBeGreaterThan(0);
+    expect(entry.cacheHint?.lastModified).toBeInstanceOf(Date);
+    expect(entry.cacheHint?.tags).toContain(`publisher:site-12:${slug}`);
+
+    expect(await live.loadEntry({ collection: 'live', filter: { id: 'no-such-article' } })).toBeUndefined();
+    await admin(sim.url, 'POST', 'faults', { route: LIST, status: 500 });
+    try {
+      const failed = await live.loadCollection({ collection: 'live', filter: {} });
+      expect('error' in failed && failed.error).toBeInstanceOf(PublisherError);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+    const traversal = await live.loadEntry({ collection: 'live', filter: { id: '../../me' } });
+    expect(traversal && 'error' in traversal && traversal.error.code).toBe('invalid_option');
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/client/index.js';
+import { articlesLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
+import { loaderFingerprint, loaderKey } from '../../src/loader/fingerprint.js';
+
+const ok = { siteId: 12, baseUrl: 'http://127.0.0.1:9', apiKey: 'btb_sim_pro_1' };
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('articlesLoader options', () => {
+  it('returns a named loader with a schema; defaults fit a Pro plan', () => {
+    const loader = articlesLoader(ok);
+    expect(loader.name).toBe('astro-content-publisher:articles:site-12');
+    expect(typeof loader.load).toBe('function');
+    expect(loader.schema).toBeDefined();
+  });
+
+  it('siteId: names the option, the bad value and both ways to set it', () => {
+    expect(messageOf(() => articlesLoader({ ...ok, siteId: 'abc' as unknown as number }))).toBe(
+      '[astro-content-publisher] `siteId` must be a positive integer (got "abc"). Set it in articlesLoader({ siteId }) or PUBLISHER_SITE_ID.',
+    );
+    expect(messageOf(() => articlesLoader({ ...ok, siteId: -3 }))).toContain('`siteId` must be a positive integer (got -3)');
+  });
+
+  it('missing values are read from PUBLISHER_* and otherwise named as required', () => {
+    const saved = { ...process.env };
+    try {
+      process.env.PUBLISHER_SITE_ID = '13';
+      process.env.PUBLISHER_BASE_URL = 'https://api.example.com';
+      process.env.PUBLISHER_API_KEY = 'btb_sim_pro_1';
+      expect(articlesLoader().name).toBe('astro-content-publisher:articles:site-13');
+      delete process.env.PUBLISHER_API_KEY;
+      expect(messageOf(() => articlesLoader())).toBe(
+        '[astro-content-publisher] `apiKey` is required (got nothing). Set it in articlesLoader({ apiKey }) or PUBLISHER_API_KEY.',
+      );
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('a bad key is refused without being echoed', () => {
+    const message = messageOf(() => articlesLoader({ ...ok, apiKey: 'sk_live_leakcheck_secret' }));
+    expect(message).toContain('`apiKey` must be an API key starting with btb_');
+    expect(message).not.toContain('leakcheck');
+  });
+
+  it('baseUrl must be http(s) without credentials', () => {
+    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'ftp://x.example' }))).toContain('`baseUrl` must be an absolute http(s) URL without credentials');
+    const withCredentials = messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://user:btb_leakcheck_pw@x.example' }));
+    expect(withCredentials).toContain('`baseUrl` must be an absolute http(s) URL without credentials (got "https://***@x.example")');
+    expect(withCredentials).not.toContain('leakcheck');
+  });
+
+  it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
+    expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain('`budget.maxRequests` must be a positive integer (got 0). Fix it in articlesLoader({ budget }).');
+    expect(messageOf(() => articlesLoader({ ...ok, limit: 5000 }))).toContain('`limit`');
+    expect(messageOf(() => articlesLoader({ ...ok, language: 'english!' }))).toContain('`language` must be a language code');
+    expect(messageOf(() => articlesLoader({ ...ok, refresh: 'always' as 'force' }))).toContain('`refresh`');
+    expect(messageOf(() => articlesLoader({ ...ok, sitId: 12 } as never))).toContain('articlesLoader() does not accept `sitId`');
+  });
+
+  it('sanitise options keep the sanitiser\'s own message (sanitising cannot be switched off)', () => {
+    expect(messageOf(() => articlesLoader({ ...ok, sanitize: { allowedTags: ['script'] } }))).toContain('`sanitize.allowedTags` cannot allow <script>');
+  });
+
+  it('several loaders stay apart: names and meta keys differ per site and filters', () => {
+    const names = new Set([
+      articlesLoader(ok).name,
+      articlesLoader({ ...ok, language: 'fr' }).name,
+      articlesLoader({ ...ok, siteId: 13 }).name,
+      keywordsLoader(ok).name,
+      liveArticlesLoader(ok).name,
+    ]);
+    expect(names.size).toBe(5);
+    expect(loaderKey({ siteId: 12, language: 'fr', limit: 10 })).toBe('site-12:lang-fr:limit-10');
+  });
+
+  it('the fingerprint follows the sanitise options and the policy version, not their key order', () => {
+    const a = loaderFingerprint({ siteId: 12, sanitize: { allowedTags: ['mark'], allowedIframeHosts: ['player.vimeo.com'] } });
+    const b = loaderFingerprint({ siteId: 12, sanitize: { allowedIframeHosts: ['player.vimeo.com'], allowedTags: ['mark'] } });
+    expect(a).toBe(b);
+    expect(loaderFingerprint({ siteId: 12 })).not.toBe(a);
+    expect(loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-1')).not.toBe(loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-2'));
+  });
+});
