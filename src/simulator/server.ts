@@ -8,7 +8,7 @@ import { FaultRegistry, replacementResponse, replacesResponse, transformResponse
 import { errorResponse, type SimRequest, type SimResponse } from './http.js';
 import { resolveSimulatorOptions, type SimulatorOptions } from './options.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
-import { matchRoute } from './router.js';
+import { matchRoute, type RouteKind } from './router.js';
 import { ROUTES } from './routes.js';
 import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
@@ -71,6 +71,12 @@ function send(res: ServerResponse, response: SimResponse, head: boolean, drop: F
   return response.status;
 }
 
+/** Which stats counter a request belongs to: every /api/v1/ request counts as authenticated, whatever happened. */
+function statsKind(path: string, routeKind: RouteKind | undefined): 'authenticated' | 'public' | 'admin' | 'other' {
+  if (path.startsWith('/api/v1/')) return 'authenticated';
+  return routeKind === 'public' || routeKind === 'admin' ? routeKind : 'other';
+}
+
 /** Starts the simulated content-publishing service on 127.0.0.1. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveSimulatorOptions(options);
@@ -94,7 +100,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       remoteAddress: req.socket.remoteAddress ?? '', params: {},
     };
     const match = matchRoute(ROUTES, method, path);
-    const kind = path.startsWith('/api/v1/') ? 'authenticated' : match.kind === 'found' && match.route.kind === 'public' ? 'public' : match.kind !== 'not-found' && match.route.kind === 'admin' ? 'admin' : 'other';
+    const kind = statsKind(path, match.kind === 'not-found' ? undefined : match.route.kind);
     const routeKey = match.kind === 'not-found' ? `${method} (unmatched)` : `${method} ${match.route.pattern}`;
 
     let response: SimResponse;
