@@ -4,7 +4,6 @@ export {
   publisher,
   publisherOptionsSchema,
   UpstreamFeedError,
-  DEFAULT_LOADER_NAMES,
   type PublisherOptions,
   type SitemapOptions,
   type RssOptions,

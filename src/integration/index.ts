@@ -10,4 +10,4 @@ export {
   type DevRefreshOptions,
 } from './options.js';
 export { UpstreamFeedError, type UpstreamFailure } from './fetch-feed.js';
-export { DEFAULT_LOADER_NAMES, LOADER_NAMES_REGISTRY } from './dev-refresh.js';
+export { LOADER_NAMES_REGISTRY } from './dev-refresh.js';

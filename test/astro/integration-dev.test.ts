@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import publisher from 'astro-content-publisher';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, buildDirs, fixtureRoot, locsOf, removeBuilds, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
+
+type DevServer = Awaited<ReturnType<typeof import('astro').dev>>;
+
+// `astro dev` on a site with this package's articles loader: the routes answer, and a POST to the refresh
+// endpoint brings a newly published article onto the page without a restart.
+describe('integration, astro dev', () => {
+  let sim: Simulator;
+  let server: DevServer;
+  let blog: string;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 5 });
+    Object.assign(process.env, { PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url });
+    const { dev } = await import('astro');
+    const { cacheDir } = await buildDirs('integration-dev');
+    // Astro's dev server skips its request handler when VITEST is set (for getViteConfig() users); this
+    // test needs the real one, so the flag is hidden while the server configures itself.
+    const vitest = process.env.VITEST;
+    delete process.env.VITEST;
+    server = await dev({
+      root: fixtureRoot('integration-dev'),
+      cacheDir,
+      logLevel: 'silent',
+      site: 'https://blog.example.com',
+      server: { host: '127.0.0.1', port: 0 },
+      integrations: [publisher()],
+    }).finally(() => {
+      process.env.VITEST = vitest;
+    });
+    blog = `http://127.0.0.1:${server.address.port}`;
+    sim.resetStats();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await sim.close();
+    await removeBuilds();
+    for (const key of ['PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID', 'PUBLISHER_BASE_URL']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  it('the sitemap and RSS routes answer in dev', async () => {
+    const sitemap = await fetch(`${blog}/sitemap.xml`);
+    expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const locs = locsOf(await sitemap.text());
+    expect(locs.filter((loc) => loc.startsWith('https://blog.example.com/blog/'))).toHaveLength(5);
+    expect(locs).toContain('https://blog.example.com/');
+    const rss = await fetch(`${blog}/rss.xml`);
+    expect(rss.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+    expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 200: 1 });
+  });
+
+  it('POST /_publisher/refresh: a newly published article appears on the page', async () => {
+    const title = 'Freshly published while astro dev runs';
+    expect(await (await fetch(blog)).text()).toContain('5 articles');
+    await admin(sim.url, 'POST', 'articles', { site: 12, title });
+    expect(await (await fetch(blog)).text()).not.toContain(title);
+
+    const response = await fetch(`${blog}/_publisher/refresh`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { refreshed: string[] };
+    expect(body.refreshed).toHaveLength(1);
+    expect(body.refreshed[0]).toMatch(/^astro-content-publisher:articles:/);
+
+    const page = await (await fetch(blog)).text();
+    expect(page).toContain(title);
+    expect(page).toContain('6 articles');
+  });
+
+  it('GET on the refresh endpoint: 405, nothing refreshed', async () => {
+    const response = await fetch(`${blog}/_publisher/refresh`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
