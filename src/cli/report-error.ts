@@ -34,6 +34,8 @@ export function errorLine(error: unknown): string {
   const e = error as ErrorShape;
   if (e.name === 'UsageError' || e.name === 'StateFileError' || e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
   if (e.name === 'MissingApiKeyError') return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
+  // Before the status: a malformed 200 response carries status 200.
+  if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
   const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
   if (typeof e.status === 'number') {
     const hint = STATUS_HINTS[e.status] ?? e.hint ?? '';
@@ -42,10 +44,10 @@ export function errorLine(error: unknown): string {
     return `${e.status}: ${hint}${wait}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
-    return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message} Check --base-url / PUBLISHER_BASE_URL and the connection.`;
+    // The client's message already says which URL to check.
+    return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message}`;
   }
   if (e.code === 'invalid_option') return e.message.replace(/^\[astro-content-publisher\] /, '');
-  if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
   return `unexpected failure: ${e.message}`;
 }
 

@@ -1,0 +1,224 @@
+/**
+ * Every command of `content-publisher`, spawned as a user runs it, against the simulator over HTTP:
+ * the table output, the --json shape and the exit code for success, then each error class.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, runCli, type CliResult } from './run-cli.js';
+
+let sim: Simulator;
+let dir: string;
+
+/** Runs as the pro user (site 12) unless `env` says otherwise. */
+function cli(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> {
+  return runCli(args, { env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...env }, ...(input !== undefined && { input }) });
+}
+
+function noKey(result: CliResult): void {
+  for (const token of Object.values(sim.tokens)) {
+    expect(result.stdout).not.toContain(token);
+    expect(result.stderr).not.toContain(token);
+  }
+  expect(`${result.stdout}${result.stderr}`).not.toContain('btb_leakcheck');
+}
+
+beforeAll(async () => {
+  // A high limit: this file sends more requests than the pro plan's hourly limit.
+  sim = await startSimulator({ rateLimitOverride: 10_000 });
+  dir = await mkdtemp(join(tmpdir(), 'cli-'));
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+describe('success: tables, --json and exit code 0', () => {
+  it('me', async () => {
+    const [table, json] = await Promise.all([cli(['me']), cli(['me', '--json'])]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^username: +pro-user$/m);
+    expect(table.stdout).toMatch(/^plan: +pro$/m);
+    expect(table.stdout).toMatch(/^articles this month: +\d+ of 30 \(\d{4}-\d{2}\)$/m);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ username: 'pro-user', plan: 'pro', usage: { articles_per_month_limit: 30 } });
+    noKey(table);
+  });
+
+  it('sites', async () => {
+    const [table, json] = await Promise.all([cli(['sites']), cli(['sites', '--json'])]);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID +NAME +DOMAIN +CMS$/);
+    expect(table.stdout).toMatch(/^12 +Pro Blog +pro-blog\.example\.com +no$/m);
+    expect((JSON.parse(json.stdout) as Array<{ id: number }>).map((s) => s.id)).toEqual([12, 13]);
+  });
+
+  it('articles with --language and --limit, and article', async () => {
+    const [table, json] = await Promise.all([cli(['articles', '12', '--language', 'fr', '--limit', '3']), cli(['articles', '12', '--limit', '2', '--json'])]);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^SLUG +TITLE +LANG +PUBLISHED +VIEWS +STATUS$/);
+    expect(rows).toHaveLength(4);
+    expect(rows.slice(1).every((row) => / fr +\d{4}-\d{2}-\d{2} +\d+ +published$/.test(row))).toBe(true);
+    const list = JSON.parse(json.stdout) as Array<{ slug: string }>;
+    expect(list).toHaveLength(2);
+
+    const slug = list[0]!.slug;
+    const [detail, detailJson] = await Promise.all([cli(['article', '12', slug]), cli(['article', '12', slug, '--json'])]);
+    expect(detail.code).toBe(0);
+    expect(detail.stdout).toMatch(new RegExp(`^url: +https://pro-blog\\.example\\.com/blog/${slug}/$`, 'm'));
+    expect(detail.stdout).toMatch(/^content: +\d+ characters of HTML/m);
+    expect(JSON.parse(detailJson.stdout)).toMatchObject({ slug, content: expect.stringContaining('<h2') });
+  });
+
+  it('generate shows the quota, the output log and the post count; refuses without --yes outside a terminal', async () => {
+    sim.resetStats();
+    const refused = await cli(['generate', '12', '--topic', 'Static sites']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/pass --yes to confirm/);
+    expect(sim.stats().authenticated).toBe(0);
+
+    const done = await cli(['generate', '12', '--topic', 'Static sites', '--type', 'guide', '--length', 'short', '--yes']);
+    expect(done.code).toBe(0);
+    expect(done.stderr).toMatch(/Quota: \d+ of 30 articles left this month/);
+    expect(done.stderr).toMatch(/Generating on site 12: done in \d+ s/);
+    expect(done.stdout).toMatch(/Audit score: \d+\/100/);
+    expect(done.stdout).toMatch(/^Post count: \d+$/m);
+    const json = await cli(['generate', '12', '--title', 'Second one', '--yes', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({ output: expect.stringContaining('Published: https://'), post_count: expect.any(Number) });
+    const badType = await cli(['generate', '12', '--topic', 'x', '--type', 'poem', '--yes']);
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toMatch(/--type must be one of news, tutorial/);
+  });
+
+  it('audit of a Markdown file and of HTML on stdin', async () => {
+    const draft = join(dir, 'draft.md');
+    await writeFile(draft, '# Coffee brewing at home\n\n## Beans\n\nFresh **coffee** beans.\n\n- grind\n- brew\n');
+    const table = await cli(['audit', '--file', draft, '--keyword', 'coffee', '--language', 'en']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^score: +\d+\/100$/m);
+    expect(table.stdout).toMatch(/^TYPE +MESSAGE$/m);
+    const html = '<h1>Draft</h1><h2>One</h2><p>coffee text</p>';
+    const first = await cli(['audit', '--keyword', 'coffee', '--language', 'en', '--json'], {}, html);
+    const second = await cli(['audit', '--keyword', 'coffee', '--language', 'en', '--json'], {}, html);
+    expect(JSON.parse(first.stdout)).toMatchObject({ score: expect.any(Number), suggestions: expect.any(Array), cache_hit: false });
+    expect(JSON.parse(second.stdout).cache_hit).toBe(true);
+    const missing = await cli(['audit', '--file', draft, '--language', 'en']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--keyword is required/);
+  });
+
+  it('brief, keywords, snapshot and digest', async () => {
+    const results = await Promise.all([
+      cli(['brief', '--keyword', 'astro blog', '--language', 'en']),
+      cli(['brief', '--keyword', 'astro blog', '--language', 'en', '--json']),
+      cli(['keywords', '12']),
+      cli(['keywords', '12', '--json']),
+      cli(['snapshot', '12']),
+      cli(['digest', '12']),
+      cli(['digest', '12', '--json']),
+    ]);
+    const [brief, briefJson, keywords, keywordsJson, snapshot, digest, digestJson] = results;
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect(brief!.stdout).toMatch(/^intent: +\S+/m);
+    expect(brief!.stdout).toMatch(/^Outline:\n {2}- /m);
+    expect(Object.keys(JSON.parse(briefJson!.stdout))).toEqual(expect.arrayContaining(['intent', 'outline', 'entities', 'faq', 'eeat_signals']));
+    expect(keywords!.stdout.split('\n')[0]).toMatch(/^KEYWORD +POSITION +PREVIOUS +MOVE +VOLUME +URL$/);
+    expect(JSON.parse(keywordsJson!.stdout)[0]).toMatchObject({ keyword: expect.any(String), position: expect.any(Number) });
+    expect(snapshot!.stdout).toMatch(/^Updated: \d+ keyword positions$/m);
+    expect(digest!.stdout).toMatch(/^week: +\d{4}-W\d{2}$/m);
+    expect(digest!.stdout).toMatch(/^Position movements:\nKEYWORD +FROM +TO +MOVE +URL$/m);
+    expect(JSON.parse(digestJson!.stdout)).toMatchObject({ week: expect.any(String), average_audit_score: expect.any(Number), alerts: expect.any(Array) });
+  });
+
+  it('simulator: starts through the CLI and prints its JSON line', async () => {
+    const { startCli } = await import('./run-cli.js');
+    const child = startCli(['simulator', '--port', '0', '--articles', '3']);
+    const { waitFor } = await import('./run-cli.js');
+    await waitFor(() => child.output.stdout.includes('\n'), 15_000, 'the simulator line');
+    const line = JSON.parse(child.output.stdout.split('\n')[0]!);
+    expect(line).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), sites: { pro: [12, 13] } });
+    child.kill('SIGTERM');
+    await child.result;
+  });
+});
+
+describe('errors: one line with the hint, a distinct exit code per class', () => {
+  beforeEach(async () => {
+    await admin(sim.url, 'DELETE', 'faults');
+  });
+
+  const cases: Array<{ name: string; code: number; args: string[]; env?: Record<string, string | undefined>; fault?: unknown; line: RegExp }> = [
+    { name: '401 unknown token', code: 4, args: ['me', '--verbose'], env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' }, line: /^content-publisher: 401: send `Authorization: Bearer <API_KEY>`/m },
+    { name: 'no key at all', code: 4, args: ['sites'], env: { PUBLISHER_API_KEY: undefined }, line: /^content-publisher: no API key: set PUBLISHER_API_KEY or pass --api-key-file/ },
+    { name: '403 free plan', code: 5, args: ['me'], env: { PUBLISHER_API_KEY: 'btb_sim_free_1' }, line: /^content-publisher: 403: move to Pro or higher/ },
+    { name: '403 solo plan', code: 5, args: ['sites'], env: { PUBLISHER_API_KEY: 'btb_sim_solo_1' }, line: /^content-publisher: 403: / },
+    {
+      name: '402 quota',
+      code: 6,
+      args: ['generate', '12', '--topic', 'x', '--yes'],
+      fault: { route: 'POST /api/v1/sites/:id/generate/', status: 402, json: { error: 'Monthly quota and credits exhausted.' } },
+      line: /^content-publisher: 402: buy credits or wait for the first day of the month \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
+    },
+    { name: '404 another site', code: 7, args: ['articles', '21'], line: /^content-publisher: 404: check the id or slug/ },
+    { name: '429 rate limited', code: 8, args: ['me'], fault: { route: 'GET /api/v1/me/', status: 429, retryAfter: 600, json: { error: 'Rate limit exceeded.' } }, line: /^content-publisher: 429: wait, cache on the client, or move to a higher plan \(retry after 600 s\)/ },
+    { name: '502 CMS unavailable', code: 9, args: ['articles', '13'], line: /^content-publisher: 502: retry and check the site's credentials/m },
+    { name: '500 server error', code: 10, args: ['sites'], fault: { route: 'GET /api/v1/sites/', status: 500 }, line: /^content-publisher: 500: /m },
+    { name: 'network', code: 11, args: ['me', '--base-url', 'http://127.0.0.1:9'], line: /^content-publisher: network error: .*127\.0\.0\.1:9/m },
+    { name: 'bad response', code: 12, args: ['keywords', '12'], fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'html' }, line: /^content-publisher: unexpected response from the service/ },
+    { name: '400 bad request', code: 14, args: ['digest', '12'], fault: { route: 'GET /api/v1/sites/:id/digest/weekly/', status: 400, json: { error: 'Bad week.' } }, line: /^content-publisher: 400: .*Bad week/ },
+    { name: 'unknown option', code: 2, args: ['sites', '--colour'], line: /^content-publisher: Unknown option '--colour'[\s\S]*content-publisher sites --help/ },
+    { name: 'bad site id', code: 2, args: ['articles', 'abc'], line: /^content-publisher: <site> must be a positive integer \(got "abc"\)/ },
+    { name: 'no base URL', code: 2, args: ['me'], env: { PUBLISHER_BASE_URL: undefined }, line: /^content-publisher: No service URL: pass --base-url URL or set PUBLISHER_BASE_URL/ },
+    { name: 'unknown command', code: 2, args: ['publish'], line: /^content-publisher: Unknown command "publish"/ },
+  ];
+
+  for (const testCase of cases) {
+    it(`${testCase.name} -> exit ${testCase.code}`, async () => {
+      if (testCase.fault) await admin(sim.url, 'POST', 'faults', testCase.fault);
+      const result = await cli(testCase.args, testCase.env ?? {});
+      expect(result.code).toBe(testCase.code);
+      expect(result.stderr).toMatch(testCase.line);
+      expect(result.stdout).toBe('');
+      noKey(result);
+    });
+  }
+
+  it('--json also prints the error as one JSON document on stdout', async () => {
+    const result = await cli(['me', '--json'], { PUBLISHER_API_KEY: 'btb_sim_free_1' });
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.stdout)).toEqual({ error: { code: 'forbidden', status: 403, message: expect.stringMatching(/^403: move to Pro/), exitCode: 5 } });
+  });
+
+  it('--api-key-file is read and the key is never printed, even with --verbose', async () => {
+    const keyFile = join(dir, 'key');
+    await writeFile(keyFile, `${sim.tokens.pro}\n`);
+    const result = await cli(['sites', '--verbose', '--api-key-file', keyFile], { PUBLISHER_API_KEY: undefined });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^12 +Pro Blog/m);
+    noKey(result);
+    const missing = await cli(['sites', '--api-key-file', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read --api-key-file .*nope: ENOENT/);
+  });
+});
+
+describe('--help', () => {
+  it('every command has a help text with its usage and an example', async () => {
+    const names = ['me', 'sites', 'articles', 'article', 'generate', 'audit', 'brief', 'keywords', 'snapshot', 'digest', 'watch', 'simulator'];
+    const [global, ...results] = await Promise.all([runCli(['--help']), ...names.map((name) => runCli([name, '--help']))]);
+    expect(global!.code).toBe(0);
+    for (const name of names) expect(global!.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(global!.stdout).toMatch(/Exit codes: 0=ok, 1=unexpected, 2=usage, 3=unchanged, 4=unauthorized/);
+    results.forEach((result, index) => {
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^Usage: content-publisher ${names[index]}`));
+      expect(result.stdout).toMatch(/Examples?:\n {2}\$ content-publisher|Examples?:\n {2}\$ npm/);
+    });
+    const bare = await runCli([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^Usage: content-publisher <command>/);
+  });
+});
