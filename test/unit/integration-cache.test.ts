@@ -1,0 +1,114 @@
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseRssFeed } from '../../src/feeds/index.js';
+import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
+import { FeedCache } from '../../src/integration/feed-cache.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
+
+// The on-demand cache and the dev RSS poll against the simulator over HTTP, with a controlled clock.
+describe('integration feed cache', () => {
+  let sim: Simulator;
+  let now = 0;
+  const rssUrl = () => `${sim.url}/api/sites/12/rss.xml`;
+  const cache = (extra: Partial<ConstructorParameters<typeof FeedCache<string>>[0]> = {}) =>
+    new FeedCache<string>({ url: rssUrl(), timeoutMs: 5000, maxBytes: 10_000_000, transform: (body) => (parseRssFeed(body, { url: rssUrl() }), body.slice(0, 200)), now: () => now, ...extra });
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 5 });
+  });
+  beforeEach(async () => {
+    now = 0;
+    await admin(sim.url, 'POST', 'reset');
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('fresh for the upstream max-age (one hour), then revalidated with a 304', async () => {
+    const feeds = cache();
+    expect((await feeds.get()).outcome).toBe('fetched');
+    now = 3_599_000;
+    expect((await feeds.get()).outcome).toBe('fresh');
+    now = 3_600_000;
+    expect((await feeds.get()).outcome).toBe('revalidated');
+    expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 200: 1, 304: 1 });
+  });
+
+  it('a longer upstream max-age is capped at one hour; no-store means revalidate every time', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, headers: { 'cache-control': 'public, max-age=86400' } });
+    const feeds = cache();
+    await feeds.get();
+    now = 3_600_000;
+    expect((await feeds.get()).outcome).toBe('revalidated');
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, headers: { 'cache-control': 'no-store' } });
+    const uncached = cache();
+    await uncached.get();
+    expect((await uncached.get()).outcome).toBe('revalidated');
+  });
+
+  it('a changed feed is fetched again in full', async () => {
+    const feeds = cache({ transform: (body) => body });
+    const before = (await feeds.get()).value;
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'A new one' });
+    now = 3_600_000;
+    const after = await feeds.get();
+    expect(after.outcome).toBe('fetched');
+    expect(after.value).not.toBe(before);
+    expect(after.value).toContain('A new one');
+  });
+
+  it('stale-if-error: an HTML error page upstream, the last good copy is served, and the failing upstream is not asked again for errorRetryMs', async () => {
+    const feeds = cache({ errorRetryMs: 60_000 });
+    const good = (await feeds.get()).value;
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, body: 'html' });
+    now = 3_600_000;
+    sim.resetStats();
+    expect(await feeds.get()).toEqual({ value: good, outcome: 'stale' });
+    now += 59_000;
+    expect(await feeds.get()).toEqual({ value: good, outcome: 'stale' });
+    expect(sim.stats().public).toBe(1);
+  });
+
+  it('nothing cached and the upstream fails: get() rejects with the URL', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, status: 503 });
+    await expect(cache().get()).rejects.toThrow(`Could not get ${rssUrl()}: the service answered 503`);
+  });
+
+  it('concurrent requests share one upstream request', async () => {
+    const feeds = cache();
+    await Promise.all([feeds.get(), feeds.get(), feeds.get()]);
+    expect(sim.stats().public).toBe(1);
+  });
+
+  it('dev poll: refreshes once when the feed changed, and an unchanged feed costs a 304', async () => {
+    const refreshed: unknown[] = [];
+    const httpServer = new EventEmitter();
+    const server = { middlewares: { use: () => {} }, httpServer, ssrLoadModule: async () => ({}) };
+    const logger = { info: () => {}, warn: () => {}, error: () => {} };
+    const stop = setupDevRefresh({
+      server: server as never,
+      refreshContent: async (options) => void refreshed.push(options),
+      logger: logger as never,
+      srcDir: undefined,
+      endpoint: '/_publisher/refresh',
+      pollInterval: 1000,
+      loaders: ['astro-content-publisher:articles:site-12'],
+      rssUrl: rssUrl(),
+      timeoutMs: 5000,
+    });
+    try {
+      const waitFor = async (check: () => boolean) => {
+        for (let i = 0; i < 50 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
+      };
+      await waitFor(() => (sim.stats().routes[RSS_ROUTE]?.['304'] ?? 0) >= 1);
+      expect(refreshed).toEqual([]);
+      await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Polled in' });
+      await waitFor(() => refreshed.length > 0);
+      expect(refreshed).toEqual([{ loaders: ['astro-content-publisher:articles:site-12'] }]);
+    } finally {
+      stop();
+    }
+  });
+});
