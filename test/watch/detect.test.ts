@@ -81,3 +81,22 @@ describe('detectSitemapChanges', () => {
     ]);
   });
 });
+
+describe('applyObservation', () => {
+  it('a feed that answered 304 keeps its record; a 200 replaces records and validators', async () => {
+    const { applyObservation, observationDiffers } = await import('../../src/watch/poll.js');
+    const base = { site: 12, baseUrl: 'http://x', now: new Date('2026-01-02T00:00:00Z') };
+    const first = applyObservation(
+      undefined,
+      { rss: { notModified: false, data: feed(3, 1), etag: '"r1"' }, sitemap: { notModified: false, data: { a: '1' }, etag: '"s1"' } },
+      base,
+    );
+    const unchanged = { rss: { notModified: true as const }, sitemap: { notModified: true as const } };
+    expect(observationDiffers(first, unchanged)).toBe(false);
+    const next = applyObservation(first, { rss: { notModified: true }, sitemap: { notModified: false, data: { a: '2' }, etag: '"s2"' } }, { ...base, triggered: { changes: 1 } });
+    expect(next.rss).toEqual(first.rss);
+    expect(next.sitemap).toEqual({ etag: '"s2"', entries: { a: '2' } });
+    expect(next.lastTrigger).toEqual({ at: '2026-01-02T00:00:00.000Z', changes: 1 });
+    expect(observationDiffers(first, { rss: { notModified: true }, sitemap: { notModified: false, data: { a: '1' }, etag: '"s9"' } })).toBe(true);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * `generate` on a terminal: it asks before spending quota and shows the elapsed seconds while it waits.
+ * A pseudo-terminal comes from util-linux `script`, so stdin/stderr are real TTYs for the CLI.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { BIN, cleanEnv, waitFor } from './run-cli.js';
+
+let sim: Simulator;
+
+beforeAll(async () => {
+  // Slow enough for the per-second progress line to show.
+  sim = await startSimulator({ generateDelayMs: 1_300 });
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+async function onTerminal(answer: string): Promise<{ code: number | null; screen: string }> {
+  const child = spawn('script', ['-qec', `node ${BIN} generate 12 --topic "On a terminal"`, '/dev/null'], {
+    env: cleanEnv({ PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  await waitFor(() => screen.includes('[y/N]'), 15_000, 'the confirmation prompt');
+  child.stdin.write(`${answer}\r`);
+  const code = await closed;
+  return { code, screen };
+}
+
+it('generate: asks on a terminal; "n" spends nothing (exit 3), "y" generates with a progress line (exit 0)', async () => {
+  sim.resetStats();
+  const no = await onTerminal('n');
+  expect(no.screen).toMatch(/Quota: \d+ of 30 articles left this month/);
+  expect(no.screen).toMatch(/Generate and publish "On a terminal" on site 12\? It takes 60 to 120 s\. \[y\/N\]/);
+  expect(no.screen).toMatch(/Cancelled: nothing was generated\./);
+  expect(no.code).toBe(3);
+  expect(sim.stats().routes['POST /api/v1/sites/:id/generate/']).toBeUndefined();
+
+  const yes = await onTerminal('y');
+  expect(yes.code).toBe(0);
+  expect(yes.screen).toMatch(/Generating on site 12… 1 s/);
+  expect(yes.screen).toMatch(/Post count: \d+/);
+  expect(sim.stats().routes['POST /api/v1/sites/:id/generate/']).toEqual({ 200: 1 });
+});
