@@ -4,7 +4,7 @@
 // rewrite and the sanitiser against their plain-library baselines. Figures, not pass/fail.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,12 +15,16 @@ const run = promisify(execFile);
 const ARTICLES = 1000;
 const CHANGED = 10;
 const here = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
 const log = (line) => { if (!json) console.error(line); };
 
 /** A build in a child process; returns its wall time in ms. */
 async function buildSite(env, outDir, cacheDir) {
   const { stdout } = await run(process.execPath, [join(here, 'build-site.mjs'), outDir, cacheDir], {
+    // The outDir must lie inside cwd (otherwise Astro writes its prerender chunks to <cwd>/.astro/, shared
+    // with any other build running there) and inside the repository (those chunks import its node_modules).
+    cwd: repo,
     env: { ...process.env, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -75,7 +79,9 @@ function writeMarkdown(details, dir) {
 }
 
 async function main() {
-  const work = mkdtempSync(join(tmpdir(), 'acp-bench-'));
+  // Under bench/dist/ (git-ignored): see buildSite() for why the output cannot live in the system temp dir.
+  mkdirSync(join(here, 'dist'), { recursive: true });
+  const work = mkdtempSync(join(here, 'dist', 'run-'));
   // The limit is lifted so that the figures measure the loader, not the plan's hourly window.
   const simulator = await startSimulator({ articles: ARTICLES, rateLimitOverride: 1_000_000 });
   try {

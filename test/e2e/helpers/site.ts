@@ -1,6 +1,6 @@
 // Builds an Astro site against a simulator and serves the output on 127.0.0.1 with Astro's preview server,
 // the same way `npm run demo` does.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,10 @@ export interface BuiltSite {
  */
 export async function buildAndServe(root: string, env: Record<string, string>): Promise<BuiltSite> {
   const work = mkdtempSync(join(tmpdir(), 'acp-e2e-'));
-  const outDir = join(work, 'dist');
+  // The outDir stays inside the working directory: for an outDir outside it, Astro puts its prerender
+  // chunks in <cwd>/.astro/.prerender/, which concurrent builds would then share and clobber.
+  mkdirSync(join(REPO_ROOT, 'test/e2e/dist'), { recursive: true });
+  const outDir = mkdtempSync(join(REPO_ROOT, 'test/e2e/dist/site-'));
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   Object.assign(process.env, env);
   let server: Awaited<ReturnType<typeof preview>>;
@@ -41,6 +44,7 @@ export async function buildAndServe(root: string, env: Record<string, string>): 
     async close() {
       await server.stop();
       rmSync(work, { recursive: true, force: true });
+      rmSync(outDir, { recursive: true, force: true });
     },
   };
 }
