@@ -15,7 +15,7 @@ let dirs: Awaited<ReturnType<typeof tempDirs>>;
 
 beforeAll(async () => {
   sim = await startSimulator({ articles: 60, rateLimitOverride: 100_000 });
-  dirs = await tempDirs('loader-budget');
+  dirs = await tempDirs('loader-budget', fixtureRoot('loader-budget'));
 });
 
 afterAll(async () => {

@@ -54,7 +54,7 @@ async function storeText(): Promise<string> {
 
 beforeAll(async () => {
   sim = await startSimulator({ rateLimitOverride: 100_000 });
-  dirs = await tempDirs('loader-build');
+  dirs = await tempDirs('loader-build', root);
 });
 
 const extraDirs: Array<Awaited<ReturnType<typeof tempDirs>>> = [];
@@ -172,7 +172,7 @@ describe('articlesLoader in an Astro build', () => {
   });
 
   it('a first build with nothing stored fails with the client\'s error when the list call fails', async () => {
-    const fresh = await tempDirs('loader-build-first');
+    const fresh = await tempDirs('loader-build-first', root);
     extraDirs.push(fresh);
     await admin(sim.url, 'POST', 'faults', { route: LIST, status: 503 });
     try {
@@ -185,7 +185,7 @@ describe('articlesLoader in an Astro build', () => {
   });
 
   it('a bad option fails the build with a message naming the option and the fix', async () => {
-    const fresh = await tempDirs('loader-build-option');
+    const fresh = await tempDirs('loader-build-option', root);
     extraDirs.push(fresh);
     const r = await run({ PUBLISHER_SITE_ID: 'twelve' }, fresh);
     expect(r.error).toBeDefined();

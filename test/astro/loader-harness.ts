@@ -2,7 +2,7 @@
  * Shared by the loader's build tests: one Astro build of a fixture with its own outDir/cacheDir, the
  * environment it needs, and everything it printed captured (for the log line and the leak checks).
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,24 @@ export interface BuildResult {
   error?: Error;
 }
 
-export async function tempDirs(prefix: string) {
+/**
+ * A cacheDir of its own (in the OS temp dir) and an outDir of its own under `<root>/dist/` (gitignored). The
+ * outDir must stay inside the working directory: for an outDir outside it, Astro puts its prerender chunks in
+ * `<cwd>/.astro/`, shared by every concurrent build of the test run.
+ */
+export async function tempDirs(prefix: string, root: string) {
   const base = await mkdtemp(join(tmpdir(), `${prefix}-`));
-  return { base, outDir: join(base, 'dist'), cacheDir: join(base, 'cache'), cleanup: () => rm(base, { recursive: true, force: true }) };
+  await mkdir(join(root, 'dist'), { recursive: true });
+  const outDir = await mkdtemp(join(root, 'dist', `${prefix}-`));
+  return {
+    base,
+    outDir,
+    cacheDir: join(base, 'cache'),
+    cleanup: async () => {
+      await rm(base, { recursive: true, force: true });
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Builds `root` with the given environment; never throws (the error comes back with the logs). */
