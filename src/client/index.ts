@@ -1,5 +1,5 @@
 export { createClient, type Client } from './client.js';
-export { clientOptionsSchema, type ClientLogger, type ClientOptions } from './options.js';
+export { CLIENT_DEFAULTS, clientOptionsSchema, type ClientLogger, type ClientOptions } from './options.js';
 export type { RateLimitState } from './rate-limit.js';
 export {
   ApiError,

@@ -15,6 +15,12 @@ const isFunction = (value: unknown) => typeof value === 'function';
 
 const positiveMs = z.number().int().positive().max(2_147_483_647);
 
+/** Body size caps: JSON answers are small (a 1000-article list is well under 1 MB); sitemaps may reach 50 MB. */
+export const CLIENT_DEFAULTS = {
+  maxResponseBytes: 20 * 1024 * 1024,
+  maxFeedBytes: 50 * 1024 * 1024,
+} as const satisfies Record<string, number>;
+
 export const clientOptionsSchema = z.strictObject({
   /**
    * The service's address, without `/api/v1` (a path prefix is kept; a trailing slash is ignored).
@@ -54,6 +60,17 @@ export const clientOptionsSchema = z.strictObject({
   retries: z.number().int().min(0).max(10).default(2),
   /** Longest `Retry-After` wait honoured on a 429 before retrying a GET once; longer waits throw at once. @default 10000 */
   maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(10_000),
+  /**
+   * Largest JSON response body accepted, in bytes. A bigger answer is refused with a ResponseFormatError
+   * (not retried) and its download is stopped, so a huge or endless body cannot exhaust memory.
+   * @default 20971520 (20 MiB)
+   */
+  maxResponseBytes: z.number().int().min(1024).max(2_147_483_647).default(CLIENT_DEFAULTS.maxResponseBytes),
+  /**
+   * Largest public feed body (`sitemap()`, `rss()`) accepted, in bytes; the sitemap protocol allows 50 MB.
+   * @default 52428800 (50 MiB)
+   */
+  maxFeedBytes: z.number().int().min(1024).max(2_147_483_647).default(CLIENT_DEFAULTS.maxFeedBytes),
   /** Maximum number of requests in flight from this client. @default 4 */
   concurrency: z.number().int().min(1).max(64).default(4),
   /** The fetch implementation. @default globalThis.fetch */
@@ -87,6 +104,8 @@ const EXPECTED: Record<string, string> = {
   retries: 'must be an integer from 0 to 10',
   maxRetryAfterMs: 'must be an integer number of milliseconds from 0 to 3600000',
   concurrency: 'must be an integer from 1 to 64',
+  maxResponseBytes: 'must be an integer number of bytes from 1024 to 2147483647',
+  maxFeedBytes: 'must be an integer number of bytes from 1024 to 2147483647',
   fetch: 'must be a fetch function',
   logger: 'must be an object with optional debug(message) and warn(message) functions',
   userAgent: 'must be a non-empty string',

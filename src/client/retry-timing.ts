@@ -8,6 +8,7 @@
  *   otherwise fail at once (waiting minutes inside a build helps nobody).
  * - 5xx and network failures on GET: up to `retries` retries, capped exponential backoff with full jitter.
  * - Timeouts are not retried: the caller already waited the whole `timeoutMs`.
+ * - A body over the size cap is not retried: the next answer would be as big.
  * - Anything else (4xx, malformed bodies) is not retried: repeating it gives the same answer.
  */
 
@@ -50,7 +51,9 @@ export function backoffDelay(
 export type Failure =
   | { kind: 'status'; status: number; retryAfterMs?: number }
   | { kind: 'network' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** The body was over the size cap: asking again brings the same body. */
+  | { kind: 'too-large' };
 
 export interface RetryInput {
   method: string;
@@ -74,6 +77,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
   const { failure } = input;
   if (input.method !== 'GET') return { retry: false, reason: `${input.method} requests are never retried automatically` };
   if (failure.kind === 'timeout') return { retry: false, reason: 'timeouts are not retried' };
+  if (failure.kind === 'too-large') return { retry: false, reason: 'a body over the size cap is not retried' };
 
   if (failure.kind === 'status' && failure.status === 429) {
     if (input.rateLimitRetried) return { retry: false, reason: 'already retried once after a 429' };

@@ -4,10 +4,11 @@
  * to error classes and retries according to `retry-timing.ts`. It returns raw responses; validation of
  * bodies lives in `parse-response.ts`.
  */
-import { errorForStatus } from './error-map.js';
-import { MissingApiKeyError, NetworkError, type PublisherError, TimeoutError } from './errors.js';
+import { errorForStatus, statusText } from './error-map.js';
+import { MissingApiKeyError, NetworkError, type PublisherError, ResponseFormatError, TimeoutError } from './errors.js';
 import { createLimiter } from './limiter.js';
 import type { ClientLogger, ResolvedClientOptions } from './options.js';
+import { readBodyCapped } from './read-body.js';
 import { readRateLimit, type RateLimitState } from './rate-limit.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
@@ -28,6 +29,8 @@ export interface TransportRequest {
   headers?: Record<string, string>;
   /** Non-2xx statuses that are answers rather than errors (304 on a conditional feed request). */
   okStatuses?: readonly number[];
+  /** The option that caps this body's size. @default 'maxResponseBytes' */
+  sizeOption?: 'maxResponseBytes' | 'maxFeedBytes';
 }
 
 export interface TransportResponse {
@@ -132,12 +135,20 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     const started = performance.now();
     if (request.auth) requestCount++;
 
+    const sizeOption = request.sizeOption ?? 'maxResponseBytes';
+    const maxBytes = options[sizeOption];
     let response: Response;
     let text: string;
+    let oversize: { bytesSeen: number; declared: boolean } | undefined;
     try {
       response = await fetchImpl(url, { method, headers, body, signal });
       // Read the body under the same signal: a stalled body is a timeout, a cut body a network failure.
-      text = await response.text();
+      const read = await readBodyCapped(response, maxBytes);
+      if (read.ok) text = read.text;
+      else {
+        text = '';
+        oversize = read;
+      }
     } catch (error) {
       if (timeout.aborted) {
         const hint = `Retry later, or raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
@@ -165,7 +176,26 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     log('debug', `${method} ${path} -> ${response.status} in ${elapsed} ms${limitNote}`);
 
     const result: TransportResponse = { status: response.status, statusText: response.statusText, headers: response.headers, text, url };
-    if (response.ok || request.okStatuses?.includes(response.status)) return { ok: true, response: result };
+    const answered = response.ok || request.okStatuses?.includes(response.status) === true;
+    if (oversize && answered) {
+      const size = oversize.declared ? `${oversize.bytesSeen} bytes (Content-Length)` : `over ${maxBytes} bytes (download stopped)`;
+      const hint = `Check that \`baseUrl\` points at the service itself; if this answer really is that big, raise \`${sizeOption}\` (now ${maxBytes}).`;
+      log('debug', `${method} ${path} -> ${response.status}, body ${size}: refused`);
+      return {
+        ok: false,
+        failure: { kind: 'too-large' },
+        error: new ResponseFormatError({
+          method,
+          path,
+          status: response.status,
+          endpoint: `${method} ${path}`,
+          fieldPath: '(body)',
+          hint,
+          message: `[${method}] ${path}: ${response.status} ${statusText(response.status, response.statusText)}: unexpected response: the body is ${size}, over the ${maxBytes}-byte cap of \`${sizeOption}\`. ${hint}`,
+        }),
+      };
+    }
+    if (answered) return { ok: true, response: result };
 
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     const error = errorForStatus({

@@ -66,8 +66,11 @@ export const ALL_TOKENS: readonly string[] = USERS.flatMap((user) => user.tokens
 /** The API's documented token format: the `btb_` prefix, then a visible, unspaced run. */
 export const TOKEN_FORMAT = /^btb_[A-Za-z0-9_-]+$/;
 
-export function findUserByToken(token: string): UserDefinition | undefined {
-  return USERS.find((user) => user.tokens.includes(token));
+/** The user of a token: a built-in token, or one of the Pro user's extra tokens (`extraProTokens`). */
+export function findUserByToken(token: string, extraProTokens: readonly string[] = []): UserDefinition | undefined {
+  const builtIn = USERS.find((user) => user.tokens.includes(token));
+  if (builtIn) return builtIn;
+  return extraProTokens.includes(token) ? USERS.find((user) => user.plan === 'pro') : undefined;
 }
 
 export function rateLimitFor(user: UserDefinition, description: 'first' | 'second', override?: number): number {

@@ -27,7 +27,7 @@ export function authenticate(req: SimRequest, ctx: HandlerContext): GateResult {
   if (!token || !TOKEN_FORMAT.test(token)) {
     return { ok: false, response: errorResponse(401, 'Invalid Authorization header: expected `Bearer <API_KEY>` with a key starting with btb_.') };
   }
-  const user = findUserByToken(token);
+  const user = findUserByToken(token, ctx.options.extraProTokens);
   if (!user) return { ok: false, response: errorResponse(401, 'Invalid token: it is unknown or was revoked. Create a token at /account/api-keys.') };
   if (!PLANS[user.plan].apiAccess) {
     return { ok: false, response: errorResponse(403, `The ${user.plan} plan has no API access. Move to Pro or higher.`) };

@@ -43,6 +43,16 @@ export const simulatorOptionsSchema = z
      * @default undefined (the plan's limit)
      */
     rateLimitOverride: z.number().int().min(1).optional(),
+    /**
+     * More tokens for the Pro user (same rate limit as its own tokens), such as a recognisable
+     * `btb_leakcheck_...` token for secret-leak tests. Each must match the API's token format
+     * (`btb_` then letters, digits, `_` or `-`).
+     * @default []
+     */
+    extraProTokens: z
+      .array(z.string().regex(/^btb_[A-Za-z0-9_-]+$/, 'must be a token like "btb_leakcheck_1" (btb_ then letters, digits, _ or -)'))
+      .max(100)
+      .default([]),
   })
   .strict();
 

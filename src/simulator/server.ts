@@ -19,7 +19,7 @@ export interface Simulator {
   url: string;
   /** The first token of each user. */
   tokens: { free: string; solo: string; pro: string; agence: string };
-  /** More tokens of the same users (they share the user's rate limit). */
+  /** More tokens of the same users (they share the user's rate limit), `extraProTokens` included. */
   extraTokens: { pro: string[] };
   /** Active sites per plan user (pro: 12 with content, 13 whose CMS is unreachable). */
   sites: { pro: number[]; agence: number[] };
@@ -180,7 +180,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       pro: pro.tokens[0] ?? '',
       agence: agence.tokens[0] ?? '',
     },
-    extraTokens: { pro: pro.tokens.slice(1) },
+    extraTokens: { pro: [...pro.tokens.slice(1), ...resolved.extraProTokens] },
     sites: { pro: activeSites(pro.siteIds), agence: activeSites(agence.siteIds) },
     stats: () => ctx.stats.snapshot(),
     resetStats: () => ctx.stats.reset(),

@@ -40,6 +40,7 @@ async function feed(ctx: ResourceContext, kind: 'sitemap' | 'rss', siteId: numbe
     accept: ACCEPT[kind],
     headers,
     okStatuses: [304],
+    sizeOption: 'maxFeedBytes',
   });
   const etag = response.headers.get('etag') ?? undefined;
   const lastModified = response.headers.get('last-modified') ?? undefined;
