@@ -43,13 +43,18 @@ function fail(message: string, hint: string): never {
   throw new AstroError(`${PREFIX} ${message}`, hint);
 }
 
+/** A value echoed in a message, with anything that may be a credential masked. */
+function redact(value: string): string {
+  return value.replace(/\/\/[^/@]*@/, '//***@').replace(/btb_[A-Za-z0-9_-]*/g, 'btb_***');
+}
+
 function parseBaseUrl(raw: string, from: 'option' | 'env'): URL {
   const source = from === 'option' ? '`baseUrl`' : 'PUBLISHER_BASE_URL';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    fail(`${source} must be an absolute http(s) URL (got ${JSON.stringify(raw)}).`, 'Use the service address without /api/v1, such as "https://service.example.com".');
+    fail(`${source} must be an absolute http(s) URL (got ${JSON.stringify(redact(raw))}).`, 'Use the service address without /api/v1, such as "https://service.example.com".');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     fail(`${source} must use http or https (got "${url.protocol}").`, 'Use the service address, such as "https://service.example.com".');

@@ -52,6 +52,11 @@ describe('integration options', () => {
     const leak = message(() => resolveOptions({ siteId: 12, baseUrl: 'https://user:btb_leakcheck_secret@x.example' }, astro, {}));
     expect(leak).toContain('`baseUrl` must not contain credentials');
     expect(leak).not.toContain('btb_leakcheck_secret');
+    const unparsable = message(() => resolveOptions({ siteId: 12, baseUrl: 'user:btb_leakcheck_secret@x.example' }, astro, {}));
+    expect(unparsable).toContain('`baseUrl` must use http or https');
+    expect(unparsable).not.toContain('btb_leakcheck_secret');
+    const relative = message(() => resolveOptions({ siteId: 12, baseUrl: '//btb_leakcheck_secret@x' }, astro, {}));
+    expect(relative).toContain('`baseUrl` must be an absolute http(s) URL (got "//***@x")');
   });
 
   it('site: required only while a route is enabled', () => {
