@@ -76,6 +76,11 @@ describe('integration feed cache', () => {
     await expect(cache().get()).rejects.toThrow(`Could not get ${rssUrl()}: the service answered 503`);
   });
 
+  it('a body over the size cap is refused while it streams in, naming the URL', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, body: 'huge', hugeBytes: 3_000_000 });
+    await expect(cache({ maxBytes: 1_000_000 }).get()).rejects.toThrow(`Could not get ${rssUrl()}: the response is`);
+  });
+
   it('concurrent requests share one upstream request', async () => {
     const feeds = cache();
     await Promise.all([feeds.get(), feeds.get(), feeds.get()]);
