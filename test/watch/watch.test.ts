@@ -171,4 +171,22 @@ describe('watch (continuous)', () => {
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
     expect(state.rss.items[0].title).toBe('During shutdown');
   });
+
+  it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {
+    const counter = join(dir, 'runs.txt');
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', `echo run >> ${counter}`]));
+    type Event = { event: string; retryInMs?: number; message?: string };
+    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Event);
+    await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
+    await waitFor(() => events().filter((e) => e.event === 'upstream-error').length >= 2, 15_000, 'two upstream errors');
+    const errors = events().filter((e) => e.event === 'upstream-error');
+    expect(errors[0]!.message).toMatch(/503/);
+    expect(errors[1]!.retryInMs).toBeGreaterThan(errors[0]!.retryInMs!);
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'After the outage' });
+    await waitFor(async () => (await lines(counter)) === 1, 15_000, 'a trigger after the outage');
+    watcher.kill('SIGINT');
+    expect((await watcher.result).code).toBe(0);
+  });
 });
