@@ -28,7 +28,7 @@ describe('integration, astro dev', () => {
       logLevel: 'silent',
       site: 'https://blog.example.com',
       server: { host: '127.0.0.1', port: 0 },
-      integrations: [publisher()],
+      integrations: [publisher({ sitemap: { maxUrlsPerFile: 4 } })],
     }).finally(() => {
       process.env.VITEST = vitest;
     });
@@ -45,12 +45,20 @@ describe('integration, astro dev', () => {
     }
   });
 
-  it('the sitemap and RSS routes answer in dev', async () => {
-    const sitemap = await fetch(`${blog}/sitemap.xml`);
-    expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-    const locs = locsOf(await sitemap.text());
+  it('the sitemap (split: index and parts) and RSS routes answer in dev', async () => {
+    const index = await fetch(`${blog}/sitemap.xml`);
+    expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    // 5 articles + the home page, 4 URLs per file -> 2 parts
+    expect(locsOf(await index.text())).toEqual(['https://blog.example.com/sitemap-1.xml', 'https://blog.example.com/sitemap-2.xml']);
+    const locs: string[] = [];
+    for (const n of [1, 2]) {
+      const part = await fetch(`${blog}/sitemap-${n}.xml`);
+      expect(part.status).toBe(200);
+      locs.push(...locsOf(await part.text()));
+    }
     expect(locs.filter((loc) => loc.startsWith('https://blog.example.com/blog/'))).toHaveLength(5);
     expect(locs).toContain('https://blog.example.com/');
+    expect((await fetch(`${blog}/sitemap-3.xml`)).status).toBe(404);
     const rss = await fetch(`${blog}/rss.xml`);
     expect(rss.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
     expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 200: 1 });
