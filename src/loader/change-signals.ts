@@ -17,7 +17,7 @@ export function sameInstant(a: string, b: string): boolean {
 
 /**
  * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing says it changed.
- * - sitemap: its lastmod moved away from the `updated_at` of the version we hold;
+ * - sitemap: its lastmod moved since the version we hold was fetched;
  * - list: the list item's own fields changed (title, status, language, published_at; not the view count);
  * - rss: the feed's content:encoded differs from what the feed carried last time.
  */
@@ -27,7 +27,7 @@ export function changeReason(
   sitemapLastmod: string | undefined,
   rss: RssSignal | undefined,
 ): ChangeReason | undefined {
-  if (sitemapLastmod !== undefined && state.updatedAt !== undefined && !sameInstant(sitemapLastmod, state.updatedAt)) {
+  if (sitemapLastmod !== undefined && state.lastmod !== undefined && !sameInstant(sitemapLastmod, state.lastmod)) {
     return 'sitemap';
   }
   if (listDigest !== state.listDigest) return 'list';

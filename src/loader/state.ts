@@ -7,8 +7,11 @@ import { z } from 'zod';
 export const entryStateSchema = z.object({
   /** Digest of the list item's own fields (title, status, language, published_at; never the view count). */
   listDigest: z.string(),
-  /** `updated_at` of the version we hold (from the detail, or the sitemap's lastmod for an RSS-built entry). */
-  updatedAt: z.string().optional(),
+  /**
+   * The sitemap's lastmod for this article when the version we hold was fetched. Later sitemaps are compared
+   * with it, never with the API's updated_at: the two may differ in format and precision.
+   */
+  lastmod: z.string().optional(),
   /** Hash of the raw HTML we hold. */
   contentHash: z.string().optional(),
   /** Hash of this article's RSS `content:encoded` when we last saw it in the feed. */

@@ -142,7 +142,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
       const rssHash = rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
       await write(action, dataFromDetail(item, detail), detail.content, {
         listDigest: listDigest(item),
-        ...optional('updatedAt', detail.updated_at ?? lastmod),
+        ...optional('lastmod', lastmod),
         contentHash: shortHash(detail.content),
         ...optional('rssHash', rssHash),
         checkedAt: Date.now(),
@@ -162,7 +162,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     try {
       await write(action, dataFromRss(item, feedItem.item, before?.data, lastmod), feedItem.item.contentEncoded ?? '', {
         listDigest: listDigest(item),
-        ...optional('updatedAt', lastmod ?? prevState?.updatedAt),
+        ...optional('lastmod', lastmod ?? prevState?.lastmod),
         contentHash: feedItem.signal.contentHash!,
         rssHash: feedItem.signal.contentHash!,
         checkedAt: prevState?.checkedAt ?? 0,
@@ -187,7 +187,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     const rssHash = rss.get(slug)?.signal.contentHash;
     if (entryState.rssHash === undefined && rssHash !== undefined) entryState.rssHash = rssHash;
     const lastmod = sitemap?.get(slug);
-    if (entryState.updatedAt === undefined && lastmod !== undefined) entryState.updatedAt = lastmod;
+    if (entryState.lastmod === undefined && lastmod !== undefined) entryState.lastmod = lastmod;
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
       store.set({ ...entry, data, digest: ctx.generateDigest(stableStringify({ data, html: entry.rendered?.html ?? '' })) });

@@ -8,7 +8,7 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;
 
 function state(over: Partial<EntryState> = {}): EntryState {
-  return { listDigest: 'd', updatedAt: '2026-05-01T00:00:00Z', contentHash: 'c', checkedAt: NOW - HOUR, fingerprint: 'fp', ...over };
+  return { listDigest: 'd', lastmod: '2026-05-01T00:00:00Z', contentHash: 'c', checkedAt: NOW - HOUR, fingerprint: 'fp', ...over };
 }
 
 function input(over: Partial<PlanInput> & { storedStates?: Record<string, EntryState | undefined> } = {}): PlanInput {
