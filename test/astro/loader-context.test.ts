@@ -128,6 +128,39 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
   });
 });
 
+describe('articlesLoader: refresh and revalidation', () => {
+  it("refresh 'force' re-fetches within the budget, oldest checked first, and reports the rest as pending", async () => {
+    const loader = articlesLoader({ ...conn() });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    ctx.take();
+    sim.resetStats();
+    const forced = articlesLoader({ ...conn(), refresh: 'force', budget: { maxRequests: 5, reserve: 0 } });
+    await forced.load(ctx.context);
+    expect(sim.stats().authenticated).toBe(5);
+    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 4 unchanged, 8 pending; 5 requests/);
+    // The next forced build takes the 4 entries checked longest ago: none of those just re-fetched.
+    const firstRound = new Set(sim.stats().requests.filter((q) => q.route === DETAIL).map((q) => q.path));
+    sim.resetStats();
+    await forced.load(ctx.context);
+    const secondRound = sim.stats().requests.filter((q) => q.route === DETAIL).map((q) => q.path);
+    expect(secondRound).toHaveLength(4);
+    for (const path of secondRound) expect(firstRound.has(path)).toBe(false);
+  });
+
+  it('leftover budget revalidates entries checked longer ago than revalidateAfterHours, without counting them as changed', async () => {
+    const loader = articlesLoader({ ...conn(), revalidateAfterHours: 0.00001, budget: { maxRequests: 4, reserve: 0 } });
+    const ctx = fakeContext(loader.schema);
+    await articlesLoader({ ...conn() }).load(ctx.context);
+    ctx.take();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    sim.resetStats();
+    await loader.load(ctx.context);
+    expect(sim.stats().routes[DETAIL]).toEqual({ 200: 3 });
+    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 4 requests/);
+  });
+});
+
 describe('keywordsLoader and digestLoader', () => {
   it('one request each, stored as data entries, kept when the request fails; strict fails instead', async () => {
     const keywords = keywordsLoader({ ...conn() });
