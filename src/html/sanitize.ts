@@ -4,6 +4,7 @@ import { HeadingCollector, type Heading } from './headings.js';
 import { resolvePolicy, type ResolvedPolicy, type SanitizeOptions } from './options.js';
 import { DROP_CONTENT_TAGS, URL_ATTRIBUTES } from './policy.js';
 import {
+  dropScriptLikeValues,
   exclusiveFilter,
   transformHeading,
   transformIframe,
@@ -84,8 +85,10 @@ const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
  */
 export function sanitizeArticle(html: string, options: SanitizeArticleOptions = {}): SanitizedArticle {
   const { policy, options: staticOptions } = compile(options.sanitize);
+  const article = parseArticleUrl(options.articleUrl);
   const ctx: TransformContext = {
-    base: parseArticleUrl(options.articleUrl),
+    base: article?.base,
+    origin: article?.origin,
     schemes: policy.allowedSchemes,
     iframeHosts: policy.iframeHosts,
     headings: new HeadingCollector(),
@@ -97,6 +100,7 @@ export function sanitizeArticle(html: string, options: SanitizeArticleOptions = 
     a: transformLink(ctx),
     img: transformImage(ctx),
     iframe: transformIframe(ctx),
+    '*': dropScriptLikeValues,
   };
   for (const tag of HEADING_TAGS) transformTags[tag] = heading;
 

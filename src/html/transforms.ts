@@ -107,6 +107,23 @@ export function transformHeading(ctx: TransformContext) {
   };
 }
 
+// Script URLs and markup are inert in most attributes (title, alt), but a value that reads like one is
+// never needed in an article and may become live in some other consumer of the HTML: drop it.
+const SCRIPT_LIKE = /(?:java|vb|live)script:|data:text\/html|<\s*script/;
+// eslint-disable-next-line no-control-regex
+const IGNORED = /[\x00-\x20]+/g;
+
+/** Every element: removes attribute values that read like script (see SCRIPT_LIKE). */
+export function dropScriptLikeValues(tagName: string, attribs: Attributes): Tag {
+  for (const name in attribs) {
+    const value = attribs[name]!;
+    if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
+      delete attribs[name];
+    }
+  }
+  return { tagName, attribs };
+}
+
 /** Removes refused iframes (with their content) and records each heading's text as it closes. */
 export function exclusiveFilter(ctx: TransformContext) {
   return (frame: sanitizeHtml.IFrame): boolean => {

@@ -11,20 +11,29 @@ const IGNORED = /[\x00-\x20]+/g;
 
 /** Per-article context: the article's URL (base for relative URLs) and its origin. */
 export interface UrlContext {
-  base: URL | undefined;
+  /** Normalised article URL (a string: URL objects as bases are re-serialised on every resolution). */
+  base: string | undefined;
+  /** Its origin, e.g. "https://blog.example.com". */
+  origin: string | undefined;
   schemes: readonly string[];
 }
 
 /** Parses `articleUrl`; an unusable value is ignored so that remote data cannot fail a build. */
-export function parseArticleUrl(articleUrl: string | undefined): URL | undefined {
+export function parseArticleUrl(articleUrl: string | undefined): { base: string; origin: string } | undefined {
   if (!articleUrl) return undefined;
   try {
     const url = new URL(articleUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return { base: url.href, origin: url.origin };
   } catch {
     return undefined;
   }
 }
+
+// A root-relative path made only of characters the URL parser leaves alone and without "." or ".."
+// segments resolves to origin + path: skip the parser for the most common relative link.
+const PLAIN_ROOT_PATH = /^\/(?![/\\])[A-Za-z0-9.\-_~!$&()*+,;=:@/?#]*$/;
+const DOT_SEGMENT = /(^|\/)\.\.?(?=[/?#]|$)/;
 
 /**
  * Returns the URL to write (relative ones resolved against the article when known), or undefined
@@ -38,6 +47,9 @@ export function rewriteUrl(value: string, ctx: UrlContext): string | undefined {
   const scheme = SCHEME.exec(probe);
   if (scheme) return ctx.schemes.includes(scheme[1]!.toLowerCase()) ? trimmed : undefined;
   if (probe.startsWith('#') || !ctx.base) return trimmed;
+  if (ctx.origin && PLAIN_ROOT_PATH.test(trimmed) && !DOT_SEGMENT.test(trimmed.split(/[?#]/, 1)[0]!)) {
+    return ctx.origin + trimmed;
+  }
   try {
     return new URL(trimmed, ctx.base).href;
   } catch {
@@ -48,9 +60,12 @@ export function rewriteUrl(value: string, ctx: UrlContext): string | undefined {
 /** True when `url` (already rewritten) points to another origin than the article's. */
 export function isExternal(url: string, ctx: UrlContext): boolean {
   if (!/^https?:/i.test(url)) return false;
-  if (!ctx.base) return true;
+  if (!ctx.origin) return true;
+  const origin = ctx.origin;
+  // Most links are already in canonical form: decide by prefix before parsing.
+  if (url.startsWith(origin) && (url.length === origin.length || '/?#'.includes(url[origin.length]!))) return false;
   try {
-    return new URL(url).origin !== ctx.base.origin;
+    return new URL(url).origin !== origin;
   } catch {
     return true;
   }
