@@ -1,0 +1,196 @@
+/**
+ * The fault matrix at the loader level: articlesLoader against the simulator over HTTP (in-memory loader
+ * context from test/astro/loader-context.ts; the real Astro builds are in interrupted-build.test.ts). For
+ * every fault on the list call, the detail calls and the two feeds, after upstream changes:
+ * - default: the build passes, and every stored article is its previous version or its new good version
+ *   (nothing dropped, nothing half-written), with a warning whenever something was not fetched;
+ * - strict: the build fails with one line naming the endpoint (and the status), and the store obeys the
+ *   same rule;
+ * - the request count stays within the budget; once the fault is gone the next build converges.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublisherError } from '../../src/client/index.js';
+import { articlesLoader, StrictModeError } from '../../src/loader/index.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { fakeContext, type FakeContext } from '../astro/loader-context.js';
+import { addFault, clearFaults, type Endpoint, hits, patchArticle, publish, ROUTES } from './helpers.js';
+
+const MAX_REQUESTS = 10;
+let sim: Simulator;
+let before: FakeContext;
+let good: FakeContext;
+let listItems: unknown[];
+const loader = (extra: Record<string, unknown> = {}) =>
+  articlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, budget: { maxRequests: MAX_REQUESTS, reserve: 0 }, ...extra });
+
+/** A copy of a context's store and meta, so each scenario starts from the same previous build. */
+function copyOf(source: FakeContext): FakeContext {
+  const ctx = fakeContext(loader().schema);
+  for (const [id, entry] of source.entries) ctx.entries.set(id, structuredClone(entry));
+  for (const [key, value] of source.meta) ctx.meta.set(key, value);
+  return ctx;
+}
+
+/** What a reader sees of an entry (the view count moves on every detail GET and is not content). */
+const seen = (entry: { data: Record<string, unknown>; rendered?: { html: string } } | undefined) =>
+  entry && { title: entry.data.title, html: entry.rendered?.html };
+
+/** Every article of the previous build is still there, as it was or as its new good version; nothing else. */
+function expectPreviousOrGood(ctx: FakeContext, label: string): void {
+  for (const id of before.entries.keys()) expect(ctx.entries.has(id), `${label}: ${id} dropped`).toBe(true);
+  for (const [id, entry] of ctx.entries) {
+    const options = [seen(before.entries.get(id)), seen(good.entries.get(id))].filter(Boolean);
+    expect(options, `${label}: ${id} is neither its previous nor its good version`).toContainEqual(seen(entry));
+  }
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ articles: 12, rateLimitOverride: 100_000 });
+  before = fakeContext(loader().schema);
+  await loader().load(before.context);
+  expect(before.entries.size).toBe(12);
+  // Upstream changes since that build: one new article, one retitled (needs a detail call), one rewritten
+  // (the RSS feed carries it).
+  const [first, second] = [...before.entries.keys()];
+  await publish(sim, { site: 12, title: 'Published after the last build', content: '<h2>New</h2><p>Fresh.</p>' });
+  await patchArticle(sim, 12, first!, { title: 'Retitled upstream' });
+  await patchArticle(sim, 12, second!, { content: '<h2>Rewritten</h2><p>New body.</p>' });
+  good = copyOf(before);
+  await loader().load(good.context);
+  expect(good.entries.size).toBe(13);
+  listItems = ((await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } })).json()) as { results: unknown[] }).results;
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+const EMPTY_SITEMAP = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>';
+const EMPTY_RSS = '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>';
+
+interface Row {
+  name: string;
+  endpoints: Endpoint[];
+  fault: (endpoint: Endpoint) => Record<string, unknown>;
+  /** HTTP status named in the strict failure, when the fault is a status. */
+  status?: number;
+  /** What the strict failure names instead of the endpoint (a suspect list is not an HTTP failure). */
+  strictNames?: string;
+}
+
+const ALL: Endpoint[] = ['list', 'detail', 'sitemap', 'rss'];
+const ROWS: Row[] = [
+  { name: '429 with a short Retry-After', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1, times: 1 }) },
+  { name: '429 with a Retry-After over the cap', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 3600 }), status: 429 },
+  { name: '429 storm', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1 }), status: 429 },
+  { name: '500', endpoints: ALL, fault: () => ({ status: 500 }), status: 500 },
+  { name: '503', endpoints: ALL, fault: () => ({ status: 503 }), status: 503 },
+  { name: '502 (CMS unreachable)', endpoints: ALL, fault: () => ({ status: 502 }), status: 502 },
+  { name: 'connection dropped mid-body', endpoints: ALL, fault: () => ({ drop: 'mid-body' }) },
+  { name: 'truncated body', endpoints: ALL, fault: () => ({ body: 'truncated' }) },
+  { name: 'HTML error page with status 200', endpoints: ALL, fault: () => ({ body: 'html' }) },
+  {
+    name: 'schema drift: a renamed field',
+    endpoints: ['list', 'detail'],
+    fault: (endpoint) => ({ drift: { rename: endpoint === 'list' ? { slug: 'article_slug' } : { content: 'body' } } }),
+  },
+  { name: 'schema drift: a required field missing', endpoints: ['list', 'detail'], fault: () => ({ drift: { omit: ['title'] } }) },
+  { name: 'schema drift: article_type and extra fields', endpoints: ['list', 'detail'], fault: () => ({ drift: { add: { article_type: 'guide', extra: [1, 2] } } }) },
+  {
+    name: 'a list that suddenly comes back empty',
+    endpoints: ['list', 'sitemap', 'rss'],
+    fault: (endpoint) => (endpoint === 'list' ? { json: { results: [] } } : { body: endpoint === 'sitemap' ? EMPTY_SITEMAP : EMPTY_RSS }),
+    strictNames: 'The list of site 12 came back with 0 articles where 12 are stored',
+  },
+  {
+    name: 'a list that loses most articles at once',
+    endpoints: ['list'],
+    fault: () => ({ json: { results: listItems.slice(0, 3) } }),
+    strictNames: 'The list of site 12 came back with 3 articles where 12 are stored',
+  },
+  { name: 'a huge body', endpoints: ALL, fault: (endpoint) => ({ body: 'huge', hugeBytes: endpoint === 'list' || endpoint === 'detail' ? 24 * 1024 * 1024 : 64 * 1024 * 1024 }) },
+];
+
+const PATH: Record<Endpoint, string> = {
+  list: '/api/v1/sites/12/articles/',
+  detail: '/api/v1/sites/12/articles/',
+  sitemap: '/api/sites/12/sitemap.xml',
+  rss: '/api/sites/12/rss.xml',
+};
+
+describe('articlesLoader under faults: stale beats failing, strict fails in one line, nothing is lost', () => {
+  for (const row of ROWS) {
+    it(row.name, async () => {
+      for (const endpoint of row.endpoints) {
+        const label = `${row.name} on ${endpoint}`;
+        await clearFaults(sim);
+        await addFault(sim, { route: ROUTES[endpoint], ...row.fault(endpoint) });
+
+        // Default: passes; the store holds previous or good versions only; warns if anything was missed.
+        sim.resetStats();
+        const lenient = copyOf(before);
+        await expect(loader().load(lenient.context), label).resolves.toBeUndefined();
+        const lines = lenient.take();
+        const warnings = lines.filter((l) => l.startsWith('warn '));
+        expectPreviousOrGood(lenient, label);
+        const stats = sim.stats();
+        expect(stats.authenticated, `${label}: budget`).toBeLessThanOrEqual(MAX_REQUESTS);
+        // No storm: the list call at most 1 + 2 retries; each detail once; each feed at most 1 + 2 retries.
+        expect(hits(stats, ROUTES.list), `${label}: list calls`).toBeLessThanOrEqual(3);
+        const details = stats.requests.filter((r) => r.route === ROUTES.detail).map((r) => r.path);
+        expect(details.length, `${label}: a detail call was repeated`).toBe(new Set(details).size);
+        expect(hits(stats, ROUTES.sitemap) + hits(stats, ROUTES.rss), `${label}: feed calls`).toBeLessThanOrEqual(6);
+        const missed = [...good.entries.keys()].filter((id) => JSON.stringify(seen(lenient.entries.get(id))) !== JSON.stringify(seen(good.entries.get(id))));
+        if (missed.length > 0 || lenient.entries.size !== good.entries.size) {
+          expect(warnings.length, `${label}: something was missed (${missed.join(', ')}) without a warning`).toBeGreaterThan(0);
+        }
+        for (const w of warnings) expect(w, `${label}: a warning is one line`).not.toContain('\n');
+        if (endpoint === 'list' && row.status) {
+          expect(warnings.join('\n')).toContain(`Could not list the articles of site 12: [GET] ${PATH.list}: ${row.status} `);
+        }
+        if (endpoint === 'detail' && warnings.length > 0) expect(warnings.join('\n')).toMatch(/could not be fetched .*Their previous versions are kept/);
+
+        // strict: the same situation fails the build in one line naming the endpoint; the store obeys the same rule.
+        await clearFaults(sim);
+        await addFault(sim, { route: ROUTES[endpoint], ...row.fault(endpoint) });
+        const strict = copyOf(before);
+        let failure: unknown;
+        try {
+          await loader({ strict: true }).load(strict.context);
+        } catch (error) {
+          failure = error;
+        }
+        if (warnings.length > 0) {
+          expect(failure, `${label}: strict must fail`).toBeDefined();
+          expect(failure instanceof StrictModeError || isPublisherError(failure), label).toBe(true);
+          const message = (failure as Error).message;
+          expect(message, `${label}: one line`).not.toContain('\n');
+          expect(message).toMatch(/^\[astro-content-publisher\] /);
+          if (endpoint === 'list' && row.strictNames) expect(message, label).toContain(row.strictNames);
+          else if (endpoint === 'list' || endpoint === 'detail') expect(message, label).toContain(`[GET] ${PATH[endpoint]}`);
+          if (endpoint === 'sitemap' || endpoint === 'rss') expect(message, label).toMatch(new RegExp(`public (sitemap|RSS feed) of site 12`));
+          if (row.status && endpoint !== 'sitemap' && endpoint !== 'rss') expect(message, label).toContain(`: ${row.status} `);
+        } else {
+          expect(failure, `${label}: nothing was missed, strict passes`).toBeUndefined();
+        }
+        expectPreviousOrGood(strict, `${label} (strict)`);
+
+        // Once the fault is gone, the next build converges to the good store.
+        await clearFaults(sim);
+        await loader().load(lenient.context);
+        expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)])), `${label}: converges`).toEqual(new Map([...good.entries].map(([id, e]) => [id, seen(e)])));
+      }
+    });
+  }
+
+  it('an empty list is kept until the user confirms with allowMassRemoval', async () => {
+    await clearFaults(sim);
+    await addFault(sim, { route: ROUTES.list, json: { results: [] } });
+    const ctx = copyOf(before);
+    await loader().load(ctx.context);
+    expect(ctx.take().join('\n')).toContain('came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })');
+    expect(ctx.entries.size).toBe(12);
+    await loader({ allowMassRemoval: true }).load(ctx.context);
+    expect(ctx.entries.size).toBe(0);
+    await clearFaults(sim);
+  });
+});
