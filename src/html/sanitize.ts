@@ -72,6 +72,8 @@ function build(sanitize: unknown): CompiledPolicy {
       // No style attribute is ever allowed, so skip postcss entirely.
       parseStyleAttributes: false,
       enforceHtmlBoundary: false,
+      // Void elements users may allow (source, track) must not get a closing tag.
+      selfClosing: ['img', 'br', 'hr', 'wbr', 'col', 'area', 'source', 'track'],
     },
   };
 }
