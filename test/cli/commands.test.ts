@@ -175,9 +175,22 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
     { name: 'unknown command', code: 2, args: ['publish'], line: /^content-publisher: Unknown command "publish"/ },
   ];
 
-  for (const testCase of cases) {
+  // Cases without a fault share nothing and run at once (each is a process start); fault cases run one by one.
+  it('without faults, all at once', async () => {
+    const plain = cases.filter((testCase) => !testCase.fault);
+    const results = await Promise.all(plain.map((testCase) => cli(testCase.args, testCase.env ?? {})));
+    plain.forEach((testCase, index) => {
+      const result = results[index]!;
+      expect({ name: testCase.name, code: result.code }).toEqual({ name: testCase.name, code: testCase.code });
+      expect(result.stderr).toMatch(testCase.line);
+      expect(result.stdout).toBe('');
+      noKey(result);
+    });
+  });
+
+  for (const testCase of cases.filter((c) => c.fault)) {
     it(`${testCase.name} -> exit ${testCase.code}`, async () => {
-      if (testCase.fault) await admin(sim.url, 'POST', 'faults', testCase.fault);
+      await admin(sim.url, 'POST', 'faults', testCase.fault);
       const result = await cli(testCase.args, testCase.env ?? {});
       expect(result.code).toBe(testCase.code);
       expect(result.stderr).toMatch(testCase.line);
