@@ -109,6 +109,10 @@ export class CommandContext {
 
   /** A client for the public feeds only: no key is read or sent. */
   publicClient(): Client {
-    return createClient({ baseUrl: this.baseUrl(), userAgent: 'content-publisher-watch' });
+    return createClient({
+      baseUrl: this.baseUrl(),
+      userAgent: 'content-publisher-watch',
+      logger: { warn: (message: string) => this.log(message), ...(this.verbose && { debug: (message: string) => this.log(message) }) },
+    });
   }
 }
