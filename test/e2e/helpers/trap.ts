@@ -59,14 +59,15 @@ export async function armTrap(page: Page): Promise<Trap> {
 }
 
 /**
- * Fires the events that inline handlers listen to (on every element of the page) without activating
+ * Fires the events that inline handlers listen to (on every element of <main>) without activating
  * links: a plain Event named "click" has no activation behaviour. Any on* attribute that survived
  * sanitising would run here and hit the trap.
  */
 export async function fireHandlers(page: Page): Promise<void> {
   await page.evaluate(() => {
     const types = ['click', 'dblclick', 'mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup', 'focus', 'focusin', 'blur', 'load', 'error', 'toggle', 'animationstart', 'transitionend', 'pointerover', 'keydown', 'input', 'change', 'submit', 'scroll', 'wheel'];
-    for (const element of Array.from(document.querySelectorAll('*'))) {
+    // Article content and titles only ever land in <main>; the layout around it is the playground's own.
+    for (const element of Array.from(document.querySelectorAll('main, main *'))) {
       for (const type of types) element.dispatchEvent(new Event(type, { bubbles: false }));
     }
   });
