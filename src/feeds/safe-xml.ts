@@ -26,23 +26,62 @@ export interface SafeXmlDocument {
   root: XmlElement;
 }
 
-const HTML_START = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
-// A DOCTYPE or entity declaration, or a CDATA section / comment that may legitimately contain that text.
-const DECLARATION_OR_LITERAL = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<!(DOCTYPE|ENTITY)/gi;
+const HTML_ROOT = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+
+/**
+ * Whether the document starts like an HTML page (after an XML declaration, comments and whitespace).
+ * Hand-written rather than one regex, whose nested lazy comment group backtracks exponentially.
+ */
+function looksLikeHtml(xml: string): boolean {
+  let i = 0;
+  const limit = Math.min(xml.length, 65_536);
+  while (i < limit) {
+    while (i < limit && /\s/.test(xml.charAt(i))) i++;
+    if (xml.startsWith('<?', i)) {
+      const close = xml.indexOf('?>', i + 2);
+      if (close === -1) return false;
+      i = close + 2;
+    } else if (xml.startsWith('<!--', i)) {
+      const close = xml.indexOf('-->', i + 4);
+      if (close === -1) return false;
+      i = close + 3;
+    } else {
+      return HTML_ROOT.test(xml.slice(i, i + 64));
+    }
+  }
+  return false;
+}
 
 function fail(opts: SafeXmlOptions, reason: XmlSafetyError['reason'], detail: string, xml?: string, offset?: number): never {
   const at = xml !== undefined && offset !== undefined ? lineColumn(xml, offset) : undefined;
   throw new XmlSafetyError({ url: opts.url, kind: opts.kind, reason, detail, line: at?.line, column: at?.column });
 }
 
+/**
+ * Offset of a `<!DOCTYPE` or `<!ENTITY` markup declaration, skipping CDATA sections and comments (an
+ * article may quote "<!DOCTYPE html>" in its content). Linear: each section is jumped over with indexOf.
+ */
 function declarationOffset(xml: string): number {
   // Fast path: nearly every real document has no such text at all.
   if (!/<!(?:DOCTYPE|ENTITY)/i.test(xml)) return -1;
-  DECLARATION_OR_LITERAL.lastIndex = 0;
-  for (const match of xml.matchAll(DECLARATION_OR_LITERAL)) {
-    if (match[1] !== undefined) return match.index;
+  let i = 0;
+  for (;;) {
+    const at = xml.indexOf('<!', i);
+    if (at === -1) return -1;
+    if (xml.startsWith('<![CDATA[', at)) {
+      const close = xml.indexOf(']]>', at + 9);
+      if (close === -1) return -1; // unclosed: the well-formedness check refuses it
+      i = close + 3;
+    } else if (xml.startsWith('<!--', at)) {
+      const close = xml.indexOf('-->', at + 4);
+      if (close === -1) return -1;
+      i = close + 3;
+    } else {
+      const word = xml.slice(at + 2, at + 8).toUpperCase();
+      if (word === 'DOCTYP' || word === 'ENTITY') return at;
+      i = at + 2;
+    }
   }
-  return -1;
 }
 
 /**
@@ -57,7 +96,7 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
   }
   const xml = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (xml.trim() === '') fail(opts, 'empty', 'the response is empty. Check the URL and that the service is up.');
-  if (HTML_START.test(xml.slice(0, 65_536))) {
+  if (looksLikeHtml(xml)) {
     fail(opts, 'html', 'it is an HTML page, not XML (the server probably answered an error or login page). Check the URL and the service status.');
   }
   const declaration = declarationOffset(xml);

@@ -99,6 +99,15 @@ describe('broken upstream documents', () => {
       expect(error.message).toContain(`The sitemap at ${URL_SITEMAP} is not safe to parse: it is not shaped like a sitemap`);
     }
   });
+  it('adversarial prologs (many comments, unclosed CDATA before a DOCTYPE) stay linear', () => {
+    for (const xml of ['<!---->'.repeat(10_000) + '<!--'.repeat(10_000) + '<urlset/>', `<urlset>${'<![CDATA['.repeat(200_000)}<!DOCTYPE x>`]) {
+      const started = performance.now();
+      expect(rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP })).message).toContain(URL_SITEMAP);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    const html = rejection(() => parseSitemapEntries('<?xml version="1.0"?>\n<!-- x -->\n<html><body>x</body></html>', { url: URL_SITEMAP }));
+    expect(html.reason).toBe('html');
+  });
   it('a second root element is refused', () => {
     expect(rejection(() => parseSitemapEntries('<urlset></urlset><urlset></urlset>', { url: URL_SITEMAP })).reason).toBe('not-well-formed');
   });
