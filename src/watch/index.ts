@@ -5,3 +5,4 @@ export { loadState, saveState, defaultStatePath, StateFileError, watchStateSchem
 export { pollFeeds, applyObservation, observationDiffers, type FeedFetcher, type Observation } from './poll.js';
 export { runTrigger, describeTrigger, describeHookUrl, type TriggerSpec, type TriggerResult } from './trigger.js';
 export { runWatch, detectChanges, type WatchRunOptions, type WatchEvent, type OnceOutcome } from './watcher.js';
+export { watchOptionsSchema, triggerSchema, resolveWatchOptions, type WatchOptions, type WatchOptionsInput } from './options.js';

@@ -6,7 +6,9 @@
 import { spawn } from 'node:child_process';
 import type { Change } from './detect.js';
 
-export type TriggerSpec = { kind: 'run'; command: string } | { kind: 'hook'; url: string; timeoutMs: number };
+import type { TriggerSpec } from './options.js';
+
+export type { TriggerSpec };
 
 export type TriggerResult = { ok: true; detail: string } | { ok: false; detail: string };
 

@@ -8,24 +8,17 @@ import { nextDelay } from './backoff.js';
 import { describeChange, detectRssChanges, detectSitemapChanges, type Change } from './detect.js';
 import { applyObservation, observationDiffers, pollFeeds, type FeedFetcher, type Observation } from './poll.js';
 import { loadState, saveState, type WatchState } from './state.js';
-import { describeTrigger, runTrigger, type TriggerSpec } from './trigger.js';
+import { resolveWatchOptions, type WatchOptionsInput } from './options.js';
+import { describeTrigger, runTrigger } from './trigger.js';
 
-export interface WatchRunOptions {
-  site: number;
-  baseUrl: string;
+/** The data options (validated by `watchOptionsSchema`) plus the I/O the loop needs. */
+export type WatchRunOptions = WatchOptionsInput & {
+  /** The public feeds: a client's `rss()`/`sitemap()` (no API key needed). */
   fetcher: FeedFetcher;
-  trigger: TriggerSpec;
-  statePath: string;
-  intervalMs: number;
-  debounceMs: number;
-  once: boolean;
-  triggerOnFirstRun: boolean;
-  /** Route a `--run` command's stdout to stderr (for `--json`). */
-  stdoutToStderr: boolean;
   /** Aborted on SIGINT/SIGTERM: the loop stops after the running poll or trigger. */
   signal: AbortSignal;
   report: (event: WatchEvent) => void;
-}
+};
 
 export type WatchEvent =
   | { event: 'baseline'; items: number; urls: number }
@@ -60,8 +53,10 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Runs the watcher. In `once` mode it returns the outcome and lets upstream errors propagate. */
-export async function runWatch(options: WatchRunOptions): Promise<OnceOutcome | undefined> {
-  const { site, baseUrl, fetcher, report, signal } = options;
+export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | undefined> {
+  const { fetcher, report, signal, ...data } = input;
+  const options = resolveWatchOptions(data);
+  const { site, baseUrl } = options;
   const stamp = () => ({ site, baseUrl, now: new Date() });
   let state = await loadState(options.statePath, { site, baseUrl });
 

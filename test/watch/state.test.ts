@@ -59,3 +59,15 @@ describe('durations and backoff', () => {
     expect(nextDelay(3_600_000, 5)).toBe(3_600_000);
   });
 });
+
+describe('watch options', () => {
+  it('fills the defaults and names the invalid option', async () => {
+    const { resolveWatchOptions } = await import('../../src/watch/options.js');
+    const resolved = resolveWatchOptions({ site: 12, baseUrl: 'http://x', statePath: 's.json', trigger: { kind: 'hook', url: 'https://hooks.example/abc' } });
+    expect(resolved).toMatchObject({ intervalMs: 300_000, debounceMs: 30_000, once: false, triggerOnFirstRun: false, trigger: { timeoutMs: 30_000 } });
+    expect(() => resolveWatchOptions({ site: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'hook', url: 'ftp://x/' } })).toThrow(
+      /watch option `trigger.url` is invalid: must be an http\(s\) URL/,
+    );
+    expect(() => resolveWatchOptions({ site: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } })).toThrow(/`site`/);
+  });
+});
