@@ -133,6 +133,20 @@ describe('success: tables, --json and exit code 0', () => {
     expect(JSON.parse(digestJson!.stdout)).toMatchObject({ week: expect.any(String), average_audit_score: expect.any(Number), alerts: expect.any(Array) });
   });
 
+  it('me and generate without `usage` in /me/ (the first description of the API)', async () => {
+    const first = await startSimulator({ rateLimits: 'first' });
+    try {
+      const env = { PUBLISHER_BASE_URL: first.url, PUBLISHER_API_KEY: first.tokens.pro };
+      const [me, generate] = await Promise.all([runCli(['me'], { env }), runCli(['generate', '12', '--topic', 'x', '--yes'], { env })]);
+      expect(me.stdout).toMatch(/^rate limit: +30 requests\/hour/m);
+      expect(me.stdout).toMatch(/^articles this month: +not reported by the service$/m);
+      expect(generate.code).toBe(0);
+      expect(generate.stderr).toMatch(/Quota: not reported by the service \(plan pro\)/);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('simulator: starts through the CLI and prints its JSON line', async () => {
     const { startCli } = await import('./run-cli.js');
     const child = startCli(['simulator', '--port', '0', '--articles', '3']);
