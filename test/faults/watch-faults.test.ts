@@ -1,0 +1,96 @@
+/**
+ * `content-publisher watch --once` (spawned as a user runs it) under every feed fault, with a real change
+ * waiting upstream: the run fails with the exit code of the failure class and one line on stderr, the
+ * trigger does not run, the state file is untouched (so the change is not lost), the feeds are requested a
+ * bounded number of times, and the next run after the fault delivers the change exactly once.
+ */
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { runCli } from '../cli/run-cli.js';
+import { addFault, clearFaults, hits, publish, ROUTES } from './helpers.js';
+
+let sim: Simulator;
+let dir: string;
+let baseline: string;
+
+const FEEDS = 'GET /api/sites/*';
+
+async function lines(file: string): Promise<number> {
+  return existsSync(file) ? (await readFile(file, 'utf8')).split('\n').filter(Boolean).length : 0;
+}
+
+function watch(state: string, counter: string) {
+  return runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', state, '--once', '--run', `echo run >> "${counter}"`]);
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ articles: 10 });
+  dir = await mkdtemp(join(tmpdir(), 'faults-watch-'));
+  baseline = join(dir, 'baseline.json');
+  const first = await watch(baseline, join(dir, 'unused'));
+  expect(first.code, first.stderr).toBe(3);
+  // A change the watcher has not seen yet: every scenario must deliver it once its fault is gone.
+  await publish(sim, { site: 12, title: 'Published while the feeds misbehave', content: '<p>New.</p>' });
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const ROWS: Array<{ name: string; fault: Record<string, unknown>; exit: number; stderr?: RegExp }> = [
+  { name: '429 with a short Retry-After: waited, retried, the change is delivered', fault: { status: 429, retryAfter: 1, times: 1 }, exit: 0 },
+  { name: '429 with a Retry-After over the cap', fault: { status: 429, retryAfter: 3600 }, exit: 8, stderr: /429: .*retry after 3600 s/ },
+  { name: '429 storm', fault: { status: 429, retryAfter: 1 }, exit: 8, stderr: /429/ },
+  { name: '500', fault: { status: 500 }, exit: 10, stderr: /500/ },
+  { name: '503', fault: { status: 503 }, exit: 10, stderr: /503/ },
+  { name: '502 (CMS unreachable)', fault: { status: 502 }, exit: 9, stderr: /502/ },
+  { name: 'connection dropped mid-body', fault: { drop: 'mid-body' }, exit: 11, stderr: /network error/ },
+  { name: 'truncated XML', fault: { body: 'truncated' }, exit: 12, stderr: /api\/sites\/12\/(rss|sitemap)\.xml/ },
+  { name: 'an HTML error page with status 200', fault: { body: 'html' }, exit: 12, stderr: /got HTML/ },
+  { name: 'a huge body (over maxFeedBytes)', fault: { body: 'huge' }, exit: 12, stderr: /maxFeedBytes/ },
+];
+
+describe('watch --once under feed faults', () => {
+  for (const row of ROWS) {
+    it(row.name, async () => {
+      const state = join(dir, `${row.exit}-${Math.random().toString(36).slice(2)}.json`);
+      const counter = `${state}.runs`;
+      await copyFile(baseline, state);
+      const stateBefore = await readFile(state, 'utf8');
+      await clearFaults(sim);
+      await addFault(sim, { route: FEEDS, ...row.fault });
+      sim.resetStats();
+
+      const faulty = await watch(state, counter);
+      expect(faulty.code, faulty.stderr).toBe(row.exit);
+      const stats = sim.stats();
+      // Bounded: each feed once, plus at most `retries` (2) retries; never the key, never authenticated.
+      expect(hits(stats, ROUTES.rss)).toBeLessThanOrEqual(3);
+      expect(hits(stats, ROUTES.sitemap)).toBeLessThanOrEqual(3);
+      expect(stats.authenticated).toBe(0);
+      if (row.exit === 0) {
+        expect(await lines(counter)).toBe(1);
+        return;
+      }
+      // One error line; any other line is a notice of a bounded retry.
+      const stderr = faulty.stderr.trim().split('\n');
+      const errors = stderr.filter((line) => line.startsWith('content-publisher: '));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(row.stderr!);
+      for (const line of stderr.filter((l) => !errors.includes(l))) {
+        expect(line).toMatch(/-> (\w+; retry [12] of 2 in \d+ ms|429; waiting \d+ ms \(Retry-After\) and retrying once)$/);
+      }
+      expect(await lines(counter)).toBe(0);
+      expect(await readFile(state, 'utf8')).toBe(stateBefore);
+
+      await clearFaults(sim);
+      const recovered = await watch(state, counter);
+      expect(recovered.code, recovered.stderr).toBe(0);
+      expect(await lines(counter)).toBe(1);
+    });
+  }
+});
