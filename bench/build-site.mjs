@@ -1,5 +1,7 @@
 // One build of the benchmark blog in its own process (fresh module graph and heap, like `astro build`).
-// Prints one JSON line {"ms": wall time of build()} on stdout.
+// Prints one JSON line {"ms": wall time of build(), "articles": article pages written} on stdout.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
@@ -12,4 +14,6 @@ if (!outDir || !cacheDir) {
 const root = fileURLToPath(new URL('./site/', import.meta.url));
 const started = performance.now();
 await build({ root, outDir, cacheDir, logLevel: 'error' });
-console.log(JSON.stringify({ ms: Math.round(performance.now() - started) }));
+const ms = Math.round(performance.now() - started);
+const articles = readdirSync(join(outDir, 'blog')).length;
+console.log(JSON.stringify({ ms, articles }));
