@@ -36,6 +36,10 @@ export function toOriginSet(origins: readonly string[]): Set<string> {
 
 /** Whether `url` is an absolute URL on one of the origins. */
 export function isOnOrigins(url: string, origins: ReadonlySet<string>): boolean {
+  // Fast path without a URL parse: "<origin>/..." as the service writes it. Anything else (case,
+  // default ports, whitespace) falls through to the exact check.
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  if (slash > 0 && origins.has(url.slice(0, slash))) return true;
   try {
     return origins.has(new URL(url).origin);
   } catch {
