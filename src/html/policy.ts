@@ -19,24 +19,28 @@ export const DEFAULT_IFRAME_HOSTS: readonly string[] = [
   'player.vimeo.com',
 ];
 
-/** Article markup: text semantics, sections, lists, tables, figures, code, images, vetted iframes. */
+/**
+ * Article markup: text semantics, sections, lists, tables, figures, code, images, vetted iframes.
+ * Ordered by how often articles use them: sanitize-html looks tags up with indexOf several times per
+ * node, so frequent tags first is a measurable part of the throughput.
+ */
 export const BASE_ALLOWED_TAGS: readonly string[] = [
-  'address', 'article', 'aside', 'footer', 'header', 'hgroup', 'main', 'nav', 'section',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'hr', 'li', 'menu', 'ol', 'p', 'pre', 'ul',
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q',
-  'rp', 'rt', 'ruby', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
-  'del', 'ins', 'details', 'summary',
-  'caption', 'col', 'colgroup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr',
-  'img', 'iframe',
+  'p', 'a', 'li', 'strong', 'em', 'code', 'br', 'ul', 'td', 'tr', 'h2', 'h3', 'span', 'b', 'i', 'ol',
+  'img', 'pre', 'th', 'blockquote', 'figure', 'figcaption', 'table', 'tbody', 'thead', 'h4', 'hr', 'div',
+  'iframe', 'h1', 'h5', 'h6', 'sup', 'sub', 'mark', 'kbd', 'small', 'cite', 'q', 'abbr', 'time',
+  'dl', 'dt', 'dd', 'caption', 'col', 'colgroup', 'tfoot', 'del', 'ins', 's', 'u', 'details', 'summary',
+  'address', 'article', 'aside', 'footer', 'header', 'hgroup', 'main', 'nav', 'section', 'menu',
+  'bdi', 'bdo', 'data', 'dfn', 'rp', 'rt', 'ruby', 'samp', 'var', 'wbr',
 ];
 
-/** Per-tag attributes. `id` only on headings (generated), `style` and `on*` nowhere. */
+/**
+ * Per-tag attributes. `id` only on headings (generated), `style` and `on*` nowhere. No global ('*')
+ * entry on purpose: it makes sanitize-html walk the attributes of every element.
+ */
 export const BASE_ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
-  '*': ['title', 'lang', 'dir'],
-  a: ['href', 'target', 'rel', 'hreflang'],
-  img: ['src', 'srcset', 'sizes', 'alt', 'width', 'height', 'loading', 'decoding'],
-  iframe: ['src', 'width', 'height', 'allow', 'allowfullscreen', 'sandbox', 'loading', 'referrerpolicy'],
+  a: ['href', 'target', 'rel', 'hreflang', 'title'],
+  img: ['src', 'srcset', 'sizes', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
+  iframe: ['src', 'width', 'height', 'title', 'allow', 'allowfullscreen', 'sandbox', 'loading', 'referrerpolicy'],
   h1: ['id'], h2: ['id'], h3: ['id'], h4: ['id'], h5: ['id'], h6: ['id'],
   td: ['colspan', 'rowspan', 'headers'],
   th: ['colspan', 'rowspan', 'headers', 'scope', 'abbr'],
@@ -46,6 +50,8 @@ export const BASE_ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>
   blockquote: ['cite'], q: ['cite'], del: ['cite', 'datetime'], ins: ['cite', 'datetime'],
   time: ['datetime'], data: ['value'],
   details: ['open'],
+  abbr: ['title'], dfn: ['title'],
+  span: ['lang', 'dir'], p: ['lang', 'dir'], bdo: ['dir'],
 };
 
 /** Classes are presentation hooks: only syntax-highlighting languages by default. */

@@ -34,6 +34,16 @@ type StaticOptions = Omit<sanitizeHtml.IOptions, 'transformTags' | 'exclusiveFil
 interface CompiledPolicy {
   policy: ResolvedPolicy;
   options: StaticOptions;
+  /** dropScriptLikeValues for each tag that can keep an attribute ('*' if any attribute is global). */
+  scriptChecks: Record<string, sanitizeHtml.Transformer>;
+}
+
+function withScriptCheck(transform: sanitizeHtml.Transformer): sanitizeHtml.Transformer {
+  return (tagName, attribs) => {
+    const tag = transform(tagName, attribs);
+    const checked = dropScriptLikeValues(tag.tagName, tag.attribs);
+    return tag.text === undefined ? checked : { ...checked, text: tag.text };
+  };
 }
 
 // Options objects are usually created once (the loader's config) and reused for every article:
@@ -54,8 +64,13 @@ function compile(sanitize: SanitizeOptions | undefined): CompiledPolicy {
 
 function build(sanitize: unknown): CompiledPolicy {
   const policy = resolvePolicy(sanitize);
+  // Only tags that can keep an attribute need the check; the others lose every attribute anyway.
+  const tagsWithAttributes = new Set([...Object.keys(policy.allowedAttributes), ...Object.keys(policy.allowedClasses)]);
+  const scriptChecks: Record<string, sanitizeHtml.Transformer> = {};
+  for (const tag of tagsWithAttributes.has('*') ? ['*'] : tagsWithAttributes) scriptChecks[tag] = dropScriptLikeValues;
   return {
     policy,
+    scriptChecks,
     options: {
       allowedTags: policy.allowedTags,
       allowedAttributes: policy.allowedAttributes,
@@ -86,7 +101,7 @@ const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
  * placeholders are swapped for their slugs.
  */
 export function sanitizeArticle(html: string, options: SanitizeArticleOptions = {}): SanitizedArticle {
-  const { policy, options: staticOptions } = compile(options.sanitize);
+  const { policy, options: staticOptions, scriptChecks } = compile(options.sanitize);
   const article = parseArticleUrl(options.articleUrl);
   const ctx: TransformContext = {
     base: article?.base,
@@ -97,14 +112,12 @@ export function sanitizeArticle(html: string, options: SanitizeArticleOptions = 
     // Unguessable per run, so markup in the source cannot forge a placeholder.
     placeholder: `acp-${randomBytes(9).toString('base64url')}-`,
   };
-  const heading = transformHeading(ctx);
-  const transformTags: Record<string, sanitizeHtml.Transformer> = {
-    a: transformLink(ctx),
-    img: transformImage(ctx),
-    iframe: transformIframe(ctx),
-    '*': dropScriptLikeValues,
-  };
+  const transformTags: Record<string, sanitizeHtml.Transformer> = { ...scriptChecks };
+  const heading = withScriptCheck(transformHeading(ctx));
   for (const tag of HEADING_TAGS) transformTags[tag] = heading;
+  transformTags.a = withScriptCheck(transformLink(ctx));
+  transformTags.img = withScriptCheck(transformImage(ctx));
+  transformTags.iframe = withScriptCheck(transformIframe(ctx));
 
   let out = sanitizeHtml(String(html ?? ''), {
     ...staticOptions,

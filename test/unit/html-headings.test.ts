@@ -48,9 +48,9 @@ describe('headings', () => {
   });
 
   test('a forged placeholder id in the source is not mistaken for one', () => {
-    const { html, headings } = sanitizeArticle('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><p title="acp-AAAAAAAAAAAA-0">p</p>');
+    const { html, headings } = sanitizeArticle('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>');
     expect(headings).toEqual([{ depth: 2, slug: 'acp-AAAAAAAAAAAA-0', text: 'Real' }]);
-    expect(html).toBe('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><p title="acp-AAAAAAAAAAAA-0">p</p>');
+    expect(html).toBe('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>');
   });
 
   test('slugify follows github-slugger (as Astro Markdown headings do)', () => {
