@@ -29,6 +29,8 @@ export function assertSlug(slug: unknown, call: CallSite): asserts slug is strin
   else if (slug.trim() === '') problem = 'must not be empty';
   else if (slug.includes('/') || slug.includes('\\')) problem = 'must not contain "/"';
   else if (slug.includes('..')) problem = 'must not contain ".."';
+  // "." is a path segment of its own: /articles/./ is /articles/, the list endpoint.
+  else if (slug.trim() === '.') problem = 'must not be "."';
   else if (/[?#]/.test(slug) || [...slug].some((char) => char.charCodeAt(0) < 0x20)) problem = 'must not contain control characters, "?" or "#"';
   if (problem === undefined) return;
   const hint = 'Pass one article slug as listed by client.articles(siteId), like "my-article".';
