@@ -29,13 +29,14 @@ export interface SanitizedArticle {
   headings: Heading[];
 }
 
-type StaticOptions = Omit<sanitizeHtml.IOptions, 'transformTags' | 'exclusiveFilter'>;
-
 interface CompiledPolicy {
   policy: ResolvedPolicy;
-  options: StaticOptions;
-  /** dropScriptLikeValues for each tag that can keep an attribute ('*' if any attribute is global). */
-  scriptChecks: Record<string, sanitizeHtml.Transformer>;
+  /**
+   * The per-article state the transforms read. Built once with the options so that each call only
+   * resets three fields: sanitize-html is synchronous, so one article is in flight per policy.
+   */
+  ctx: TransformContext;
+  options: sanitizeHtml.IOptions;
 }
 
 function withScriptCheck(transform: sanitizeHtml.Transformer): sanitizeHtml.Transformer {
@@ -47,7 +48,7 @@ function withScriptCheck(transform: sanitizeHtml.Transformer): sanitizeHtml.Tran
 }
 
 // Options objects are usually created once (the loader's config) and reused for every article:
-// validate and merge once per object.
+// validate, merge and build the sanitize-html options once per object.
 const compiled = new WeakMap<object, CompiledPolicy>();
 let defaultPolicy: CompiledPolicy | undefined;
 
@@ -62,15 +63,35 @@ function compile(sanitize: SanitizeOptions | undefined): CompiledPolicy {
   return entry;
 }
 
+const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
+// Unguessable and never written out (every occurrence is replaced), so markup in the source cannot
+// forge a placeholder. One per process: random bytes per call cost measurable throughput.
+const PLACEHOLDER = `acp-${randomBytes(12).toString('hex')}-`;
+const MARKER = ` id="${PLACEHOLDER}`;
+
 function build(sanitize: unknown): CompiledPolicy {
   const policy = resolvePolicy(sanitize);
-  // Only tags that can keep an attribute need the check; the others lose every attribute anyway.
+  const ctx: TransformContext = {
+    base: undefined,
+    origin: undefined,
+    schemes: policy.allowedSchemes,
+    iframeHosts: policy.iframeHosts,
+    headings: new HeadingCollector(),
+    placeholder: PLACEHOLDER,
+  };
+  const transformTags: Record<string, sanitizeHtml.Transformer> = {};
+  // Only tags that can keep an attribute need the script-like value check; the others lose every
+  // attribute anyway.
   const tagsWithAttributes = new Set([...Object.keys(policy.allowedAttributes), ...Object.keys(policy.allowedClasses)]);
-  const scriptChecks: Record<string, sanitizeHtml.Transformer> = {};
-  for (const tag of tagsWithAttributes.has('*') ? ['*'] : tagsWithAttributes) scriptChecks[tag] = dropScriptLikeValues;
+  for (const tag of tagsWithAttributes.has('*') ? ['*'] : tagsWithAttributes) transformTags[tag] = dropScriptLikeValues;
+  const heading = withScriptCheck(transformHeading(ctx));
+  for (const tag of HEADING_TAGS) transformTags[tag] = heading;
+  transformTags.a = withScriptCheck(transformLink(ctx));
+  transformTags.img = withScriptCheck(transformImage(ctx));
+  transformTags.iframe = withScriptCheck(transformIframe(ctx));
   return {
     policy,
-    scriptChecks,
+    ctx,
     options: {
       allowedTags: policy.allowedTags,
       allowedAttributes: policy.allowedAttributes,
@@ -89,15 +110,11 @@ function build(sanitize: unknown): CompiledPolicy {
       enforceHtmlBoundary: false,
       // Void elements users may allow (source, track) must not get a closing tag.
       selfClosing: ['img', 'br', 'hr', 'wbr', 'col', 'area', 'source', 'track'],
+      transformTags,
+      exclusiveFilter: exclusiveFilter(ctx),
     },
   };
 }
-
-const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
-// Unguessable and never written out (every occurrence is replaced), so markup in the source cannot
-// forge a placeholder. One per process: random bytes per call cost measurable throughput.
-const PLACEHOLDER = `acp-${randomBytes(12).toString('hex')}-`;
-const MARKER = ` id="${PLACEHOLDER}`;
 
 /** Swaps the placeholder ids for the final slugs with indexOf: cheaper than a regex per call. */
 function fillHeadingIds(html: string, headings: Heading[]): string {
@@ -122,31 +139,15 @@ function fillHeadingIds(html: string, headings: Heading[]): string {
  * placeholders are swapped for their slugs.
  */
 export function sanitizeArticle(html: string, options: SanitizeArticleOptions = {}): SanitizedArticle {
-  const { policy, options: staticOptions, scriptChecks } = compile(options.sanitize);
+  const { ctx, options: sanitizeOptions } = compile(options.sanitize);
   const article = parseArticleUrl(options.articleUrl);
-  const ctx: TransformContext = {
-    base: article?.base,
-    origin: article?.origin,
-    schemes: policy.allowedSchemes,
-    iframeHosts: policy.iframeHosts,
-    headings: new HeadingCollector(),
-    placeholder: PLACEHOLDER,
-  };
-  const transformTags: Record<string, sanitizeHtml.Transformer> = { ...scriptChecks };
-  const heading = withScriptCheck(transformHeading(ctx));
-  for (const tag of HEADING_TAGS) transformTags[tag] = heading;
-  transformTags.a = withScriptCheck(transformLink(ctx));
-  transformTags.img = withScriptCheck(transformImage(ctx));
-  transformTags.iframe = withScriptCheck(transformIframe(ctx));
+  ctx.base = article?.base;
+  ctx.origin = article?.origin;
+  const collector = (ctx.headings = new HeadingCollector());
+  let out = sanitizeHtml(String(html ?? ''), sanitizeOptions);
+  if (collector.size === 0) return { html: out, headings: [] };
 
-  let out = sanitizeHtml(String(html ?? ''), {
-    ...staticOptions,
-    transformTags,
-    exclusiveFilter: exclusiveFilter(ctx),
-  });
-  if (ctx.headings.size === 0) return { html: out, headings: [] };
-
-  const headings = ctx.headings.finish();
+  const headings = collector.finish();
   out = fillHeadingIds(out, headings);
   // Empty headings keep their id (links may target them) but have nothing to show in a table of contents.
   return { html: out, headings: headings.filter((h) => h.text !== '') };
