@@ -4,7 +4,8 @@ import { HeadingCollector, type Heading } from './headings.js';
 import { resolvePolicy, type ResolvedPolicy, type SanitizeOptions } from './options.js';
 import { DROP_CONTENT_TAGS, URL_ATTRIBUTES } from './policy.js';
 import {
-  dropScriptLikeValues,
+  checkAttributes,
+  compileClassMatchers,
   exclusiveFilter,
   transformHeading,
   transformIframe,
@@ -39,14 +40,6 @@ interface CompiledPolicy {
   options: sanitizeHtml.IOptions;
 }
 
-function withScriptCheck(transform: sanitizeHtml.Transformer): sanitizeHtml.Transformer {
-  return (tagName, attribs) => {
-    const tag = transform(tagName, attribs);
-    const checked = dropScriptLikeValues(tag.tagName, tag.attribs);
-    return tag.text === undefined ? checked : { ...checked, text: tag.text };
-  };
-}
-
 // Options objects are usually created once (the loader's config) and reused for every article:
 // validate, merge and build the sanitize-html options once per object.
 const compiled = new WeakMap<object, CompiledPolicy>();
@@ -79,23 +72,24 @@ function build(sanitize: unknown): CompiledPolicy {
     headings: new HeadingCollector(),
     placeholder: PLACEHOLDER,
   };
-  const transformTags: Record<string, sanitizeHtml.Transformer> = {};
-  // Only tags that can keep an attribute need the script-like value check; the others lose every
-  // attribute anyway.
-  const tagsWithAttributes = new Set([...Object.keys(policy.allowedAttributes), ...Object.keys(policy.allowedClasses)]);
-  for (const tag of tagsWithAttributes.has('*') ? ['*'] : tagsWithAttributes) transformTags[tag] = dropScriptLikeValues;
-  const heading = withScriptCheck(transformHeading(ctx));
+  // sanitize-html runs a tag's own transform, then the '*' one (script-like values, classes).
+  const transformTags: Record<string, sanitizeHtml.Transformer> = {
+    '*': checkAttributes(compileClassMatchers(policy.allowedClasses)),
+    a: transformLink(ctx),
+    img: transformImage(ctx),
+    iframe: transformIframe(ctx),
+  };
+  const heading = transformHeading(ctx);
   for (const tag of HEADING_TAGS) transformTags[tag] = heading;
-  transformTags.a = withScriptCheck(transformLink(ctx));
-  transformTags.img = withScriptCheck(transformImage(ctx));
-  transformTags.iframe = withScriptCheck(transformIframe(ctx));
+  // The class attribute is let through where classes are allowed; checkAttributes filters the names.
+  const allowedAttributes: Record<string, string[]> = { ...policy.allowedAttributes };
+  for (const tag of Object.keys(policy.allowedClasses)) allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
   return {
     policy,
     ctx,
     options: {
       allowedTags: policy.allowedTags,
-      allowedAttributes: policy.allowedAttributes,
-      allowedClasses: policy.allowedClasses,
+      allowedAttributes,
       allowedSchemes: policy.allowedSchemes,
       allowedSchemesByTag: {},
       allowedSchemesAppliedToAttributes: [...URL_ATTRIBUTES],

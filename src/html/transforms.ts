@@ -113,15 +113,46 @@ const SCRIPT_LIKE = /(?:java|vb|live)script:|data:text\/html|<\s*script/;
 // eslint-disable-next-line no-control-regex
 const IGNORED = /[\x00-\x20]+/g;
 
-/** Every element: removes attribute values that read like script (see SCRIPT_LIKE). */
-export function dropScriptLikeValues(tagName: string, attribs: Attributes): Tag {
-  for (const name in attribs) {
-    const value = attribs[name]!;
-    if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
-      delete attribs[name];
-    }
+/** Class names allowed on one tag: exact names and a regex for the globs. */
+export interface ClassMatcher {
+  names: ReadonlySet<string>;
+  globs: RegExp | undefined;
+}
+
+/** Compiles allowed class lists once ("language-*" globs become one anchored regex per tag). */
+export function compileClassMatchers(classes: Record<string, string[]>): Map<string, ClassMatcher> {
+  const matchers = new Map<string, ClassMatcher>();
+  for (const [tag, list] of Object.entries(classes)) {
+    const all = [...list, ...(tag === '*' ? [] : (classes['*'] ?? []))];
+    const globs = all.filter((c) => c.includes('*')).map((c) => c.replace(/[.+?^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*'));
+    matchers.set(tag, { names: new Set(all.filter((c) => !c.includes('*'))), globs: globs.length ? new RegExp(`^(?:${globs.join('|')})$`) : undefined });
   }
-  return { tagName, attribs };
+  return matchers;
+}
+
+/**
+ * Every element (the '*' transform, after the tag's own): removes attribute values that read like
+ * script (see SCRIPT_LIKE) and classes outside the allow-list. Class filtering lives here rather
+ * than in sanitize-html's allowedClasses, which recompiles its glob regexes on every call.
+ */
+export function checkAttributes(classes: ReadonlyMap<string, ClassMatcher>) {
+  const any = classes.get('*');
+  return (tagName: string, attribs: Attributes): Tag => {
+    for (const name in attribs) {
+      const value = attribs[name]!;
+      if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
+        delete attribs[name];
+      } else if (name === 'class') {
+        // Without a class list for the tag, the attribute allow-list alone decides (as in sanitize-html).
+        const matcher = classes.get(tagName) ?? any;
+        if (!matcher) continue;
+        const kept = value.split(/\s+/).filter((c) => c !== '' && (matcher.names.has(c) || matcher.globs?.test(c) === true)).join(' ');
+        if (kept === '') delete attribs[name];
+        else attribs[name] = kept;
+      }
+    }
+    return { tagName, attribs };
+  };
 }
 
 /** Removes refused iframes (with their content) and records each heading's text as it closes. */
