@@ -5,7 +5,7 @@ import { resolvePolicy, type ResolvedPolicy, type SanitizeOptions } from './opti
 import { DROP_CONTENT_TAGS, URL_ATTRIBUTES } from './policy.js';
 import {
   checkAttributes,
-  compileClassMatchers,
+  compileMatchers,
   exclusiveFilter,
   transformHeading,
   transformIframe,
@@ -72,24 +72,26 @@ function build(sanitize: unknown): CompiledPolicy {
     headings: new HeadingCollector(),
     placeholder: PLACEHOLDER,
   };
+  // The class attribute is let through where classes are allowed; checkAttributes filters the names.
+  const allowedAttributes: Record<string, string[]> = { ...policy.allowedAttributes };
+  for (const tag of Object.keys(policy.allowedClasses)) allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
   // sanitize-html runs a tag's own transform, then the '*' one (script-like values, classes).
   const transformTags: Record<string, sanitizeHtml.Transformer> = {
-    '*': checkAttributes(compileClassMatchers(policy.allowedClasses)),
+    '*': checkAttributes(compileMatchers(allowedAttributes), compileMatchers(policy.allowedClasses)),
     a: transformLink(ctx),
     img: transformImage(ctx),
     iframe: transformIframe(ctx),
   };
   const heading = transformHeading(ctx);
   for (const tag of HEADING_TAGS) transformTags[tag] = heading;
-  // The class attribute is let through where classes are allowed; checkAttributes filters the names.
-  const allowedAttributes: Record<string, string[]> = { ...policy.allowedAttributes };
-  for (const tag of Object.keys(policy.allowedClasses)) allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
   return {
     policy,
     ctx,
     options: {
       allowedTags: policy.allowedTags,
-      allowedAttributes,
+      // Attribute allow-lists are applied by the '*' transform (checkAttributes); `false` here only
+      // skips sanitize-html's per-call map building: its URL, srcset and iframe checks still run.
+      allowedAttributes: false,
       allowedSchemes: policy.allowedSchemes,
       allowedSchemesByTag: {},
       allowedSchemesAppliedToAttributes: [...URL_ATTRIBUTES],

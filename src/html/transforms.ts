@@ -113,40 +113,54 @@ const SCRIPT_LIKE = /(?:java|vb|live)script:|data:text\/html|<\s*script/;
 // eslint-disable-next-line no-control-regex
 const IGNORED = /[\x00-\x20]+/g;
 
-/** Class names allowed on one tag: exact names and a regex for the globs. */
-export interface ClassMatcher {
+/** Names allowed on one tag (attributes or classes): exact names and one regex for the globs. */
+export interface NameMatcher {
   names: ReadonlySet<string>;
   globs: RegExp | undefined;
 }
 
-/** Compiles allowed class lists once ("language-*" globs become one anchored regex per tag). */
-export function compileClassMatchers(classes: Record<string, string[]>): Map<string, ClassMatcher> {
-  const matchers = new Map<string, ClassMatcher>();
-  for (const [tag, list] of Object.entries(classes)) {
-    const all = [...list, ...(tag === '*' ? [] : (classes['*'] ?? []))];
+/**
+ * Compiles per-tag allow-lists once ("data-*", "language-*" globs become one anchored regex per
+ * tag); each tag's matcher includes the '*' entries.
+ */
+export function compileMatchers(lists: Record<string, string[]>): Map<string, NameMatcher> {
+  const matchers = new Map<string, NameMatcher>();
+  for (const [tag, list] of Object.entries(lists)) {
+    const all = [...list, ...(tag === '*' ? [] : (lists['*'] ?? []))];
     const globs = all.filter((c) => c.includes('*')).map((c) => c.replace(/[.+?^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*'));
     matchers.set(tag, { names: new Set(all.filter((c) => !c.includes('*'))), globs: globs.length ? new RegExp(`^(?:${globs.join('|')})$`) : undefined });
   }
   return matchers;
 }
 
+function matches(matcher: NameMatcher, name: string): boolean {
+  return matcher.names.has(name) || matcher.globs?.test(name) === true;
+}
+
 /**
- * Every element (the '*' transform, after the tag's own): removes attribute values that read like
- * script (see SCRIPT_LIKE) and classes outside the allow-list. Class filtering lives here rather
- * than in sanitize-html's allowedClasses, which recompiles its glob regexes on every call.
+ * Every element (the '*' transform, after the tag's own): keeps only allowed attributes, drops
+ * values that read like script (see SCRIPT_LIKE) and classes outside the allow-list. The allow-lists
+ * are applied here, compiled once, rather than by sanitize-html, which rebuilds its attribute and
+ * class maps (and class glob regexes) on every call; sanitize-html still checks every URL, srcset
+ * and iframe source of what remains.
  */
-export function checkAttributes(classes: ReadonlyMap<string, ClassMatcher>) {
-  const any = classes.get('*');
+export function checkAttributes(attributes: ReadonlyMap<string, NameMatcher>, classes: ReadonlyMap<string, NameMatcher>) {
+  const anyAttribute = attributes.get('*');
+  const anyClass = classes.get('*');
   return (tagName: string, attribs: Attributes): Tag => {
+    const allowed = attributes.get(tagName) ?? anyAttribute;
     for (const name in attribs) {
       const value = attribs[name]!;
-      if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
+      // Event handlers and inline styles can never be allowed (options.ts refuses them too).
+      if (!allowed || !matches(allowed, name) || name.startsWith('on') || name === 'style') {
+        delete attribs[name];
+      } else if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
         delete attribs[name];
       } else if (name === 'class') {
         // Without a class list for the tag, the attribute allow-list alone decides (as in sanitize-html).
-        const matcher = classes.get(tagName) ?? any;
+        const matcher = classes.get(tagName) ?? anyClass;
         if (!matcher) continue;
-        const kept = value.split(/\s+/).filter((c) => c !== '' && (matcher.names.has(c) || matcher.globs?.test(c) === true)).join(' ');
+        const kept = value.split(/\s+/).filter((c) => c !== '' && matches(matcher, c)).join(' ');
         if (kept === '') delete attribs[name];
         else attribs[name] = kept;
       }
