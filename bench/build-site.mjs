@@ -13,7 +13,8 @@ if (!outDir || !cacheDir) {
 }
 const root = fileURLToPath(new URL('./site/', import.meta.url));
 const started = performance.now();
-await build({ root, outDir, cacheDir, logLevel: 'error' });
+// BENCH_LOG_LEVEL=info shows where a build spends its time (content sync, page generation).
+await build({ root, outDir, cacheDir, logLevel: process.env.BENCH_LOG_LEVEL ?? 'error' });
 const ms = Math.round(performance.now() - started);
 const articles = readdirSync(join(outDir, 'blog')).length;
 console.log(JSON.stringify({ ms, articles }));
