@@ -21,14 +21,21 @@ export interface UrlContext {
 /** Parses `articleUrl`; an unusable value is ignored so that remote data cannot fail a build. */
 export function parseArticleUrl(articleUrl: string | undefined): { base: string; origin: string } | undefined {
   if (!articleUrl) return undefined;
+  // Re-sanitising the same article (or a batch under one URL) skips the URL parser.
+  if (articleUrl === lastArticleUrl) return lastParsed;
+  let parsed: { base: string; origin: string } | undefined;
   try {
     const url = new URL(articleUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return { base: url.href, origin: url.origin };
+    if (url.protocol === 'http:' || url.protocol === 'https:') parsed = { base: url.href, origin: url.origin };
   } catch {
-    return undefined;
+    parsed = undefined;
   }
+  lastArticleUrl = articleUrl;
+  lastParsed = parsed;
+  return parsed;
 }
+let lastArticleUrl: string | undefined;
+let lastParsed: { base: string; origin: string } | undefined;
 
 // A root-relative path made only of characters the URL parser leaves alone and without "." or ".."
 // segments resolves to origin + path: skip the parser for the most common relative link.

@@ -132,6 +132,12 @@ describe('extensions', () => {
     expect(out).toBe('<video controls src="https://cdn.example.com/v.mp4"><source type="video/mp4" /></video>');
   });
 
+  test('attribute globs (data-*, aria-*) and global attributes', () => {
+    const sanitize = { allowedAttributes: { div: ['data-*'], '*': ['aria-*', 'lang'] } };
+    expect(sanitizeArticle('<div data-kind="note" data-x="javascript:alert(1)" onclick="x" aria-label="Note" lang="fr" style="x">n</div><p aria-hidden="true" data-kind="y">p</p>', { sanitize }).html)
+      .toBe('<div data-kind="note" aria-label="Note" lang="fr">n</div><p aria-hidden="true">p</p>');
+  });
+
   test('allowedClasses keeps extra classes', () => {
     expect(sanitizeArticle('<div class="callout callout-warn x">c</div>', { sanitize: { allowedClasses: { div: ['callout', 'callout-*'] } } }).html)
       .toBe('<div class="callout callout-warn">c</div>');
