@@ -1,0 +1,6 @@
+export declare function playgroundSettings(env?: Record<string, string | undefined>): {
+  siteId: number;
+  baseUrl: string | undefined;
+  site: string;
+  budget: { maxRequests: number } | undefined;
+};
