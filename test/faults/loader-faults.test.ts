@@ -73,13 +73,15 @@ interface Row {
   fault: (endpoint: Endpoint) => Record<string, unknown>;
   /** HTTP status named in the strict failure, when the fault is a status. */
   status?: number;
+  /** The list call waits the 1 s Retry-After, then succeeds. */
+  retryAfterHonoured?: boolean;
   /** What the strict failure names instead of the endpoint (a suspect list is not an HTTP failure). */
   strictNames?: string;
 }
 
 const ALL: Endpoint[] = ['list', 'detail', 'sitemap', 'rss'];
 const ROWS: Row[] = [
-  { name: '429 with a short Retry-After', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1, times: 1 }) },
+  { name: '429 with a short Retry-After', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1, times: 1 }), retryAfterHonoured: true },
   { name: '429 with a Retry-After over the cap', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 3600 }), status: 429 },
   { name: '429 storm', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1 }), status: 429 },
   { name: '500', endpoints: ALL, fault: () => ({ status: 500 }), status: 500 },
@@ -128,7 +130,10 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
         // Default: passes; the store holds previous or good versions only; warns if anything was missed.
         sim.resetStats();
         const lenient = copyOf(before);
+        const started = performance.now();
         await expect(loader().load(lenient.context), label).resolves.toBeUndefined();
+        // Retry-After honoured: the list call waited before its one retry (a detail call never waits).
+        if (row.retryAfterHonoured && endpoint === 'list') expect(performance.now() - started, label).toBeGreaterThanOrEqual(950);
         const lines = lenient.take();
         const warnings = lines.filter((l) => l.startsWith('warn '));
         expectPreviousOrGood(lenient, label);
