@@ -4,6 +4,7 @@ import type { SimulatorOptions } from './options.js';
 
 const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
                                    [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
+                                   [--extra-pro-token btb_leakcheck_1 ...]
 
 Starts the local simulator of the content-publishing service on 127.0.0.1, prints one JSON line
 {"url","tokens","sites"} on stdout, and serves until SIGINT or SIGTERM.`;
@@ -21,7 +22,7 @@ type Streams = { stdout: Pick<NodeJS.WriteStream, 'write'>; stderr: Pick<NodeJS.
 
 /** Parses the flags into simulator options, or returns the message that names the bad flag. */
 export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions; help: boolean } | { error: string } {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -35,6 +36,7 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
         'window-ms': { type: 'string' },
         'generate-delay-ms': { type: 'string' },
         'rate-limit-override': { type: 'string' },
+        'extra-pro-token': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -52,6 +54,12 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
   if (typeof limits === 'string') {
     if (limits !== 'first' && limits !== 'second') return { error: `\`--rate-limits\` must be "first" or "second" (got "${limits}").` };
     options.rateLimits = limits;
+  }
+  const extra = values['extra-pro-token'];
+  if (Array.isArray(extra)) {
+    const bad = extra.find((token) => !/^btb_[A-Za-z0-9_-]+$/.test(token));
+    if (bad !== undefined) return { error: `\`--extra-pro-token\` must be a token like btb_leakcheck_1 (btb_ then letters, digits, _ or -).` };
+    options.extraProTokens = extra;
   }
   return { options: options as SimulatorOptions, help: values.help === true };
 }
