@@ -1,38 +1,30 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, ResponseFormatError } from '../../src/client/index.js';
-import { fault, proClient, rejection, reset, routeCounts, simulator, type Simulator } from './helpers.js';
+import { fault, proClient, rejection, routeCounts } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await simulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await reset(sim);
-});
+const sim = useSimulator();
 
 const LIST = 'GET /api/v1/sites/:id/articles/';
 const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
 
 async function firstSlug(): Promise<string> {
-  const [first] = await proClient(sim).articles(12, { limit: 1 });
+  const [first] = await proClient(sim()).articles(12, { limit: 1 });
   return first!.slug;
 }
 
 describe('tolerant reading', () => {
   it('unknown fields are kept', async () => {
-    await fault(sim, { route: LIST, drift: { add: { reading_time: 7, author: { name: 'Ana' } } } });
-    const [item] = await proClient(sim).articles(12, { limit: 1 });
+    await fault(sim(), { route: LIST, drift: { add: { reading_time: 7, author: { name: 'Ana' } } } });
+    const [item] = await proClient(sim()).articles(12, { limit: 1 });
     expect(item).toMatchObject({ reading_time: 7, author: { name: 'Ana' } });
   });
 
   it('missing optional fields are fine (detail extras, /me/ usage)', async () => {
     const slug = await firstSlug();
-    await fault(sim, { route: DETAIL, drift: { omit: ['excerpt', 'url', 'updated_at', 'meta_description', 'featured_image', 'keywords', 'view_count'] } });
-    await fault(sim, { route: 'GET /api/v1/me/', drift: { omit: ['usage'] } });
-    const client = proClient(sim);
+    await fault(sim(), { route: DETAIL, drift: { omit: ['excerpt', 'url', 'updated_at', 'meta_description', 'featured_image', 'keywords', 'view_count'] } });
+    await fault(sim(), { route: 'GET /api/v1/me/', drift: { omit: ['usage'] } });
+    const client = proClient(sim());
     const detail = await client.article(12, slug);
     expect(detail.content).toContain('<p');
     expect(detail.excerpt).toBeUndefined();
@@ -42,29 +34,29 @@ describe('tolerant reading', () => {
 
   it('null for optional detail fields is accepted', async () => {
     const slug = await firstSlug();
-    await fault(sim, { route: DETAIL, drift: { add: { featured_image: null, excerpt: null } } });
-    const detail = await proClient(sim).article(12, slug);
+    await fault(sim(), { route: DETAIL, drift: { add: { featured_image: null, excerpt: null } } });
+    const detail = await proClient(sim()).article(12, slug);
     expect(detail.featured_image).toBeNull();
   });
 });
 
 describe('ResponseFormatError names the endpoint and the field path', () => {
   it('a required field missing', async () => {
-    await fault(sim, { route: LIST, drift: { omit: ['slug'] } });
-    const error = await rejection(proClient(sim).articles(12));
+    await fault(sim(), { route: LIST, drift: { omit: ['slug'] } });
+    const error = await rejection(proClient(sim()).articles(12));
     expect(error).toBeInstanceOf(ResponseFormatError);
     const e = error as ResponseFormatError;
     expect(e).toMatchObject({ code: 'bad_response', status: 200, endpoint: 'GET /api/v1/sites/12/articles/', fieldPath: 'results[0].slug' });
     expect(e.message).toMatch(/^\[GET\] \/api\/v1\/sites\/12\/articles\/: 200 OK: unexpected response: field `results\[0\]\.slug`: .*expected string.*\(and \d+ more problems\)\. Check that `baseUrl`/);
     // A malformed answer is not retried: asking again gives the same shape.
-    expect(routeCounts(sim, LIST)).toEqual({ '200': 1 });
+    expect(routeCounts(sim(), LIST)).toEqual({ '200': 1 });
   });
 
   it('a field of the wrong type', async () => {
     const slug = await firstSlug();
-    await fault(sim, { route: DETAIL, drift: { add: { content: 42 } } });
-    await fault(sim, { route: 'GET /api/v1/sites/', drift: { add: { id: '12' } } });
-    const client = proClient(sim);
+    await fault(sim(), { route: DETAIL, drift: { add: { content: 42 } } });
+    await fault(sim(), { route: 'GET /api/v1/sites/', drift: { add: { id: '12' } } });
+    const client = proClient(sim());
     const detail = (await rejection(client.article(12, slug))) as ResponseFormatError;
     expect(detail).toBeInstanceOf(ResponseFormatError);
     expect(detail.fieldPath).toBe('content');
@@ -75,24 +67,24 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
   });
 
   it('a renamed field is reported where it went missing', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', drift: { rename: { rate_limit_per_hour: 'requests_per_hour' } } });
-    const error = (await rejection(proClient(sim).me())) as ResponseFormatError;
+    await fault(sim(), { route: 'GET /api/v1/me/', drift: { rename: { rate_limit_per_hour: 'requests_per_hour' } } });
+    const error = (await rejection(proClient(sim()).me())) as ResponseFormatError;
     expect(error.fieldPath).toBe('rate_limit_per_hour');
   });
 
   it('HTML with status 200 instead of JSON', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', body: 'html' });
-    const error = (await rejection(proClient(sim).me())) as ResponseFormatError;
+    await fault(sim(), { route: 'GET /api/v1/me/', body: 'html' });
+    const error = (await rejection(proClient(sim()).me())) as ResponseFormatError;
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error.fieldPath).toBe('(body)');
     expect(error.message).toMatch(/^\[GET\] \/api\/v1\/me\/: 200 OK: unexpected response: expected JSON, got HTML \(text\/html; charset=utf-8\)\./);
-    expect(routeCounts(sim, 'GET /api/v1/me/')).toEqual({ '200': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '200': 1 });
   });
 
   it('a truncated or empty JSON body', async () => {
-    await fault(sim, { route: LIST, body: 'truncated', times: 1 });
-    await fault(sim, { route: 'GET /api/v1/sites/', body: 'empty', times: 1 });
-    const client = proClient(sim);
+    await fault(sim(), { route: LIST, body: 'truncated', times: 1 });
+    await fault(sim(), { route: 'GET /api/v1/sites/', body: 'empty', times: 1 });
+    const client = proClient(sim());
     const truncated = (await rejection(client.articles(12))) as ResponseFormatError;
     expect(truncated.message).toContain('expected JSON, got a body that does not parse as JSON');
     const empty = (await rejection(client.sites())) as ResponseFormatError;
@@ -100,8 +92,8 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
   });
 
   it('a feed answering HTML', async () => {
-    await fault(sim, { route: 'GET /api/sites/:id/rss.xml', body: 'html' });
-    const error = (await rejection(createClient({ baseUrl: sim.url }).rss(12))) as ResponseFormatError;
+    await fault(sim(), { route: 'GET /api/sites/:id/rss.xml', body: 'html' });
+    const error = (await rejection(createClient({ baseUrl: sim().url }).rss(12))) as ResponseFormatError;
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error.endpoint).toBe('GET /api/sites/12/rss.xml');
     expect(error.message).toContain('expected XML, got HTML');

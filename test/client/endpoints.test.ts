@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, NotFoundError } from '../../src/client/index.js';
-import { proClient, rejection, reset, routeCounts, simulator, type Simulator } from './helpers.js';
+import { proClient, rejection, routeCounts, simulator } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await simulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await reset(sim);
-});
+const sim = useSimulator();
 
 describe('authenticated endpoints', () => {
   it('me(): the account, with usage (second description), and the rate-limit state', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     expect(client.rateLimit).toBeUndefined();
     const account = await client.me();
     expect(account).toMatchObject({ username: 'pro-user', email: 'pro@example.com', plan: 'pro', rate_limit_per_hour: 60 });
@@ -24,7 +16,7 @@ describe('authenticated endpoints', () => {
     expect(client.requestCount).toBe(1);
     expect(client.rateLimit).toEqual({ limit: 60, remaining: 59, reset: expect.any(Number) });
     expect(client.rateLimit!.reset).toBeGreaterThan(Date.now() / 1000 - 5);
-    const [record] = sim.stats().requests;
+    const [record] = sim().stats().requests;
     expect(record).toMatchObject({ path: '/api/v1/me/', status: 200, authorization: true, tokenIn: ['header'] });
   });
 
@@ -42,13 +34,13 @@ describe('authenticated endpoints', () => {
   });
 
   it('sites(): only the active sites of the caller', async () => {
-    const sites = await proClient(sim).sites();
+    const sites = await proClient(sim()).sites();
     expect(sites.map((site) => site.id)).toEqual([12, 13]);
     expect(sites[0]).toMatchObject({ id: 12, name: expect.any(String), domain: 'pro-blog.example.com' });
   });
 
   it('articles(): newest first, with status/language/limit filters', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const all = await client.articles(12);
     expect(all).toHaveLength(30);
     expect(all[0]).toEqual({
@@ -71,7 +63,7 @@ describe('authenticated endpoints', () => {
   });
 
   it('article(): the detail with its HTML content', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const [first] = await client.articles(12, { limit: 1 });
     const detail = await client.article(12, first!.slug);
     expect(detail.slug).toBe(first!.slug);
@@ -82,7 +74,7 @@ describe('authenticated endpoints', () => {
   });
 
   it('generate(): publishes an article at the top of the list, with `type`', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const result = await client.generate(12, { topic: 'composting in small gardens', type: 'guide', length: 'short' });
     expect(result.output).toContain('Audit score: 87/100');
     expect(result.output).toMatch(/Published: https:\/\/pro-blog\.example\.com\/blog\/.+\//);
@@ -92,13 +84,13 @@ describe('authenticated endpoints', () => {
   });
 
   it('generate(): the other description’s `article_type` is accepted', async () => {
-    const result = await proClient(sim).generate(12, { title: 'Ten local bakeries', article_type: 'local' });
+    const result = await proClient(sim()).generate(12, { title: 'Ten local bakeries', article_type: 'local' });
     expect(result.output).toContain('Published:');
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/generate/')).toEqual({ '200': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '200': 1 });
   });
 
   it('audit(): score and suggestions; the same body twice is a cache hit', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const body = { title: 'Hello', excerpt: 'A short text', content: '<p>Hello world</p>', keyword: 'hello', language: 'en' };
     const first = await client.audit(body);
     expect(first.score).toEqual(expect.any(Number));
@@ -108,25 +100,25 @@ describe('authenticated endpoints', () => {
   });
 
   it('brief(): intent, outline, entities, faq, eeat_signals', async () => {
-    const brief = await proClient(sim).brief({ keyword: 'sourdough starter', language: 'en' });
+    const brief = await proClient(sim()).brief({ keyword: 'sourdough starter', language: 'en' });
     expect(brief.intent).toBeDefined();
     for (const field of ['outline', 'entities', 'faq', 'eeat_signals'] as const) expect(Array.isArray(brief[field])).toBe(true);
     expect(brief.outline.length).toBeGreaterThan(0);
   });
 
   it('keywords() and snapshot(): tracked keywords, then moved positions', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const keywords = await client.keywords(12);
     expect(keywords.length).toBeGreaterThan(0);
     expect(keywords[0]).toMatchObject({ keyword: expect.any(String) });
     const snapshot = await client.snapshot(12);
     expect(snapshot.updated).toEqual(expect.any(Number));
     expect(snapshot.results?.length).toBe(keywords.length);
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/keywords/snapshot/')).toEqual({ '200': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/keywords/snapshot/')).toEqual({ '200': 1 });
   });
 
   it('digest(): the weekly digest', async () => {
-    const digest = await proClient(sim).digest(12);
+    const digest = await proClient(sim()).digest(12);
     expect(digest.week).toEqual(expect.any(String));
     expect(Array.isArray(digest.position_movements)).toBe(true);
     expect(Array.isArray(digest.alerts)).toBe(true);
@@ -144,7 +136,7 @@ describe('authenticated endpoints', () => {
         inFlight--;
       }
     };
-    const client = proClient(sim, { concurrency: 2, fetch: countingFetch });
+    const client = proClient(sim(), { concurrency: 2, fetch: countingFetch });
     const slugs = (await client.articles(12, { limit: 8 })).map((a) => a.slug);
     const details = await Promise.all(slugs.map((slug) => client.article(12, slug)));
     expect(details.map((d) => d.slug)).toEqual(slugs);
@@ -154,14 +146,14 @@ describe('authenticated endpoints', () => {
 
 describe('public feeds', () => {
   it('sitemap(): XML without the key, not counted, then 304 on If-None-Match and If-Modified-Since', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const first = await client.sitemap(12);
     if (first.notModified) throw new Error('expected a 200');
     expect(first.status).toBe(200);
     expect(first.body).toContain('<urlset');
     expect(first.body).toContain('https://pro-blog.example.com/blog/');
     expect(first.cacheControl).toBe('public, max-age=3600');
-    expect(first.url).toBe(`${sim.url}/api/sites/12/sitemap.xml`);
+    expect(first.url).toBe(`${sim().url}/api/sites/12/sitemap.xml`);
     expect(first.etag).toBeTruthy();
     expect(first.lastModified).toBeTruthy();
 
@@ -172,21 +164,21 @@ describe('public feeds', () => {
 
     expect(client.requestCount).toBe(0);
     expect(client.rateLimit).toBeUndefined();
-    const stats = sim.stats();
+    const stats = sim().stats();
     expect(stats.public).toBe(3);
     expect(stats.authenticated).toBe(0);
     expect(stats.requests.every((r) => !r.authorization && r.tokenIn.length === 0)).toBe(true);
-    expect(routeCounts(sim, 'GET /api/sites/:id/sitemap.xml')).toEqual({ '200': 1, '304': 2 });
+    expect(routeCounts(sim(), 'GET /api/sites/:id/sitemap.xml')).toEqual({ '200': 1, '304': 2 });
   });
 
   it('rss(): works without any key; a new article makes the old ETag stale', async () => {
-    const anonymous = createClient({ baseUrl: `${sim.url}/` });
+    const anonymous = createClient({ baseUrl: `${sim().url}/` });
     const first = await anonymous.rss(12);
     if (first.notModified) throw new Error('expected a 200');
     expect(first.body).toContain('<rss');
     expect(first.body).toContain('<content:encoded>');
     expect((await anonymous.rss(12, { etag: first.etag })).notModified).toBe(true);
-    await proClient(sim).generate(12, { topic: 'fresh news' });
+    await proClient(sim()).generate(12, { topic: 'fresh news' });
     const after = await anonymous.rss(12, { etag: first.etag, lastModified: first.lastModified });
     if (after.notModified) throw new Error('expected a 200 after a new article');
     expect(after.etag).not.toBe(first.etag);
@@ -194,10 +186,10 @@ describe('public feeds', () => {
   });
 
   it('an unknown or inactive site is a NotFoundError', async () => {
-    const anonymous = createClient({ baseUrl: sim.url });
+    const anonymous = createClient({ baseUrl: sim().url });
     const error = await rejection(anonymous.sitemap(14));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toMatch(/^\[GET\] \/api\/sites\/14\/sitemap\.xml: 404 Not Found/);
-    expect(routeCounts(sim, 'GET /api/sites/:id/sitemap.xml')).toEqual({ '404': 1 });
+    expect(routeCounts(sim(), 'GET /api/sites/:id/sitemap.xml')).toEqual({ '404': 1 });
   });
 });

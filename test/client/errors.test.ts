@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   CmsUnavailableError,
@@ -12,22 +12,14 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../../src/client/index.js';
-import { fault, proClient, rejection, reset, routeCounts, simulator, type Simulator } from './helpers.js';
+import { fault, proClient, rejection, routeCounts } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await simulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await reset(sim);
-});
+const sim = useSimulator();
 
 describe('one error class per status, with the hint of the API document', () => {
   it('401 -> UnauthorizedError: send the Authorization header', async () => {
-    const client = createClient({ baseUrl: sim.url, apiKey: 'btb_unknown_token_1' });
+    const client = createClient({ baseUrl: sim().url, apiKey: 'btb_unknown_token_1' });
     const error = await rejection(client.me());
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toBeInstanceOf(PublisherError);
@@ -37,12 +29,12 @@ describe('one error class per status, with the hint of the API document', () => 
     expect(e.hint).toContain('Send the header `Authorization: Bearer <API_KEY>`');
     expect(e.message).toBe(`[GET] /api/v1/me/: 401 Unauthorized: ${e.apiMessage!.replace(/\.$/, '')}. ${e.hint}`);
     expect(isPublisherError(e)).toBe(true);
-    expect(routeCounts(sim, 'GET /api/v1/me/')).toEqual({ '401': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '401': 1 });
   });
 
   it('403 -> ForbiddenError for the Free and Solo plans: move to Pro or higher', async () => {
-    for (const apiKey of [sim.tokens.free, sim.tokens.solo]) {
-      const error = await rejection(createClient({ baseUrl: sim.url, apiKey }).sites());
+    for (const apiKey of [sim().tokens.free, sim().tokens.solo]) {
+      const error = await rejection(createClient({ baseUrl: sim().url, apiKey }).sites());
       expect(error).toBeInstanceOf(ForbiddenError);
       expect(error).toMatchObject({ status: 403, code: 'forbidden', path: '/api/v1/sites/' });
       expect((error as ForbiddenError).hint).toContain('move to Pro or higher');
@@ -51,7 +43,7 @@ describe('one error class per status, with the hint of the API document', () => 
   });
 
   it('402 -> PaymentRequiredError once the monthly quota and the credits are spent', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     // Pro: 30 articles a month, then 2 credits.
     for (let i = 0; i < 32; i++) await client.generate(12, { topic: `topic ${i}`, length: 'short' });
     const error = await rejection(client.generate(12, { topic: 'one too many' }));
@@ -62,7 +54,7 @@ describe('one error class per status, with the hint of the API document', () => 
   });
 
   it('404 -> NotFoundError for another user’s site or an unknown slug, not retried', async () => {
-    const client = proClient(sim);
+    const client = proClient(sim());
     const otherSite = await rejection(client.articles(21));
     expect(otherSite).toBeInstanceOf(NotFoundError);
     expect(otherSite).toMatchObject({ status: 404, code: 'not_found', path: '/api/v1/sites/21/articles/' });
@@ -70,13 +62,13 @@ describe('one error class per status, with the hint of the API document', () => 
     const unknownSlug = await rejection(client.article(12, 'no-such-article'));
     expect(unknownSlug).toBeInstanceOf(NotFoundError);
     expect(unknownSlug.message).toMatch(/^\[GET\] \/api\/v1\/sites\/12\/articles\/no-such-article\/: 404 Not Found/);
-    expect(routeCounts(sim, 'GET /api/v1/sites/:id/articles/:slug/')).toEqual({ '404': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/:id/articles/:slug/')).toEqual({ '404': 1 });
     expect(client.requestCount).toBe(2);
   });
 
   it('429 -> RateLimitError with retryAfter and "wait N seconds"', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 42, json: { error: 'Rate limit exceeded.' } });
-    const error = await rejection(proClient(sim).sites());
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 429, retryAfter: 42, json: { error: 'Rate limit exceeded.' } });
+    const error = await rejection(proClient(sim()).sites());
     expect(error).toBeInstanceOf(RateLimitError);
     const e = error as RateLimitError;
     expect(e).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 42, apiMessage: 'Rate limit exceeded.' });
@@ -85,36 +77,36 @@ describe('one error class per status, with the hint of the API document', () => 
   });
 
   it('502 -> CmsUnavailableError: check the site’s CMS credentials (GET retried, POST not)', async () => {
-    const client = proClient(sim, { retries: 1 });
+    const client = proClient(sim(), { retries: 1 });
     const list = await rejection(client.articles(13));
     expect(list).toBeInstanceOf(CmsUnavailableError);
     expect(list).toMatchObject({ status: 502, code: 'cms_unavailable' });
     expect((list as CmsUnavailableError).hint).toContain("check the site's CMS credentials");
-    expect(routeCounts(sim, 'GET /api/v1/sites/:id/articles/')).toEqual({ '502': 2 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/:id/articles/')).toEqual({ '502': 2 });
     const generate = await rejection(client.generate(13, { topic: 'x' }));
     expect(generate).toBeInstanceOf(CmsUnavailableError);
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/generate/')).toEqual({ '502': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '502': 1 });
   });
 
   it('other 5xx -> ServerError', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', status: 500 });
-    const error = await rejection(proClient(sim, { retries: 0 }).me());
+    await fault(sim(), { route: 'GET /api/v1/me/', status: 500 });
+    const error = await rejection(proClient(sim(), { retries: 0 }).me());
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, code: 'server_error', hint: 'The service failed: retry later.' });
     expect(error.message).toBe('[GET] /api/v1/me/: 500 Internal Server Error: Simulated fault: HTTP 500. The service failed: retry later.');
   });
 
   it('other 4xx -> ApiError with the service’s validation message', async () => {
-    const error = await rejection(proClient(sim).generate(12, { topic: 'x', length: 'huge' as 'long' }));
+    const error = await rejection(proClient(sim()).generate(12, { topic: 'x', length: 'huge' as 'long' }));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'bad_request', method: 'POST' });
     expect((error as ApiError).apiMessage).toContain('`length` must be one of short, medium, long');
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/generate/')).toEqual({ '400': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '400': 1 });
   });
 
   it('an HTML error page on an error status still maps by status, without an apiMessage', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', status: 503, body: 'html' });
-    const error = await rejection(proClient(sim, { retries: 0 }).me());
+    await fault(sim(), { route: 'GET /api/v1/me/', status: 503, body: 'html' });
+    const error = await rejection(proClient(sim(), { retries: 0 }).me());
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).apiMessage).toBeUndefined();
     expect(error.message).toBe('[GET] /api/v1/me/: 503 Service Unavailable. The service failed: retry later.');

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, NetworkError, RateLimitError, ServerError, TimeoutError } from '../../src/client/index.js';
-import { closedPort, fault, proClient, rejection, reset, routeCounts, simulator, timed, type Simulator } from './helpers.js';
+import { closedPort, fault, proClient, rejection, routeCounts, simulator, timed } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await simulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await reset(sim);
-});
+const sim = useSimulator();
 
 describe('429', () => {
   it('a GET waits Retry-After and retries once', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', status: 429, retryAfter: 1, times: 1 });
+    await fault(sim(), { route: 'GET /api/v1/me/', status: 429, retryAfter: 1, times: 1 });
     const warnings: string[] = [];
-    const client = proClient(sim, { logger: { warn: (line) => warnings.push(line) } });
+    const client = proClient(sim(), { logger: { warn: (line) => warnings.push(line) } });
     const { ms, result, error } = await timed(() => client.me());
     expect(error).toBeUndefined();
     expect(result?.username).toBe('pro-user');
     expect(ms).toBeGreaterThanOrEqual(990);
     expect(ms).toBeLessThan(3000);
-    expect(routeCounts(sim, 'GET /api/v1/me/')).toEqual({ '429': 1, '200': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '429': 1, '200': 1 });
     expect(client.requestCount).toBe(2);
     expect(warnings).toEqual(['[astro-content-publisher] GET /api/v1/me/ -> 429; waiting 1000 ms (Retry-After) and retrying once']);
   });
@@ -45,10 +37,10 @@ describe('429', () => {
   });
 
   it('only once: a second 429 is thrown', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', status: 429, retryAfter: 1, times: 2 });
-    const error = await rejection(proClient(sim).me());
+    await fault(sim(), { route: 'GET /api/v1/me/', status: 429, retryAfter: 1, times: 2 });
+    const error = await rejection(proClient(sim()).me());
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(routeCounts(sim, 'GET /api/v1/me/')).toEqual({ '429': 2 });
+    expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '429': 2 });
   });
 
   it('Retry-After over maxRetryAfterMs throws at once, with retryAfter', async () => {
@@ -71,78 +63,78 @@ describe('429', () => {
   });
 
   it('maxRetryAfterMs: 0 turns the wait off', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 1, times: 1 });
-    const { ms, error } = await timed(() => proClient(sim, { maxRetryAfterMs: 0 }).sites());
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 429, retryAfter: 1, times: 1 });
+    const { ms, error } = await timed(() => proClient(sim(), { maxRetryAfterMs: 0 }).sites());
     expect(error).toBeInstanceOf(RateLimitError);
     // Honouring Retry-After would have taken at least 1000 ms.
     expect(ms).toBeLessThan(900);
-    expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '429': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/')).toEqual({ '429': 1 });
   });
 });
 
 describe('POST is never retried', () => {
   it('a 503 on audit, a 429 on generate, a dropped connection on snapshot: one request each', async () => {
-    await fault(sim, { route: 'POST /api/v1/audit/', status: 503 });
-    await fault(sim, { route: 'POST /api/v1/sites/:id/generate/', status: 429, retryAfter: 1 });
-    await fault(sim, { route: 'POST /api/v1/sites/:id/keywords/snapshot/', drop: 'before-headers' });
-    const client = proClient(sim);
+    await fault(sim(), { route: 'POST /api/v1/audit/', status: 503 });
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', status: 429, retryAfter: 1 });
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/keywords/snapshot/', drop: 'before-headers' });
+    const client = proClient(sim());
     expect(await rejection(client.audit({ content: '<p>x</p>' }))).toBeInstanceOf(ServerError);
     expect(await rejection(client.generate(12, { topic: 'x' }))).toBeInstanceOf(RateLimitError);
     expect(await rejection(client.snapshot(12))).toBeInstanceOf(NetworkError);
-    expect(routeCounts(sim, 'POST /api/v1/audit/')).toEqual({ '503': 1 });
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/generate/')).toEqual({ '429': 1 });
-    expect(routeCounts(sim, 'POST /api/v1/sites/:id/keywords/snapshot/')).toEqual({ '0': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/audit/')).toEqual({ '503': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '429': 1 });
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/keywords/snapshot/')).toEqual({ '0': 1 });
     expect(client.requestCount).toBe(3);
   });
 });
 
 describe('5xx and network failures on GET', () => {
   it('retries at most `retries` times, then throws', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 503 });
-    const client = proClient(sim);
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 503 });
+    const client = proClient(sim());
     const { ms, error } = await timed(() => client.sites());
     expect(error).toBeInstanceOf(ServerError);
-    expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '503': 3 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/')).toEqual({ '503': 3 });
     expect(client.requestCount).toBe(3);
     // Full jitter under 300 ms then 600 ms ceilings: well under a second of waiting (slack for a busy machine).
     expect(ms).toBeLessThan(3000);
   });
 
   it('recovers when the failure is transient', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 500, times: 1 });
-    const client = proClient(sim);
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 500, times: 1 });
+    const client = proClient(sim());
     expect((await client.sites()).length).toBe(2);
-    expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '500': 1, '200': 1 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/')).toEqual({ '500': 1, '200': 1 });
   });
 
   it('public feeds follow the same GET policy and stay out of requestCount', async () => {
-    await fault(sim, { route: 'GET /api/sites/:id/sitemap.xml', status: 503 });
-    const client = proClient(sim);
+    await fault(sim(), { route: 'GET /api/sites/:id/sitemap.xml', status: 503 });
+    const client = proClient(sim());
     expect(await rejection(client.sitemap(12))).toBeInstanceOf(ServerError);
-    expect(routeCounts(sim, 'GET /api/sites/:id/sitemap.xml')).toEqual({ '503': 3 });
+    expect(routeCounts(sim(), 'GET /api/sites/:id/sitemap.xml')).toEqual({ '503': 3 });
     expect(client.requestCount).toBe(0);
   });
 
   it('retries: 0 sends one request', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 502 });
-    await rejection(proClient(sim, { retries: 0 }).sites());
-    expect(routeCounts(sim, 'GET /api/v1/sites/')).toEqual({ '502': 1 });
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 502 });
+    await rejection(proClient(sim(), { retries: 0 }).sites());
+    expect(routeCounts(sim(), 'GET /api/v1/sites/')).toEqual({ '502': 1 });
   });
 
   it('a connection dropped before the headers is a NetworkError, retried', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', drop: 'before-headers' });
-    const error = await rejection(proClient(sim).me());
+    await fault(sim(), { route: 'GET /api/v1/me/', drop: 'before-headers' });
+    const error = await rejection(proClient(sim()).me());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'network', method: 'GET', path: '/api/v1/me/' });
     expect(error.message).toMatch(/^\[GET\] \/api\/v1\/me\/: network error: .+\. Check that the service at http:\/\/127\.0\.0\.1:\d+ is reachable \(baseUrl\), then retry\.$/);
-    expect(routeCounts(sim, 'GET /api/v1/me/')).toEqual({ '0': 3 });
+    expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '0': 3 });
   });
 
   it('a body cut in the middle is a network failure, and the retry succeeds', async () => {
-    await fault(sim, { route: 'GET /api/v1/sites/:id/articles/', drop: 'mid-body', times: 1 });
-    const articles = await proClient(sim).articles(12);
+    await fault(sim(), { route: 'GET /api/v1/sites/:id/articles/', drop: 'mid-body', times: 1 });
+    const articles = await proClient(sim()).articles(12);
     expect(articles).toHaveLength(30);
-    expect(routeCounts(sim, 'GET /api/v1/sites/:id/articles/')).toEqual({ '200': 2 });
+    expect(routeCounts(sim(), 'GET /api/v1/sites/:id/articles/')).toEqual({ '200': 2 });
   });
 
   it('nothing listening: NetworkError naming the refused connection', async () => {
@@ -157,8 +149,8 @@ describe('5xx and network failures on GET', () => {
 
 describe('timeouts', () => {
   it('timeoutMs: a slow answer becomes a TimeoutError, not retried', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 3000 });
-    const client = proClient(sim, { timeoutMs: 200 });
+    await fault(sim(), { route: 'GET /api/v1/me/', delayMs: 3000 });
+    const client = proClient(sim(), { timeoutMs: 200 });
     const { ms, error } = await timed(() => client.me());
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'timeout', timeoutMs: 200, path: '/api/v1/me/' });
@@ -169,8 +161,8 @@ describe('timeouts', () => {
   });
 
   it('generateTimeoutMs applies to generate, timeoutMs to the rest', async () => {
-    await fault(sim, { route: 'POST /api/v1/sites/:id/generate/', delayMs: 3000 });
-    const client = proClient(sim, { timeoutMs: 100, generateTimeoutMs: 300 });
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', delayMs: 3000 });
+    const client = proClient(sim(), { timeoutMs: 100, generateTimeoutMs: 300 });
     const { ms, error } = await timed(() => client.generate(12, { topic: 'slow' }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).hint).toContain('`generateTimeoutMs` (now 300 ms)');
@@ -179,10 +171,10 @@ describe('timeouts', () => {
   });
 
   it('signal: aborting the client rejects with the abort reason, during a request or a retry wait', async () => {
-    await fault(sim, { route: 'GET /api/v1/me/', delayMs: 4000 });
-    await fault(sim, { route: 'GET /api/v1/sites/', status: 429, retryAfter: 5 });
+    await fault(sim(), { route: 'GET /api/v1/me/', delayMs: 4000 });
+    await fault(sim(), { route: 'GET /api/v1/sites/', status: 429, retryAfter: 5 });
     const controller = new AbortController();
-    const client = proClient(sim, { signal: controller.signal, maxRetryAfterMs: 10_000 });
+    const client = proClient(sim(), { signal: controller.signal, maxRetryAfterMs: 10_000 });
     const pending = [timed(() => client.me()), timed(() => client.sites())];
     setTimeout(() => controller.abort(new Error('shutting down')), 300);
     for (const { ms, error } of await Promise.all(pending)) {

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, call, start, type Simulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { admin, call } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await start();
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await admin(sim, 'POST', 'reset');
-});
+const sim = useSimulator();
 
 const slugs = async (): Promise<string[]> =>
-  (await call(sim, '/api/v1/sites/12/articles/')).json().results.map((a: { slug: string }) => a.slug);
-const sitemap = async () => (await call(sim, '/api/sites/12/sitemap.xml', { token: null })).text;
-const rss = async () => (await call(sim, '/api/sites/12/rss.xml', { token: null })).text;
+  (await call(sim(), '/api/v1/sites/12/articles/')).json().results.map((a: { slug: string }) => a.slug);
+const sitemap = async () => (await call(sim(), '/api/sites/12/sitemap.xml', { token: null })).text;
+const rss = async () => (await call(sim(), '/api/sites/12/rss.xml', { token: null })).text;
 
 describe('admin API: articles', () => {
   it('POST articles publishes at the top of list, sitemap and RSS, and answers 201 with the detail', async () => {
-    const reply = await admin(sim, 'POST', 'articles', { site: 12, title: 'Launch day', slug: 'launch-day', language: 'fr', content: '<p>Bonjour</p>' });
+    const reply = await admin(sim(), 'POST', 'articles', { site: 12, title: 'Launch day', slug: 'launch-day', language: 'fr', content: '<p>Bonjour</p>' });
     expect(reply.status).toBe(201);
     expect(reply.json()).toMatchObject({ slug: 'launch-day', title: 'Launch day', language: 'fr', content: '<p>Bonjour</p>', url: 'https://pro-blog.example.com/blog/launch-day/', view_count: 0 });
     expect((await slugs())[0]).toBe('launch-day');
@@ -26,57 +20,57 @@ describe('admin API: articles', () => {
   });
 
   it('POST articles with a past published_at sorts it by date; without content it gets a generated body', async () => {
-    const reply = await admin(sim, 'POST', 'articles', { site: 12, title: 'Old news', published_at: '2001-01-01' });
+    const reply = await admin(sim(), 'POST', 'articles', { site: 12, title: 'Old news', published_at: '2001-01-01' });
     expect(reply.json().content).toMatch(/<h2>/);
     const list = await slugs();
     expect(list.at(-1)).toBe('old-news');
   });
 
   it('POST articles: 400 for a missing title, 404 for an unknown site, 409 for a published slug', async () => {
-    expect((await admin(sim, 'POST', 'articles', { site: 12 })).json().error).toMatch(/`title`/);
-    expect((await admin(sim, 'POST', 'articles', { site: 99, title: 'x' })).status).toBe(404);
+    expect((await admin(sim(), 'POST', 'articles', { site: 12 })).json().error).toMatch(/`title`/);
+    expect((await admin(sim(), 'POST', 'articles', { site: 99, title: 'x' })).status).toBe(404);
     const [existing] = await slugs();
-    expect((await admin(sim, 'POST', 'articles', { site: 12, title: 'x', slug: existing })).status).toBe(409);
+    expect((await admin(sim(), 'POST', 'articles', { site: 12, title: 'x', slug: existing })).status).toBe(409);
   });
 
   it('PATCH changes the article and bumps updated_at, visible in detail, sitemap lastmod and RSS', async () => {
     const [slug] = await slugs();
-    const before = (await call(sim, `/api/v1/sites/12/articles/${slug}/`)).json();
-    const reply = await admin(sim, 'PATCH', `articles/12/${slug}`, { title: 'Edited title', content: '<p>New body</p>' });
+    const before = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
+    const reply = await admin(sim(), 'PATCH', `articles/12/${slug}`, { title: 'Edited title', content: '<p>New body</p>' });
     expect(reply.status).toBe(200);
-    const after = (await call(sim, `/api/v1/sites/12/articles/${slug}/`)).json();
+    const after = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
     expect(after).toMatchObject({ title: 'Edited title', content: '<p>New body</p>', excerpt: 'New body' });
     expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     expect(await sitemap()).toContain(`<lastmod>${after.updated_at}</lastmod>`);
     expect(await rss()).toContain('<title>Edited title</title>');
-    expect((await admin(sim, 'PATCH', 'articles/12/nope', { title: 'x' })).status).toBe(404);
+    expect((await admin(sim(), 'PATCH', 'articles/12/nope', { title: 'x' })).status).toBe(404);
   });
 
   it('DELETE unpublishes: gone from list, sitemap and RSS; detail 404', async () => {
     const [slug] = await slugs();
-    expect((await admin(sim, 'DELETE', `articles/12/${slug}`)).status).toBe(204);
+    expect((await admin(sim(), 'DELETE', `articles/12/${slug}`)).status).toBe(204);
     expect(await slugs()).not.toContain(slug);
     expect(await sitemap()).not.toContain(`/blog/${slug}/`);
     expect(await rss()).not.toContain(`/blog/${slug}/`);
-    expect((await call(sim, `/api/v1/sites/12/articles/${slug}/`)).status).toBe(404);
-    expect((await admin(sim, 'DELETE', `articles/12/${slug}`)).status).toBe(404);
+    expect((await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).status).toBe(404);
+    expect((await admin(sim(), 'DELETE', `articles/12/${slug}`)).status).toBe(404);
   });
 
   it('reset puts the content, quotas and windows back to the seed', async () => {
     const original = await slugs();
-    await admin(sim, 'POST', 'articles', { site: 12, title: 'Temporary' });
-    await call(sim, '/api/v1/sites/12/generate/', { method: 'POST', body: { topic: 'bees' } });
-    await admin(sim, 'POST', 'reset');
+    await admin(sim(), 'POST', 'articles', { site: 12, title: 'Temporary' });
+    await call(sim(), '/api/v1/sites/12/generate/', { method: 'POST', body: { topic: 'bees' } });
+    await admin(sim(), 'POST', 'reset');
     expect(await slugs()).toEqual(original);
-    const me = await call(sim, '/api/v1/me/');
+    const me = await call(sim(), '/api/v1/me/');
     expect(me.json().usage.articles_this_month).toBe(0);
     expect(me.headers.get('x-ratelimit-remaining')).toBe('58'); // the list call and this one
-    expect(sim.stats().authenticated).toBe(2);
+    expect(sim().stats().authenticated).toBe(2);
   });
 
   it('GET /__simulator/ describes the running simulator', async () => {
-    const info = (await admin(sim, 'GET', '')).json();
-    expect(info).toMatchObject({ url: sim.url, tokens: { pro: sim.tokens.pro } });
+    const info = (await admin(sim(), 'GET', '')).json();
+    expect(info).toMatchObject({ url: sim().url, tokens: { pro: sim().tokens.pro } });
     expect(info.sites.map((s: { id: number }) => s.id)).toContain(14);
   });
 });

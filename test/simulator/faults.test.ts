@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, call, start, type Simulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { admin, call } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await start();
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await admin(sim, 'POST', 'reset');
-});
+const sim = useSimulator();
 
 const LIST = 'GET /api/v1/sites/:id/articles/';
-const list = () => call(sim, '/api/v1/sites/12/articles/');
+const list = () => call(sim(), '/api/v1/sites/12/articles/');
 async function fault(spec: Record<string, unknown>): Promise<string> {
-  const reply = await admin(sim, 'POST', 'faults', spec);
+  const reply = await admin(sim(), 'POST', 'faults', spec);
   expect(reply.status).toBe(201);
   return reply.json().id;
 }
@@ -21,11 +15,11 @@ async function fault(spec: Record<string, unknown>): Promise<string> {
 describe('fault injection', () => {
   it('status: answers with that status and an {error} body, without running the handler', async () => {
     await fault({ route: 'POST /api/v1/sites/:id/generate/', status: 500, times: 1 });
-    const reply = await call(sim, '/api/v1/sites/12/generate/', { method: 'POST', body: { topic: 'x' } });
+    const reply = await call(sim(), '/api/v1/sites/12/generate/', { method: 'POST', body: { topic: 'x' } });
     expect(reply.status).toBe(500);
     expect(reply.json()).toEqual({ error: 'Simulated fault: HTTP 500.' });
     // Nothing was generated and no quota was used.
-    expect((await call(sim, '/api/v1/me/')).json().usage.articles_this_month).toBe(0);
+    expect((await call(sim(), '/api/v1/me/')).json().usage.articles_this_month).toBe(0);
     expect((await list()).json().results).toHaveLength(12);
   });
 
@@ -51,11 +45,11 @@ describe('fault injection', () => {
 
   it("json and literal body replace the response; 'empty' sends nothing", async () => {
     await fault({ route: 'GET /api/v1/me/', json: { username: 42 }, times: 1 });
-    expect((await call(sim, '/api/v1/me/')).json()).toEqual({ username: 42 });
+    expect((await call(sim(), '/api/v1/me/')).json()).toEqual({ username: 42 });
     await fault({ route: 'GET /api/v1/me/', body: 'not json at all', status: 200, times: 1 });
-    expect((await call(sim, '/api/v1/me/')).text).toBe('not json at all');
+    expect((await call(sim(), '/api/v1/me/')).text).toBe('not json at all');
     await fault({ route: 'GET /api/v1/me/', body: 'empty', times: 1 });
-    const empty = await call(sim, '/api/v1/me/');
+    const empty = await call(sim(), '/api/v1/me/');
     expect([empty.status, empty.text]).toEqual([200, '']);
   });
 
@@ -81,11 +75,11 @@ describe('fault injection', () => {
 
   it("'huge': the real JSON padded to the requested size, still valid", async () => {
     await fault({ route: 'GET /api/v1/me/', body: 'huge', hugeBytes: 2_000_000, times: 1 });
-    const reply = await call(sim, '/api/v1/me/');
+    const reply = await call(sim(), '/api/v1/me/');
     expect(reply.text.length).toBeGreaterThan(2_000_000);
     expect(reply.json().username).toBe('pro-user');
     await fault({ route: 'GET /api/sites/:id/sitemap.xml', body: 'huge', hugeBytes: 1_000_000, times: 1 });
-    const xml = (await call(sim, '/api/sites/12/sitemap.xml', { token: null })).text;
+    const xml = (await call(sim(), '/api/sites/12/sitemap.xml', { token: null })).text;
     expect(xml.length).toBeGreaterThan(1_000_000);
     expect(xml).toMatch(/<\/urlset>\n<!-- x+ -->\n$/);
   });
@@ -95,7 +89,7 @@ describe('fault injection', () => {
     const [first] = (await list()).json().results;
     expect(Object.keys(first).sort()).toEqual(['date', 'extra', 'language', 'slug', 'status', 'title']);
     await fault({ route: 'GET /api/v1/me/', drift: { omit: ['usage'] }, times: 1 });
-    expect((await call(sim, '/api/v1/me/')).json().usage).toBeUndefined();
+    expect((await call(sim(), '/api/v1/me/')).json().usage).toBeUndefined();
   });
 
   it('delayMs: answers late', async () => {
@@ -111,30 +105,30 @@ describe('fault injection', () => {
     await fault({ route: LIST, drop: 'mid-body', times: 1 });
     await expect(list()).rejects.toThrow();
     expect((await list()).status).toBe(200);
-    expect(sim.stats().routes[LIST]).toEqual({ '0': 1, '200': 2 });
+    expect(sim().stats().routes[LIST]).toEqual({ '0': 1, '200': 2 });
   });
 
   it('route "*", concrete paths and globs; the admin API is never affected; DELETE clears', async () => {
     await fault({ route: '*', status: 500 });
-    expect((await call(sim, '/api/v1/me/')).status).toBe(500);
-    expect((await call(sim, '/api/sites/12/rss.xml', { token: null })).status).toBe(500);
-    expect((await admin(sim, 'GET', 'faults')).json().faults).toHaveLength(1);
-    expect((await admin(sim, 'DELETE', 'faults')).status).toBe(204);
-    expect((await call(sim, '/api/v1/me/')).status).toBe(200);
+    expect((await call(sim(), '/api/v1/me/')).status).toBe(500);
+    expect((await call(sim(), '/api/sites/12/rss.xml', { token: null })).status).toBe(500);
+    expect((await admin(sim(), 'GET', 'faults')).json().faults).toHaveLength(1);
+    expect((await admin(sim(), 'DELETE', 'faults')).status).toBe(204);
+    expect((await call(sim(), '/api/v1/me/')).status).toBe(200);
 
     await fault({ route: 'GET /api/v1/sites/13/articles/', status: 418 });
     expect((await list()).status).toBe(200);
-    expect((await call(sim, '/api/v1/sites/13/articles/')).status).toBe(418);
+    expect((await call(sim(), '/api/v1/sites/13/articles/')).status).toBe(418);
     const id = await fault({ route: 'GET /api/sites/*', status: 503 });
-    expect((await call(sim, '/api/sites/12/sitemap.xml', { token: null })).status).toBe(503);
-    expect((await admin(sim, 'DELETE', `faults/${id}`)).status).toBe(204);
-    expect((await call(sim, '/api/sites/12/sitemap.xml', { token: null })).status).toBe(200);
+    expect((await call(sim(), '/api/sites/12/sitemap.xml', { token: null })).status).toBe(503);
+    expect((await admin(sim(), 'DELETE', `faults/${id}`)).status).toBe(204);
+    expect((await call(sim(), '/api/sites/12/sitemap.xml', { token: null })).status).toBe(200);
   });
 
   it('400 for an invalid fault, naming the field', async () => {
-    const reply = await admin(sim, 'POST', 'faults', { route: LIST, drop: 'sometimes' });
+    const reply = await admin(sim(), 'POST', 'faults', { route: LIST, drop: 'sometimes' });
     expect(reply.status).toBe(400);
     expect(reply.json().error).toMatch(/`drop`/);
-    expect((await admin(sim, 'POST', 'faults', { status: 500 })).json().error).toMatch(/`route`/);
+    expect((await admin(sim(), 'POST', 'faults', { status: 500 })).json().error).toMatch(/`route`/);
   });
 });

@@ -4,19 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Parser from 'rss-parser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, call, start, type Simulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { admin, call } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await start({ articles: 60 });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await admin(sim, 'POST', 'reset');
-});
+const sim = useSimulator({ articles: 60 });
 
-const feed = (path: string, headers: Record<string, string> = {}) => call(sim, path, { token: null, headers });
+const feed = (path: string, headers: Record<string, string> = {}) => call(sim(), path, { token: null, headers });
 const XSD = resolve(import.meta.dirname, '../../../shared/corpora/xml/xsd/sitemap-0.9.xsd');
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 const rssParser = new Parser<Record<string, unknown>, { 'content:encoded'?: string }>({ customFields: { item: ['content:encoded'] } });
@@ -37,7 +31,7 @@ describe('public sitemap', () => {
     expect(parsed.urlset.url).toHaveLength(60);
     expect(parsed.urlset.url[0].loc).toMatch(/^https:\/\/pro-blog\.example\.com\/blog\/[^/]+\/$/);
     expect(parsed.urlset.url[0].lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    const list = (await call(sim, '/api/v1/sites/12/articles/')).json().results;
+    const list = (await call(sim(), '/api/v1/sites/12/articles/')).json().results;
     expect(locs(reply.text)).toEqual(list.map((a: { slug: string }) => `https://pro-blog.example.com/blog/${a.slug}/`));
   });
 
@@ -65,7 +59,7 @@ describe('public RSS feed', () => {
     expect(reply.headers.get('cache-control')).toBe('public, max-age=3600');
     const parsed = await rssParser.parseString(reply.text);
     expect(parsed.items).toHaveLength(50);
-    const list = (await call(sim, '/api/v1/sites/12/articles/')).json().results;
+    const list = (await call(sim(), '/api/v1/sites/12/articles/')).json().results;
     const first = parsed.items[0];
     expect(first?.link).toBe(`https://pro-blog.example.com/blog/${list[0].slug}/`);
     expect(first?.guid).toBe(first?.link);
@@ -73,13 +67,13 @@ describe('public RSS feed', () => {
     expect(new Date(first?.pubDate ?? '').toISOString().slice(0, 10)).toBe(list[0].published_at);
     expect(first?.['content:encoded']).toMatch(/<h2>/);
     expect(first?.contentSnippet).toBeTruthy();
-    expect(reply.text).toContain(`<atom:link href="${sim.url}/api/sites/12/rss.xml" rel="self" type="application/rss+xml"/>`);
+    expect(reply.text).toContain(`<atom:link href="${sim().url}/api/sites/12/rss.xml" rel="self" type="application/rss+xml"/>`);
     expect(reply.text).toContain('<guid isPermaLink="true">');
   });
 
   it('stays well formed with hostile titles and `]]>` in the content', async () => {
     const content = '<p>before ]]> after &amp; <b>bold</b></p>';
-    await admin(sim, 'POST', 'articles', { site: 12, title: 'Tom & "Jerry" <script>]]>', slug: 'hostile', content });
+    await admin(sim(), 'POST', 'articles', { site: 12, title: 'Tom & "Jerry" <script>]]>', slug: 'hostile', content });
     const xml = (await feed('/api/sites/12/rss.xml')).text;
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = await rssParser.parseString(xml);
@@ -105,7 +99,7 @@ describe('conditional requests', () => {
       expect((await feed(path, { 'if-none-match': '"other"' })).status).toBe(200);
       expect((await feed(path, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
 
-      await admin(sim, 'POST', 'articles', { site: 12, title: 'Fresh news' });
+      await admin(sim(), 'POST', 'articles', { site: 12, title: 'Fresh news' });
       const changed = await feed(path, { 'if-none-match': etag });
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(etag);
@@ -114,9 +108,9 @@ describe('conditional requests', () => {
   }
 
   it('an update in the same second as the last change still moves Last-Modified', async () => {
-    await admin(sim, 'POST', 'articles', { site: 12, title: 'One', slug: 'one' });
+    await admin(sim(), 'POST', 'articles', { site: 12, title: 'One', slug: 'one' });
     const before = (await feed('/api/sites/12/rss.xml')).headers.get('last-modified') ?? '';
-    await admin(sim, 'PATCH', 'articles/12/one', { title: 'One, edited' });
+    await admin(sim(), 'PATCH', 'articles/12/one', { title: 'One, edited' });
     expect((await feed('/api/sites/12/rss.xml', { 'if-modified-since': before })).status).toBe(200);
   });
 });

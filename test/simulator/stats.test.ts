@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, call, start, type Simulator } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { admin, call } from './helpers.js';
+import { useSimulator } from './setup.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await start();
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await admin(sim, 'POST', 'reset');
-});
+const sim = useSimulator();
 
 describe('stats', () => {
   it('counts authenticated (any status) and public requests apart, per route and status', async () => {
-    await call(sim, '/api/v1/sites/12/articles/');
-    await call(sim, '/api/v1/sites/12/articles/');
-    await call(sim, '/api/v1/sites/21/articles/');
-    await call(sim, '/api/v1/me/', { token: null });
-    await call(sim, '/api/sites/12/sitemap.xml', { token: null });
-    await call(sim, '/api/sites/12/rss.xml', { token: null });
-    await call(sim, '/api/sites/999/rss.xml', { token: null });
-    await admin(sim, 'GET', 'faults'); // the admin API is not counted
+    await call(sim(), '/api/v1/sites/12/articles/');
+    await call(sim(), '/api/v1/sites/12/articles/');
+    await call(sim(), '/api/v1/sites/21/articles/');
+    await call(sim(), '/api/v1/me/', { token: null });
+    await call(sim(), '/api/sites/12/sitemap.xml', { token: null });
+    await call(sim(), '/api/sites/12/rss.xml', { token: null });
+    await call(sim(), '/api/sites/999/rss.xml', { token: null });
+    await admin(sim(), 'GET', 'faults'); // the admin API is not counted
 
-    const stats = sim.stats();
+    const stats = sim().stats();
     expect(stats.authenticated).toBe(4);
     expect(stats.public).toBe(3);
     expect(stats.routes).toEqual({
@@ -36,32 +30,32 @@ describe('stats', () => {
     });
     expect(stats.requests[4]).toMatchObject({ path: '/api/sites/12/sitemap.xml', authorization: false, tokenIn: [] });
     // GET /__simulator/stats is the same JSON.
-    expect((await admin(sim, 'GET', 'stats')).json()).toEqual(stats);
+    expect((await admin(sim(), 'GET', 'stats')).json()).toEqual(stats);
   });
 
   it('tokenIn reports a token in the URL, the body or any header, known or leak-check shaped', async () => {
-    await call(sim, `/api/sites/12/rss.xml?key=${sim.tokens.pro}`, { token: null });
-    await call(sim, '/api/v1/audit/', { method: 'POST', body: { title: 'x', content: 'key btb_leakcheck_abc123' } });
-    await call(sim, '/api/sites/12/sitemap.xml', { token: null, headers: { 'x-api-key': sim.tokens.agence } });
-    const [url, body, header] = sim.stats().requests;
+    await call(sim(), `/api/sites/12/rss.xml?key=${sim().tokens.pro}`, { token: null });
+    await call(sim(), '/api/v1/audit/', { method: 'POST', body: { title: 'x', content: 'key btb_leakcheck_abc123' } });
+    await call(sim(), '/api/sites/12/sitemap.xml', { token: null, headers: { 'x-api-key': sim().tokens.agence } });
+    const [url, body, header] = sim().stats().requests;
     expect(url?.tokenIn).toEqual(['url']);
     expect(body?.tokenIn).toEqual(['header', 'body']);
     expect(header).toMatchObject({ authorization: false, tokenIn: ['header'] });
   });
 
   it('stats/reset and resetStats() clear only the stats', async () => {
-    await call(sim, '/api/v1/me/');
-    expect(sim.stats().authenticated).toBe(1);
-    expect((await admin(sim, 'POST', 'stats/reset')).status).toBe(200);
-    expect(sim.stats()).toEqual({ authenticated: 0, public: 0, routes: {}, requests: [] });
+    await call(sim(), '/api/v1/me/');
+    expect(sim().stats().authenticated).toBe(1);
+    expect((await admin(sim(), 'POST', 'stats/reset')).status).toBe(200);
+    expect(sim().stats()).toEqual({ authenticated: 0, public: 0, routes: {}, requests: [] });
     // The window was not cleared.
-    expect((await call(sim, '/api/v1/me/')).headers.get('x-ratelimit-remaining')).toBe('58');
-    sim.resetStats();
-    expect(sim.stats().authenticated).toBe(0);
+    expect((await call(sim(), '/api/v1/me/')).headers.get('x-ratelimit-remaining')).toBe('58');
+    sim().resetStats();
+    expect(sim().stats().authenticated).toBe(0);
   });
 
   it('unmatched API paths count as authenticated requests under an "(unmatched)" key', async () => {
-    await call(sim, '/api/v1/me');
-    expect(sim.stats()).toMatchObject({ authenticated: 1, routes: { 'GET (unmatched)': { '404': 1 } } });
+    await call(sim(), '/api/v1/me');
+    expect(sim().stats()).toMatchObject({ authenticated: 1, routes: { 'GET (unmatched)': { '404': 1 } } });
   });
 });
