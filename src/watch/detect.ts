@@ -3,6 +3,7 @@
  * No I/O, no clock: everything is decided from the two observations, so it is unit-tested exhaustively.
  */
 import { createHash } from 'node:crypto';
+import type { RssItem } from '../feeds/index.js';
 import type { FeedItemRecord } from './state.js';
 
 export type Change =
@@ -14,18 +15,8 @@ export type Change =
   | { kind: 'sitemap-updated'; loc: string; from: string; to: string }
   | { kind: 'sitemap-removed'; loc: string };
 
-/** The fields of a parsed RSS item that the watcher looks at. */
-export interface RssItemInput {
-  guid?: string;
-  link?: string;
-  title?: string;
-  pubDate?: string;
-  description?: string;
-  contentEncoded?: string;
-}
-
 /** An RSS item reduced to what the state keeps: identity, date and a digest of the content. */
-export function toItemRecord(item: RssItemInput): FeedItemRecord | undefined {
+export function toItemRecord(item: RssItem): FeedItemRecord | undefined {
   const guid = item.guid ?? item.link;
   if (!guid) return undefined;
   const digest = createHash('sha256')

@@ -1,6 +1,6 @@
 export { parseDuration, formatDuration } from './duration.js';
 export { nextDelay, MAX_BACKOFF_MS } from './backoff.js';
-export { detectRssChanges, detectSitemapChanges, describeChange, toItemRecord, type Change, type RssItemInput } from './detect.js';
+export { detectRssChanges, detectSitemapChanges, describeChange, toItemRecord, type Change } from './detect.js';
 export { loadState, saveState, defaultStatePath, StateFileError, watchStateSchema, type WatchState, type FeedItemRecord } from './state.js';
 export { pollFeeds, applyObservation, observationDiffers, type FeedFetcher, type Observation } from './poll.js';
 export { runTrigger, describeTrigger, describeHookUrl, type TriggerSpec, type TriggerResult } from './trigger.js';
