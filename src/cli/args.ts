@@ -47,3 +47,8 @@ export function requiredString(args: ParsedArgs, name: string, command: string):
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true;
 }
+
+/** The `<site>` positional every per-site command takes first. */
+export function siteArgument(args: ParsedArgs, command: string): number {
+  return positiveInteger(args.positionals[0], '<site>', command);
+}

@@ -1,7 +1,7 @@
 /** `me` and `sites`: who the token belongs to, and which sites it can reach. */
 import type { CommandSpec } from '../command.js';
 import { keyValues, table } from '../format.js';
-import { EXIT } from '../exit-codes.js';
+import { printResult } from '../result.js';
 
 export const meCommand: CommandSpec = {
   name: 'me',
@@ -13,13 +13,8 @@ export const meCommand: CommandSpec = {
   async run(context) {
     const client = await context.client();
     const account = await client.me();
-    if (context.json) {
-      context.printJson(account);
-      return EXIT.ok;
-    }
-    const usage = account.usage;
     const rate = client.rateLimit;
-    context.print(
+    return printResult(context, account, ({ usage }) =>
       keyValues([
         ['username', account.username],
         ['email', account.email],
@@ -33,7 +28,6 @@ export const meCommand: CommandSpec = {
         ],
       ]),
     );
-    return EXIT.ok;
   },
 };
 
@@ -46,18 +40,13 @@ export const sitesCommand: CommandSpec = {
   examples: ['content-publisher sites', 'content-publisher sites --json'],
   async run(context) {
     const sites = await (await context.client()).sites();
-    if (context.json) {
-      context.printJson(sites);
-      return EXIT.ok;
-    }
-    context.print(
-      table(sites, [
+    return printResult(context, sites, (rows) =>
+      table(rows, [
         { header: 'ID', value: (site) => site.id },
         { header: 'NAME', value: (site) => site.name },
         { header: 'DOMAIN', value: (site) => site.domain },
         { header: 'CMS', value: (site) => (site.is_cms === undefined ? undefined : site.is_cms ? 'yes' : 'no') },
       ]),
     );
-    return EXIT.ok;
   },
 };

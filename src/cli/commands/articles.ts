@@ -1,8 +1,8 @@
 /** `articles <site>` and `article <site> <slug>`. */
-import { positiveInteger, stringOption } from '../args.js';
+import { positiveInteger, siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { keyValues, table } from '../format.js';
-import { EXIT } from '../exit-codes.js';
+import { printResult } from '../result.js';
 
 export const articlesCommand: CommandSpec = {
   name: 'articles',
@@ -16,7 +16,7 @@ export const articlesCommand: CommandSpec = {
   positionals: ['site'],
   examples: ['content-publisher articles 12 --language en --limit 10', 'content-publisher articles 12 --json | jq ".[].slug"'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'articles');
+    const site = siteArgument(args, 'articles');
     const limitText = stringOption(args, 'limit');
     const status = stringOption(args, 'status');
     const language = stringOption(args, 'language');
@@ -26,12 +26,8 @@ export const articlesCommand: CommandSpec = {
       ...(limitText !== undefined && { limit: positiveInteger(limitText, '--limit', 'articles') }),
     };
     const articles = await (await context.client()).articles(site, query);
-    if (context.json) {
-      context.printJson(articles);
-      return EXIT.ok;
-    }
-    context.print(
-      table(articles, [
+    return printResult(context, articles, (rows) =>
+      table(rows, [
         { header: 'SLUG', value: (a) => a.slug, max: 40 },
         { header: 'TITLE', value: (a) => a.title, max: 50 },
         { header: 'LANG', value: (a) => a.language },
@@ -40,7 +36,6 @@ export const articlesCommand: CommandSpec = {
         { header: 'STATUS', value: (a) => a.status },
       ]),
     );
-    return EXIT.ok;
   },
 };
 
@@ -52,17 +47,13 @@ export const articleCommand: CommandSpec = {
   positionals: ['site', 'slug'],
   examples: ['content-publisher article 12 my-first-post', 'content-publisher article 12 my-first-post --json | jq -r .content'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'article');
+    const site = siteArgument(args, 'article');
     const slug = args.positionals[1] ?? '';
     const article = await (await context.client()).article(site, slug);
-    if (context.json) {
-      context.printJson(article);
-      return EXIT.ok;
-    }
     const record = article as Record<string, unknown>;
     const text = (name: string) => (typeof record[name] === 'string' || typeof record[name] === 'number' ? (record[name] as string | number) : undefined);
     const keywords = Array.isArray(record.keywords) ? record.keywords.join(', ') : undefined;
-    context.print(
+    return printResult(context, article, () =>
       keyValues([
         ['title', article.title],
         ['slug', article.slug],
@@ -75,9 +66,7 @@ export const articleCommand: CommandSpec = {
         ['keywords', keywords],
         ['excerpt', text('excerpt')],
         ['content', `${article.content.length} characters of HTML${args.values.html ? '' : ' (--html to print it)'}`],
-      ]),
+      ]) + (args.values.html ? `\n${article.content}\n` : ''),
     );
-    if (args.values.html) context.print(`\n${article.content}\n`);
-    return EXIT.ok;
   },
 };

@@ -5,8 +5,8 @@ import { requiredString, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import type { CliIo } from '../context.js';
 import { keyValues, list, table } from '../format.js';
-import { EXIT } from '../exit-codes.js';
 import { firstHeading, markdownToHtml } from '../markdown.js';
+import { printResult } from '../result.js';
 import { UsageError } from '../usage-error.js';
 
 async function readStdin(io: CliIo): Promise<string> {
@@ -65,18 +65,14 @@ export const auditCommand: CommandSpec = {
     const title = stringOption(args, 'title') ?? firstHeading(text, format) ?? '';
     const excerpt = stringOption(args, 'excerpt') ?? '';
     const result = await (await context.client()).audit({ title, excerpt, content, keyword, language });
-    if (context.json) {
-      context.printJson(result);
-      return EXIT.ok;
-    }
-    context.print(keyValues([['score', `${result.score}/100`], ['cache hit', result.cache_hit ? 'yes' : 'no']]));
-    const suggestions = result.suggestions as unknown[];
-    const rows = suggestions.map((s) => (typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : { message: String(s) }));
-    context.print(`\nSuggestions:\n${table(rows, [
-      { header: 'TYPE', value: (s) => (typeof s.type === 'string' ? s.type : undefined) },
-      { header: 'MESSAGE', value: (s) => (typeof s.message === 'string' ? s.message : JSON.stringify(s)), max: 100 },
-    ])}`);
-    return EXIT.ok;
+    return printResult(context, result, () => {
+      const suggestions = result.suggestions as unknown[];
+      const rows = suggestions.map((s) => (typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : { message: String(s) }));
+      return `${keyValues([['score', `${result.score}/100`], ['cache hit', result.cache_hit ? 'yes' : 'no']])}\nSuggestions:\n${table(rows, [
+        { header: 'TYPE', value: (s) => (typeof s.type === 'string' ? s.type : undefined) },
+        { header: 'MESSAGE', value: (s) => (typeof s.message === 'string' ? s.message : JSON.stringify(s)), max: 100 },
+      ])}`;
+    });
   },
 };
 
@@ -103,23 +99,18 @@ export const briefCommand: CommandSpec = {
     const keyword = requiredString(args, 'keyword', 'brief');
     const language = requiredString(args, 'language', 'brief');
     const brief = await (await context.client()).brief({ keyword, language });
-    if (context.json) {
-      context.printJson(brief);
-      return EXIT.ok;
-    }
-    const faq = (brief.faq as unknown[]).map((entry) => {
-      const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-      return typeof record.question === 'string' ? `${record.question}${typeof record.answer === 'string' ? ` — ${record.answer}` : ''}` : describe(entry);
-    });
-    context.print(
-      [
+    return printResult(context, brief, () => {
+      const faq = (brief.faq as unknown[]).map((entry) => {
+        const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+        return typeof record.question === 'string' ? `${record.question}${typeof record.answer === 'string' ? ` — ${record.answer}` : ''}` : describe(entry);
+      });
+      return [
         keyValues([['keyword', keyword], ['intent', typeof brief.intent === 'string' ? brief.intent : JSON.stringify(brief.intent)]]),
         list('Outline', (brief.outline as unknown[]).map(describe)),
         list('Entities', (brief.entities as unknown[]).map(describe)),
         list('FAQ', faq),
         list('E-E-A-T signals', (brief.eeat_signals as unknown[]).map(describe)),
-      ].join('\n'),
-    );
-    return EXIT.ok;
+      ].join('\n');
+    });
   },
 };

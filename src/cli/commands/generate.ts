@@ -2,11 +2,12 @@
  * `generate <site>`: costs one article of the monthly quota (or a credit) and takes 60 to 120 s, so it
  * shows the remaining quota and asks first (unless --yes), then shows progress while it waits.
  */
-import { positiveInteger, stringOption } from '../args.js';
+import { siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { canPrompt, confirm } from '../confirm.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
+import { printResult } from '../result.js';
 import { UsageError } from '../usage-error.js';
 
 export const ARTICLE_TYPES = ['news', 'tutorial', 'comparison', 'guide', 'review', 'story', 'local'] as const;
@@ -39,7 +40,7 @@ export const generateCommand: CommandSpec = {
   positionals: ['site'],
   examples: ['content-publisher generate 12 --topic "Static sites in 2026" --type guide --length medium --yes'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'generate');
+    const site = siteArgument(args, 'generate');
     const topic = stringOption(args, 'topic');
     const title = stringOption(args, 'title');
     if (!topic?.trim() && !title?.trim()) throw new UsageError('generate needs --topic T or --title T.', 'generate');
@@ -82,11 +83,6 @@ export const generateCommand: CommandSpec = {
     } finally {
       stop();
     }
-    if (context.json) {
-      context.printJson(result);
-      return EXIT.ok;
-    }
-    context.print(`${result.output.trimEnd()}\n\nPost count: ${result.post_count}\n`);
-    return EXIT.ok;
+    return printResult(context, result, ({ output, post_count }) => `${output.trimEnd()}\n\nPost count: ${post_count}\n`);
   },
 };

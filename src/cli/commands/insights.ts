@@ -1,8 +1,8 @@
 /** `keywords`, `snapshot` and `digest`: a site's tracked keyword positions and its weekly digest. */
-import { positiveInteger } from '../args.js';
+import { siteArgument } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { keyValues, list, table, type Column } from '../format.js';
-import { EXIT } from '../exit-codes.js';
+import { printResult } from '../result.js';
 
 type KeywordRow = Record<string, unknown>;
 
@@ -44,14 +44,9 @@ export const keywordsCommand: CommandSpec = {
   positionals: ['site'],
   examples: ['content-publisher keywords 12', 'content-publisher keywords 12 --json'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'keywords');
+    const site = siteArgument(args, 'keywords');
     const keywords = await (await context.client()).keywords(site);
-    if (context.json) {
-      context.printJson(keywords);
-      return EXIT.ok;
-    }
-    context.print(table(keywords as unknown as KeywordRow[], KEYWORD_COLUMNS));
-    return EXIT.ok;
+    return printResult(context, keywords, (rows) => table(rows as unknown as KeywordRow[], KEYWORD_COLUMNS));
   },
 };
 
@@ -63,16 +58,12 @@ export const snapshotCommand: CommandSpec = {
   positionals: ['site'],
   examples: ['content-publisher snapshot 12'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'snapshot');
+    const site = siteArgument(args, 'snapshot');
     const snapshot = await (await context.client()).snapshot(site);
-    if (context.json) {
-      context.printJson(snapshot);
-      return EXIT.ok;
-    }
-    const record = snapshot as unknown as Record<string, unknown>;
-    const results = Array.isArray(record.results) ? (record.results as KeywordRow[]) : [];
-    context.print(`Updated: ${num(record.updated) ?? results.length} keyword positions\n\n${table(results, KEYWORD_COLUMNS)}`);
-    return EXIT.ok;
+    return printResult(context, snapshot as unknown as Record<string, unknown>, (record) => {
+      const results = Array.isArray(record.results) ? (record.results as KeywordRow[]) : [];
+      return `Updated: ${num(record.updated) ?? results.length} keyword positions\n\n${table(results, KEYWORD_COLUMNS)}`;
+    });
   },
 };
 
@@ -84,17 +75,13 @@ export const digestCommand: CommandSpec = {
   positionals: ['site'],
   examples: ['content-publisher digest 12', 'content-publisher digest 12 --json | jq .alerts'],
   async run(context, args) {
-    const site = positiveInteger(args.positionals[0], '<site>', 'digest');
+    const site = siteArgument(args, 'digest');
     const digest = (await (await context.client()).digest(site)) as unknown as Record<string, unknown>;
-    if (context.json) {
-      context.printJson(digest);
-      return EXIT.ok;
-    }
-    const publications = digest.publications;
-    const movements = Array.isArray(digest.position_movements) ? (digest.position_movements as KeywordRow[]) : [];
-    const alerts = Array.isArray(digest.alerts) ? (digest.alerts as unknown[]) : [];
-    context.print(
-      [
+    return printResult(context, digest, () => {
+      const publications = digest.publications;
+      const movements = Array.isArray(digest.position_movements) ? (digest.position_movements as KeywordRow[]) : [];
+      const alerts = Array.isArray(digest.alerts) ? (digest.alerts as unknown[]) : [];
+      return [
         keyValues([
           ['week', str(digest.week) ?? num(digest.week)],
           ['publications', Array.isArray(publications) ? publications.length : (num(publications) ?? str(publications))],
@@ -105,8 +92,7 @@ export const digestCommand: CommandSpec = {
           : '',
         `Position movements:\n${table(movements, MOVEMENT_COLUMNS)}`,
         list('Alerts', alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a))),
-      ].filter(Boolean).join('\n'),
-    );
-    return EXIT.ok;
+      ].filter(Boolean).join('\n');
+    });
   },
 };
