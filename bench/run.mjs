@@ -136,7 +136,7 @@ async function main() {
     const baseline = await childFigures('baseline');
 
     log('bench: sanitiser throughput and its baseline...');
-    const sanitize = await measureSanitize(details.map((article) => article.content));
+    const sanitize = await measureSanitize(details.map((article) => ({ html: article.content, url: article.url })));
 
     const figures = {
       'cold.requests': cold.requests,
