@@ -6,6 +6,9 @@ import { z } from 'zod';
  * so the schema itself stays a pure description of what the user may write.
  */
 
+/** The largest delay a Node timer accepts (2^31 - 1 ms); a larger one is clamped to 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
 const xmlRoutePath = (option: string) =>
   z
@@ -80,6 +83,8 @@ export const devRefreshOptionsSchema = z.strictObject({
     .number({ error: '`devRefresh.pollInterval` must be a number of milliseconds.' })
     .int({ error: '`devRefresh.pollInterval` must be a whole number of milliseconds.' })
     .min(1_000, { error: '`devRefresh.pollInterval` must be at least 1000 (milliseconds).' })
+    // Past the timer range (2^31 - 1 ms) Node clamps the delay to 1 ms: the poll would run in a tight loop.
+    .max(MAX_TIMER_MS, { error: '`devRefresh.pollInterval` must be at most 2147483647 (milliseconds, about 24.8 days).' })
     .optional(),
   /**
    * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
@@ -151,6 +156,8 @@ export const publisherOptionsSchema = z.strictObject({
     .number({ error: '`timeoutMs` must be a number of milliseconds.' })
     .int({ error: '`timeoutMs` must be a whole number of milliseconds.' })
     .min(100, { error: '`timeoutMs` must be at least 100 (milliseconds).' })
+    // Past the timer range Node fires the timeout after 1 ms: every request would abort at once.
+    .max(MAX_TIMER_MS, { error: '`timeoutMs` must be at most 2147483647 (milliseconds, about 24.8 days).' })
     .default(30_000),
   /**
    * Refresh this package's collections while `astro dev` runs, or `false` to disable.
