@@ -4,6 +4,13 @@
  */
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
+/**
+ * The longest delay Node's timers accept (2^31 - 1 ms, about 24.8 days). A longer one is not an error in
+ * Node: it warns and fires after 1 ms, so `--interval 99999999h` would poll in a tight loop. Every duration
+ * option is bounded by this.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** Parses `200ms`, `30s`, `5m`, `1h`, `1.5s` or a bare number of seconds; `undefined` when malformed. */
 export function parseDuration(text: string): number | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);

@@ -1,4 +1,4 @@
-export { parseDuration, formatDuration } from './duration.js';
+export { parseDuration, formatDuration, MAX_TIMER_MS } from './duration.js';
 export { nextDelay, MAX_BACKOFF_MS } from './backoff.js';
 export { detectRssChanges, detectSitemapChanges, describeChange, toItemRecord, type Change } from './detect.js';
 export { loadState, saveState, defaultStatePath, StateFileError, watchStateSchema, type WatchState, type FeedItemRecord } from './state.js';

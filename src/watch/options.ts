@@ -3,6 +3,7 @@
  * derived from it. The CLI turns its flags into these; a program can call `runWatch()` directly.
  */
 import { z } from 'zod';
+import { MAX_TIMER_MS } from './duration.js';
 
 const httpUrl = z.string().refine((value) => {
   try {
@@ -16,8 +17,8 @@ const httpUrl = z.string().refine((value) => {
 export const triggerSchema = z.discriminatedUnion('kind', [
   /** A shell command (a build); stdio inherited, exit code 0 means success. */
   z.object({ kind: z.literal('run'), command: z.string().trim().min(1) }).strict(),
-  /** A deploy hook URL to POST to; a 2xx answer within `timeoutMs` means success. */
-  z.object({ kind: z.literal('hook'), url: httpUrl, timeoutMs: z.number().int().positive().default(30_000) }).strict(),
+  /** A deploy hook URL to POST to; a 2xx answer within `timeoutMs` (at most 2^31 - 1 ms, Node's timer range) means success. */
+  z.object({ kind: z.literal('hook'), url: httpUrl, timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(30_000) }).strict(),
 ]);
 
 export const watchOptionsSchema = z
@@ -30,16 +31,16 @@ export const watchOptionsSchema = z
     /** Where the state is kept between polls and runs. */
     statePath: z.string().min(1),
     /**
-     * Time between polls in ms.
+     * Time between polls in ms (100 ms up to 2^31 - 1 ms, Node's timer range).
      * @default 300_000 (5 minutes)
      */
-    intervalMs: z.number().int().min(100).default(300_000),
+    intervalMs: z.number().int().min(100).max(MAX_TIMER_MS).default(300_000),
     /**
      * After a change, wait this long and poll again before triggering, so a burst makes one trigger.
-     * Not applied with `once`.
+     * Not applied with `once`. At most 2^31 - 1 ms (Node's timer range).
      * @default 30_000
      */
-    debounceMs: z.number().int().min(0).default(30_000),
+    debounceMs: z.number().int().min(0).max(MAX_TIMER_MS).default(30_000),
     /**
      * Check once and return the outcome instead of looping.
      * @default false

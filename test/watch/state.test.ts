@@ -70,4 +70,14 @@ describe('watch options', () => {
     );
     expect(() => resolveWatchOptions({ site: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } })).toThrow(/`site`/);
   });
+
+  it('refuses durations beyond the timer range (Node would fire them after 1 ms)', async () => {
+    const { resolveWatchOptions } = await import('../../src/watch/options.js');
+    const base = { site: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run' as const, command: 'x' } };
+    const tooLong = 2 ** 31;
+    expect(() => resolveWatchOptions({ ...base, intervalMs: tooLong })).toThrow(/`intervalMs`/);
+    expect(() => resolveWatchOptions({ ...base, debounceMs: tooLong })).toThrow(/`debounceMs`/);
+    expect(() => resolveWatchOptions({ ...base, trigger: { kind: 'hook', url: 'https://h.example/', timeoutMs: tooLong } })).toThrow(/`trigger.timeoutMs`/);
+    expect(resolveWatchOptions({ ...base, intervalMs: tooLong - 1 }).intervalMs).toBe(tooLong - 1);
+  });
 });

@@ -8,13 +8,15 @@ import { positiveInteger, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
-import { defaultStatePath, describeTrigger, formatDuration, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
+import { defaultStatePath, describeTrigger, formatDuration, MAX_TIMER_MS, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
 
 function duration(text: string | undefined, fallback: number, name: string, min: number): number {
   if (text === undefined) return fallback;
   const ms = parseDuration(text);
-  if (ms === undefined || ms < min) {
-    throw new UsageError(`--${name} must be a duration like 200ms, 30s, 5m or 1h${min > 0 ? ` (at least ${formatDuration(min)})` : ''} (got ${JSON.stringify(text)}).`, 'watch');
+  // Above MAX_TIMER_MS Node fires a timer after 1 ms instead: refuse rather than poll in a tight loop.
+  if (ms === undefined || ms < min || ms > MAX_TIMER_MS) {
+    const range = min > 0 ? `between ${formatDuration(min)} and 24 days` : 'of at most 24 days';
+    throw new UsageError(`--${name} must be a duration like 200ms, 30s, 5m or 1h, ${range} (got ${JSON.stringify(text)}).`, 'watch');
   }
   return ms;
 }
