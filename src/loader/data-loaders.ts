@@ -1,9 +1,11 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { createClient, isPublisherError, type Client } from '../client/index.js';
+import { createClient, type Client } from '../client/index.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
+import { omit } from './records.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
+import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
 
 /**
@@ -11,15 +13,9 @@ import { describeError, makeWarn } from './warnings.js';
  * (none while the stored copy is younger than `maxAgeMinutes`); a failed request keeps the stored copy.
  */
 
-const TRANSIENT = new Set(['network', 'timeout', 'server_error', 'cms_unavailable', 'rate_limited', 'bad_response']);
-
 interface DataSource {
   what: string;
   fetch(client: Client, siteId: number): Promise<Array<{ id: string; data: Record<string, unknown> }>>;
-}
-
-function omit(record: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([k]) => !keys.includes(k)));
 }
 
 const keywordsSource: DataSource = {
@@ -77,7 +73,7 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
   try {
     entries = await source.fetch(client, opts.siteId);
   } catch (error) {
-    if (stored === 0 || !(isPublisherError(error) && TRANSIENT.has(error.code))) throw error;
+    if (stored === 0 || !isTransient(error)) throw error;
     warn(`Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`, error);
     return;
   }

@@ -1,5 +1,6 @@
 import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import type { RssItem } from '../feeds/index.js';
+import { withoutUndefined } from './records.js';
 import type { ArticleData } from './schemas.js';
 
 /** Detail fields mapped to typed camelCase fields (the originals are not kept twice). */
@@ -30,10 +31,6 @@ export function listFields(item: ArticleListItem): Pick<ArticleData, 'slug' | 't
     publishedAt: toDate(item.published_at),
     viewCount: item.view_count,
   };
-}
-
-function withoutUndefined<T extends Record<string, unknown>>(data: T): T {
-  return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Entry data from a detail call: typed fields plus every further field the service sent. */

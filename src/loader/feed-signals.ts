@@ -2,6 +2,7 @@ import type { Client } from '../client/index.js';
 import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, type RssItem } from '../feeds/index.js';
 import type { RssSignal } from './change-signals.js';
 import { shortHash } from './fingerprint.js';
+import { withoutUndefined } from './records.js';
 import type { SyncState } from './state.js';
 
 /**
@@ -55,8 +56,4 @@ export async function readRss(client: Client, siteId: number, previous: SyncStat
     items.set(slug, { item, signal });
   }
   return { items, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
-}
-
-function withoutUndefined<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }

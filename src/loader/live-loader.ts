@@ -1,15 +1,11 @@
 import type { LiveLoader } from 'astro/loaders';
-import { createClient, NotFoundError, type ArticleDetail, type ArticleListItem, type PublisherError } from '../client/index.js';
+import { createClient, NotFoundError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, listFields, toDate } from './entries.js';
 import { liveArticlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
 
-/** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters. */
-export interface LiveArticlesFilter {
-  status?: string;
-  language?: string;
-  limit?: number;
-}
+/** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
+export type LiveArticlesFilter = ArticleQuery;
 
 /** `getLiveEntry('articles', 'my-slug')` passes `{ id }`; `{ slug }` is accepted too. */
 export interface LiveArticleEntryFilter {

@@ -46,17 +46,18 @@ export const connectionSchema = z.strictObject({
    */
   siteId: positiveInt(),
   /**
-   * The service's base URL (http or https, no credentials).
+   * The service's base URL (http or https, no credentials, no query string).
    * @default process.env.PUBLISHER_BASE_URL
    */
   baseUrl: z.string({ error: 'must be a URL string' }).refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+      // The client refuses a query string or fragment too: refuse it here, with this loader's own message.
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL without credentials'),
+  }, 'must be an absolute http(s) URL without credentials, query string or fragment'),
   /**
    * The API key (`btb_...`). Never written to the store, the output or the logs.
    * @default process.env.PUBLISHER_API_KEY
@@ -129,8 +130,8 @@ export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown;
 function describe(path: string, input: unknown): string {
   if (path === 'apiKey') return input === undefined ? 'nothing' : 'a value that is not a key';
   if (input === undefined) return 'nothing';
-  // A URL may carry credentials: never echo them.
-  if (path === 'baseUrl' && typeof input === 'string') return JSON.stringify(input.replace(/\/\/[^/@]*@/, '//***@'));
+  // A URL may carry credentials or a token in its query string: never echo them.
+  if (path === 'baseUrl' && typeof input === 'string') return redactText(JSON.stringify(input.replace(/\/\/[^/@]*@/, '//***@').replace(/[?#].*$/, '?...')));
   const text = typeof input === 'string' ? JSON.stringify(input) : (() => {
     try { return JSON.stringify(input) ?? String(input); } catch { return String(input); }
   })();

@@ -1,5 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
-import { isPublisherError, type ArticleDetail, type ArticleListItem } from '../client/index.js';
+import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
 import { detailSlots } from './budget.js';
 import type { RssSignal } from './change-signals.js';
@@ -10,11 +10,9 @@ import { loaderFingerprint, shortHash, stableStringify } from './fingerprint.js'
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { readState, type EntryState, type SyncState } from './state.js';
 import { summaryLine } from './summary.js';
+import { isTransient } from './transient.js';
 import { planSync, type PlannedFetch } from './sync-plan.js';
 import { describeError, makeWarn } from './warnings.js';
-
-/** List-call failures that a later build can fix by itself: keep the stored content and warn. */
-const TRANSIENT = new Set(['network', 'timeout', 'server_error', 'cms_unavailable', 'rate_limited', 'bad_response']);
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
 export function listDigest(item: ArticleListItem): string {
@@ -62,7 +60,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   } catch (error) {
     await Promise.allSettled([sitemapP, rssP]);
     // Nothing stored: nothing stale to serve, so the client's own error is the clearest outcome.
-    if (storedIds.length === 0 || !(isPublisherError(error) && TRANSIENT.has(error.code))) throw error;
+    if (storedIds.length === 0 || !isTransient(error)) throw error;
     warn(`Could not list the articles of ${site}: ${describeError(error)} Kept the ${storedIds.length} stored articles as they were; the next build tries again.`, error);
     logger.info(summaryLine({ total: storedIds.length, added: 0, changed: 0, removed: 0, unchanged: storedIds.length, pending: 0, requests: clients.requests(), remaining: clients.remaining() }));
     return;

@@ -55,8 +55,14 @@ describe('articlesLoader options', () => {
   it('baseUrl must be http(s) without credentials', () => {
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'ftp://x.example' }))).toContain('`baseUrl` must be an absolute http(s) URL without credentials');
     const withCredentials = messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://user:btb_leakcheck_pw@x.example' }));
-    expect(withCredentials).toContain('`baseUrl` must be an absolute http(s) URL without credentials (got "https://***@x.example")');
+    expect(withCredentials).toContain('`baseUrl` must be an absolute http(s) URL without credentials, query string or fragment (got "https://***@x.example")');
     expect(withCredentials).not.toContain('leakcheck');
+  });
+
+  it('baseUrl: a query string or fragment is refused up front with the loader\'s message, without echoing it', () => {
+    const message = messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/?token=btb_leakcheck_q' }));
+    expect(message).toBe('[astro-content-publisher] `baseUrl` must be an absolute http(s) URL without credentials, query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or PUBLISHER_BASE_URL.');
+    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain('`baseUrl` must be an absolute http(s) URL without credentials, query string or fragment');
   });
 
   it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
