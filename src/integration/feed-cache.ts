@@ -6,8 +6,10 @@ import { fetchFeed, UpstreamFeedError, type FetchedFeed, type Validators } from 
  * - then revalidated with a conditional request (If-None-Match / If-Modified-Since): a 304 reuses it;
  * - when the upstream fails (network, 5xx, hostile or broken XML), the last good copy is served
  *   (stale-if-error) and the upstream is not asked again for `errorRetryMs`;
+ * - with no good copy yet, the failure itself is kept and thrown again for `errorRetryMs`, so a cold
+ *   route does not send every visitor's request to an upstream that is down;
  * - concurrent requests share one upstream request.
- * `get()` throws only when there is no good copy at all.
+ * `get()` throws only when there is no good copy at all (the last failure, until `errorRetryMs` passed).
  */
 
 export const ONE_HOUR_MS = 3_600_000;
@@ -38,6 +40,8 @@ export class FeedCache<T> {
   readonly #options: FeedCacheOptions<T>;
   #entry: Entry<T> | undefined;
   #retryAfter = 0;
+  /** The last failure while nothing good was cached, rethrown until `#retryAfter`. */
+  #lastFailure: Error | undefined;
   #inFlight: Promise<{ value: T; outcome: CacheOutcome }> | undefined;
 
   constructor(options: FeedCacheOptions<T>) {
@@ -57,7 +61,10 @@ export class FeedCache<T> {
     const entry = this.#entry;
     const now = this.#now();
     if (entry && now < entry.expiresAt) return { value: entry.value, outcome: 'fresh' };
-    if (entry && now < this.#retryAfter) return { value: entry.value, outcome: 'stale' };
+    if (now < this.#retryAfter) {
+      if (entry) return { value: entry.value, outcome: 'stale' };
+      if (this.#lastFailure) throw this.#lastFailure;
+    }
     this.#inFlight ??= this.#refresh().finally(() => {
       this.#inFlight = undefined;
     });
@@ -85,13 +92,17 @@ export class FeedCache<T> {
       value = this.#options.transform(fetched.body);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      if (!entry) throw failure;
       this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);
+      if (!entry) {
+        this.#lastFailure = failure;
+        throw failure;
+      }
       this.#options.onStale?.(failure);
       return { value: entry.value, outcome: 'stale' };
     }
     this.#entry = { value, etag: fetched.etag, lastModified: fetched.lastModified, expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs) };
     this.#retryAfter = 0;
+    this.#lastFailure = undefined;
     return { value, outcome: 'fetched' };
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import node from '@astrojs/node';
 import Parser from 'rss-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildSite, locsOf, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE } from '../fixtures/integration-helpers/index.js';
@@ -43,14 +43,25 @@ describe('integration, on-demand output (@astrojs/node)', () => {
     await removeBuilds();
   });
 
-  it('502 with a plain message when the upstream fails and nothing is cached', async () => {
-    await admin(sim.url, 'POST', 'faults', { route: SITEMAP_ROUTE, status: 500, times: 1 });
-    const response = await fetch(`${blog}/sitemap.xml`);
-    expect(response.status).toBe(502);
-    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    const text = await response.text();
-    expect(text).toContain(`${sim.url}/api/sites/12/sitemap.xml`);
-    expect(text).toContain('500');
+  it('502 with a plain message when the upstream fails and nothing is cached; not asked again within errorRetryMs', async () => {
+    // The server runs in this process: its clock is set a minute back while the upstream fails, so that the
+    // failure's retry time (30 s) has passed when the real clock is back for the next tests.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 60_000 });
+    try {
+      await admin(sim.url, 'POST', 'faults', { route: SITEMAP_ROUTE, status: 500 });
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${blog}/sitemap.xml`);
+        expect(response.status).toBe(502);
+        expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        const text = await response.text();
+        expect(text).toContain(`${sim.url}/api/sites/12/sitemap.xml`);
+        expect(text).toContain('500');
+      }
+      expect(publicRequests()).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      await admin(sim.url, 'DELETE', 'faults');
+    }
   });
 
   it('sitemap: content type, cache header, rewritten URLs and the static pages', async () => {

@@ -76,6 +76,20 @@ describe('integration feed cache', () => {
     await expect(cache().get()).rejects.toThrow(`Could not get ${rssUrl()}: the service answered 503`);
   });
 
+  it('nothing cached and the upstream down: the failure is answered again without asking the upstream until errorRetryMs passed', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, status: 503 });
+    const feeds = cache({ errorRetryMs: 60_000 });
+    const message = `Could not get ${rssUrl()}: the service answered 503`;
+    for (let i = 0; i < 3; i++) await expect(feeds.get()).rejects.toThrow(message);
+    now = 59_000;
+    await expect(feeds.get()).rejects.toThrow(message);
+    expect(sim.stats().public).toBe(1);
+    await admin(sim.url, 'DELETE', 'faults');
+    now = 60_000;
+    expect((await feeds.get()).outcome).toBe('fetched');
+    expect(sim.stats().public).toBe(2);
+  });
+
   it('a body over the size cap is refused while it streams in, naming the URL', async () => {
     await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, body: 'huge', hugeBytes: 3_000_000 });
     await expect(cache({ maxBytes: 1_000_000 }).get()).rejects.toThrow(`Could not get ${rssUrl()}: the response is`);
