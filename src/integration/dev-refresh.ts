@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
-import { fetchFeed, type Validators } from './fetch-feed.js';
-import { RSS_MAX_BYTES } from './feed-transform.js';
+import { startFeedPoll } from './dev-poll.js';
 
 /**
  * Fresh content while `astro dev` runs: a POST endpoint (for a webhook or a manual call) and an optional
@@ -115,30 +113,13 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   logger.info(`Dev refresh: POST ${setup.endpoint} refreshes this package's collections.`);
 
   if (setup.pollInterval === undefined || setup.rssUrl === undefined) return () => {};
-  const rssUrl = setup.rssUrl;
-  let validators: Validators = {};
-  let digest: string | undefined;
-  let failing = false;
-  const poll = async (): Promise<void> => {
-    try {
-      const fetched = await fetchFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
-      failing = false;
-      if (fetched.status === 304) return;
-      validators = { etag: fetched.etag, lastModified: fetched.lastModified };
-      const next = createHash('sha256').update(fetched.body).digest('hex');
-      const changed = digest !== undefined && next !== digest;
-      digest = next;
-      if (changed) await refresh('the RSS feed changed');
-    } catch (error) {
-      // Log once per failure streak: a service that is down should not flood the dev console.
-      if (!failing) logger.warn(`RSS poll failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
-      failing = true;
-    }
-  };
-  void poll(); // the first poll only records the feed's current state
-  const timer = setInterval(() => void poll(), setup.pollInterval);
-  timer.unref();
-  const stop = (): void => clearInterval(timer);
+  const stop = startFeedPoll({
+    rssUrl: setup.rssUrl,
+    interval: setup.pollInterval,
+    timeoutMs: setup.timeoutMs,
+    logger,
+    onChange: () => refresh('the RSS feed changed'),
+  });
   setup.server.httpServer?.once('close', stop);
   return stop;
 }

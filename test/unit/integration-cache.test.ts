@@ -101,26 +101,30 @@ describe('integration feed cache', () => {
     expect(sim.stats().public).toBe(1);
   });
 
-  it('dev poll: refreshes once when the feed changed, and an unchanged feed costs a 304', async () => {
-    const refreshed: unknown[] = [];
+  const waitFor = async (check: () => boolean) => {
+    for (let i = 0; i < 50 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
+  };
+  const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollInterval = 1000) => {
     const httpServer = new EventEmitter();
     const server = { middlewares: { use: () => {} }, httpServer, ssrLoadModule: async () => ({}) };
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
-    const stop = setupDevRefresh({
+    return setupDevRefresh({
       server: server as never,
-      refreshContent: async (options) => void refreshed.push(options),
+      refreshContent,
       logger: logger as never,
       srcDir: undefined,
       endpoint: '/_publisher/refresh',
-      pollInterval: 1000,
+      pollInterval,
       loaders: ['astro-content-publisher:articles:site-12'],
       rssUrl: rssUrl(),
       timeoutMs: 5000,
     });
+  };
+
+  it('dev poll: refreshes once when the feed changed, and an unchanged feed costs a 304', async () => {
+    const refreshed: unknown[] = [];
+    const stop = startPoll(async (options) => void refreshed.push(options));
     try {
-      const waitFor = async (check: () => boolean) => {
-        for (let i = 0; i < 50 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
-      };
       await waitFor(() => (sim.stats().routes[RSS_ROUTE]?.['304'] ?? 0) >= 1);
       expect(refreshed).toEqual([]);
       await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Polled in' });
@@ -129,5 +133,21 @@ describe('integration feed cache', () => {
     } finally {
       stop();
     }
+  });
+
+  it('dev poll: a hung upstream never has two polls in flight (the next is scheduled when one finished)', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, delayMs: 1500 });
+    const stop = startPoll(async () => {}, 100);
+    const answered = () => Object.values(sim.stats().routes[RSS_ROUTE] ?? {}).reduce((sum, n) => sum + n, 0);
+    try {
+      // setInterval would have sent a request every 100 ms: about eight answered by now.
+      await new Promise((r) => setTimeout(r, 2300));
+      expect(answered()).toBe(1);
+    } finally {
+      stop();
+    }
+    await waitFor(() => answered() >= 2); // the poll in flight when stopped: let it end inside this test
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered()).toBe(2);
   });
 });

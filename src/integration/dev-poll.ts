@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { AstroIntegrationLogger } from 'astro';
+import { fetchFeed, type Validators } from './fetch-feed.js';
+import { RSS_MAX_BYTES } from './feed-transform.js';
+
+/**
+ * The dev-only poll of the public RSS feed: a conditional request every `interval` ms (an unchanged feed
+ * costs a 304), and `onChange` when the feed changed since the previous poll.
+ */
+
+export interface FeedPollSetup {
+  rssUrl: string;
+  interval: number;
+  timeoutMs: number;
+  logger: AstroIntegrationLogger;
+  onChange: () => Promise<unknown>;
+}
+
+/** Starts polling; returns the function that stops it. */
+export function startFeedPoll(setup: FeedPollSetup): () => void {
+  const { rssUrl, logger } = setup;
+  let validators: Validators = {};
+  let digest: string | undefined;
+  let failing = false;
+  const poll = async (): Promise<void> => {
+    try {
+      const fetched = await fetchFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
+      failing = false;
+      if (fetched.status === 304) return;
+      validators = { etag: fetched.etag, lastModified: fetched.lastModified };
+      const next = createHash('sha256').update(fetched.body).digest('hex');
+      const changed = digest !== undefined && next !== digest;
+      digest = next;
+      if (changed) await setup.onChange();
+    } catch (error) {
+      // Log once per failure streak: a service that is down should not flood the dev console.
+      if (!failing) logger.warn(`RSS poll failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+      failing = true;
+    }
+  };
+
+  // The next poll is scheduled when the current one has finished (not with setInterval): a slow or hung
+  // upstream then never has two polls in flight. The first poll only records the feed's current state.
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async (): Promise<void> => {
+    await poll();
+    if (stopped) return;
+    timer = setTimeout(() => void loop(), setup.interval);
+    timer.unref();
+  };
+  void loop();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
