@@ -1,4 +1,4 @@
-import { createClient, type Client } from '../client/index.js';
+import { createClient, type Client, type RateLimitState } from '../client/index.js';
 import type { LoaderContext } from 'astro/loaders';
 import { listRetries } from './budget.js';
 
@@ -9,6 +9,8 @@ export interface LoaderClients {
   detail: Client;
   requests(): number;
   remaining(): number | undefined;
+  /** The rate-limit state with the lowest remaining count seen by either client. */
+  rateLimit(): RateLimitState | undefined;
 }
 
 /**
@@ -24,14 +26,15 @@ export function createLoaderClients(options: { baseUrl: string; apiKey: string; 
   const base = { baseUrl: options.baseUrl, apiKey: options.apiKey, logger: clientLogger, userAgent: 'astro-content-publisher (articlesLoader)' };
   const list = createClient({ ...base, retries, ...(rateLimitRetry ? {} : { maxRetryAfterMs: 0 }) });
   const detail = createClient({ ...base, retries: 0, maxRetryAfterMs: 0 });
+  // Details run concurrently, so the last header seen is not always the lowest: the window only shrinks.
+  const rateLimit = () => [list.rateLimit, detail.rateLimit]
+    .filter((r): r is RateLimitState => r !== undefined)
+    .reduce<RateLimitState | undefined>((low, r) => (low === undefined || r.remaining < low.remaining ? r : low), undefined);
   return {
     list,
     detail,
     requests: () => list.requestCount + detail.requestCount,
-    // Details run concurrently, so the last header seen is not always the lowest: the window only shrinks.
-    remaining: () => {
-      const seen = [list.rateLimit?.remaining, detail.rateLimit?.remaining].filter((n): n is number => n !== undefined);
-      return seen.length ? Math.min(...seen) : undefined;
-    },
+    remaining: () => rateLimit()?.remaining,
+    rateLimit,
   };
 }

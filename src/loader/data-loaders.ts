@@ -3,14 +3,17 @@ import { createClient, type Client } from '../client/index.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
+import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
 
 /**
- * Data collections for SEO dashboards: the tracked keywords and the weekly digest. One request per build
- * (none while the stored copy is younger than `maxAgeMinutes`); a failed request keeps the stored copy.
+ * Data collections for SEO dashboards: the tracked keywords and the weekly digest. At most one request per
+ * build, under the same budget as the articles: none while the stored copy is younger than `maxAgeMinutes`,
+ * none when the last X-RateLimit-Remaining seen for this key is at or below `budget.reserve`; a failed
+ * request is not retried and keeps the stored copy.
  */
 
 interface DataSource {
@@ -58,7 +61,7 @@ const digestSource: DataSource = {
   },
 };
 
-async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, source: DataSource, key: string): Promise<void> {
+async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, source: DataSource, key: string, loaderName: string): Promise<void> {
   const { store, meta, logger } = ctx;
   const warn = makeWarn(logger, opts.strict);
   const fetchedAt = Number(meta.get(`${key}:fetchedAt`) ?? 0);
@@ -67,16 +70,26 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
     logger.info(`${source.what} of site ${opts.siteId}: kept the stored copy (fetched ${Math.round((Date.now() - fetchedAt) / 60_000)} min ago, maxAgeMinutes ${opts.maxAgeMinutes}); 0 requests`);
     return;
   }
-  // One request: no backoff storm and no waiting on a 429 for data that can wait until the next build.
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, retries: 1, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
+  // The budget: one request at most (a data loader has nothing else to spend), and never into the reserve
+  // that other loaders of this build, a watcher or the CLI have already seen shrinking.
+  const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
+  if (remaining !== undefined && remaining <= opts.budget.reserve) {
+    const kept = stored > 0 ? `Kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}` : 'Nothing is stored yet, so the collection stays empty';
+    warn(`Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve}). ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`);
+    return;
+  }
+  // Exactly one request: no retry, no waiting on a 429, for data that can wait until the next build.
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
   let entries: Array<{ id: string; data: Record<string, unknown> }>;
   try {
     entries = await source.fetch(client, opts.siteId);
   } catch (error) {
+    recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
     if (stored === 0 || !isTransient(error)) throw error;
     warn(`Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`, error);
     return;
   }
+  recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
   const hash = shortHash(stableStringify(entries));
   if (hash !== meta.get(`${key}:hash`) || stored === 0) {
     const ids = new Set(entries.map((e) => e.id));
@@ -99,7 +112,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name: `astro-content-publisher:keywords:site-${resolved.siteId}`,
     schema: keywordDataSchema,
-    load: (context) => runDataSync(context, resolved, keywordsSource, key),
+    load: (context) => runDataSync(context, resolved, keywordsSource, key, 'keywordsLoader'),
   } satisfies Loader;
 }
 
@@ -110,6 +123,6 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name: `astro-content-publisher:digest:site-${resolved.siteId}`,
     schema: digestDataSchema,
-    load: (context) => runDataSync(context, resolved, digestSource, key),
+    load: (context) => runDataSync(context, resolved, digestSource, key, 'digestLoader'),
   } satisfies Loader;
 }

@@ -99,7 +99,14 @@ export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOption
 export const dataLoaderOptionsSchema = connectionSchema.extend({
   /** Skip the request when the stored copy is younger than this many minutes (0: one request every build). @default 0 */
   maxAgeMinutes: z.number().min(0).max(24 * 60 * 30).default(0),
-  /** Turn a failed request (stale copy kept) into a build failure. @default false */
+  /**
+   * The same budget as articlesLoader's. A data loader sends at most one request, so `maxRequests` (at least 1)
+   * never binds; `reserve` does: no request when the last X-RateLimit-Remaining seen for this key (by any
+   * loader of this process) is at or below it.
+   * @default { maxRequests: 20, reserve: 5 }
+   */
+  budget: budgetSchema.default({ ...ARTICLES_LOADER_DEFAULTS.budget }),
+  /** Turn a failed or skipped request (stale copy kept) into a build failure. @default false */
   strict: z.boolean().default(false),
 });
 export type DataLoaderOptions = Partial<z.input<typeof dataLoaderOptionsSchema>>;

@@ -9,6 +9,7 @@ import { readRss, readSitemap, type RssSignals, type SitemapSignals } from './fe
 import { loaderFingerprint, shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { readState, type EntryState, type SyncState } from './state.js';
+import { recordRemaining } from './rate-window.js';
 import { summaryLine } from './summary.js';
 import { isTransient } from './transient.js';
 import { planSync, type PlannedFetch } from './sync-plan.js';
@@ -53,11 +54,14 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const needsFeedCopy = storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint);
   const rssP: Promise<RssSignals | { error: unknown }> = readRss(clients.list, opts.siteId, needsFeedCopy ? undefined : state.rss).catch((error: unknown) => ({ error }));
 
+  // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
+  const shareWindow = () => recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
   let listed: ArticleListItem[];
   try {
     const query = Object.fromEntries(Object.entries({ status: opts.status, language: opts.language, limit: opts.limit }).filter(([, v]) => v !== undefined));
     listed = await clients.list.articles(opts.siteId, query);
   } catch (error) {
+    shareWindow();
     await Promise.allSettled([sitemapP, rssP]);
     // Nothing stored: nothing stale to serve, so the client's own error is the clearest outcome.
     if (storedIds.length === 0 || !isTransient(error)) throw error;
@@ -66,6 +70,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     return;
   }
 
+  shareWindow();
   const items = new Map<string, ArticleListItem>();
   const repeated: string[] = [];
   for (const item of listed) {
@@ -192,6 +197,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     }
   }
 
+  shareWindow();
   const failedSlugs = failures.filter((f) => plan.fetch.find((a) => a.slug === f.slug)?.reason !== 'revalidate').map((f) => f.slug);
   meta.set(metaKey, JSON.stringify(state));
 

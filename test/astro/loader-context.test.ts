@@ -181,7 +181,10 @@ describe('keywordsLoader and digestLoader', () => {
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/v1/sites/:id/keywords/', status: 503 });
     try {
       kctx.take();
+      sim.resetStats();
       await keywords.load(kctx.context);
+      // No retry: a 5xx costs the one request of the build, not two.
+      expect(sim.stats().routes['GET /api/v1/sites/:id/keywords/']).toEqual({ 503: 1 });
       expect(kctx.take().find((l) => l.startsWith('warn'))).toContain('Could not fetch the keywords of site 12: [GET] /api/v1/sites/12/keywords/: 503');
       expect([...kctx.entries.entries()]).toEqual(kept);
       await expect(keywordsLoader({ ...conn(), strict: true }).load(kctx.context)).rejects.toThrow(/strict: true/);
@@ -189,6 +192,44 @@ describe('keywordsLoader and digestLoader', () => {
       await expect(keywords.load(fakeContext(keywords.schema).context)).rejects.toThrow(PublisherError);
     } finally {
       await admin(sim.url, 'DELETE', 'faults');
+    }
+  });
+
+  it('budget.reserve: no request once the window seen by the loaders of this process is at or below it; the stored copy stays', async () => {
+    const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
+    try {
+      const own = { siteId: 12, baseUrl: small.url, apiKey: small.tokens.pro };
+      // The articles loader of the same build leaves 4 of 10 (reserve 4).
+      const articles = articlesLoader({ ...own, budget: { maxRequests: 100, reserve: 4 } });
+      await articles.load(fakeContext(articles.schema).context);
+      expect(small.stats().authenticated).toBe(6);
+
+      const digest = digestLoader({ ...own, budget: { reserve: 3 } });
+      const dctx = fakeContext(digest.schema);
+      await digest.load(dctx.context);
+      expect(small.stats().authenticated).toBe(7);
+      expect(dctx.entries.has('latest')).toBe(true);
+      const kept = structuredClone(dctx.entries.get('latest'));
+
+      // 3 left now, at the reserve: the next build keeps the stored copy and sends nothing.
+      dctx.take();
+      await digest.load(dctx.context);
+      expect(small.stats().authenticated).toBe(7);
+      expect(dctx.entries.get('latest')).toEqual(kept);
+      expect(dctx.take()).toContain('warn Did not fetch the weekly digest of site 12: only 3 request(s) left this hour, at or below budget.reserve (3). Kept the 1 stored entry; the next build tries again (or lower digestLoader({ budget: { reserve } })).');
+
+      const keywords = keywordsLoader({ ...own, budget: { reserve: 5 } });
+      const kctx = fakeContext(keywords.schema);
+      await keywords.load(kctx.context);
+      expect(small.stats().authenticated).toBe(7);
+      expect(kctx.entries.size).toBe(0);
+      await expect(keywordsLoader({ ...own, budget: { reserve: 5 }, strict: true }).load(kctx.context)).rejects.toThrow(StrictModeError);
+      // Another key is another window: nothing known about it, so its one request goes out.
+      const agence = keywordsLoader({ ...own, siteId: 21, apiKey: small.tokens.agence, budget: { reserve: 5 } });
+      await agence.load(fakeContext(agence.schema).context);
+      expect(small.stats().authenticated).toBe(8);
+    } finally {
+      await small.close();
     }
   });
 

@@ -1,0 +1,38 @@
+import type { RateLimitState } from '../client/index.js';
+import { shortHash } from './fingerprint.js';
+
+/**
+ * The last X-RateLimit-Remaining seen by any loader of this process, per service and key. The limit is per
+ * user (all tokens) and Astro runs the loaders of one build side by side in one process: a loader that sends
+ * a single request (keywords, digest) reads what the others saw, to leave the reserve alone without having
+ * to spend a request to find out. Kept in memory only; the key is hashed (never kept as such).
+ */
+interface Seen {
+  remaining: number;
+  /** When the value stops meaning anything (ms since epoch): the window's reset, else an hour after it was seen. */
+  expires: number;
+}
+
+const lastSeen = new Map<string, Seen>();
+
+function windowKey(baseUrl: string, apiKey: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
+}
+
+/** Records what a loader's client saw (nothing when the service sent no rate-limit headers). */
+export function recordRemaining(baseUrl: string, apiKey: string, rateLimit: RateLimitState | undefined, now = Date.now()): void {
+  if (!rateLimit) return;
+  const expires = rateLimit.reset > 0 ? rateLimit.reset * 1000 : now + 3_600_000;
+  lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires });
+}
+
+/** The last remaining count seen for this service and key, while it still describes the current window. */
+export function knownRemaining(baseUrl: string, apiKey: string, now = Date.now()): number | undefined {
+  const seen = lastSeen.get(windowKey(baseUrl, apiKey));
+  if (!seen) return undefined;
+  if (now >= seen.expires) {
+    lastSeen.delete(windowKey(baseUrl, apiKey));
+    return undefined;
+  }
+  return seen.remaining;
+}
