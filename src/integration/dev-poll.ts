@@ -27,11 +27,11 @@ export function startFeedPoll(setup: FeedPollSetup): () => void {
       const fetched = await fetchFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
       failing = false;
       if (fetched.status === 304) return;
-      validators = { etag: fetched.etag, lastModified: fetched.lastModified };
       const next = createHash('sha256').update(fetched.body).digest('hex');
-      const changed = digest !== undefined && next !== digest;
+      if (digest !== undefined && next !== digest) await setup.onChange();
+      // Recorded only once the refresh succeeded: if it failed, the next poll sees the change again.
+      validators = { etag: fetched.etag, lastModified: fetched.lastModified };
       digest = next;
-      if (changed) await setup.onChange();
     } catch (error) {
       // Log once per failure streak: a service that is down should not flood the dev console.
       if (!failing) logger.warn(`RSS poll failed, will retry: ${error instanceof Error ? error.message : String(error)}`);

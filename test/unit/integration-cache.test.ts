@@ -150,4 +150,22 @@ describe('integration feed cache', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(answered()).toBe(2);
   });
+
+  it('dev poll: a failed refresh is tried again at the next poll (the change is not recorded until it succeeded)', async () => {
+    let calls = 0;
+    const stop = startPoll(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('content sync failed');
+    }, 100);
+    try {
+      await waitFor(() => (sim.stats().routes[RSS_ROUTE]?.['304'] ?? 0) >= 1);
+      await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Refreshed on the second try' });
+      await waitFor(() => calls >= 2);
+      expect(calls).toBe(2);
+      await new Promise((r) => setTimeout(r, 400)); // refreshed: later polls are 304s again
+      expect(calls).toBe(2);
+    } finally {
+      stop();
+    }
+  });
 });
