@@ -1,6 +1,7 @@
 import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
+import { registerLoaderName } from './registry.js';
 import { articleDataSchema } from './schemas.js';
 import { runArticlesSync } from './sync-run.js';
 
@@ -17,10 +18,12 @@ import { runArticlesSync } from './sync-run.js';
 export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }));
   const key = loaderKey(resolved);
+  // Distinct per site and filters: several loaders in one project stay apart (meta keys, log labels,
+  // refreshContent({ loaders: [name] })).
+  const name = `astro-content-publisher:articles:${key}`;
+  registerLoaderName(name);
   return {
-    // Distinct per site and filters: several loaders in one project stay apart (meta keys, log labels,
-    // refreshContent({ loaders: [name] })).
-    name: `astro-content-publisher:articles:${key}`,
+    name,
     schema: articleDataSchema,
     load: (context) => runArticlesSync(context, resolved, key),
   } satisfies Loader;

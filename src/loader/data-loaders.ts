@@ -5,6 +5,7 @@ import { shortHash, stableStringify } from './fingerprint.js';
 import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
+import { registerLoaderName } from './registry.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -109,8 +110,10 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
 export function keywordsLoader(options: DataLoaderOptions = {}) {
   const resolved = parseOptions(dataLoaderOptionsSchema, 'keywordsLoader', withEnvDefaults({ ...options }));
   const key = `site-${resolved.siteId}:keywords`;
+  const name = `astro-content-publisher:keywords:site-${resolved.siteId}`;
+  registerLoaderName(name);
   return {
-    name: `astro-content-publisher:keywords:site-${resolved.siteId}`,
+    name,
     schema: keywordDataSchema,
     load: (context) => runDataSync(context, resolved, keywordsSource, key, 'keywordsLoader'),
   } satisfies Loader;
@@ -120,8 +123,10 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
 export function digestLoader(options: DataLoaderOptions = {}) {
   const resolved = parseOptions(dataLoaderOptionsSchema, 'digestLoader', withEnvDefaults({ ...options }));
   const key = `site-${resolved.siteId}:digest`;
+  const name = `astro-content-publisher:digest:site-${resolved.siteId}`;
+  registerLoaderName(name);
   return {
-    name: `astro-content-publisher:digest:site-${resolved.siteId}`,
+    name,
     schema: digestDataSchema,
     load: (context) => runDataSync(context, resolved, digestSource, key, 'digestLoader'),
   } satisfies Loader;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/client/index.js';
-import { articlesLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
+import { articlesLoader, digestLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
 import { loaderFingerprint, loaderKey } from '../../src/loader/fingerprint.js';
+import { LOADER_NAMES_REGISTRY, publisherLoaderNames } from '../../src/integration/dev-refresh.js';
 
 const ok = { siteId: 12, baseUrl: 'http://127.0.0.1:9', apiKey: 'btb_sim_pro_1' };
 
@@ -57,6 +58,18 @@ describe('articlesLoader options', () => {
     const withCredentials = messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://user:btb_leakcheck_pw@x.example' }));
     expect(withCredentials).toContain('`baseUrl` must be an absolute http(s) URL without credentials, query string or fragment (got "https://***@x.example")');
     expect(withCredentials).not.toContain('leakcheck');
+  });
+
+  it('every build-time loader registers its name where the dev refresh looks for it (live loaders have nothing to refresh)', async () => {
+    const articles = articlesLoader({ ...ok, siteId: 77, language: 'fr' });
+    const keywords = keywordsLoader({ ...ok, siteId: 77 });
+    const digest = digestLoader({ ...ok, siteId: 77 });
+    const live = liveArticlesLoader({ ...ok, siteId: 77 });
+    const registry = (globalThis as Record<symbol, unknown>)[LOADER_NAMES_REGISTRY];
+    expect(registry).toBeInstanceOf(Set);
+    const names = await publisherLoaderNames(undefined, undefined, async () => ({}));
+    expect(names).toEqual(expect.arrayContaining([articles.name, keywords.name, digest.name]));
+    expect(names).not.toContain(live.name);
   });
 
   it('baseUrl: a query string or fragment is refused up front with the loader\'s message, without echoing it', () => {
