@@ -6,7 +6,7 @@ import { isOnOrigins, toOriginSet } from './article-url.js';
 import { absolutizeHtmlUrls } from './html-urls.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
 import { ATOM_NS, contentEncodedOf, parseRssDocument } from './rss-parse.js';
-import { splice, type Edit } from './splice.js';
+import { splice, strayAmpersandEdits, type Edit } from './splice.js';
 import { attribute, isSingleCdata, namespaceOf, textOf, type XmlElement } from './xml-scan.js';
 import { escapeXmlAttribute, escapeXmlText, toCdata } from './xml-text.js';
 
@@ -73,5 +73,7 @@ export function rewriteRss(xml: string, options: RewriteRssOptions): string {
       edits.push({ start: html.startTagEnd, end: html.contentEnd, text });
     }
   }
+  // Stray `&nbsp;`-like references copied as they are would make the output ill-formed for every reader.
+  edits.push(...strayAmpersandEdits(doc.strayAmpersands, 0, source.length, edits));
   return splice(source, 0, source.length, edits);
 }

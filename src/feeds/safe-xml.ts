@@ -4,7 +4,7 @@
 
 import { XMLValidator } from 'fast-xml-parser';
 import { XmlSafetyError } from './errors.js';
-import { lineColumn, scanXml, XmlScanError, type XmlElement } from './xml-scan.js';
+import { lineColumn, scanXml, scanReferences, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
 export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -24,6 +24,11 @@ export interface SafeXmlDocument {
   /** The document text (without a byte-order mark). */
   xml: string;
   root: XmlElement;
+  /**
+   * Offsets of `&`s that start no predefined entity or valid character reference (`&nbsp;`, a bare `&`):
+   * the validator accepts them, but copied verbatim they would make a rewritten document ill-formed.
+   */
+  strayAmpersands: number[];
 }
 
 const HTML_ROOT = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
@@ -140,5 +145,11 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
       error.offset,
     );
   }
-  return { xml, root };
+  const references = scanReferences(xml);
+  if (references.invalidCharacter !== -1) {
+    const at = references.invalidCharacter;
+    const reference = xml.slice(at, xml.indexOf(';', at) + 1);
+    fail(opts, 'not-well-formed', `it is not well-formed XML: the character reference ${reference} names a character XML does not allow.`, xml, at);
+  }
+  return { xml, root, strayAmpersands: references.stray };
 }

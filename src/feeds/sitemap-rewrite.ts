@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { isOnOrigins, toOriginSet } from './article-url.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
-import { splice, type Edit } from './splice.js';
+import { splice, strayAmpersandEdits, type Edit } from './splice.js';
 import { childNamed, parseSitemapDocument, SITEMAP_NS } from './sitemap-parse.js';
 import { packSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, type SitemapOutput } from './sitemap-split.js';
-import { attribute, attributesOf, namespaceOf, textOf, type XmlElement } from './xml-scan.js';
+import { attribute, attributesOf, namespaceOf, scanReferences, textOf, type XmlElement } from './xml-scan.js';
 import { escapeXmlText } from './xml-text.js';
 
 const XHTML_NS = 'http://www.w3.org/1999/xhtml';
@@ -79,6 +79,8 @@ export function rewriteSitemap(xml: string, options: RewriteSitemapOptions): Sit
         if (imageLoc) rewriteText(imageLoc, edits);
       }
     }
+    // Stray `&nbsp;`-like references copied as they are would make the output ill-formed for every reader.
+    edits.push(...strayAmpersandEdits(doc.strayAmpersands, url.start, url.end, edits));
     entries.push(splice(source, url.start, url.end, edits));
   }
 
@@ -92,7 +94,7 @@ export function rewriteSitemap(xml: string, options: RewriteSitemapOptions): Sit
   }
 
   return packSitemap(entries, {
-    open: openTag(source, root),
+    open: openTag(source, root, doc.strayAmpersands),
     close: `</${root.name}>`,
     maxUrlsPerFile: opts.maxUrlsPerFile,
     maxBytesPerFile: opts.maxBytesPerFile,
@@ -104,7 +106,14 @@ export function rewriteSitemap(xml: string, options: RewriteSitemapOptions): Sit
  * The upstream root start tag (so extension prefixes stay declared), bound to the sitemap 0.9 namespace:
  * some generators still use Google's pre-standard namespace or none, which no crawler's schema accepts.
  */
-function openTag(xml: string, root: XmlElement): string {
+function openTag(xml: string, root: XmlElement, strayAmpersands: readonly number[]): string {
+  const tag = sitemapStartTag(xml, root);
+  if (strayAmpersandEdits(strayAmpersands, root.start, root.startTagEnd, []).length === 0) return tag;
+  // Escape the root's stray `&`s in the built tag (a start tag holds no CDATA or comment to skip).
+  return splice(tag, 0, tag.length, strayAmpersandEdits(scanReferences(tag).stray, 0, tag.length, []));
+}
+
+function sitemapStartTag(xml: string, root: XmlElement): string {
   let tag = xml.slice(root.start, root.startTagEnd);
   if (tag.endsWith('/>')) tag = `${tag.slice(0, -2).trimEnd()}>`;
   if (namespaceOf(xml, root) === SITEMAP_NS) return tag;

@@ -17,3 +17,26 @@ export function splice(xml: string, from: number, to: number, edits: Edit[]): st
   }
   return out + xml.slice(at, to);
 }
+
+/**
+ * Edits escaping the stray `&`s (see scanReferences; `offsets` ascending) that lie in [from, to)
+ * and outside every edit of `edits` (a replaced value is re-escaped from its decoded text already).
+ */
+export function strayAmpersandEdits(offsets: readonly number[], from: number, to: number, edits: readonly Edit[]): Edit[] {
+  if (offsets.length === 0) return [];
+  // Binary search for the first offset >= from: a 50,000-URL sitemap calls this once per <url>.
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((offsets[mid] ?? 0) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Edit[] = [];
+  for (let k = lo; k < offsets.length; k++) {
+    const at = offsets[k] ?? to;
+    if (at >= to) break;
+    if (!edits.some((e) => at >= e.start && at < e.end)) out.push({ start: at, end: at + 1, text: '&amp;' });
+  }
+  return out;
+}
