@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AstroIntegrationLogger } from 'astro';
+import { parseRssFeed } from '../feeds/index.js';
 import { fetchFeed, type Validators } from './fetch-feed.js';
 import { RSS_MAX_BYTES } from './feed-transform.js';
 
@@ -16,6 +17,24 @@ export interface FeedPollSetup {
   onChange: () => Promise<unknown>;
 }
 
+/**
+ * What identifies the feed's content: its items (guid, link, title, pubDate, description, content), in
+ * order. Channel-level fields such as `lastBuildDate` are left out: a feed that only rebuilt with the same
+ * items is no reason to run the loaders (and spend the rate limit) again.
+ * Throws the feeds' XmlSafetyError for a hostile or broken body (the poll logs it and tries again).
+ */
+export function feedDigest(body: string, url: string): string {
+  const items = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES }).items.map((item) => [
+    item.guid ?? '',
+    item.link ?? '',
+    item.title ?? '',
+    item.pubDate ?? '',
+    item.description ?? '',
+    item.contentEncoded ?? '',
+  ]);
+  return createHash('sha256').update(JSON.stringify(items)).digest('hex');
+}
+
 /** Starts polling; returns the function that stops it. */
 export function startFeedPoll(setup: FeedPollSetup): () => void {
   const { rssUrl, logger } = setup;
@@ -27,7 +46,7 @@ export function startFeedPoll(setup: FeedPollSetup): () => void {
       const fetched = await fetchFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
       failing = false;
       if (fetched.status === 304) return;
-      const next = createHash('sha256').update(fetched.body).digest('hex');
+      const next = feedDigest(fetched.body, rssUrl);
       if (digest !== undefined && next !== digest) await setup.onChange();
       // Recorded only once the refresh succeeded: if it failed, the next poll sees the change again.
       validators = { etag: fetched.etag, lastModified: fetched.lastModified };

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseRssFeed } from '../../src/feeds/index.js';
+import { feedDigest } from '../../src/integration/dev-poll.js';
 import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
 import { FeedCache } from '../../src/integration/feed-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -167,5 +168,16 @@ describe('integration feed cache', () => {
     } finally {
       stop();
     }
+  });
+
+  it('dev poll digest: a new lastBuildDate alone is no change; a changed item is', async () => {
+    const body = await (await fetch(rssUrl())).text();
+    expect(body).toMatch(/<lastBuildDate>[^<]+<\/lastBuildDate>/);
+    const rebuilt = body.replace(/<lastBuildDate>[^<]+<\/lastBuildDate>/, '<lastBuildDate>Mon, 01 Jan 2035 00:00:00 GMT</lastBuildDate>');
+    expect(rebuilt).not.toBe(body);
+    expect(feedDigest(rebuilt, rssUrl())).toBe(feedDigest(body, rssUrl()));
+    expect(body).toContain('<content:encoded><![CDATA[');
+    const edited = body.replace('<content:encoded><![CDATA[', '<content:encoded><![CDATA[<p>Edited.</p>');
+    expect(feedDigest(edited, rssUrl())).not.toBe(feedDigest(body, rssUrl()));
   });
 });
