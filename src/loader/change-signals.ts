@@ -17,7 +17,8 @@ export function sameInstant(a: string, b: string): boolean {
 
 /**
  * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing says it changed.
- * - sitemap: its lastmod moved since the version we hold was fetched;
+ * - sitemap: its lastmod moved since the version we hold was fetched (or, when none was recorded then, it is
+ *   later than the held version's updated_at);
  * - list: the list item's own fields changed (title, status, language, published_at; not the view count);
  * - rss: the feed's content:encoded differs from what the feed carried last time.
  */
@@ -26,9 +27,16 @@ export function changeReason(
   listDigest: string,
   sitemapLastmod: string | undefined,
   rss: RssSignal | undefined,
+  heldUpdatedAt?: number,
 ): ChangeReason | undefined {
   if (sitemapLastmod !== undefined && state.lastmod !== undefined && !sameInstant(sitemapLastmod, state.lastmod)) {
     return 'sitemap';
+  }
+  // No lastmod was recorded with the held version (the sitemap was unreadable then): the held detail's own
+  // updated_at is the only baseline, and a sitemap lastmod later than it means an update in between.
+  if (sitemapLastmod !== undefined && state.lastmod === undefined && heldUpdatedAt !== undefined) {
+    const lastmod = Date.parse(sitemapLastmod);
+    if (Number.isFinite(lastmod) && lastmod > heldUpdatedAt) return 'sitemap';
   }
   if (listDigest !== state.listDigest) return 'list';
   if (rss?.contentHash !== undefined && state.rssHash !== undefined && rss.contentHash !== state.rssHash) return 'rss';

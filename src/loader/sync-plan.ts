@@ -32,6 +32,11 @@ export interface PlanInput {
   hadState: boolean;
   /** slug -> lastmod from the public sitemap, when it could be read. */
   sitemap?: Map<string, string>;
+  /**
+   * slug -> the held version's updated_at (ms), for stored entries whose state has no sitemap lastmod: the
+   * baseline the sitemap is compared with until a lastmod is recorded.
+   */
+  heldUpdatedAt?: Map<string, number>;
   /** slug -> RSS signal for the feed's items, when it could be read. */
   rss?: Map<string, RssSignal>;
   /** The current loader fingerprint. */
@@ -82,7 +87,7 @@ export function planSync(input: PlanInput): SyncPlan {
       needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
       continue;
     }
-    const signal = changeReason(state, item.listDigest, input.sitemap?.get(item.slug), rss);
+    const signal = changeReason(state, item.listDigest, input.sitemap?.get(item.slug), rss, input.heldUpdatedAt?.get(item.slug));
     if (signal) {
       needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: rssIsNewer(state, rss) });
     } else if (state.fingerprint !== input.fingerprint) {

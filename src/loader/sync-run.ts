@@ -4,7 +4,7 @@ import { sanitizeArticle } from '../html/index.js';
 import { detailSlots } from './budget.js';
 import type { RssSignal } from './change-signals.js';
 import { createLoaderClients } from './clients.js';
-import { dataFromDetail, dataFromRss } from './entries.js';
+import { dataFromDetail, dataFromRss, toDate } from './entries.js';
 import { readRss, readSitemap, type RssSignals, type SitemapSignals } from './feed-signals.js';
 import { loaderFingerprint, shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
@@ -97,11 +97,19 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
 
   const slots = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
   logger.debug(`budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`);
+  const heldUpdatedAt = new Map<string, number>();
+  for (const id of storedIds) {
+    if (!state.entries[id] || state.entries[id].lastmod !== undefined) continue;
+    const held = store.get(id)?.data.updatedAt;
+    const time = held instanceof Date ? held.getTime() : toDate(held)?.getTime();
+    if (time !== undefined && Number.isFinite(time)) heldUpdatedAt.set(id, time);
+  }
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
     stored: new Map(storedIds.map((id) => [id, state.entries[id]])),
     hadState: found,
     ...(sitemap ? { sitemap } : {}),
+    heldUpdatedAt,
     rss: new Map([...rss].map(([slug, value]) => [slug, value.signal])),
     fingerprint,
     refresh,
@@ -181,16 +189,21 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   await Promise.all(plan.fetch.map((action) => (action.via === 'rss' ? fromRss(action) : fromDetail(action))));
 
   // Listed entries that stay: record first sightings in the feeds, and keep the view count fresh (free,
-  // from the list call) without counting it as a change.
+  // from the list call) without counting it as a change. A pending entry records nothing: the signal that
+  // made it pending must still be there next build.
   const fetched = new Set(plan.fetch.map((f) => f.slug));
+  const waiting = new Set(plan.pending.map((p) => p.slug));
   for (const [slug, item] of items) {
     const entryState = state.entries[slug];
     const entry = store.get(slug);
     if (!entryState || !entry || fetched.has(slug)) continue;
-    const rssHash = rss.get(slug)?.signal.contentHash;
-    if (entryState.rssHash === undefined && rssHash !== undefined) entryState.rssHash = rssHash;
-    const lastmod = sitemap?.get(slug);
-    if (entryState.lastmod === undefined && lastmod !== undefined) entryState.lastmod = lastmod;
+    if (!waiting.has(slug)) {
+      const rssHash = rss.get(slug)?.signal.contentHash;
+      if (entryState.rssHash === undefined && rssHash !== undefined) entryState.rssHash = rssHash;
+      // The plan compared it with the held updated_at already (heldUpdatedAt): not later, so it is the baseline.
+      const lastmod = sitemap?.get(slug);
+      if (entryState.lastmod === undefined && lastmod !== undefined) entryState.lastmod = lastmod;
+    }
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
       store.set({ ...entry, data, digest: ctx.generateDigest(stableStringify({ data, html: entry.rendered?.html ?? '' })) });

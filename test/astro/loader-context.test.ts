@@ -113,6 +113,31 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/);
   });
 
+  it('an update made while the sitemap was unreadable is caught by the next readable sitemap (lastmod later than the held updated_at)', async () => {
+    const loader = articlesLoader({ ...conn() });
+    const ctx = fakeContext(loader.schema);
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 500 });
+    try {
+      await loader.load(ctx.context);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+    const slug = [...ctx.entries.keys()][2]!;
+    await admin(sim.url, 'PATCH', `articles/12/${slug}`, { content: '<p>Rewritten upstream while the sitemap was down.</p>' });
+    // The feed would also tell; silence it so that the sitemap is the only signal.
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 500 });
+    ctx.take();
+    try {
+      sim.resetStats();
+      await loader.load(ctx.context);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+    expect(ctx.entries.get(slug)!.rendered!.html).toContain('Rewritten upstream');
+    expect(sim.stats().routes[DETAIL]).toEqual({ 200: 1 });
+    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/);
+  });
+
   it('entries carry typed fields, every further detail field, sanitised HTML and headings', async () => {
     const loader = articlesLoader({ ...conn() });
     const ctx = fakeContext(loader.schema);

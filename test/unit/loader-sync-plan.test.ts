@@ -68,6 +68,18 @@ describe('planSync: change signals', () => {
     ]);
   });
 
+  it('sitemap without a recorded lastmod (unreadable when the detail was fetched): later than the held updated_at means changed', () => {
+    const held = Date.parse('2026-05-01T10:00:00Z');
+    const plan = planSync(input({
+      storedStates: { a: state({ lastmod: undefined }), b: state({ lastmod: undefined }), c: state({ lastmod: undefined }) },
+      sitemap: new Map([['a', '2026-05-01T10:30:00Z'], ['b', '2026-05-01T10:00:00.000+00:00'], ['c', '2026-05-02T00:00:00Z']]),
+      // c has no updated_at to compare with: nothing to go on, the current lastmod becomes the baseline.
+      heldUpdatedAt: new Map([['a', held], ['b', held]]),
+    }));
+    expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'sitemap', via: 'detail' }]);
+    expect(plan.unchanged).toEqual(['b', 'c']);
+  });
+
   it('new articles take a detail call (the feed lacks fields) while the budget lasts, then the feed, then wait', () => {
     const p = input({ storedStates: {}, slots: 1, hadState: false });
     p.listed = [{ slug: 'n1', listDigest: 'd' }, { slug: 'n2', listDigest: 'd' }, { slug: 'n3', listDigest: 'd' }];
