@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { cmsGuard, isResponse, ownedSite } from './api-sites.js';
 import type { ArticleLength } from './article-body.js';
 import { buildNewArticle, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, jsonResponse, optionalString, parseJsonObject, type SimRequest, type SimResponse } from './http.js';
+import { errorResponse, jsonResponse, optionalString, parseJsonObject, pause, type SimRequest, type SimResponse } from './http.js';
 import { slugify } from './html.js';
 import { articleUrl } from './shapes.js';
 
@@ -49,7 +48,9 @@ export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Prom
   }
 
   // The real call takes 60 to 120 s; the simulator waits `generateDelayMs`.
-  if (ctx.options.generateDelayMs > 0) await sleep(ctx.options.generateDelayMs);
+  if (ctx.options.generateDelayMs > 0 && !(await pause(ctx.options.generateDelayMs, ctx.signal))) {
+    return errorResponse(503, 'The simulator is shutting down.');
+  }
 
   const rawTitle = body.title ?? body.topic;
   const title = rawTitle.charAt(0).toUpperCase() + rawTitle.slice(1);

@@ -15,5 +15,7 @@ export interface HandlerContext {
   faults: FaultRegistry;
   limiter: SlidingWindowLimiter;
   user?: UserDefinition;
+  /** Aborted by close(): every wait (fault delays, generate) ends with it. */
+  signal: AbortSignal;
   now(): number;
 }

@@ -1,4 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Waits `ms` unless the simulator is closed meanwhile (`signal` aborted): resolves `false` then, so a
+ * 600 s fault delay or a long generate delay never keeps the process alive after close().
+ */
+export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch (error) {
+    if (signal.aborted) return false;
+    throw error;
+  }
+}
 
 /** A request after its body was read: handlers are plain functions of this, easy to reason about. */
 export interface SimRequest {

@@ -33,10 +33,11 @@ export const simulatorOptionsSchema = z
      */
     windowMs: z.number().int().min(1).default(3_600_000),
     /**
-     * How long a `generate` call takes, in milliseconds (the real service takes 60 to 120 s).
+     * How long a `generate` call takes, in milliseconds (the real service takes 60 to 120 s); at most
+     * 600_000, like a fault's `delayMs` (a longer wait only makes clients time out).
      * @default 50
      */
-    generateDelayMs: z.number().int().min(0).default(50),
+    generateDelayMs: z.number().int().min(0).max(600_000).default(50),
     /**
      * Same requests-per-window limit for every user with API access, replacing the plan's limit
      * (for tests and benchmarks of large sites).

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { USERS } from './accounts.js';
 import { authenticate } from './auth.js';
 import type { HandlerContext } from './context.js';
 import { FaultRegistry, replacementResponse, replacesResponse, transformResponse, type FaultSpec } from './faults.js';
-import { errorResponse, type SimRequest, type SimResponse } from './http.js';
+import { errorResponse, pause, type SimRequest, type SimResponse } from './http.js';
 import { resolveSimulatorOptions, type SimulatorOptions } from './options.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { matchRoute, type RouteKind } from './router.js';
@@ -80,7 +79,10 @@ function statsKind(path: string, routeKind: RouteKind | undefined): 'authenticat
 /** Starts the simulated content-publishing service on 127.0.0.1. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveSimulatorOptions(options);
+  // One per server: close() aborts it so no pending delay outlives the server.
+  const lifetime = new AbortController();
   const ctx: HandlerContext = {
+    signal: lifetime.signal,
     store: new ContentStore(resolved.seed, resolved.articles),
     options: resolved,
     baseUrl: '',
@@ -129,7 +131,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       };
       if (fault && replacesResponse(fault)) response = transformResponse(replacementResponse(fault), fault, false);
       else response = fault ? transformResponse(await run(), fault, true) : await run();
-      if (fault?.delayMs) await sleep(fault.delayMs);
+      // Closed while waiting: the connection is being destroyed, nothing to send or count.
+      if (fault?.delayMs && !(await pause(fault.delayMs, ctx.signal))) return;
     }
 
     const status = send(res, response, method === 'HEAD', fault?.drop);
@@ -187,6 +190,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     reset: () => resetAll(ctx),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        lifetime.abort();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -46,6 +46,26 @@ describe('content-publisher simulator (built CLI)', () => {
     expect(stderr).toBe('');
   });
 
+  it('stops promptly on SIGINT while a slow generate is still waiting (the delay does not keep it alive)', async () => {
+    const child = spawn(process.execPath, [BIN, 'simulator', '--generate-delay-ms', '120000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const exited = once(child, 'exit');
+    await new Promise<void>((done) => child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), stdout.includes('\n') && done())));
+    const info = JSON.parse(stdout.trim());
+    const pending = fetch(`${info.url}/api/v1/sites/12/generate/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${info.tokens.pro}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ topic: 'slow', type: 'news', length: 'short' }),
+    }).catch((error: unknown) => error);
+    await new Promise((r) => setTimeout(r, 300)); // the request is now waiting in the simulator
+    const started = performance.now();
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    await pending;
+  });
+
   it('exits 2 with a message naming the flag on a bad value', async () => {
     const child = spawn(process.execPath, [BIN, 'simulator', '--articles', 'many'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
