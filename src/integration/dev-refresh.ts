@@ -67,6 +67,25 @@ export interface DevRefreshSetup {
   timeoutMs: number;
 }
 
+/**
+ * Why a POST looks like it came from another site's page in the developer's browser (any open tab may
+ * post to localhost, and every refresh runs the loaders and spends the rate limit), or undefined.
+ * A webhook or `curl` sends neither header and is accepted.
+ */
+export function crossSiteRefusal(headers: IncomingMessage['headers']): string | undefined {
+  if (headers['sec-fetch-site'] === 'cross-site') return 'the request came from another site (Sec-Fetch-Site: cross-site)';
+  const origin = headers.origin;
+  if (origin === undefined) return undefined;
+  let originHost: string | undefined;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    // "null" (a sandboxed or privacy-sensitive page) or garbage: not this server.
+  }
+  if (!originHost || originHost !== headers.host) return `the request came from another origin (Origin: ${JSON.stringify(origin)})`;
+  return undefined;
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
   res.end(`${JSON.stringify(body)}\n`);
@@ -98,6 +117,13 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     if (path !== setup.endpoint) return next();
     if (req.method !== 'POST') {
       send(res, 405, { error: `Use POST ${setup.endpoint} to refresh the content.` }, { Allow: 'POST' });
+      return;
+    }
+    const refusal = crossSiteRefusal(req.headers);
+    if (refusal) {
+      req.resume();
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(`Forbidden: ${refusal}. POST ${setup.endpoint} from a webhook, curl or a page of this dev server.\n`);
       return;
     }
     req.resume(); // the body (a webhook's payload) is not needed

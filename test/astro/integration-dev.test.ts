@@ -1,7 +1,22 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildDirs, fixtureRoot, locsOf, removeBuilds, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
+
+/** A POST with exactly these headers (fetch would set its own Sec-Fetch-Mode). */
+function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; type: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 type DevServer = Awaited<ReturnType<typeof import('astro').dev>>;
 
@@ -79,6 +94,29 @@ describe('integration, astro dev', () => {
     const page = await (await fetch(blog)).text();
     expect(page).toContain(title);
     expect(page).toContain('6 articles');
+  });
+
+  it('a cross-site POST to the refresh endpoint (another page in the browser): 403 with a plain message, no loader run', async () => {
+    sim.resetStats();
+    // Astro's dev server already blocks cross-site fetches, but not navigations: an auto-submitted <form
+    // method="post"> on another site, or another localhost port (same-site), reaches the endpoint.
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' }, 'Sec-Fetch-Site: cross-site'],
+      [{ 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'http://127.0.0.1:1' }, 'Origin: "http://127.0.0.1:1"'],
+      [{ origin: 'https://evil.example' }, 'Origin: "https://evil.example"'],
+      [{ origin: 'null' }, 'Origin: "null"'],
+    ];
+    for (const [headers, named] of cases) {
+      const response = await rawPost(`${blog}/_publisher/refresh`, headers);
+      expect(response.status, named).toBe(403);
+      expect(response.type, named).toBe('text/plain; charset=utf-8');
+      expect(response.body, named).toContain(named);
+    }
+    expect(sim.stats().authenticated).toBe(0);
+    // The dev server's own pages (same origin) may still refresh.
+    const sameOrigin = await fetch(`${blog}/_publisher/refresh`, { method: 'POST', headers: { origin: blog, 'sec-fetch-site': 'same-origin' } });
+    expect(sameOrigin.status).toBe(200);
+    expect(sim.stats().authenticated).toBeGreaterThan(0);
   });
 
   it('GET on the refresh endpoint: 405, nothing refreshed', async () => {
