@@ -13,6 +13,8 @@ import type { SyncState } from './state.js';
 
 export interface SitemapSignals {
   lastmods: Map<string, string>;
+  /** Every article slug the sitemap lists (with or without a lastmod): the published articles. */
+  slugs: Set<string>;
   /** What to keep in the state for the next conditional GET (undefined: keep nothing). */
   state: NonNullable<SyncState['sitemap']> | undefined;
   notModified: boolean;
@@ -23,16 +25,20 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
   const response = await client.sitemap(siteId, conditional && withoutUndefined(conditional));
   if (response.notModified) {
     const lastmods = previous?.lastmods ?? {};
-    return { lastmods: new Map(Object.entries(lastmods)), state: previous, notModified: true };
+    return { lastmods: new Map(Object.entries(lastmods)), slugs: new Set([...Object.keys(lastmods), ...(previous?.unstamped ?? [])]), state: previous, notModified: true };
   }
   const lastmods: Record<string, string> = {};
+  const unstamped: string[] = [];
   for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
     const slug = slugFromArticleUrl(entry.loc);
-    if (slug !== undefined && entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
+    if (slug === undefined) continue;
+    if (entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
+    else unstamped.push(slug);
   }
   return {
     lastmods: new Map(Object.entries(lastmods)),
-    state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified, lastmods }),
+    slugs: new Set([...Object.keys(lastmods), ...unstamped]),
+    state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified, lastmods, unstamped: unstamped.length ? unstamped : undefined }),
     notModified: false,
   };
 }

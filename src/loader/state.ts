@@ -33,7 +33,11 @@ export const feedValidatorsSchema = z.object({
 export const syncStateSchema = z.object({
   version: z.literal(1),
   entries: z.record(z.string(), entryStateSchema),
-  sitemap: feedValidatorsSchema.extend({ lastmods: z.record(z.string(), z.string()) }).optional(),
+  sitemap: feedValidatorsSchema.extend({
+    lastmods: z.record(z.string(), z.string()),
+    /** Slugs the sitemap lists without a lastmod: still published (a capped list must not lose them). */
+    unstamped: z.array(z.string()).optional(),
+  }).optional(),
   rss: feedValidatorsSchema.optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;

@@ -37,6 +37,13 @@ export interface PlanInput {
    * baseline the sitemap is compared with until a lastmod is recorded.
    */
   heldUpdatedAt?: Map<string, number>;
+  /**
+   * The list may be cut short by the service (see listMayBeCapped): a stored article missing from it is only
+   * removed when the public sitemap (every published article) was read and lacks it too.
+   */
+  listMayBeCapped?: boolean;
+  /** Every slug of the public sitemap, when it could be read. */
+  sitemapSlugs?: Set<string>;
   /** slug -> RSS signal for the feed's items, when it could be read. */
   rss?: Map<string, RssSignal>;
   /** The current loader fingerprint. */
@@ -58,12 +65,25 @@ export interface SyncPlan {
   remove: string[];
   /** Set when the removals look like an upstream accident and were withheld (see allowMassRemoval). */
   massRemoval?: { removed: number; stored: number; listed: number };
+  /** Set when the list may be capped: stored articles missing from it that were kept, and why. */
+  capped?: { listed: number; kept: number; checkedAgainstSitemap: boolean };
   /** Listed and stored, with nothing to do. */
   unchanged: string[];
 }
 
 /** An upstream list that loses more than this share of the stored entries at once is suspect. */
 export const MASS_REMOVAL_SHARE = 0.5;
+
+/** The most articles the list call returns (the simulator clamps there; the API documents no paging). */
+export const SERVICE_LIST_MAX = 1000;
+
+/**
+ * Can the list be missing published articles? Only when no `limit` was asked for and it came back at the
+ * service's maximum. With a `limit`, the newest `limit` articles are what was asked for: older ones leave.
+ */
+export function listMayBeCapped(count: number, limit: number | undefined): boolean {
+  return limit === undefined && count >= SERVICE_LIST_MAX;
+}
 
 // Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
 const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'revalidate'];
@@ -139,7 +159,11 @@ export function planSync(input: PlanInput): SyncPlan {
     slots -= 1;
   }
 
-  const removeAll = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
+  const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
+  // A capped list says nothing about what it left out: the sitemap decides, and without it nothing leaves.
+  const removeAll = !input.listMayBeCapped ? unlisted
+    : input.sitemapSlugs ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
+    : [];
   const storedCount = input.stored.size;
   const suspect = input.hadState && storedCount > 0 && removeAll.length > 0 &&
     (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
@@ -151,6 +175,9 @@ export function planSync(input: PlanInput): SyncPlan {
   };
   if (suspect && !input.allowMassRemoval) {
     plan.massRemoval = { removed: removeAll.length, stored: storedCount, listed: input.listed.length };
+  }
+  if (input.listMayBeCapped) {
+    plan.capped = { listed: input.listed.length, kept: unlisted.length - removeAll.length, checkedAgainstSitemap: input.sitemapSlugs !== undefined };
   }
   return plan;
 }

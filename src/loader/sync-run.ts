@@ -12,7 +12,7 @@ import { readState, type EntryState, type SyncState } from './state.js';
 import { recordRemaining } from './rate-window.js';
 import { summaryLine } from './summary.js';
 import { isTransient } from './transient.js';
-import { planSync, type PlannedFetch } from './sync-plan.js';
+import { listMayBeCapped, planSync, type PlannedFetch } from './sync-plan.js';
 import { describeError, makeWarn } from './warnings.js';
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
@@ -83,9 +83,11 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
 
   const [sitemapR, rssR] = await Promise.all([sitemapP, rssP]);
   let sitemap: Map<string, string> | undefined;
+  let sitemapSlugs: Set<string> | undefined;
   if ('error' in sitemapR) warn(`The public sitemap of ${site} could not be read (${describeError(sitemapR.error)}); changes are detected from the list and the RSS feed only in this build.`, sitemapR.error);
   else {
     sitemap = sitemapR.lastmods;
+    sitemapSlugs = sitemapR.slugs;
     if (sitemapR.state) state.sitemap = sitemapR.state;
   }
   let rss = new Map<string, { item: import('../feeds/index.js').RssItem; signal: RssSignal }>();
@@ -110,6 +112,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     hadState: found,
     ...(sitemap ? { sitemap } : {}),
     heldUpdatedAt,
+    listMayBeCapped: listMayBeCapped(listed.length, opts.limit),
+    ...(sitemapSlugs ? { sitemapSlugs } : {}),
     rss: new Map([...rss].map(([slug, value]) => [slug, value.signal])),
     fingerprint,
     refresh,
@@ -122,6 +126,13 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   if (plan.massRemoval) {
     const { removed, stored, listed: count } = plan.massRemoval;
     warn(`The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`);
+  }
+  if (plan.capped) {
+    const { listed: count, kept, checkedAgainstSitemap } = plan.capped;
+    const why = checkedAgainstSitemap
+      ? `${kept} stored article(s) missing from it are still in the public sitemap and were kept`
+      : `the public sitemap could not be read, so none of the ${kept} stored article(s) missing from it was removed`;
+    warn(`The list of ${site} came back with ${count} articles, the service's maximum: it may be cut short, and older articles beyond it cannot be loaded. ${why[0]!.toUpperCase()}${why.slice(1)}. To stay under the maximum, split the site into one articlesLoader per language ({ language: 'fr' }) in separate collections.`);
   }
   for (const id of plan.remove) {
     store.delete(id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planSync, type PlanInput } from '../../src/loader/sync-plan.js';
+import { listMayBeCapped, planSync, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
 import { detailSlots, listRetries } from '../../src/loader/budget.js';
 import { summaryLine } from '../../src/loader/summary.js';
 import type { EntryState } from '../../src/loader/state.js';
@@ -218,6 +218,43 @@ describe('planSync: removals and the mass-removal guard', () => {
   it('without previous state (first build, filters changed) foreign entries go without the guard', () => {
     const plan = planSync(input({ listed: [], hadState: false }));
     expect(plan.remove).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('planSync: a list at the service\'s maximum (1000) may be capped', () => {
+  // 1000 stored and listed articles, plus two stored ones the list no longer shows.
+  const many = Array.from({ length: SERVICE_LIST_MAX }, (_, i) => `a${i}`);
+  const cappedInput = (over: Partial<PlanInput> = {}) => {
+    const storedStates = Object.fromEntries([...many, 'old-kept', 'old-gone'].map((slug) => [slug, state()]));
+    const p = input({ storedStates, revalidateAfterMs: false, ...over });
+    p.listed = many.map((slug) => ({ slug, listDigest: 'd' }));
+    return p;
+  };
+
+  it('listMayBeCapped: only without a limit and at the maximum (a limit asks for the newest N: older ones leave)', () => {
+    expect(listMayBeCapped(1000, undefined)).toBe(true);
+    expect(listMayBeCapped(999, undefined)).toBe(false);
+    expect(listMayBeCapped(10, 10)).toBe(false);
+    expect(listMayBeCapped(1000, 1000)).toBe(false);
+  });
+
+  it('with the sitemap read: only articles missing from the sitemap too are removed', () => {
+    const plan = planSync(cappedInput({ listMayBeCapped: true, sitemapSlugs: new Set([...many, 'old-kept']) }));
+    expect(plan.remove).toEqual(['old-gone']);
+    expect(plan.capped).toEqual({ listed: 1000, kept: 1, checkedAgainstSitemap: true });
+    expect(plan.massRemoval).toBeUndefined();
+  });
+
+  it('without the sitemap: nothing unlisted is removed', () => {
+    const plan = planSync(cappedInput({ listMayBeCapped: true }));
+    expect(plan.remove).toEqual([]);
+    expect(plan.capped).toEqual({ listed: 1000, kept: 2, checkedAgainstSitemap: false });
+  });
+
+  it('a list below the maximum is complete: the unlisted leave whatever the sitemap says', () => {
+    const plan = planSync(cappedInput({ listMayBeCapped: false, sitemapSlugs: new Set([...many, 'old-kept']) }));
+    expect(plan.remove).toEqual(['old-kept', 'old-gone']);
+    expect(plan.capped).toBeUndefined();
   });
 });
 
