@@ -3,6 +3,7 @@
  * state (ETag / Last-Modified): an unchanged feed answers 304 and costs no parsing. The feeds are public:
  * no API key is sent and nothing counts in the rate limit.
  */
+import { ResponseFormatError } from '../client/index.js';
 import { parseRssFeed, parseSitemapEntries } from '../feeds/index.js';
 import { toItemRecord } from './detect.js';
 import type { FeedItemRecord, WatchState } from './state.js';
@@ -36,6 +37,29 @@ function validatorsOf(response: Validators): Validators {
   };
 }
 
+/**
+ * A 304 to a request that sent no validators is a wrong answer from upstream (or a cache in between),
+ * not a bug of ours: a bad-response error, which `watch --once` maps to exit 12 like a malformed feed.
+ */
+function unexpectedNotModified(url: string): ResponseFormatError {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // keep the text as given
+  }
+  const hint = 'A cache or proxy between the watcher and the service is answering on its own: check its configuration, or retry later.';
+  return new ResponseFormatError({
+    message: `[GET] ${url}: 304 Not Modified to a request without If-None-Match/If-Modified-Since. ${hint}`,
+    hint,
+    method: 'GET',
+    path,
+    status: 304,
+    endpoint: `GET ${path}`,
+    fieldPath: '(status)',
+  });
+}
+
 /** Polls both feeds. `state` undefined (first run) sends unconditional requests. */
 export async function pollFeeds(fetcher: FeedFetcher, site: number, state: WatchState | undefined): Promise<Observation> {
   const [rssResponse, sitemapResponse] = await Promise.all([
@@ -44,7 +68,7 @@ export async function pollFeeds(fetcher: FeedFetcher, site: number, state: Watch
   ]);
   let rss: Observation['rss'];
   if (rssResponse.notModified && state) rss = { notModified: true };
-  else if (rssResponse.notModified) throw new Error(`[astro-content-publisher] ${rssResponse.url} answered 304 to an unconditional request.`);
+  else if (rssResponse.notModified) throw unexpectedNotModified(rssResponse.url);
   else {
     const feed = parseRssFeed(rssResponse.body, { url: rssResponse.url });
     const items = feed.items.map(toItemRecord).filter((item): item is FeedItemRecord => item !== undefined);
@@ -52,7 +76,7 @@ export async function pollFeeds(fetcher: FeedFetcher, site: number, state: Watch
   }
   let sitemap: Observation['sitemap'];
   if (sitemapResponse.notModified && state) sitemap = { notModified: true };
-  else if (sitemapResponse.notModified) throw new Error(`[astro-content-publisher] ${sitemapResponse.url} answered 304 to an unconditional request.`);
+  else if (sitemapResponse.notModified) throw unexpectedNotModified(sitemapResponse.url);
   else {
     const entries: Record<string, string> = {};
     for (const entry of parseSitemapEntries(sitemapResponse.body, { url: sitemapResponse.url })) entries[entry.loc] = entry.lastmod ?? '';

@@ -3,7 +3,7 @@
  * short (200ms) and most cases use --once, so each case is a handful of short processes.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,26 @@ describe('watch --once', () => {
     const usage = await runCli(['watch', '--site', '12', '--base-url', sim.url, '--once']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/exactly one of --run "CMD" or --hook URL/);
+  });
+
+  it('more upstream answers: 429 exits 8, 502 exits 9, a 304 to a request without validators 12, an unreadable state file 2', async () => {
+    const once = () => runCli(watchArgs(['--once', '--run', 'true']));
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 429, retryAfter: 1 });
+    expect((await once()).code).toBe(8);
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 502 });
+    expect((await once()).code).toBe(9);
+    await admin(sim.url, 'DELETE', 'faults');
+    // No state yet, so the request is unconditional: a 304 is a wrong answer (a misbehaving cache), not a bug.
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 304 });
+    const notModified = await once();
+    expect(notModified.code, notModified.stderr).toBe(12);
+    expect(notModified.stderr).toMatch(/^content-publisher: unexpected response from the service: .*rss\.xml: 304 Not Modified to a request without If-None-Match/);
+    await admin(sim.url, 'DELETE', 'faults');
+    await writeFile(join(dir, 'state.json'), '{not json');
+    const state = await once();
+    expect(state.code).toBe(2);
+    expect(state.stderr).toContain('state.json');
   });
 });
 
