@@ -25,6 +25,8 @@ interface PendingHeading {
   depth: number;
   existingId: string | undefined;
   text: string;
+  /** Offset of the opening tag in sanitize-html's output, -1 until the heading closes. */
+  position: number;
 }
 
 /**
@@ -37,13 +39,22 @@ export class HeadingCollector {
   private readonly pending: PendingHeading[] = [];
 
   open(depth: number, existingId: string | undefined): number {
-    this.pending.push({ depth, existingId, text: '' });
+    this.pending.push({ depth, existingId, text: '', position: -1 });
     return this.pending.length - 1;
   }
 
-  close(index: number, rawText: string): void {
+  /** `position`: where the heading's opening tag starts in the output (sanitize-html's tagPosition). */
+  close(index: number, rawText: string, position = -1): void {
     const heading = this.pending[index];
-    if (heading) heading.text = rawText.replace(/\s+/g, ' ').trim();
+    if (heading) {
+      heading.text = rawText.replace(/\s+/g, ' ').trim();
+      heading.position = position;
+    }
+  }
+
+  /** Output offsets of the opening tags, in document order (-1 for a heading that never closed). */
+  positions(): number[] {
+    return this.pending.map((h) => h.position);
   }
 
   get size(): number {

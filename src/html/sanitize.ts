@@ -4,6 +4,7 @@ import { HeadingCollector, type Heading } from './headings.js';
 import { resolvePolicy, type ResolvedPolicy, type SanitizeOptions } from './options.js';
 import { DROP_CONTENT_TAGS, URL_ATTRIBUTES } from './policy.js';
 import {
+  allowsName,
   checkAttributes,
   compileMatchers,
   exclusiveFilter,
@@ -71,13 +72,16 @@ function build(sanitize: unknown): CompiledPolicy {
     iframeHosts: policy.iframeHosts,
     headings: new HeadingCollector(),
     placeholder: PLACEHOLDER,
+    placeholderIds: false,
+    needsPlaceholders: false,
   };
   // The class attribute is let through where classes are allowed; checkAttributes filters the names.
   const allowedAttributes: Record<string, string[]> = { ...policy.allowedAttributes };
   for (const tag of Object.keys(policy.allowedClasses)) allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
+  const attributeMatchers = compileMatchers(allowedAttributes);
   // sanitize-html runs a tag's own transform, then the '*' one (script-like values, classes).
   const transformTags: Record<string, sanitizeHtml.Transformer> = {
-    '*': checkAttributes(compileMatchers(allowedAttributes), compileMatchers(policy.allowedClasses)),
+    '*': checkAttributes(attributeMatchers, compileMatchers(policy.allowedClasses)),
     a: transformLink(ctx),
     img: transformImage(ctx),
     iframe: transformIframe(ctx),
@@ -94,7 +98,9 @@ function build(sanitize: unknown): CompiledPolicy {
       allowedAttributes: false,
       allowedSchemes: policy.allowedSchemes,
       allowedSchemesByTag: {},
-      allowedSchemesAppliedToAttributes: [...URL_ATTRIBUTES],
+      // Only attributes the '*' transform lets through reach sanitize-html's scheme check, so the list
+      // is cut to those (href, src, cite by default): it is searched for every attribute written.
+      allowedSchemesAppliedToAttributes: URL_ATTRIBUTES.filter((name) => [...attributeMatchers.values()].some((m) => allowsName(m, name))),
       allowProtocolRelative: false,
       allowedIframeHostnames: [...policy.iframeHosts],
       allowIframeRelativeUrls: false,
@@ -130,21 +136,54 @@ function fillHeadingIds(html: string, headings: Heading[]): string {
 }
 
 /**
+ * Inserts each heading's id at the end of its opening tag, found from the output offset recorded when
+ * the heading closed. Undefined when any heading has no usable offset (it never closed, or the output
+ * is not what the offset says): the caller then falls back to placeholder ids.
+ */
+function insertHeadingIds(html: string, headings: Heading[], positions: number[]): string | undefined {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < headings.length; i++) {
+    const heading = headings[i]!;
+    const at = positions[i]!;
+    // Attribute names and escaped values contain no ">", so the first one ends the opening tag.
+    if (at < from || !html.startsWith(`<h${heading.depth}`, at)) return undefined;
+    const end = html.indexOf('>', at);
+    if (end === -1) return undefined;
+    parts.push(html.slice(from, end), ` id="${heading.slug}"`);
+    from = end;
+  }
+  parts.push(html.slice(from));
+  return parts.join('');
+}
+
+/** One sanitize-html pass; undefined when the heading ids need the placeholder pass instead. */
+function run(html: string, ctx: TransformContext, options: sanitizeHtml.IOptions, placeholderIds: boolean): SanitizedArticle | undefined {
+  ctx.placeholderIds = placeholderIds;
+  ctx.needsPlaceholders = false;
+  const collector = (ctx.headings = new HeadingCollector());
+  const out = sanitizeHtml(html, options);
+  if (collector.size === 0) return { html: out, headings: [] };
+  if (ctx.needsPlaceholders) return undefined;
+  const headings = collector.finish();
+  const filled = placeholderIds ? fillHeadingIds(out, headings) : insertHeadingIds(out, headings, collector.positions());
+  if (filled === undefined) return undefined;
+  // Empty headings keep their id (links may target them) but have nothing to show in a table of contents.
+  return { html: filled, headings: headings.filter((h) => h.text !== '') };
+}
+
+/**
  * Sanitises untrusted article HTML under the package policy (see policy.ts) in one sanitize-html
- * pass: links, images, iframes and heading ids are rewritten by its tag transforms, then the heading
- * placeholders are swapped for their slugs.
+ * pass: links, images, iframes and heading ids are rewritten by its tag transforms, then each heading
+ * gets its id at the output offset recorded for it. Markup where that cannot be done exactly (a
+ * heading that never closes, a source id before other attributes) takes a second pass with
+ * placeholder ids, the same policy either way.
  */
 export function sanitizeArticle(html: string, options: SanitizeArticleOptions = {}): SanitizedArticle {
   const { ctx, options: sanitizeOptions } = compile(options.sanitize);
   const article = parseArticleUrl(options.articleUrl);
   ctx.base = article?.base;
   ctx.origin = article?.origin;
-  const collector = (ctx.headings = new HeadingCollector());
-  let out = sanitizeHtml(String(html ?? ''), sanitizeOptions);
-  if (collector.size === 0) return { html: out, headings: [] };
-
-  const headings = collector.finish();
-  out = fillHeadingIds(out, headings);
-  // Empty headings keep their id (links may target them) but have nothing to show in a table of contents.
-  return { html: out, headings: headings.filter((h) => h.text !== '') };
+  const input = String(html ?? '');
+  return run(input, ctx, sanitizeOptions, false) ?? run(input, ctx, sanitizeOptions, true)!;
 }

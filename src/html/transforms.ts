@@ -17,7 +17,19 @@ export interface TransformContext extends UrlContext {
   headings: HeadingCollector;
   /** Prefix of the placeholder ids given to headings until their text is known. */
   placeholder: string;
+  /**
+   * false: headings get no id from sanitize-html; the exclusive filter records where each opening tag
+   * sits in the output and the id is inserted there afterwards (no attribute to escape, no search).
+   * true: placeholder ids, filled by search (the exact fallback, see sanitize.ts).
+   */
+  placeholderIds: boolean;
+  /** Set when a source heading id is followed by other attributes: only placeholders keep their order. */
+  needsPlaceholders: boolean;
 }
+
+/** Index of a heading in the collector, carried on its attribs object (not an attribute: a symbol). */
+const HEADING_INDEX = Symbol('heading index');
+type HeadingAttributes = Attributes & { [HEADING_INDEX]?: number };
 
 function setUrl(attribs: Attributes, name: string, ctx: UrlContext): string | undefined {
   const value = attribs[name];
@@ -28,26 +40,54 @@ function setUrl(attribs: Attributes, name: string, ctx: UrlContext): string | un
   return rewritten;
 }
 
+/**
+ * sanitize-html reads a transform's result (tagName, attribs, text) at once and never keeps it, so each
+ * transform fills one reused object instead of allocating one per element (the '*' transform runs on
+ * every element). Not shared between transforms: a tag's own transform and then '*' run for one tag.
+ */
+function resultSlot(): { set(tagName: string, attribs: Attributes, text?: string): Tag } {
+  const slot: Tag = { tagName: '', attribs: {} };
+  return {
+    set(tagName, attribs, text) {
+      slot.tagName = tagName;
+      slot.attribs = attribs;
+      slot.text = text;
+      return slot;
+    },
+  };
+}
+
+/** Keeps the SAFE_REL_TOKENS of a rel value (lowercased, de-duplicated, in order). */
+function safeRel(value: string | undefined, external: boolean): string | undefined {
+  // Most links carry no rel: skip the split and the set.
+  if (value === undefined || value.trim() === '') return external ? 'noopener noreferrer' : undefined;
+  const rel = new Set(value.toLowerCase().split(/\s+/).filter((t) => SAFE_REL_TOKENS.has(t)));
+  if (external) {
+    rel.add('noopener');
+    rel.add('noreferrer');
+  }
+  return rel.size > 0 ? [...rel].join(' ') : undefined;
+}
+
 /** Links: resolved URLs, target only `_blank`, and rel="noopener noreferrer" off-site or in a new tab. */
 export function transformLink(ctx: TransformContext) {
+  const result = resultSlot();
   return (tagName: string, attribs: Attributes): Tag => {
     const href = setUrl(attribs, 'href', ctx);
-    const blank = attribs.target?.trim().toLowerCase() === '_blank';
+    const target = attribs.target;
+    const blank = target !== undefined && target.trim().toLowerCase() === '_blank';
     if (blank) attribs.target = '_blank';
-    else delete attribs.target;
-    const rel = new Set((attribs.rel ?? '').toLowerCase().split(/\s+/).filter((t) => SAFE_REL_TOKENS.has(t)));
-    if (blank || (href !== undefined && isExternal(href, ctx))) {
-      rel.add('noopener');
-      rel.add('noreferrer');
-    }
-    if (rel.size > 0) attribs.rel = [...rel].join(' ');
-    else delete attribs.rel;
-    return { tagName, attribs };
+    else if (target !== undefined) delete attribs.target;
+    const rel = safeRel(attribs.rel, blank || (href !== undefined && isExternal(href, ctx)));
+    if (rel !== undefined) attribs.rel = rel;
+    else if (attribs.rel !== undefined) delete attribs.rel;
+    return result.set(tagName, attribs);
   };
 }
 
 /** Images: resolved src/srcset, lazy loading and async decoding whatever the source asked. */
 export function transformImage(ctx: TransformContext) {
+  const result = resultSlot();
   return (tagName: string, attribs: Attributes): Tag => {
     setUrl(attribs, 'src', ctx);
     if (attribs.srcset !== undefined) {
@@ -57,7 +97,7 @@ export function transformImage(ctx: TransformContext) {
     }
     attribs.loading = 'lazy';
     attribs.decoding = 'async';
-    return { tagName, attribs };
+    return result.set(tagName, attribs);
   };
 }
 
@@ -100,10 +140,21 @@ export function transformIframe(ctx: TransformContext) {
 
 /** Headings: a placeholder id now, the real slug once the text is known (see HeadingCollector). */
 export function transformHeading(ctx: TransformContext) {
+  const result = resultSlot();
   return (tagName: string, attribs: Attributes): Tag => {
-    const index = ctx.headings.open(Number(tagName[1]), attribs.id);
-    attribs.id = `${ctx.placeholder}${index}`;
-    return { tagName, attribs };
+    const id = attribs.id;
+    const index = ctx.headings.open(tagName.charCodeAt(1) - 48, id);
+    if (ctx.placeholderIds) {
+      attribs.id = ctx.placeholder + index;
+    } else {
+      if (id !== undefined) {
+        delete attribs.id;
+        // The id is inserted last in the tag; a source id before other attributes would move.
+        if (Object.keys(attribs).length > 0) ctx.needsPlaceholders = true;
+      }
+      (attribs as HeadingAttributes)[HEADING_INDEX] = index;
+    }
+    return result.set(tagName, attribs);
   };
 }
 
@@ -133,7 +184,8 @@ export function compileMatchers(lists: Record<string, string[]>): Map<string, Na
   return matchers;
 }
 
-function matches(matcher: NameMatcher, name: string): boolean {
+/** True when `name` is one of the matcher's names or matches one of its globs. */
+export function allowsName(matcher: NameMatcher, name: string): boolean {
   return matcher.names.has(name) || matcher.globs?.test(name) === true;
 }
 
@@ -147,12 +199,13 @@ function matches(matcher: NameMatcher, name: string): boolean {
 export function checkAttributes(attributes: ReadonlyMap<string, NameMatcher>, classes: ReadonlyMap<string, NameMatcher>) {
   const anyAttribute = attributes.get('*');
   const anyClass = classes.get('*');
+  const result = resultSlot();
   return (tagName: string, attribs: Attributes): Tag => {
     const allowed = attributes.get(tagName) ?? anyAttribute;
     for (const name in attribs) {
       const value = attribs[name]!;
       // Event handlers and inline styles can never be allowed (options.ts refuses them too).
-      if (!allowed || !matches(allowed, name) || name.startsWith('on') || name === 'style') {
+      if (!allowed || !allowsName(allowed, name) || name.startsWith('on') || name === 'style') {
         delete attribs[name];
       } else if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
         delete attribs[name];
@@ -160,12 +213,12 @@ export function checkAttributes(attributes: ReadonlyMap<string, NameMatcher>, cl
         // Without a class list for the tag, the attribute allow-list alone decides (as in sanitize-html).
         const matcher = classes.get(tagName) ?? anyClass;
         if (!matcher) continue;
-        const kept = value.split(/\s+/).filter((c) => c !== '' && matches(matcher, c)).join(' ');
+        const kept = value.split(/\s+/).filter((c) => c !== '' && allowsName(matcher, c)).join(' ');
         if (kept === '') delete attribs[name];
         else attribs[name] = kept;
       }
     }
-    return { tagName, attribs };
+    return result.set(tagName, attribs);
   };
 }
 
@@ -175,6 +228,11 @@ export function exclusiveFilter(ctx: TransformContext) {
     const tag = frame.tag;
     if (tag === 'iframe') return frame.attribs.src === undefined;
     if (tag.length === 2 && tag[0] === 'h') {
+      if (!ctx.placeholderIds) {
+        const index = (frame.attribs as HeadingAttributes)[HEADING_INDEX];
+        if (index !== undefined) ctx.headings.close(index, frame.text, frame.tagPosition);
+        return false;
+      }
       const id = frame.attribs.id;
       if (id !== undefined && id.startsWith(ctx.placeholder)) {
         ctx.headings.close(Number(id.slice(ctx.placeholder.length)), frame.text);

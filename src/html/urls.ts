@@ -48,6 +48,10 @@ const DOT_SEGMENT = /(^|\/)\.\.?(?=[/?#]|$)/;
  */
 export function rewriteUrl(value: string, ctx: UrlContext): string | undefined {
   const trimmed = value.trim();
+  // Most values are absolute http(s) URLs: with the scheme spelled plainly, the checks below would
+  // find exactly this scheme, so decide at once.
+  if (trimmed.startsWith('https:')) return ctx.schemes.includes('https') ? trimmed : undefined;
+  if (trimmed.startsWith('http:')) return ctx.schemes.includes('http') ? trimmed : undefined;
   const probe = trimmed.replace(IGNORED, '');
   if (probe === '') return undefined;
   if (/^[/\\]{2}/.test(probe)) return undefined;

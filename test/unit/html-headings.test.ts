@@ -53,6 +53,16 @@ describe('headings', () => {
     expect(html).toBe('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>');
   });
 
+  test('ids land on the right heading whatever surrounds it: attribute order, unclosed headings, refused iframes inside', () => {
+    // A source id before other attributes keeps its place; a generated id goes last.
+    const ordered = sanitizeArticle('<h2 id="keep" class="note">A</h2><h3 class="x">B</h3>', { sanitize: { allowedClasses: { h2: ['note'], h3: ['x'] } } });
+    expect(ordered.html).toBe('<h2 id="keep" class="note">A</h2><h3 class="x" id="b">B</h3>');
+    expect(sanitizeArticle('<p>x</p><h2>Open <b>bold').html).toBe('<p>x</p><h2 id="open-bold">Open <b>bold</b></h2>');
+    const framed = sanitizeArticle('<h2>T<iframe src="https://evil.example/">x</iframe>U</h2><h2>T</h2>');
+    expect(framed.html).toBe('<h2 id="tu">TU</h2><h2 id="t">T</h2>');
+    expect(framed.headings).toEqual([{ depth: 2, slug: 'tu', text: 'TU' }, { depth: 2, slug: 't', text: 'T' }]);
+  });
+
   test('slugify follows github-slugger (as Astro Markdown headings do)', () => {
     expect(slugify('Hello, World!')).toBe('hello-world');
     expect(slugify('Über straße 2026')).toBe('über-straße-2026');
