@@ -1,7 +1,13 @@
+import { readBodyCapped, type CappedBody } from '../client/read-body.js';
+
 /**
  * One request to one of the service's two public feeds. No Authorization header is ever sent (the feeds
- * are public and the routes must not need a key); the body is read with a byte cap so a huge or endless
- * response cannot exhaust memory.
+ * are public and the routes must not need a key); the body is read with the client's byte cap so a huge
+ * or endless response cannot exhaust memory.
+ *
+ * Why not the client's `sitemap()` / `rss()`: their errors name the API path and the client's options
+ * (`maxFeedBytes`, `timeoutMs` of the client), one size cap per client, and a 429 is retried once; the
+ * routes need one attempt, the full upstream URL in every message and the integration's own options.
  */
 
 export type UpstreamFailure = 'network' | 'timeout' | 'status' | 'too-large' | 'invalid';
@@ -46,29 +52,6 @@ export function maxAgeFrom(cacheControl: string | null): number | undefined {
   return match?.[1] !== undefined ? Number(match[1]) * 1000 : undefined;
 }
 
-async function readCapped(response: Response, url: string, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is ${declared} bytes, over the ${maxBytes}-byte size cap.` });
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is over the ${maxBytes}-byte size cap.` });
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
-}
-
 export async function fetchFeed(url: string, options: FetchFeedOptions): Promise<FetchedFeed> {
   const headers = new Headers({ Accept: 'application/xml, application/rss+xml, text/xml;q=0.9, */*;q=0.1', 'User-Agent': 'astro-content-publisher' });
   if (options.conditional?.etag) headers.set('If-None-Match', options.conditional.etag);
@@ -100,10 +83,15 @@ export async function fetchFeed(url: string, options: FetchFeedOptions): Promise
     const hint = response.status === 404 ? ' Check `siteId` (the site must exist and be active).' : '';
     throw new UpstreamFeedError({ url, reason: 'status', status: response.status, detail: `the service answered ${response.status} ${response.statusText}.${hint}` });
   }
+  let body: CappedBody;
   try {
-    return { status: 200, body: await readCapped(response, url, options.maxBytes), maxAgeMs, ...validators };
+    body = await readBodyCapped(response, options.maxBytes);
   } catch (error) {
-    if (error instanceof UpstreamFeedError) throw error;
     throw new UpstreamFeedError({ url, reason: 'network', detail: `the response broke off (${error instanceof Error ? error.message : String(error)}).`, cause: error });
   }
+  if (!body.ok) {
+    const size = body.declared ? `${body.bytesSeen} bytes, over` : 'over';
+    throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is ${size} the ${options.maxBytes}-byte size cap.` });
+  }
+  return { status: 200, body: body.text, maxAgeMs, ...validators };
 }
