@@ -1,4 +1,5 @@
 import { AstroError } from 'astro/errors';
+import { redactText } from '../client/index.js';
 import type { z } from 'zod';
 import { publisherOptionsSchema, type ParsedPublisherOptions } from './options.js';
 import type { RouteConfig } from './route-config.js';
@@ -43,9 +44,9 @@ function fail(message: string, hint: string): never {
   throw new AstroError(`${PREFIX} ${message}`, hint);
 }
 
-/** A value echoed in a message, with anything that may be a credential masked. */
+/** A value echoed in a message, with URL credentials and token-shaped strings (the client's pattern) masked. */
 function redact(value: string): string {
-  return value.replace(/\/\/[^/@]*@/, '//***@').replace(/btb_[A-Za-z0-9_-]*/g, 'btb_***');
+  return redactText(value.replace(/\/\/[^/@]*@/, '//***@'));
 }
 
 function parseBaseUrl(raw: string, from: 'option' | 'env'): URL {

@@ -57,6 +57,12 @@ describe('integration options', () => {
     expect(unparsable).not.toContain('btb_leakcheck_secret');
     const relative = message(() => resolveOptions({ siteId: 12, baseUrl: '//btb_leakcheck_secret@x' }, astro, {}));
     expect(relative).toContain('`baseUrl` must be an absolute http(s) URL (got "//***@x")');
+    // A token with characters past [A-Za-z0-9_-] is masked whole, not up to the first "." or "/".
+    const dotted = message(() => resolveOptions({ siteId: 12, baseUrl: 'not a url btb_leakcheck.tail/more=x' }, astro, {}));
+    expect(dotted).toContain('`baseUrl` must be an absolute http(s) URL');
+    expect(dotted).not.toContain('leakcheck');
+    expect(dotted).not.toContain('.tail');
+    expect(dotted).not.toContain('more=x');
   });
 
   it('site: required only while a route is enabled', () => {
