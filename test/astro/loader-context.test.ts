@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { articlesLoader, digestLoader, keywordsLoader, liveArticlesLoader, StrictModeError } from '../../src/loader/index.js';
-import { PublisherError } from '../../src/client/index.js';
+import { createClient, PublisherError } from '../../src/client/index.js';
 import { admin } from './loader-harness.js';
 import { fakeContext } from './loader-context.js';
 
@@ -183,6 +183,47 @@ describe('articlesLoader: refresh and revalidation', () => {
     await loader.load(ctx.context);
     expect(sim.stats().routes[DETAIL]).toEqual({ 200: 3 });
     expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 4 requests/);
+  });
+});
+
+describe('articlesLoader: a site above the list maximum (1000)', () => {
+  it('a capped list removes only what the sitemap lacks too, and nothing when the sitemap is unreadable; it warns', async () => {
+    const big = await startSimulator({ articles: 1001, rateLimitOverride: 100_000 });
+    try {
+      const own = { siteId: 12, baseUrl: big.url, apiKey: big.tokens.pro };
+      const loader = articlesLoader({ ...own, budget: { maxRequests: 2, reserve: 0 } });
+      const ctx = fakeContext(loader.schema);
+      await loader.load(ctx.context);
+      const listed = new Set((await createClient({ baseUrl: big.url, apiKey: big.tokens.pro }).articles(12)).map((a) => a.slug));
+      expect(listed.size).toBe(1000);
+      const metaKey = [...ctx.meta.keys()].find((k) => k.endsWith(':state'))!;
+      const oldest = Object.keys((JSON.parse(ctx.meta.get(metaKey)!) as { sitemap: { lastmods: Record<string, string> } }).sitemap.lastmods).find((slug) => !listed.has(slug))!;
+      // Stored from an earlier build: the oldest article (published, beyond the list) and one since unpublished.
+      const plant = () => {
+        const state = JSON.parse(ctx.meta.get(metaKey)!) as { entries: Record<string, unknown> };
+        const [id, entry] = [...ctx.entries.entries()][0]!;
+        for (const slug of [oldest, 'unpublished-long-ago']) {
+          ctx.entries.set(slug, { ...structuredClone(entry), id: slug });
+          state.entries[slug] = state.entries[id];
+        }
+        ctx.meta.set(metaKey, JSON.stringify(state));
+      };
+      plant();
+      ctx.take();
+      await loader.load(ctx.context);
+      expect(ctx.entries.has(oldest)).toBe(true);
+      expect(ctx.entries.has('unpublished-long-ago')).toBe(false);
+      expect(ctx.take()).toContain("warn The list of site 12 came back with 1000 articles, the service's maximum: it may be cut short, and older articles beyond it cannot be loaded. 1 stored article(s) missing from it are still in the public sitemap and were kept. To stay under the maximum, split the site into one articlesLoader per language ({ language: 'fr' }) in separate collections.");
+
+      plant();
+      await admin(big.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 500 });
+      await loader.load(ctx.context);
+      expect(ctx.entries.has(oldest)).toBe(true);
+      expect(ctx.entries.has('unpublished-long-ago')).toBe(true);
+      expect(ctx.take()).toContainEqual(expect.stringContaining('The public sitemap could not be read, so none of the 2 stored article(s) missing from it was removed.'));
+    } finally {
+      await big.close();
+    }
   });
 });
 
