@@ -41,13 +41,15 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
   return new Promise((resolve) => {
     const child = spawn(command, {
       shell: true,
-      stdio: ['inherit', context.stdoutToStderr ? process.stderr : 'inherit', 'inherit'],
+      // Its own process group (detached): a Ctrl-C in the terminal goes to the foreground group, the
+      // watcher's, and must not kill a half-done build; the watcher stops once the command finished.
+      // No terminal input either: a trigger runs unattended.
+      detached: true,
+      stdio: ['ignore', context.stdoutToStderr ? process.stderr : 'inherit', 'inherit'],
       // The build may read these to log why it runs; the API key stays in the environment on purpose:
       // the build's loader needs it.
       env: { ...process.env, PUBLISHER_WATCH_SITE: String(context.site), PUBLISHER_WATCH_CHANGES: String(context.changes.length) },
     });
-    // A SIGINT from the terminal reaches the command too; a SIGTERM sent to the watcher alone does not, and
-    // the watcher waits for the command to finish before it stops.
     child.once('error', (error) => resolve({ ok: false, detail: `could not start: ${error.message}` }));
     child.once('close', (code, signal) => {
       if (code === 0) resolve({ ok: true, detail: 'exit code 0' });

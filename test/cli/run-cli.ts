@@ -24,9 +24,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export function startCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; processGroup?: boolean } = {},
 ): ChildProcess & { result: Promise<CliResult>; output: { stdout: string; stderr: string } } {
-  const child = spawn('node', [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  // processGroup: the CLI leads its own process group, so a test can signal the group as a terminal's Ctrl-C does.
+  const child = spawn('node', [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], detached: options.processGroup === true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -193,6 +193,25 @@ describe('watch (continuous)', () => {
     expect(state.rss.items[0].title).toBe('During shutdown');
   });
 
+  it('Ctrl-C in the terminal (SIGINT to the whole process group) lets a running build finish and records it', async () => {
+    const counter = join(dir, 'runs.txt');
+    const started = join(dir, 'started.txt');
+    const command = `echo s >> ${started}; sleep 0.5; echo run >> ${counter}`;
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', command]), { processGroup: true });
+    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string });
+    await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'During Ctrl-C' });
+    await waitFor(async () => (await lines(started)) === 1, 10_000, 'the build started');
+    // What the terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-(watcher.pid ?? 0), 'SIGINT');
+    const result = await watcher.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(await lines(counter)).toBe(1);
+    expect(events().map((e) => e.event).slice(-2)).toEqual(['triggered', 'stopped']);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.rss.items[0].title).toBe('During Ctrl-C');
+  });
+
   it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {
     const counter = join(dir, 'runs.txt');
     const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', `echo run >> ${counter}`]));

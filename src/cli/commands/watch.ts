@@ -53,11 +53,12 @@ export const watchCommand: CommandSpec = {
     'The state file is written only after a successful trigger, so a failed build is retried on the next\n' +
     'poll and a restart does not trigger twice. The first run records a baseline and does not trigger\n' +
     '(unless --trigger-on-first-run). --once checks once: exit 0 triggered, 3 nothing to do (or baseline\n' +
-    'recorded), 13 the trigger failed, 7/10/11/12 the feed could not be read. SIGINT/SIGTERM stop after a\n' +
-    'running trigger finishes.',
+    'recorded), 13 the trigger failed, 7/8/9/10/11/12 the feed could not be read (unknown site, 429, 502,\n' +
+    'other 5xx, network, not a feed), 2 bad option or unreadable state file. SIGINT/SIGTERM (Ctrl-C) stop\n' +
+    'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it.',
   options: {
     site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
-    run: { type: 'string', placeholder: 'CMD', description: 'shell command to run on a change (its exit code is checked)' },
+    run: { type: 'string', placeholder: 'CMD', description: 'shell command to run on a change (own process group, no stdin; exit code checked)' },
     hook: { type: 'string', placeholder: 'URL', description: 'deploy hook to POST to on a change (2xx expected)' },
     'hook-timeout': { type: 'string', placeholder: 'DUR', description: 'timeout of the hook request (default 30s)' },
     interval: { type: 'string', placeholder: 'DUR', description: 'time between polls: 200ms, 30s, 5m, 1h (default 5m)' },
