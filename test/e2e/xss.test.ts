@@ -1,5 +1,5 @@
 // A blog built from hostile articles runs no injected script in a real browser.
-// Every payload of ../shared/corpora/xss/ is published into the simulator (in batches, one batch per
+// Every payload of test/corpora/xss/ is published into the simulator (in batches, one batch per
 // article, with the batch's first payload in the title too), the playground's pages are built over them,
 // and every page is opened in Chromium with a trap installed before any script of the page.
 import { join } from 'node:path';

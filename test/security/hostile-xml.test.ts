@@ -19,7 +19,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { addFault, clearFaults, ROUTES } from '../faults/helpers.js';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpora/xml/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
 const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
 
 interface Sample {

@@ -15,7 +15,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fakeContext } from '../astro/loader-context.js';
 import { publish } from '../faults/helpers.js';
 
-const CORPUS = new URL('../../../shared/corpora/xss/', import.meta.url);
+const CORPUS = new URL('../corpora/xss/', import.meta.url);
 
 /** The widest policy a user can configure: extra tags, attributes, classes and an extra iframe host. */
 const EXTENDED: SanitizeOptions = {

@@ -11,7 +11,7 @@ import { useSimulator } from './setup.js';
 const sim = useSimulator({ articles: 60 });
 
 const feed = (path: string, headers: Record<string, string> = {}) => call(sim(), path, { token: null, headers });
-const XSD = resolve(import.meta.dirname, '../../../shared/corpora/xml/xsd/sitemap-0.9.xsd');
+const XSD = resolve(import.meta.dirname, '../corpora/xml/xsd/sitemap-0.9.xsd');
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 const rssParser = new Parser<Record<string, unknown>, { 'content:encoded'?: string }>({ customFields: { item: ['content:encoded'] } });
 

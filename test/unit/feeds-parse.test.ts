@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, XmlSafetyError } from '../../src/feeds/index.js';
 
-const CORPORA = join(import.meta.dirname, '../../../shared/corpora/xml');
+const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const URL_SITEMAP = 'https://api.example.com/api/sites/12/sitemap.xml';
 const URL_RSS = 'https://api.example.com/api/sites/12/rss.xml';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeArticleUrlMapper, parseRssFeed, rewriteRss, XmlSafetyError, type RewriteRssOptions } from '../../src/feeds/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 
-const CORPORA = join(import.meta.dirname, '../../../shared/corpora/xml');
+const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const UPSTREAM = 'https://api.example.com/api/sites/12/rss.xml';
 const SITE = 'https://pro-blog.example.com';
 const SELF = 'https://blog.example.com/base/rss.xml';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeArticleUrlMapper, parseSitemapEntries, rewriteSitemap, XmlSafetyError, type RewriteSitemapOptions } from '../../src/feeds/index.js';
 
-const CORPORA = join(import.meta.dirname, '../../../shared/corpora/xml');
+const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const XSD = join(CORPORA, 'xsd');
 const UPSTREAM = 'https://api.example.com/api/sites/12/sitemap.xml';
 const SITE = 'https://pro-blog.example.com';

@@ -5,7 +5,7 @@ import { BASE_ALLOWED_TAGS, DEFAULT_IFRAME_HOSTS, IFRAME_SANDBOX, sanitizeArticl
 
 // Every payload of the shared XSS corpora goes through the sanitiser; the output is parsed again and
 // must hold no script-capable markup. One test per corpus file: the message names the failing index.
-const CORPUS = new URL('../../../shared/corpora/xss/', import.meta.url);
+const CORPUS = new URL('../corpora/xss/', import.meta.url);
 const ALLOWED = new Set(BASE_ALLOWED_TAGS);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset', 'data', 'poster', 'background', 'cite']);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);

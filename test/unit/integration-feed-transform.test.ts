@@ -8,7 +8,7 @@ import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js'
 import type { RouteConfig } from '../../src/integration/route-config.js';
 import { locsOf, XXE_DIR, xmllintString } from '../fixtures/integration-helpers/index.js';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpora/xml/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
 
 const config: RouteConfig = {
   siteId: 12,
