@@ -2,6 +2,7 @@
  * `generate <site>`: costs one article of the monthly quota (or a credit) and takes 60 to 120 s, so it
  * shows the remaining quota and asks first (unless --yes), then shows progress while it waits.
  */
+import { ARTICLE_TYPES, type ArticleLength } from '../../client/index.js';
 import { siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { canPrompt, confirm } from '../confirm.js';
@@ -10,8 +11,8 @@ import { startProgress } from '../progress.js';
 import { printResult } from '../result.js';
 import { UsageError } from '../usage-error.js';
 
-export const ARTICLE_TYPES = ['news', 'tutorial', 'comparison', 'guide', 'review', 'story', 'local'] as const;
-export const LENGTHS = ['short', 'medium', 'long'] as const;
+// The client only exports the type of the lengths; `satisfies` keeps this list in step with it.
+const LENGTHS = ['short', 'medium', 'long'] as const satisfies readonly ArticleLength[];
 
 function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], name: string): T | undefined {
   if (value === undefined) return undefined;
