@@ -4,7 +4,7 @@ import { buildNewArticle, isoSeconds, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
 import { faultSchema } from './faults.js';
 import { htmlToText, slugify, truncateText } from './html.js';
-import { errorResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
+import { errorResponse, isResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
 import type { RouteDefinition } from './router.js';
 import { articleDetail } from './shapes.js';
 
@@ -43,10 +43,6 @@ function parseBody<T>(req: SimRequest, schema: z.ZodType<T>): T | SimResponse {
   return errorResponse(400, `\`${issue?.path.join('.') || 'body'}\`: ${issue?.message ?? 'invalid'}.`);
 }
 
-function isSimResponse(value: unknown): value is SimResponse {
-  return typeof value === 'object' && value !== null && 'status' in value && 'headers' in value && 'body' in value;
-}
-
 function info(ctx: HandlerContext) {
   return {
     url: ctx.baseUrl,
@@ -59,7 +55,7 @@ function info(ctx: HandlerContext) {
 
 function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, publishSchema);
-  if (isSimResponse(body)) return body;
+  if (isResponse(body)) return body;
   const site = ctx.store.site(body.site);
   if (!site) return errorResponse(404, `Unknown site ${body.site}. Known sites: ${SITES.map((s) => s.id).join(', ')}.`);
   const requested = body.slug ?? slugify(body.title);
@@ -80,7 +76,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
 
 function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, patchSchema);
-  if (isSimResponse(body)) return body;
+  if (isResponse(body)) return body;
   const site = ctx.store.site(Number(req.params.site));
   const article = site ? ctx.store.find(site.id, req.params.slug ?? '') : undefined;
   if (!site || !article) return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
@@ -105,7 +101,7 @@ function unpublish(req: SimRequest, ctx: HandlerContext): SimResponse {
 
 function addFault(req: SimRequest, ctx: HandlerContext): SimResponse {
   const spec = parseBody(req, faultSchema);
-  if (isSimResponse(spec)) return spec;
+  if (isResponse(spec)) return spec;
   return jsonResponse(201, { id: ctx.faults.add(spec) });
 }
 

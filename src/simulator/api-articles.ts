@@ -1,7 +1,7 @@
 import { PLANS } from './accounts.js';
-import { cmsGuard, isResponse, ownedSite } from './api-sites.js';
+import { cmsGuard, ownedSite } from './api-sites.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, jsonResponse, type SimRequest, type SimResponse } from './http.js';
+import { errorResponse, isResponse, jsonResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleDetail, listItem, siteItem } from './shapes.js';
 import { SITES } from './accounts.js';
 

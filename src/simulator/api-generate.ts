@@ -1,8 +1,8 @@
-import { cmsGuard, isResponse, ownedSite } from './api-sites.js';
+import { cmsGuard, ownedSite } from './api-sites.js';
 import type { ArticleLength } from './article-body.js';
 import { buildNewArticle, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, jsonResponse, optionalString, parseJsonObject, pause, type SimRequest, type SimResponse } from './http.js';
+import { errorResponse, isResponse, jsonResponse, optionalString, parseJsonObject, pause, type SimRequest, type SimResponse } from './http.js';
 import { slugify } from './html.js';
 import { articleUrl } from './shapes.js';
 

@@ -17,7 +17,3 @@ export function cmsGuard(site: SiteDefinition): SimResponse | undefined {
   if (!site.cmsUnreachable) return undefined;
   return errorResponse(502, `The CMS of site ${site.id} (${site.domain}) is unreachable. Retry later and check the site's CMS credentials.`);
 }
-
-export function isResponse(value: unknown): value is SimResponse {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value && 'headers' in value;
-}

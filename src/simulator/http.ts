@@ -29,6 +29,11 @@ export interface SimRequest {
   params: Record<string, string>;
 }
 
+/** Whether a handler step returned its final response (a 4xx) instead of a value. */
+export function isResponse(value: unknown): value is SimResponse {
+  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value && 'headers' in value;
+}
+
 /** A response before it is written: fault injection rewrites it, then `server.ts` sends it. */
 export interface SimResponse {
   status: number;
