@@ -34,7 +34,7 @@ async function fetchArticles() {
 }
 
 if (process.argv[2] === '--child') {
-  console.log(JSON.stringify(measureSanitize(await fetchArticles())));
+  console.log(JSON.stringify(await measureSanitize(await fetchArticles())));
 } else {
   const runs = Number(process.argv[2] ?? 5);
   const results = [];
