@@ -101,6 +101,7 @@ describe('hostile XML through the routes', () => {
 
   for (const feed of ['sitemap', 'rss'] as const) {
     it(`as the upstream ${feed}: a build fails with the URL and the reason; on demand a plain 502; fast and small`, async () => {
+      sim.resetStats();
       const refused: string[] = [];
       // On demand the route logs the failure once per request (as a server would); keep the test output quiet.
       const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
