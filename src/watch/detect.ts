@@ -83,6 +83,18 @@ export function detectSitemapChanges(previous: Readonly<Record<string, string>>,
   return changes;
 }
 
+/** A feed that loses more than this share of what it held, at once, is suspect (the loader's rule too). */
+export const SUSPECT_LOSS_SHARE = 0.5;
+
+/**
+ * Why a feed's new size looks like an upstream accident rather than unpublishing (an empty or mostly empty
+ * feed from a broken deploy or cache), or undefined when it is plausible.
+ */
+export function suspectLoss(feed: string, before: number, after: number): string | undefined {
+  if (before < 2 || before - after <= before * SUSPECT_LOSS_SHARE) return undefined;
+  return `the ${feed} came back with ${after} entries where ${before} were seen`;
+}
+
 /** One human line per change, for logs. */
 export function describeChange(change: Change): string {
   switch (change.kind) {

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nextDelay } from './backoff.js';
-import { describeChange, detectRssChanges, detectSitemapChanges, type Change } from './detect.js';
+import { describeChange, detectRssChanges, detectSitemapChanges, suspectLoss, type Change } from './detect.js';
 import { applyObservation, observationDiffers, pollFeeds, type FeedFetcher, type Observation } from './poll.js';
 import { loadState, saveState, type WatchState } from './state.js';
 import { resolveWatchOptions, type WatchOptionsInput } from './options.js';
@@ -42,6 +42,26 @@ export function detectChanges(state: WatchState, observation: Observation): Chan
     ...(observation.rss.notModified ? [] : detectRssChanges(state.rss.items, observation.rss.data)),
     ...(observation.sitemap.notModified ? [] : detectSitemapChanges(state.sitemap.entries, observation.sitemap.data)),
   ];
+}
+
+/** An upstream answer that looks like an accident: nothing is triggered and the state is kept. */
+export class SuspectFeedError extends Error {
+  override readonly name = 'SuspectFeedError';
+  /** Mapped like a malformed response (exit code 12 in the CLI). */
+  readonly code = 'bad_response';
+}
+
+/** Throws when a feed lost more than half of its entries at once (see `suspectLoss`). */
+function assertPlausible(site: number, statePath: string, state: WatchState, observation: Observation): void {
+  const problems = [
+    observation.rss.notModified ? undefined : suspectLoss('RSS feed', state.rss.items.length, observation.rss.data.length),
+    observation.sitemap.notModified ? undefined : suspectLoss('sitemap', Object.keys(state.sitemap.entries).length, Object.keys(observation.sitemap.data).length),
+  ].filter((problem): problem is string => problem !== undefined);
+  if (problems.length === 0) return;
+  throw new SuspectFeedError(
+    `[astro-content-publisher] For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept. ` +
+      `If those articles really were unpublished, delete the state file ${statePath} to record a new baseline.`,
+  );
 }
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -92,6 +112,7 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
         if (options.once) return { outcome: 'baseline', triggered: options.triggerOnFirstRun };
       } else {
         let observation = await pollFeeds(fetcher, site, state);
+        assertPlausible(site, options.statePath, state, observation);
         let changes = detectChanges(state, observation);
         if (changes.length > 0 && options.debounceMs > 0 && !options.once) {
           // A burst (several articles published within minutes) becomes one trigger: wait, then poll again
@@ -100,6 +121,7 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
           await pause(options.debounceMs, signal);
           if (signal.aborted) break;
           observation = await pollFeeds(fetcher, site, state);
+          assertPlausible(site, options.statePath, state, observation);
           changes = detectChanges(state, observation);
         }
         if (changes.length === 0) {
