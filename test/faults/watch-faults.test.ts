@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { suspectLoss } from '../../src/watch/detect.js';
 import { runCli } from '../cli/run-cli.js';
 import { addFault, clearFaults, hits, publish, ROUTES } from './helpers.js';
 
@@ -18,6 +19,7 @@ let dir: string;
 let baseline: string;
 
 const FEEDS = 'GET /api/sites/*';
+const EMPTY = { sitemap: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>', rss: '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>' };
 
 async function lines(file: string): Promise<number> {
   return existsSync(file) ? (await readFile(file, 'utf8')).split('\n').filter(Boolean).length : 0;
@@ -93,4 +95,36 @@ describe('watch --once under feed faults', () => {
       expect(await lines(counter)).toBe(1);
     });
   }
+
+  it('feeds that suddenly come back empty: suspect, exit 12 with the fix in one line, no trigger, state kept', async () => {
+    const state = join(dir, 'empty.json');
+    const counter = `${state}.runs`;
+    await copyFile(baseline, state);
+    const stateBefore = await readFile(state, 'utf8');
+    await clearFaults(sim);
+    await addFault(sim, { route: ROUTES.rss, body: EMPTY.rss });
+    await addFault(sim, { route: ROUTES.sitemap, body: EMPTY.sitemap });
+    const empty = await watch(state, counter);
+    expect(empty.code, empty.stderr).toBe(12);
+    expect(empty.stderr.trim().split('\n')).toHaveLength(1);
+    expect(empty.stderr).toMatch(/the RSS feed came back with 0 entries where \d+ were seen and the sitemap came back with 0 entries where \d+ were seen: losing more than half at once looks like an upstream accident/);
+    expect(empty.stderr).toContain(`delete the state file ${state}`);
+    expect(await lines(counter)).toBe(0);
+    expect(await readFile(state, 'utf8')).toBe(stateBefore);
+    await clearFaults(sim);
+    const recovered = await watch(state, counter);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(await lines(counter)).toBe(1);
+  });
+});
+
+describe('suspectLoss: the watcher\'s rule for a feed that shrinks at once (the loader\'s rule too)', () => {
+  it('more than half gone is suspect; half or less is unpublishing; a feed of one is too small to judge', () => {
+    expect(suspectLoss('RSS feed', 10, 0)).toBe('the RSS feed came back with 0 entries where 10 were seen');
+    expect(suspectLoss('sitemap', 10, 4)).toBe('the sitemap came back with 4 entries where 10 were seen');
+    expect(suspectLoss('sitemap', 10, 5)).toBeUndefined();
+    expect(suspectLoss('RSS feed', 50, 49)).toBeUndefined();
+    expect(suspectLoss('RSS feed', 1, 0)).toBeUndefined();
+    expect(suspectLoss('RSS feed', 0, 0)).toBeUndefined();
+  });
 });
