@@ -92,7 +92,7 @@ const ROWS: Row[] = [
     endpoints: ALL,
     fault: () => ({ status: 429, retryAfter: 3600 }),
     requests: 1,
-    ms: [0, 900],
+    ms: [0, 1_500],
     expect: fails(RateLimitError, (error, endpoint) => {
       expect((error as RateLimitError).retryAfter).toBe(3600);
       expect(error.message).toContain(`[GET] ${names(endpoint)}: 429 Too Many Requests`);
@@ -131,10 +131,11 @@ const ROWS: Row[] = [
   {
     name: 'latency past the timeout: TimeoutError naming timeoutMs, not retried',
     endpoints: ALL,
-    fault: () => ({ delayMs: 1_200 }),
+    fault: () => ({ delayMs: 2_000 }),
     options: { timeoutMs: 300 },
     requests: 1,
-    ms: [250, 1_100],
+    // Well before the answer would have come: the caller did not wait for it.
+    ms: [250, 1_800],
     expect: fails(TimeoutError, (error) => expect(error.message).toContain('raise `timeoutMs` (now 300 ms)')),
   },
   {

@@ -154,8 +154,9 @@ describe('hostile XML through the routes', () => {
       expect(refused.length).toBe(all.length);
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expectNothingExpanded(line, 'console.error');
-      // Two requests per sample, well under a second; the heap never grows by an expansion's worth.
-      expect(worstMs).toBeLessThan(1_500);
+      // Two requests per sample, a few milliseconds when idle (bounded with room for a busy machine); the heap
+      // never grows by an expansion's worth.
+      expect(worstMs).toBeLessThan(3_000);
       expect(worstHeap).toBeLessThan(64 * 1024 * 1024);
       // The routes fetched their one configured upstream path each time, without credentials.
       for (const request of sim.stats().requests) {
