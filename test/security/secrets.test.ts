@@ -110,7 +110,8 @@ describe('the API key never leaks', () => {
   });
 
   it('a watch run with the key in its environment: no request carries it', async () => {
-    const state = join(dirs.outDir, '..', `${dirs.outDir.split('/').pop()}-watch.json`);
+    // Inside the build's output directory: removed with it, and scanned with it below.
+    const state = join(dirs.outDir, 'watch-state.json');
     const first = await cli('watch', ['watch', '--site', '12', '--state', state, '--once', '--run', 'echo build']);
     expect(first.code, first.stderr).toBe(3);
     seen.push({ what: 'watch state file', text: await readFile(state, 'utf8') });
