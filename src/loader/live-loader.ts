@@ -33,7 +33,7 @@ function listItemOf(detail: ArticleDetail): ArticleListItem {
  */
 export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveArticlesLoaderOptionsSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, userAgent: 'astro-content-publisher (liveArticlesLoader)' });
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)' });
   const siteTag = `publisher:site-${opts.siteId}`;
   return {
     name: `astro-content-publisher:live-articles:site-${opts.siteId}`,

@@ -13,15 +13,18 @@ export const ARTICLES_LOADER_DEFAULTS = {
   strict: false,
   allowMassRemoval: false,
   revalidateAfterHours: 24,
+  timeoutMs: 30_000,
 } as const satisfies {
   budget: { maxRequests: number; reserve: number };
   refresh: 'auto' | 'force';
   strict: boolean;
   allowMassRemoval: boolean;
   revalidateAfterHours: number | false;
+  timeoutMs: number;
 };
 
 const MUST_BE_POSITIVE_INT = 'must be a positive integer';
+const MUST_BE_TIMEOUT = 'must be a positive integer number of milliseconds, at most 2147483647';
 const positiveInt = () =>
   z.number({ error: MUST_BE_POSITIVE_INT }).int({ error: MUST_BE_POSITIVE_INT }).positive({ error: MUST_BE_POSITIVE_INT });
 
@@ -63,6 +66,19 @@ export const connectionSchema = z.strictObject({
    * @default process.env.PUBLISHER_API_KEY
    */
   apiKey: z.string({ error: 'must be a string' }).refine((value) => value.startsWith('btb_') && !/\s/.test(value), 'must be an API key starting with btb_'),
+  /**
+   * Timeout of one request (list, detail, keywords, digest, public feeds), in milliseconds. A request that
+   * has no complete answer by then fails like any transient error: the stored content is kept with a
+   * warning (`strict` fails). Lower it so that a slow service cannot hold a build for 30 s per request.
+   * @default 30000
+   */
+  timeoutMs: z
+    .number({ error: MUST_BE_TIMEOUT })
+    .int({ error: MUST_BE_TIMEOUT })
+    .positive({ error: MUST_BE_TIMEOUT })
+    // The largest delay a Node.js timer accepts: anything above fires at once.
+    .max(2_147_483_647, { error: MUST_BE_TIMEOUT })
+    .default(ARTICLES_LOADER_DEFAULTS.timeoutMs),
 });
 
 export const articlesLoaderOptionsSchema = connectionSchema.extend({

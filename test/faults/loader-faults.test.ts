@@ -9,11 +9,11 @@
  * - the request count stays within the budget; once the fault is gone the next build converges.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPublisherError } from '../../src/client/index.js';
-import { articlesLoader, StrictModeError } from '../../src/loader/index.js';
+import { isPublisherError, TimeoutError } from '../../src/client/index.js';
+import { articlesLoader, liveArticlesLoader, StrictModeError } from '../../src/loader/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fakeContext, type FakeContext } from '../astro/loader-context.js';
-import { addFault, clearFaults, type Endpoint, hits, patchArticle, publish, ROUTES } from './helpers.js';
+import { addFault, clearFaults, type Endpoint, hits, patchArticle, publish, ROUTES, timed } from './helpers.js';
 
 const MAX_REQUESTS = 10;
 let sim: Simulator;
@@ -186,6 +186,41 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
       }
     });
   }
+
+  it('timeoutMs bounds a slow list call: stored content and a warning naming the timeout; strict fails in one line', async () => {
+    await clearFaults(sim);
+    // Far past the timeout: without timeoutMs the build would wait for it (or 30 s on a hung service).
+    await addFault(sim, { route: ROUTES.list, delayMs: 5_000 });
+    const lenient = copyOf(before);
+    const run = await timed(() => loader({ timeoutMs: 300 }).load(lenient.context));
+    expect(run.error).toBeUndefined();
+    // One attempt (timeouts are not retried) plus the feeds in parallel: well under the 5 s delay.
+    expect(run.ms).toBeLessThan(3_000);
+    const warnings = lenient.take().filter((l) => l.startsWith('warn '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`Could not list the articles of site 12: [GET] ${PATH.list}: no complete response within 300 ms. Retry later, or raise \`timeoutMs\` (now 300 ms). Kept the 12 stored articles as they were`);
+    expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)]))).toEqual(new Map([...before.entries].map(([id, e]) => [id, seen(e)])));
+
+    const strict = copyOf(before);
+    const failed = await timed(() => loader({ timeoutMs: 300, strict: true }).load(strict.context));
+    expect(failed.ms).toBeLessThan(3_000);
+    expect(failed.error).toBeInstanceOf(StrictModeError);
+    const message = (failed.error as Error).message;
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(new RegExp(`^\\[astro-content-publisher\\] Could not list the articles of site 12: \\[GET\\] ${PATH.list}: no complete response within 300 ms\\.`));
+    expect(message).toContain('`timeoutMs` (now 300 ms)');
+    expect(message).not.toContain(sim.tokens.pro);
+    expectPreviousOrGood(strict, 'timeout (strict)');
+
+    // The live loader's client gets the same timeout: the error comes back as a value, within the bound.
+    const live = liveArticlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, timeoutMs: 300 });
+    const liveRun = await timed(() => live.loadCollection({ filter: undefined } as Parameters<typeof live.loadCollection>[0]));
+    expect(liveRun.ms).toBeLessThan(3_000);
+    const liveResult = liveRun.value as { error?: unknown };
+    expect(liveResult.error).toBeInstanceOf(TimeoutError);
+    expect((liveResult.error as Error).message).toContain('no complete response within 300 ms');
+    await clearFaults(sim);
+  });
 
   it('an empty list is kept until the user confirms with allowMassRemoval', async () => {
     await clearFaults(sim);

@@ -86,6 +86,18 @@ describe('articlesLoader options', () => {
     expect(messageOf(() => articlesLoader({ ...ok, sitId: 12 } as never))).toContain('articlesLoader() does not accept `sitId`');
   });
 
+  it('timeoutMs: a positive integer of milliseconds up to the timer range, on every loader', () => {
+    const expected = (factory: string, got: string) =>
+      `[astro-content-publisher] \`timeoutMs\` must be a positive integer number of milliseconds, at most 2147483647 (got ${got}). Fix it in ${factory}({ timeoutMs }).`;
+    expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 0 }))).toBe(expected('articlesLoader', '0'));
+    expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 1.5 }))).toBe(expected('articlesLoader', '1.5'));
+    expect(messageOf(() => keywordsLoader({ ...ok, timeoutMs: 2_147_483_648 }))).toBe(expected('keywordsLoader', '2147483648'));
+    expect(messageOf(() => digestLoader({ ...ok, timeoutMs: '300' as unknown as number }))).toBe(expected('digestLoader', '"300"'));
+    expect(messageOf(() => liveArticlesLoader({ ...ok, timeoutMs: -1 }))).toBe(expected('liveArticlesLoader', '-1'));
+    expect(() => articlesLoader({ ...ok, timeoutMs: 2_147_483_647 })).not.toThrow();
+    expect(() => liveArticlesLoader({ ...ok, timeoutMs: 1 })).not.toThrow();
+  });
+
   it('sanitise options keep the sanitiser\'s own message (sanitising cannot be switched off)', () => {
     expect(messageOf(() => articlesLoader({ ...ok, sanitize: { allowedTags: ['script'] } }))).toContain('`sanitize.allowedTags` cannot allow <script>');
   });
