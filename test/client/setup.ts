@@ -1,30 +1,7 @@
-/**
- * The lifecycle every client test file against the simulator shares: one simulator for the file (started once,
- * because starting one per test would dominate the run time), reset to the seed before each test so tests stay
- * independent, closed after the file.
- */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { SimulatorOptions } from '../../src/simulator/index.js';
-import { reset, simulator, type Simulator } from './helpers.js';
+/** The client test files' simulator: reset to the seed (content, quotas, windows, faults, stats) before each test. */
+import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
+import { useSimulatorLifecycle } from '../support/use-simulator.js';
+import { reset, simulator } from './helpers.js';
 
-/**
- * Registers the hooks in the calling file and returns a getter: the simulator only exists once `beforeAll` ran,
- * so tests read it through `sim()` rather than a variable captured at collection time.
- */
-export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
-  let started: Simulator | undefined;
-  beforeAll(async () => {
-    started = await simulator(options);
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
-  beforeEach(async () => {
-    await reset(current());
-  });
-  function current(): Simulator {
-    if (!started) throw new Error('the simulator is not started: call sim() inside a test or hook, not at collection time');
-    return started;
-  }
-  return current;
-}
+export const useSimulator = (options: SimulatorOptions = {}): (() => Simulator) =>
+  useSimulatorLifecycle(options, { start: simulator, beforeEach: reset });

@@ -2,7 +2,8 @@
  * Shared by the fault tests: the simulator's fault API over HTTP, route keys, request counts and timing.
  * Every fault is posted to POST /__simulator/faults exactly as a user of the simulator would.
  */
-import type { Simulator, SimulatorStats } from '../../src/simulator/index.js';
+import type { Simulator, SimulatorOptions, SimulatorStats } from '../../src/simulator/index.js';
+import { useSimulatorLifecycle } from '../support/use-simulator.js';
 
 export const ROUTES = {
   list: 'GET /api/v1/sites/:id/articles/',
@@ -52,3 +53,12 @@ export async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; val
     return { ms: performance.now() - started, error };
   }
 }
+
+/** One simulator per fault test file: faults cleared and stats zeroed before each test (content kept). */
+export const useFaultSimulator = (options: SimulatorOptions): (() => Simulator) =>
+  useSimulatorLifecycle(options, {
+    beforeEach: async (sim) => {
+      await clearFaults(sim);
+      sim.resetStats();
+    },
+  });

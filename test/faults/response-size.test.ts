@@ -3,28 +3,17 @@
  * simulator's 'huge' fault: a huge answer is refused with a ResponseFormatError naming the endpoint and the
  * option, not retried, and the download stops at the cap instead of filling memory.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLIENT_DEFAULTS, ConfigError, createClient, ResponseFormatError } from '../../src/client/index.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { addFault, clearFaults, hits, ROUTES, timed } from './helpers.js';
+import { addFault, hits, ROUTES, timed, useFaultSimulator } from './helpers.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({ articles: 5 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
-beforeEach(async () => {
-  await clearFaults(sim);
-  sim.resetStats();
-});
+const sim = useFaultSimulator({ articles: 5 });
 
 describe('defaults', () => {
   it('20 MiB for JSON and 50 MiB for the feeds; the simulator\'s 64 MiB answers are refused from their Content-Length', async () => {
     expect(CLIENT_DEFAULTS).toEqual({ maxResponseBytes: 20 * 1024 * 1024, maxFeedBytes: 50 * 1024 * 1024 });
-    const client = createClient({ baseUrl: sim.url, apiKey: sim.tokens.pro });
-    await addFault(sim, { route: '*', body: 'huge' });
+    const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro });
+    await addFault(sim(), { route: '*', body: 'huge' });
     const list = await timed(() => client.articles(12));
     expect(list.error).toBeInstanceOf(ResponseFormatError);
     expect((list.error as ResponseFormatError).endpoint).toBe('GET /api/v1/sites/12/articles/');
@@ -32,8 +21,8 @@ describe('defaults', () => {
     const feed = await timed(() => client.sitemap(12));
     expect(feed.error).toBeInstanceOf(ResponseFormatError);
     expect((feed.error as Error).message).toContain('over the 52428800-byte cap of `maxFeedBytes`');
-    expect(hits(sim.stats(), ROUTES.list)).toBe(1);
-    expect(hits(sim.stats(), ROUTES.sitemap)).toBe(1);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+    expect(hits(sim().stats(), ROUTES.sitemap)).toBe(1);
   });
 });
 
@@ -54,8 +43,8 @@ describe('streaming', () => {
       return new Response(counted, { status: real.status, statusText: real.statusText, headers });
     };
     const cap = 1024 * 1024;
-    const client = createClient({ baseUrl: sim.url, apiKey: sim.tokens.pro, fetch: countingFetch, maxResponseBytes: cap, maxFeedBytes: cap });
-    await addFault(sim, { route: ROUTES.detail, body: 'huge', hugeBytes: 48 * 1024 * 1024 });
+    const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro, fetch: countingFetch, maxResponseBytes: cap, maxFeedBytes: cap });
+    await addFault(sim(), { route: ROUTES.detail, body: 'huge', hugeBytes: 48 * 1024 * 1024 });
     const slug = (await client.articles(12))[0]!.slug;
     pulled = 0;
     const outcome = await timed(() => client.article(12, slug));
@@ -65,7 +54,7 @@ describe('streaming', () => {
     // A few socket chunks past the cap at most, nowhere near the 48 MiB sent.
     expect(pulled).toBeLessThan(cap + 4 * 1024 * 1024);
 
-    const rss = await timed(() => createClient({ baseUrl: sim.url, fetch: countingFetch, maxFeedBytes: cap }).rss(12));
+    const rss = await timed(() => createClient({ baseUrl: sim().url, fetch: countingFetch, maxFeedBytes: cap }).rss(12));
     expect(rss.error).toBeUndefined(); // the real feed is well under the cap
   });
 });
@@ -81,7 +70,7 @@ describe('option checks', () => {
     ] as const) {
       let error: unknown;
       try {
-        createClient({ baseUrl: sim.url, [option]: value } as never);
+        createClient({ baseUrl: sim().url, [option]: value } as never);
       } catch (e) {
         error = e;
       }
@@ -89,6 +78,6 @@ describe('option checks', () => {
       expect((error as ConfigError).option).toBe(option);
       expect((error as Error).message).toContain(`\`${option}\` must be an integer number of bytes from 1024 to 2147483647`);
     }
-    expect(sim.stats().authenticated + sim.stats().public).toBe(0);
+    expect(sim().stats().authenticated + sim().stats().public).toBe(0);
   });
 });

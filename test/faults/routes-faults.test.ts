@@ -6,29 +6,18 @@
  * - on demand, with a good copy in the cache, the last good copy is served (stale-if-error) with one
  *   warning, and a failing upstream is not asked again before `errorRetryMs`.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
 import { FeedCache } from '../../src/integration/feed-cache.js';
 import { resolveOptions } from '../../src/integration/resolve-options.js';
 import { handleRss, handleSitemap } from '../../src/integration/route-handlers.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { addFault, clearFaults, hits, publish, ROUTES, settledStats, timed } from './helpers.js';
+import { addFault, clearFaults, hits, publish, ROUTES, settledStats, timed, useFaultSimulator } from './helpers.js';
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({ articles: 5 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
-beforeEach(async () => {
-  await clearFaults(sim);
-  sim.resetStats();
-});
+const sim = useFaultSimulator({ articles: 5 });
 
 const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
 /** A short timeout only where the latency is the fault: a 64 MiB body takes longer than that on a busy machine. */
-const route = (row: { name: string }) => resolveOptions({ siteId: 12, baseUrl: sim.url, timeoutMs: row.name.startsWith('latency') ? 400 : 15_000 }, astro, {}).route;
+const route = (row: { name: string }) => resolveOptions({ siteId: 12, baseUrl: sim().url, timeoutMs: row.name.startsWith('latency') ? 400 : 15_000 }, astro, {}).route;
 
 const ROWS: Array<{ name: string; fault: Record<string, unknown>; reason: RegExp }> = [
   { name: '429 with a short Retry-After', fault: { status: 429, retryAfter: 1 }, reason: /the service answered 429/ },
@@ -47,9 +36,9 @@ describe('routes at build time: one request, one line naming the URL and the rea
   for (const row of ROWS) {
     it(row.name, async () => {
       for (const feed of ['sitemap', 'rss'] as const) {
-        await clearFaults(sim);
-        sim.resetStats();
-        await addFault(sim, { route: ROUTES[feed], ...row.fault });
+        await clearFaults(sim());
+        sim().resetStats();
+        await addFault(sim(), { route: ROUTES[feed], ...row.fault });
         const config = route(row);
         const handle = feed === 'sitemap' ? handleSitemap : handleRss;
         const outcome = await timed(() => handle(config, { params: {}, isPrerendered: true }));
@@ -59,7 +48,7 @@ describe('routes at build time: one request, one line naming the URL and the rea
         expect(message, feed).toMatch(row.reason);
         expect(message).not.toContain('\n');
         expect(outcome.ms, feed).toBeLessThan(3_000);
-        const stats = await settledStats(sim, ROUTES[feed], 1);
+        const stats = await settledStats(sim(), ROUTES[feed], 1);
         expect(hits(stats, ROUTES[feed]), `${feed}: requests`).toBe(1);
         expect(stats.requests.every((q) => !q.authorization)).toBe(true);
       }
@@ -71,7 +60,7 @@ describe('on demand with a good copy: stale-if-error, and no hammering of a fail
   for (const row of ROWS) {
     it(row.name, async () => {
       for (const feed of ['sitemap', 'rss'] as const) {
-        await clearFaults(sim);
+        await clearFaults(sim());
         const config = route(row);
         let clock = 0;
         const warnings: string[] = [];
@@ -87,9 +76,9 @@ describe('on demand with a good copy: stale-if-error, and no hammering of a fail
         expect(good.outcome).toBe('fetched');
         clock += 3_600_001; // the copy is now older than the feed's max-age
         // The feed changed upstream, so the conditional request cannot be answered 304: the fault is what comes back.
-        await publish(sim, { site: 12, title: `Changed before ${row.name} on ${feed}` });
-        await addFault(sim, { route: ROUTES[feed], ...row.fault });
-        sim.resetStats();
+        await publish(sim(), { site: 12, title: `Changed before ${row.name} on ${feed}` });
+        await addFault(sim(), { route: ROUTES[feed], ...row.fault });
+        sim().resetStats();
         const stale = await cache.get();
         expect(stale.outcome, feed).toBe('stale');
         expect(stale.value).toEqual(good.value);
@@ -97,7 +86,7 @@ describe('on demand with a good copy: stale-if-error, and no hammering of a fail
         expect(warnings[0], feed).toMatch(row.reason);
         clock += 1_000; // within errorRetryMs: served from the cache without asking again
         expect((await cache.get()).outcome).toBe('stale');
-        const stats = await settledStats(sim, ROUTES[feed], 1);
+        const stats = await settledStats(sim(), ROUTES[feed], 1);
         expect(hits(stats, ROUTES[feed]), `${feed}: requests`).toBe(1);
       }
     });
