@@ -1,5 +1,5 @@
 import { PLANS } from './accounts.js';
-import { cmsGuard, ownedSite } from './api-sites.js';
+import { ownedCmsSite } from './api-sites.js';
 import type { HandlerContext } from './context.js';
 import { errorResponse, isResponse, jsonResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleDetail, listItem, siteItem } from './shapes.js';
@@ -28,10 +28,8 @@ export function handleSites(_req: SimRequest, ctx: HandlerContext): SimResponse 
 }
 
 export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResponse {
-  const site = ownedSite(ctx, req.params.id);
+  const site = ownedCmsSite(ctx, req.params.id);
   if (isResponse(site)) return site;
-  const unreachable = cmsGuard(site);
-  if (unreachable) return unreachable;
 
   const rawLimit = req.query.get('limit');
   let limit = MAX_LIST_LIMIT;
@@ -54,10 +52,8 @@ export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResp
 }
 
 export function handleArticleDetail(req: SimRequest, ctx: HandlerContext): SimResponse {
-  const site = ownedSite(ctx, req.params.id);
+  const site = ownedCmsSite(ctx, req.params.id);
   if (isResponse(site)) return site;
-  const unreachable = cmsGuard(site);
-  if (unreachable) return unreachable;
   const article = ctx.store.find(site.id, req.params.slug ?? '');
   if (!article) return errorResponse(404, `Article "${req.params.slug ?? ''}" not found on site ${site.id}.`);
   // Views grow on every read: a loader must not take view_count as a content change.

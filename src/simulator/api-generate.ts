@@ -1,4 +1,4 @@
-import { cmsGuard, ownedSite } from './api-sites.js';
+import { ownedCmsSite } from './api-sites.js';
 import type { ArticleLength } from './article-body.js';
 import { buildNewArticle, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
@@ -34,10 +34,8 @@ function validate(body: Record<string, unknown>): GenerateBody | string {
 }
 
 export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Promise<SimResponse> {
-  const site = ownedSite(ctx, req.params.id);
+  const site = ownedCmsSite(ctx, req.params.id);
   if (isResponse(site)) return site;
-  const unreachable = cmsGuard(site);
-  if (unreachable) return unreachable;
   const parsed = parseJsonObject(req);
   if (!parsed.ok) return parsed.response;
   const body = validate(parsed.value);

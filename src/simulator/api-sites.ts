@@ -1,6 +1,6 @@
 import type { SiteDefinition } from './accounts.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, type SimResponse } from './http.js';
+import { errorResponse, isResponse, type SimResponse } from './http.js';
 
 /** The caller's active site from the `:id` param, or the 404 the API gives for anything else. */
 export function ownedSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinition | SimResponse {
@@ -12,8 +12,9 @@ export function ownedSite(ctx: HandlerContext, rawId: string | undefined): SiteD
   return site;
 }
 
-/** Endpoints that talk to the site's remote CMS fail with 502 when it cannot be reached. */
-export function cmsGuard(site: SiteDefinition): SimResponse | undefined {
-  if (!site.cmsUnreachable) return undefined;
+/** A caller's site for an endpoint that talks to its remote CMS: 404 as ownedSite, 502 when the CMS cannot be reached. */
+export function ownedCmsSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinition | SimResponse {
+  const site = ownedSite(ctx, rawId);
+  if (isResponse(site) || !site.cmsUnreachable) return site;
   return errorResponse(502, `The CMS of site ${site.id} (${site.domain}) is unreachable. Retry later and check the site's CMS credentials.`);
 }
