@@ -318,6 +318,9 @@ describe('liveArticlesLoader', () => {
     expect(collection.entries.length).toBe(3);
     expect(collection.entries.every((e) => e.data.language === 'fr')).toBe(true);
     expect(collection.cacheHint?.tags).toContain('publisher:site-12');
+    // One shape with the build-time loader: camelCase fields only, never the API's snake_case beside them.
+    expect(collection.entries[0]!.data.publishedAt).toBeInstanceOf(Date);
+    expect(Object.keys(collection.entries[0]!.data).filter((k) => k.includes('_'))).toEqual([]);
 
     const slug = collection.entries[0]!.id;
     const entry = await live.loadEntry({ collection: 'live', filter: { id: slug } });

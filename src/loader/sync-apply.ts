@@ -1,0 +1,116 @@
+import type { LoaderContext } from 'astro/loaders';
+import type { ArticleDetail, ArticleListItem } from '../client/index.js';
+import { sanitizeArticle } from '../html/index.js';
+import type { LoaderClients } from './clients.js';
+import { dataFromDetail, dataFromRss } from './entries.js';
+import { shortHash, stableStringify } from './fingerprint.js';
+import type { ResolvedArticlesLoaderOptions } from './options.js';
+import type { EntryState, SyncState } from './state.js';
+import type { FreeSignals } from './sync-signals.js';
+import { listDigest } from './sync-list.js';
+import type { PlannedFetch, SyncPlan } from './sync-plan.js';
+
+/**
+ * Step 4 of a build: carry out the plan. Fetches (detail calls, or the feed's copy), sanitises, stores, and
+ * removes what the plan says is gone. The only step that writes entries; `storeEntry` is the one place an
+ * entry is written from the service's content.
+ */
+
+export interface ApplyInput {
+  ctx: LoaderContext;
+  opts: ResolvedArticlesLoaderOptions;
+  clients: LoaderClients;
+  state: SyncState;
+  items: Map<string, ArticleListItem>;
+  signals: FreeSignals;
+  fingerprint: string;
+}
+
+export interface ApplyOutcome {
+  added: number;
+  changed: number;
+  /** Fetches that failed: the previous version (if any) is kept. */
+  failures: Array<{ slug: string; error: unknown }>;
+}
+
+/** What a reader sees: everything but the view count (which changes without the article changing). */
+function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
+  const { viewCount: _viewCount, ...rest } = data;
+  return stableStringify({ rest, html: html ?? '' });
+}
+
+function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+/** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
+async function storeEntry(input: ApplyInput, slug: string, data: Record<string, unknown>, content: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
+  const { ctx, opts, state } = input;
+  const before = ctx.store.get(slug);
+  const url = typeof data.url === 'string' ? data.url : undefined;
+  const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
+  const parsed = await ctx.parseData({ id: slug, data });
+  const digest = ctx.generateDigest(stableStringify({ data: parsed, html }));
+  ctx.store.set({ id: slug, data: parsed, rendered: { html, metadata: { headings } }, digest });
+  state.entries[slug] = entryState;
+  if (!before) return 'added';
+  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, html) ? 'changed' : 'same';
+}
+
+async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
+  const { clients, opts, state, items, signals, fingerprint } = input;
+  const item = items.get(action.slug)!;
+  const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  const lastmod = signals.sitemap?.get(action.slug);
+  const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
+  return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {
+    listDigest: listDigest(item),
+    ...optional('lastmod', lastmod),
+    contentHash: shortHash(detail.content),
+    ...optional('rssHash', rssHash),
+    checkedAt: Date.now(),
+    fingerprint,
+  });
+}
+
+async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
+  const { ctx, state, items, signals, fingerprint } = input;
+  const item = items.get(action.slug)!;
+  const feedItem = signals.rss.get(action.slug)!;
+  const before = ctx.store.get(action.slug);
+  const prevState = state.entries[action.slug];
+  const lastmod = signals.sitemap?.get(action.slug);
+  return storeEntry(input, action.slug, dataFromRss(item, feedItem.item, before?.data, lastmod), feedItem.item.contentEncoded ?? '', {
+    listDigest: listDigest(item),
+    ...optional('lastmod', lastmod ?? prevState?.lastmod),
+    contentHash: feedItem.signal.contentHash!,
+    rssHash: feedItem.signal.contentHash!,
+    checkedAt: prevState?.checkedAt ?? 0,
+    fingerprint,
+    // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
+    partial: before ? (prevState?.partial ?? false) : true,
+  });
+}
+
+/** Removes what the plan says is gone. */
+export function applyRemovals(input: ApplyInput, remove: readonly string[]): void {
+  for (const id of remove) {
+    input.ctx.store.delete(id);
+    delete input.state.entries[id];
+  }
+}
+
+/** Runs the plan's fetches side by side (their number was bounded by the budget beforehand). */
+export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
+  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [] };
+  await Promise.all(plan.fetch.map(async (action) => {
+    try {
+      const result = action.via === 'rss' ? await fromRss(input, action) : await fromDetail(input, action);
+      if (result === 'added') outcome.added += 1;
+      else if (result === 'changed') outcome.changed += 1;
+    } catch (error) {
+      outcome.failures.push({ slug: action.slug, error });
+    }
+  }));
+  return outcome;
+}
