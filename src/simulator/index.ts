@@ -4,3 +4,4 @@ export type { SimulatorStats, SimulatorRequestRecord } from './stats.js';
 export { faultSchema, type FaultSpec } from './faults.js';
 export { ROUTE_KEYS } from './routes.js';
 export { runSimulatorCommand } from './cli.js';
+export { serviceVariantsSchema, PROFILES, type ServiceVariants, type ResolvedServiceVariants, type ProfileName } from './variants.js';
