@@ -109,12 +109,13 @@ export function plainText(html: string): string {
  * what the previous version held (detail-only fields such as keywords stay until a detail call refreshes them).
  */
 export function dataFromRss(item: ArticleListItem, rss: RssItem, previous: Record<string, unknown> | undefined, lastmod: string | undefined): Record<string, unknown> {
+  const description = rss.description === undefined ? undefined : plainText(rss.description);
   return withoutUndefined({
     keywords: [],
     ...previous,
     ...listFields(item),
     url: text(rss.link) ?? text(previous?.url),
-    excerpt: text(rss.description) ?? text(previous?.excerpt),
+    excerpt: text(description) ?? text(previous?.excerpt),
     updatedAt: toDate(lastmod) ?? (previous?.updatedAt instanceof Date ? previous.updatedAt : undefined),
   });
 }

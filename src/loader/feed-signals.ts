@@ -3,6 +3,7 @@ import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, type RssItem } f
 import type { RssSignal } from './change-signals.js';
 import { shortHash } from './fingerprint.js';
 import { withoutUndefined } from './records.js';
+import { isStorableSlug } from './slugs.js';
 import type { SyncState } from './state.js';
 
 /**
@@ -31,7 +32,7 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
   const unstamped: string[] = [];
   for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
     const slug = slugFromArticleUrl(entry.loc);
-    if (slug === undefined) continue;
+    if (slug === undefined || !isStorableSlug(slug)) continue;
     if (entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
     else unstamped.push(slug);
   }
@@ -55,11 +56,18 @@ export async function readRss(client: Client, siteId: number, previous: SyncStat
   const response = await client.rss(siteId, conditional);
   if (response.notModified) return { items: new Map(), state: previous, notModified: true };
   const items = new Map<string, { item: RssItem; signal: RssSignal }>();
+  // A slug the feed carries twice (one per language) cannot say which is which: neither copy is used.
+  const ambiguous = new Set<string>();
   for (const item of parseRssFeed(response.body, { url: response.url }).items) {
     const slug = slugFromArticleUrl(item.link ?? item.guid ?? '');
-    if (slug === undefined || items.has(slug)) continue;
+    if (slug === undefined || !isStorableSlug(slug)) continue;
+    if (items.has(slug)) {
+      ambiguous.add(slug);
+      continue;
+    }
     const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded) } : {};
     items.set(slug, { item, signal });
   }
+  for (const slug of ambiguous) items.delete(slug);
   return { items, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
 }

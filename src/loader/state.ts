@@ -39,6 +39,8 @@ export const syncStateSchema = z.object({
     unstamped: z.array(z.string()).optional(),
   }).optional(),
   rss: feedValidatorsSchema.optional(),
+  /** When revalidations were sent (ms since epoch), the last hour's only: they may use a small share of it. */
+  revalidated: z.array(z.number()).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 

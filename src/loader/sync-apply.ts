@@ -24,6 +24,8 @@ export interface ApplyInput {
   items: Map<string, ArticleListItem>;
   signals: FreeSignals;
   fingerprint: string;
+  /** slug -> hash of the detail content fetched in this build (filled by the detail calls). */
+  fetchedHashes?: Map<string, string>;
 }
 
 export interface ApplyOutcome {
@@ -31,6 +33,24 @@ export interface ApplyOutcome {
   changed: number;
   /** Fetches that failed: the previous version (if any) is kept. */
   failures: Array<{ slug: string; error: unknown }>;
+  /** Feed copies not used because nothing showed the feed carries whole articles: they wait for a detail call. */
+  skipped: string[];
+  /** New articles stored from the feed's copy after their detail call failed. */
+  fellBack: string[];
+}
+
+/**
+ * Does the feed carry whole articles? Only evidence counts: an article whose feed copy is the very HTML a
+ * detail call gave (held from an earlier build, or fetched in this one). A feed of teasers never matches.
+ */
+export function feedIsWhole(state: SyncState, signals: FreeSignals, fetched: ReadonlyMap<string, string> = new Map()): boolean {
+  for (const [slug, { signal }] of signals.rss) {
+    if (signal.contentHash === undefined) continue;
+    const held = state.entries[slug];
+    if (fetched.get(slug) === signal.contentHash) return true;
+    if (held && !held.partial && held.checkedAt > 0 && held.contentHash === signal.contentHash) return true;
+  }
+  return false;
 }
 
 /** What a reader sees: everything but the view count (which changes without the article changing). */
@@ -61,6 +81,11 @@ async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'add
   const { clients, opts, state, items, signals, fingerprint } = input;
   const item = items.get(action.slug)!;
   const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  if (opts.language && detail.language && detail.language !== opts.language) {
+    // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
+    throw new Error(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
+  }
+  input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   const lastmod = signals.sitemap?.get(action.slug);
   const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
   return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {
@@ -100,17 +125,50 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
   }
 }
 
-/** Runs the plan's fetches side by side (their number was bounded by the budget beforehand). */
+/**
+ * Runs the plan's fetches (their number was bounded by the budget beforehand): the detail calls side by side
+ * first, then the feed copies, which are used only when they are known to be whole articles (an exact match
+ * for a re-render; else evidence that the feed carries whole articles). A new article whose detail call
+ * failed falls back to its feed copy under the same rule.
+ */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
-  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [] };
-  await Promise.all(plan.fetch.map(async (action) => {
+  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [] };
+  const fetchedHashes = (input.fetchedHashes ??= new Map());
+  const count = (result: 'added' | 'changed' | 'same') => {
+    if (result === 'added') outcome.added += 1;
+    else if (result === 'changed') outcome.changed += 1;
+  };
+  const failedNew: PlannedFetch[] = [];
+  const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
+  await Promise.all(plan.fetch.filter((a) => a.via === 'detail').map(async (action) => {
     try {
-      const result = action.via === 'rss' ? await fromRss(input, action) : await fromDetail(input, action);
-      if (result === 'added') outcome.added += 1;
-      else if (result === 'changed') outcome.changed += 1;
+      count(await fromDetail(input, action));
     } catch (error) {
       outcome.failures.push({ slug: action.slug, error });
+      if (action.reason === 'new') failedNew.push(action);
     }
   }));
+  const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
+  const fromFeed = [
+    ...plan.fetch.filter((a) => a.via === 'rss'),
+    ...failedNew.filter((a) => input.signals.rss.get(a.slug)?.signal.contentHash !== undefined).map((a) => ({ ...a, via: 'rss' as const })),
+  ];
+  const fellBackCandidates = failedNewSlugs();
+  for (const action of fromFeed) {
+    const exact = input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
+    if (!whole && !(action.reason === 'fingerprint' && exact)) {
+      if (!fellBackCandidates.has(action.slug)) outcome.skipped.push(action.slug);
+      continue;
+    }
+    try {
+      count(await fromRss(input, action));
+      if (fellBackCandidates.has(action.slug)) {
+        outcome.fellBack.push(action.slug);
+        outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
+      }
+    } catch (error) {
+      if (!outcome.failures.some((f) => f.slug === action.slug)) outcome.failures.push({ slug: action.slug, error });
+    }
+  }
   return outcome;
 }

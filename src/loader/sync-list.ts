@@ -2,6 +2,7 @@ import type { ArticleListItem } from '../client/index.js';
 import type { LoaderClients } from './clients.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
+import { slugProblem } from './slugs.js';
 
 /**
  * Step 1 of a build: the list call (the one authenticated request every build sends), reduced to one item
@@ -15,6 +16,8 @@ export interface ListedArticles {
   items: Map<string, ArticleListItem>;
   /** Slugs the list sent more than once. */
   repeated: string[];
+  /** Slugs that cannot be entry ids (path traversal, "/", "?"), with the reason: never stored nor requested. */
+  rejected: Array<{ slug: string; problem: string }>;
 }
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
@@ -25,11 +28,14 @@ export function listDigest(item: ArticleListItem): string {
 export function indexListed(listed: ArticleListItem[]): ListedArticles {
   const items = new Map<string, ArticleListItem>();
   const repeated: string[] = [];
+  const rejected: ListedArticles['rejected'] = [];
   for (const item of listed) {
-    if (items.has(item.slug)) repeated.push(item.slug);
+    const problem = slugProblem(item.slug);
+    if (problem) rejected.push({ slug: item.slug, problem });
+    else if (items.has(item.slug)) repeated.push(item.slug);
     else items.set(item.slug, item);
   }
-  return { listed, items, repeated };
+  return { listed, items, repeated, rejected };
 }
 
 /** Sends the list call with the loader's filters; errors are the caller's to judge (transient or not). */

@@ -1,5 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
-import { detailSlots } from './budget.js';
+import { detailSlots, revalidationSlots } from './budget.js';
 import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
@@ -8,9 +8,9 @@ import { readState, type SyncState } from './state.js';
 import { recordRemaining } from './rate-window.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
-import { applyFetches, applyRemovals, type ApplyInput } from './sync-apply.js';
+import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
 import { listArticles, listDigest, type ListedArticles } from './sync-list.js';
-import { listMayBeCapped, planSync, type SyncPlan } from './sync-plan.js';
+import { listMayBeCapped, planSync, removalsNow, type SyncPlan } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -36,6 +36,12 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
     if (time !== undefined && Number.isFinite(time)) held.set(id, time);
   }
   return held;
+}
+
+/** What a rename keeps: the title and the publication day. */
+function identityOf(title: unknown, published: unknown): string | undefined {
+  if (typeof title !== 'string' || !(published instanceof Date) || Number.isNaN(published.getTime())) return undefined;
+  return `${published.toISOString().slice(0, 10)}|${title}`;
 }
 
 function warnAboutPlan(plan: SyncPlan, site: string, warn: (message: string) => void): void {
@@ -86,7 +92,11 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     return;
   }
   shareWindow();
-  const { items, repeated } = listed;
+  const { items, repeated, rejected } = listed;
+  if (rejected.length) {
+    const first = rejected[0]!;
+    warn(`The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`);
+  }
   if (repeated.length) {
     warn(`The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`);
   }
@@ -95,6 +105,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
 
   const slots = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
   logger.debug(`budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`);
+  const now = Date.now();
+  const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
     stored: new Map(storedIds.map((id) => [id, state.entries[id]])),
@@ -107,21 +119,33 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     fingerprint,
     refresh,
     slots,
-    now: Date.now(),
+    now,
     revalidateAfterMs: opts.revalidateAfterHours === false ? false : opts.revalidateAfterHours * 3_600_000,
+    revalidateSlots: revalidationSlots(limit, state.revalidated ?? [], now),
     allowMassRemoval: opts.allowMassRemoval,
+    rssWhole: feedIsWhole(state, signals),
   });
   warnAboutPlan(plan, site, warn);
 
   const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint };
-  applyRemovals(apply, plan.remove);
   const outcome = await applyFetches(apply, plan);
-  reconcileListed(ctx, state, items, signals, plan);
+  // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
+  const removals = removalsNow(plan, (slug) => store.has(slug), {
+    ofStored: (slug) => identityOf(store.get(slug)?.data.title, store.get(slug)?.data.publishedAt),
+    ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
+  });
+  applyRemovals(apply, removals.remove);
+  if (removals.deferred) {
+    logger.info(`Kept ${removals.deferred} article(s) no longer listed until the new article(s) of the same title and date are stored (a renamed slug keeps its old entry meanwhile).`);
+  }
+  reconcileListed(ctx, state, items, signals, { fetch: plan.fetch, pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))] });
+  const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate').map(() => now);
+  state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
 
   shareWindow();
   meta.set(metaKey, JSON.stringify(state));
   logger.info(summaryLine(summarise({
-    plan,
+    plan: { fetch: plan.fetch, pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug }))], remove: removals.remove },
     failures: outcome.failures,
     added: outcome.added,
     changed: outcome.changed,

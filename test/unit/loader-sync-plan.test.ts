@@ -215,9 +215,10 @@ describe('planSync: removals and the mass-removal guard', () => {
     expect(plan.massRemoval).toBeUndefined();
   });
 
-  it('without previous state (first build, filters changed) foreign entries go without the guard', () => {
+  it('applies without previous state too (state lost, filters changed): an empty list never empties the store', () => {
     const plan = planSync(input({ listed: [], hadState: false }));
-    expect(plan.remove).toEqual(['a', 'b', 'c']);
+    expect(plan.remove).toEqual([]);
+    expect(plan.massRemoval).toEqual({ removed: 3, stored: 3, listed: 0 });
   });
 });
 
