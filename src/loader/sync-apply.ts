@@ -44,10 +44,10 @@ export interface ApplyOutcome {
  * detail call gave (held from an earlier build, or fetched in this one). A feed of teasers never matches.
  */
 export function feedIsWhole(state: SyncState, signals: FreeSignals, fetched: ReadonlyMap<string, string> = new Map()): boolean {
+  for (const hash of fetched.values()) if (signals.rssHashes.has(hash)) return true;
   for (const [slug, { signal }] of signals.rss) {
     if (signal.contentHash === undefined) continue;
     const held = state.entries[slug];
-    if (fetched.get(slug) === signal.contentHash) return true;
     if (held && !held.partial && held.checkedAt > 0 && held.contentHash === signal.contentHash) return true;
   }
   return false;
@@ -81,11 +81,12 @@ async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'add
   const { clients, opts, state, items, signals, fingerprint } = input;
   const item = items.get(action.slug)!;
   const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  // Any detail is evidence about the feed, even one that is not stored (another language's).
+  input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   if (opts.language && detail.language && detail.language !== opts.language) {
     // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
     throw new Error(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
   }
-  input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   const lastmod = signals.sitemap?.get(action.slug);
   const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
   return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {

@@ -75,7 +75,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const storedIds = store.keys();
 
   // The free signals travel while the list call runs.
-  const pendingSignals = startFreeSignals(clients, opts.siteId, state, storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint));
+  const pendingSignals = startFreeSignals(clients, opts.siteId, state, storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint), opts.language);
   // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
   const shareWindow = () => recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
 

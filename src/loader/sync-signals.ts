@@ -17,6 +17,8 @@ export interface FreeSignals {
   sitemapSlugs: Set<string> | undefined;
   /** slug -> the feed's item and the hash of its content:encoded (empty when unreadable or unchanged). */
   rss: Map<string, { item: RssItem; signal: RssSignal }>;
+  /** Hashes of every feed item's content (all languages). */
+  rssHashes: Set<string>;
 }
 
 export type PendingSignals = Promise<[SitemapSignals | { error: unknown }, RssSignals | { error: unknown }]>;
@@ -25,16 +27,16 @@ export type PendingSignals = Promise<[SitemapSignals | { error: unknown }, RssSi
  * Starts both reads. `fullFeed`: skip the conditional GET of the RSS feed, because entries to re-render
  * need its content (a 304 carries none).
  */
-export function startFreeSignals(clients: LoaderClients, siteId: number, state: SyncState, fullFeed: boolean): PendingSignals {
+export function startFreeSignals(clients: LoaderClients, siteId: number, state: SyncState, fullFeed: boolean, language?: string): PendingSignals {
   const sitemap = readSitemap(clients.list, siteId, state.sitemap).catch((error: unknown) => ({ error }));
-  const rss = readRss(clients.list, siteId, fullFeed ? undefined : state.rss).catch((error: unknown) => ({ error }));
+  const rss = readRss(clients.list, siteId, fullFeed ? undefined : state.rss, language).catch((error: unknown) => ({ error }));
   return Promise.all([sitemap, rss]);
 }
 
 /** Awaits the reads, records their validators in `state`, and warns about what could not be read. */
 export async function readFreeSignals(pending: PendingSignals, state: SyncState, site: string, warn: (message: string, error?: unknown) => void): Promise<FreeSignals> {
   const [sitemapR, rssR] = await pending;
-  const signals: FreeSignals = { sitemap: undefined, sitemapSlugs: undefined, rss: new Map() };
+  const signals: FreeSignals = { sitemap: undefined, sitemapSlugs: undefined, rss: new Map(), rssHashes: new Set() };
   if ('error' in sitemapR) {
     warn(`The public sitemap of ${site} could not be read (${describeError(sitemapR.error)}); changes are detected from the list and the RSS feed only in this build.`, sitemapR.error);
   } else {
@@ -46,6 +48,7 @@ export async function readFreeSignals(pending: PendingSignals, state: SyncState,
     warn(`The public RSS feed of ${site} could not be read (${describeError(rssR.error)}); every changed article needs a detail call in this build.`, rssR.error);
   } else {
     signals.rss = rssR.items;
+    signals.rssHashes = rssR.hashes;
     if (rssR.state) state.rss = rssR.state;
   }
   return signals;

@@ -190,3 +190,40 @@ describe('revalidation', () => {
     expect(s.stats().authenticated - afterFirst).toBeLessThanOrEqual(4 + 3);
   });
 });
+
+describe('the same slug in two languages', () => {
+  it('one loader per language: each entry holds its own language, content and URL, or is refused naming the slug', async () => {
+    const s = await sim({ variants: { sharedSlugs: true } });
+    const items = await listed(s);
+    const shared = [...new Set(items.filter((a) => items.filter((b) => b.slug === a.slug).length === 2).map((a) => a.slug))];
+    expect(shared.length).toBeGreaterThan(0);
+    const build = async (language: string) => {
+      const loader = articlesLoader({ ...conn(s), language });
+      const ctx = fakeContext(loader.schema);
+      await loader.load(ctx.context);
+      await loader.load(ctx.context);
+      return ctx;
+    };
+    const en = await build('en');
+    const fr = await build('fr');
+    let both = 0;
+    for (const slug of shared) {
+      for (const [language, ctx] of [['en', en], ['fr', fr]] as const) {
+        const entry = ctx.entries.get(slug);
+        if (!entry) {
+          expect(warnings(ctx.logs).join('\n')).toContain(`"${slug}"`);
+          continue;
+        }
+        expect(entry.data.language).toBe(language);
+        expect(entry.data.url).toContain(`/${language}/blog/${slug}/`);
+      }
+      const [a, b] = [en.entries.get(slug), fr.entries.get(slug)];
+      if (a && b) {
+        both += 1;
+        expect(a.rendered!.html).not.toBe(b.rendered!.html);
+      }
+    }
+    // The detail call answers one language; the other comes from its own item of the feed.
+    expect(both).toBe(shared.length);
+  });
+});
