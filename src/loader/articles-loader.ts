@@ -3,6 +3,7 @@ import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
 import { registerLoaderName } from './registry.js';
 import { articleDataSchema } from './schemas.js';
+import { takeTurn } from './ledger.js';
 import { runArticlesSync } from './sync-run.js';
 
 /**
@@ -25,6 +26,7 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   return {
     name,
     schema: articleDataSchema,
-    load: (context) => runArticlesSync(context, resolved, key),
+    // One budget per key: the loaders of a build that share the key take turns (ledger.ts).
+    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(context, resolved, key)),
   } satisfies Loader;
 }

@@ -6,6 +6,7 @@ import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoader
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { registerLoaderName } from './registry.js';
+import { takeTurn } from './ledger.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -115,7 +116,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name,
     schema: keywordDataSchema,
-    load: (context) => runDataSync(context, resolved, keywordsSource, key, 'keywordsLoader'),
+    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(context, resolved, keywordsSource, key, 'keywordsLoader')),
   } satisfies Loader;
 }
 
@@ -128,6 +129,6 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name,
     schema: digestDataSchema,
-    load: (context) => runDataSync(context, resolved, digestSource, key, 'digestLoader'),
+    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(context, resolved, digestSource, key, 'digestLoader')),
   } satisfies Loader;
 }

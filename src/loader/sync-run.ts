@@ -6,6 +6,7 @@ import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { readState, type SyncState } from './state.js';
 import { recordRemaining } from './rate-window.js';
+import { availableBeforeStart } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
@@ -70,6 +71,14 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs }, logger);
   const site = `site ${opts.siteId}`;
 
+  // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
+  // the list call would eat into it. Keep what is stored.
+  if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
+    const held = store.keys().length;
+    warn(`Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`);
+    logger.info(summaryLine({ total: held, added: 0, changed: 0, removed: 0, unchanged: held, pending: 0, requests: 0, remaining: undefined }));
+    return;
+  }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
   for (const id of Object.keys(state.entries)) if (!store.has(id)) delete state.entries[id];
   const storedIds = store.keys();

@@ -227,3 +227,25 @@ describe('the same slug in two languages', () => {
     expect(both).toBe(shared.length);
   });
 });
+
+describe('one budget per API key', () => {
+  it.each(['epoch', 'delta'] as const)('two articles loaders and the data loaders of one build, run side by side, stay out of the reserve together (X-RateLimit-Reset as %s)', async (rateLimitReset) => {
+    const s = await sim({ rateLimitOverride: 30, articles: 80, variants: { rateLimitReset } });
+    const { keywordsLoader, digestLoader } = await import('../../src/loader/index.js');
+    const loaders = [
+      articlesLoader({ ...conn(s), language: 'en' }),
+      articlesLoader({ ...conn(s), language: 'fr' }),
+      keywordsLoader({ ...conn(s) }),
+      digestLoader({ ...conn(s) }),
+    ];
+    const contexts = loaders.map((loader) => fakeContext(loader.schema));
+    await Promise.all(loaders.map((loader, i) => loader.load(contexts[i]!.context)));
+    const routes = s.stats().routes;
+    const statuses = Object.entries(routes).filter(([route]) => route.includes('/api/v1/')).flatMap(([, byStatus]) => Object.entries(byStatus));
+    const answered = statuses.filter(([status]) => status === '200').reduce((sum, [, n]) => sum + n, 0);
+    // 30 an hour, reserve 5: at most 25 requests together, none refused.
+    expect(statuses.filter(([status]) => status === '429')).toEqual([]);
+    expect(answered).toBeLessThanOrEqual(25);
+    expect(answered).toBeGreaterThanOrEqual(20);
+  });
+});
