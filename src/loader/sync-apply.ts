@@ -77,10 +77,21 @@ async function storeEntry(input: ApplyInput, slug: string, data: Record<string, 
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, html) ? 'changed' : 'same';
 }
 
+/** The list fields of an article the list did not return (only the sitemap showed it): from its detail. */
+function listItemOf(detail: ArticleDetail): ArticleListItem {
+  return {
+    ...detail,
+    status: detail.status ?? 'published',
+    language: detail.language ?? '',
+    published_at: detail.published_at ?? '',
+    view_count: detail.view_count ?? 0,
+  };
+}
+
 async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
   const { clients, opts, state, items, signals, fingerprint } = input;
-  const item = items.get(action.slug)!;
   const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  const item = items.get(action.slug) ?? listItemOf(detail);
   // Any detail is evidence about the feed, even one that is not stored (another language's).
   input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   if (opts.language && detail.language && detail.language !== opts.language) {

@@ -1,4 +1,4 @@
-import { changeReason, rssIsNewer, type ChangeReason, type RssSignal } from './change-signals.js';
+import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
 import type { EntryState } from './state.js';
 
 /**
@@ -71,6 +71,12 @@ export interface PlanInput {
    * @default true
    */
   rssWhole?: boolean;
+  /**
+   * Published articles that only the sitemap shows (neither listed nor stored), which this loader may load
+   * with a detail call each: the list was cut short. They come after the listed new articles.
+   * @default []
+   */
+  sitemapOnly?: string[];
 }
 
 export interface SyncPlan {
@@ -81,8 +87,11 @@ export interface SyncPlan {
   remove: string[];
   /** Set when the removals look like an upstream accident and were withheld (see allowMassRemoval). */
   massRemoval?: { removed: number; stored: number; listed: number };
-  /** Set when the list may be capped: stored articles missing from it that were kept, and why. */
-  capped?: { listed: number; kept: number; checkedAgainstSitemap: boolean };
+  /**
+   * Set when the list left out published articles: stored ones missing from it that were kept, why, and how
+   * many more the sitemap shows (loaded by detail calls).
+   */
+  capped?: { listed: number; kept: number; checkedAgainstSitemap: boolean; beyond: number };
   /** Listed and stored, with nothing to do. */
   unchanged: string[];
 }
@@ -94,11 +103,13 @@ export const MASS_REMOVAL_SHARE = 0.5;
 export const SERVICE_LIST_MAX = 1000;
 
 /**
- * Can the list be missing published articles? Only when no `limit` was asked for and it came back at the
- * service's maximum. With a `limit`, the newest `limit` articles are what was asked for: older ones leave.
+ * Can the list be missing published articles? Whenever no `limit` was asked for: the API documents neither
+ * the default nor the maximum of `limit` (services answer 20, 50, 1000 or all), so a list of any size may
+ * be cut short, and only the sitemap can say that a stored article is gone. With a `limit`, the newest
+ * `limit` articles are what was asked for: older ones leave. (`count` is kept for callers.)
  */
-export function listMayBeCapped(count: number, limit: number | undefined): boolean {
-  return limit === undefined && count >= SERVICE_LIST_MAX;
+export function listMayBeCapped(_count: number, limit: number | undefined): boolean {
+  return limit === undefined;
 }
 
 // Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
@@ -163,6 +174,19 @@ export function planSync(input: PlanInput): SyncPlan {
     }
   }
 
+  // Beyond a capped list: the sitemap's other articles are new (detail only: no list item to build from), and
+  // stored ones it keeps are checked against their sitemap lastmod, the only signal left for them.
+  for (const slug of input.sitemapOnly ?? []) needs.push({ slug, reason: 'new', checkedAt: 0, rssOk: false });
+  if (input.listMayBeCapped && input.sitemapSlugs) {
+    for (const [slug, state] of input.stored) {
+      if (listedSlugs.has(slug) || !state || !input.sitemapSlugs.has(slug)) continue;
+      const lastmod = input.sitemap?.get(slug);
+      if (lastmod !== undefined && state.lastmod !== undefined && !sameInstant(lastmod, state.lastmod)) {
+        needs.push({ slug, reason: 'changed', signal: 'sitemap', checkedAt: state.checkedAt, rssOk: false });
+      }
+    }
+  }
+
   // Stable sort by priority; inside fingerprint/force/partial the entries checked longest ago go first.
   const rank = (r: FetchReason) => PRIORITY.indexOf(r);
   const ordered = needs
@@ -218,8 +242,10 @@ export function planSync(input: PlanInput): SyncPlan {
   if (suspect && !input.allowMassRemoval) {
     plan.massRemoval = { removed: removeAll.length, stored: storedCount, listed: input.listed.length };
   }
-  if (input.listMayBeCapped) {
-    plan.capped = { listed: input.listed.length, kept: unlisted.length - removeAll.length, checkedAgainstSitemap: input.sitemapSlugs !== undefined };
+  const kept = unlisted.length - removeAll.length;
+  const beyond = input.sitemapOnly?.length ?? 0;
+  if (input.listMayBeCapped && (kept > 0 || beyond > 0)) {
+    plan.capped = { listed: input.listed.length, kept, checkedAgainstSitemap: input.sitemapSlugs !== undefined, beyond };
   }
   return plan;
 }

@@ -45,17 +45,24 @@ function identityOf(title: unknown, published: unknown): string | undefined {
   return `${published.toISOString().slice(0, 10)}|${title}`;
 }
 
-function warnAboutPlan(plan: SyncPlan, site: string, warn: (message: string) => void): void {
+function warnAboutPlan(plan: SyncPlan, site: string, warn: (message: string) => void, pending: Set<string>, sitemapOnly: string[]): void {
   if (plan.massRemoval) {
     const { removed, stored, listed: count } = plan.massRemoval;
     warn(`The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`);
   }
   if (plan.capped) {
-    const { listed: count, kept, checkedAgainstSitemap } = plan.capped;
-    const why = checkedAgainstSitemap
-      ? `${kept} stored article(s) missing from it are still in the public sitemap and were kept`
-      : `the public sitemap could not be read, so none of the ${kept} stored article(s) missing from it was removed`;
-    warn(`The list of ${site} came back with ${count} articles, the service's maximum: it may be cut short, and older articles beyond it cannot be loaded. ${why[0]!.toUpperCase()}${why.slice(1)}. To stay under the maximum, split the site into one articlesLoader per language ({ language: 'fr' }) in separate collections.`);
+    const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
+    const parts = [`The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`];
+    if (beyond > 0) {
+      const waiting = sitemapOnly.filter((slug) => pending.has(slug)).length;
+      parts.push(`The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`);
+    }
+    if (kept > 0) {
+      parts.push(checkedAgainstSitemap
+        ? `${kept} stored article(s) missing from the list are still in the public sitemap and were kept.`
+        : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`);
+    }
+    warn(parts.join(' '));
   }
 }
 
@@ -115,6 +122,12 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const slots = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
   logger.debug(`budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`);
   const now = Date.now();
+  const mayBeCapped = listMayBeCapped(listed.listed.length, opts.limit);
+  // Articles only the sitemap shows can be loaded when the sitemap describes this loader's whole set (no
+  // language or status filter: the sitemap cannot tell languages apart).
+  const sitemapOnly = mayBeCapped && signals.sitemapSlugs && opts.language === undefined && opts.status === undefined
+    ? [...signals.sitemapSlugs].filter((slug) => !items.has(slug) && !store.has(slug) && !repeated.includes(slug))
+    : [];
   const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
@@ -122,7 +135,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     hadState: found,
     ...(signals.sitemap ? { sitemap: signals.sitemap } : {}),
     heldUpdatedAt: heldUpdatedAt(ctx, state, storedIds),
-    listMayBeCapped: listMayBeCapped(listed.listed.length, opts.limit),
+    listMayBeCapped: mayBeCapped,
+    sitemapOnly,
     ...(signals.sitemapSlugs ? { sitemapSlugs: signals.sitemapSlugs } : {}),
     rss: new Map([...signals.rss].map(([slug, value]) => [slug, value.signal])),
     fingerprint,
@@ -134,7 +148,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     allowMassRemoval: opts.allowMassRemoval,
     rssWhole: feedIsWhole(state, signals),
   });
-  warnAboutPlan(plan, site, warn);
+  warnAboutPlan(plan, site, warn, new Set(plan.pending.map((p) => p.slug)), sitemapOnly);
 
   const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint };
   const outcome = await applyFetches(apply, plan);

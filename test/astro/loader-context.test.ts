@@ -73,12 +73,13 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     expect(fingerprints(ctx.meta)[0]).not.toBe(firstFingerprint);
   });
 
-  it('an upstream list that comes back empty removes nothing and warns; allowMassRemoval confirms it', async () => {
+  it('an upstream list and sitemap that come back empty remove nothing and warn; allowMassRemoval confirms it', async () => {
     const loader = articlesLoader({ ...conn() });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     ctx.take();
     await admin(sim.url, 'POST', 'faults', { route: LIST, json: { results: [] } });
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>' });
     try {
       await loader.load(ctx.context);
       const lines = ctx.take();
@@ -216,14 +217,14 @@ describe('articlesLoader: a site above the list maximum (1000)', () => {
       await loader.load(ctx.context);
       expect(ctx.entries.has(oldest)).toBe(true);
       expect(ctx.entries.has('unpublished-long-ago')).toBe(false);
-      expect(ctx.take()).toContain("warn The list of site 12 came back with 1000 articles, the service's maximum: it may be cut short, and older articles beyond it cannot be loaded. 1 stored article(s) missing from it are still in the public sitemap and were kept. To stay under the maximum, split the site into one articlesLoader per language ({ language: 'fr' }) in separate collections.");
+      expect(ctx.take()).toContain('warn The list of site 12 came back with 1000 articles and left out published ones: the service cuts the list short. 1 stored article(s) missing from the list are still in the public sitemap and were kept.');
 
       plant();
       await admin(big.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 500 });
       await loader.load(ctx.context);
       expect(ctx.entries.has(oldest)).toBe(true);
       expect(ctx.entries.has('unpublished-long-ago')).toBe(true);
-      expect(ctx.take()).toContainEqual(expect.stringContaining('The public sitemap could not be read, so none of the 2 stored article(s) missing from it was removed.'));
+      expect(ctx.take()).toContainEqual(expect.stringContaining('The public sitemap could not be read, so none of the 2 stored article(s) missing from the list was removed.'));
     } finally {
       await big.close();
     }

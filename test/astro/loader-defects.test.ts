@@ -59,11 +59,13 @@ describe('slugs are checked on every path', () => {
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     expect([...ctx.entries.keys()].filter((id) => hostile.includes(id))).toEqual([]);
-    expect(ctx.entries.size).toBe(9);
+    // The 9 listed articles (one by detail, the others from the feed); the real articles the list replaced are
+    // still in the sitemap and may come by detail too. Never a hostile one.
+    expect(ctx.entries.size).toBeGreaterThanOrEqual(9);
     expect(warnings(ctx.logs).join('\n')).toMatch(/3 article slug\(s\) .* cannot be an entry id .*"\.\.\/\.\.\/x"/);
     // The next build does not fail on them either.
     await loader.load(ctx.context);
-    expect(ctx.entries.size).toBe(9);
+    expect([...ctx.entries.keys()].filter((id) => hostile.includes(id))).toEqual([]);
   });
 });
 
@@ -118,6 +120,7 @@ describe('the mass-removal guard', () => {
     const { ctx, loader } = await firstBuild(s);
     ctx.meta.clear();
     await addFault(s, { route: ROUTES.list, json: { results: [] } });
+    await addFault(s, { route: ROUTES.sitemap, body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>' });
     await loader.load(ctx.context);
     expect(ctx.entries.size).toBe(12);
     expect(warnings(ctx.take()).join('\n')).toMatch(/removing 12 at once looks like an upstream accident/);
