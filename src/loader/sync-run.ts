@@ -10,7 +10,7 @@ import { availableBeforeStart } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
-import { listArticles, listDigest, type ListedArticles } from './sync-list.js';
+import { followPages, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync, removalsNow, type SyncPlan } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
@@ -108,6 +108,16 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     return;
   }
   shareWindow();
+  const signals: FreeSignals = await readFreeSignals(pendingSignals, state, site, warn);
+  // Paging hints are followed only while they can tell something new: the sitemap (free) shows published
+  // articles that are neither listed nor stored, or it could not be read. A warm build stays at one request.
+  if (listed.nextOffset !== undefined) {
+    const unknown = signals.sitemapSlugs ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug)).length : 1;
+    const affordable = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
+    // At most half of what is left: the articles the pages name still need their detail calls.
+    if (unknown > 0 && affordable > 0) listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
+    shareWindow();
+  }
   const { items, repeated, rejected } = listed;
   if (rejected.length) {
     const first = rejected[0]!;
@@ -116,8 +126,6 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   if (repeated.length) {
     warn(`The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`);
   }
-
-  const signals: FreeSignals = await readFreeSignals(pendingSignals, state, site, warn);
 
   const slots = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
   logger.debug(`budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`);

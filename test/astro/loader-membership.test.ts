@@ -20,10 +20,24 @@ afterEach(async () => {
 const summary = (lines: string[]) => lines.find((l) => /articles?: \d+ new/.test(l))?.replace(/^info /, '');
 
 describe('a list capped below the site', () => {
+  it('next/count paging hints are followed within the budget on a cold build, and not on a quiet one', async () => {
+    const s = await sim({ articles: 130, variants: { listDefault: 50, listMax: 50, paging: 'next-count' } });
+    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 200, reserve: 0 } });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    expect(ctx.entries.size).toBe(130);
+    const lists = s.stats().requests.filter((r) => r.route === 'GET /api/v1/sites/:id/articles/').map((r) => r.path);
+    expect(lists.length).toBe(3);
+    s.resetStats();
+    await loader.load(ctx.context);
+    expect(s.stats().authenticated).toBe(1);
+  });
+
   it.each([
     { listDefault: 20, listMax: 50 },
     { listMax: 50 },
     { listMax: 100, paging: 'offset' as const },
+    { listDefault: 20, listMax: 50, paging: 'next-count' as const },
   ])('130 articles with the list at %o: every article is built, over several builds with a small budget', async (variants) => {
     const s = await sim({ articles: 130, variants });
     const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 40, reserve: 0 } });
