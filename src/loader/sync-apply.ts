@@ -53,6 +53,11 @@ export function feedIsWhole(state: SyncState, signals: FreeSignals, fetched: Rea
   return false;
 }
 
+/** The detail call answered another language's article of the same slug. */
+export class LanguageMismatchError extends Error {
+  override name = 'LanguageMismatchError';
+}
+
 /** What a reader sees: everything but the view count (which changes without the article changing). */
 function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
   const { viewCount: _viewCount, ...rest } = data;
@@ -96,7 +101,7 @@ async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'add
   input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   if (opts.language && detail.language && detail.language !== opts.language) {
     // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
-    throw new Error(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
+    throw new LanguageMismatchError(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
   }
   const lastmod = signals.sitemap?.get(action.slug);
   const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
@@ -176,6 +181,9 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       count(await fromRss(input, action));
       if (fellBackCandidates.has(action.slug)) {
         outcome.fellBack.push(action.slug);
+        const refused = outcome.failures.find((f) => f.slug === action.slug)?.error instanceof LanguageMismatchError;
+        const entryState = input.state.entries[action.slug];
+        if (refused && entryState) Object.assign(entryState, { partial: false, detailElsewhere: true });
         outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
       }
     } catch (error) {

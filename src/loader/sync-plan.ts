@@ -164,11 +164,11 @@ export function planSync(input: PlanInput): SyncPlan {
       needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: state.checkedAt, rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash });
     } else if (input.refresh === 'force') {
       needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
-    } else if (state.partial) {
+    } else if (state.partial && !state.detailElsewhere) {
       needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
     } else {
       unchanged.push(item.slug);
-      if (input.revalidateAfterMs !== false && input.now - state.checkedAt >= input.revalidateAfterMs) {
+      if (input.revalidateAfterMs !== false && !state.detailElsewhere && input.now - state.checkedAt >= input.revalidateAfterMs) {
         revalidateCandidates.push({ slug: item.slug, checkedAt: state.checkedAt });
       }
     }

@@ -228,6 +228,14 @@ describe('the same slug in two languages', () => {
     }
     // The detail call answers one language; the other comes from its own item of the feed.
     expect(both).toBe(shared.length);
+    // Later builds spend no detail call on the entries that live on their feed copy, and warn no more.
+    for (const [language, ctx] of [['en', en], ['fr', fr]] as const) {
+      s.resetStats();
+      ctx.take();
+      await articlesLoader({ ...conn(s), language }).load(ctx.context);
+      expect(s.stats().authenticated, language).toBe(1);
+      expect(warnings(ctx.take()), language).toEqual([]);
+    }
   });
 });
 
