@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { articlesLoader } from '../../src/loader/index.js';
 import { isPublisherError } from '../../src/client/index.js';
-import { startSimulator, type ServiceVariants, type Simulator } from '../../src/simulator/index.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { ServiceVariants } from '../../src/simulator/variants.js';
 import { addFault, clearFaults, publish, patchArticle, ROUTES } from '../faults/helpers.js';
 import { fakeContext, type FakeContext } from '../astro/loader-context.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseSimulatorArgs } from '../../src/simulator/cli.js';
-import { resolveSimulatorOptions } from '../../src/simulator/index.js';
+import { resolveSimulatorOptions } from '../../src/simulator/options.js';
 import { admin, call, start } from './helpers.js';
 import { useSimulator } from './setup.js';
 
