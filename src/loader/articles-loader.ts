@@ -24,6 +24,9 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     schema: articleDataSchema,
     // One budget per key: the loaders of a build that share the key take turns (ledger.ts). The log label
     // keeps the site and filters apart when a project has several articles loaders.
-    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key)),
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key));
+    },
   } satisfies Loader;
 }

@@ -114,7 +114,10 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.keywords,
     schema: keywordDataSchema,
-    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) }, resolved, keywordsSource, key, 'keywordsLoader')),
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'));
+    },
   } satisfies Loader;
 }
 
@@ -125,6 +128,9 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.digest,
     schema: digestDataSchema,
-    load: (context) => takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) }, resolved, digestSource, key, 'digestLoader')),
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, digestSource, key, 'digestLoader'));
+    },
   } satisfies Loader;
 }
