@@ -7,7 +7,7 @@
  * article's content, and the build's authenticated requests are within its budget. After enough quiet
  * builds the store equals the published set exactly, each entry at its latest version.
  *
- * `npm test` runs a fixed seed (a few hundred steps); `npm run test:model` runs thousands of steps with a
+ * `npm test` runs a fixed seed (a few hundred steps); `npm run test:model` runs thousands of steps (300 sequences per variant) with a
  * random seed and prints it on failure (replay: MODEL_SEED=<seed> npm run test:model).
  */
 import fc from 'fast-check';
