@@ -1,5 +1,7 @@
 import type { AstroIntegration } from 'astro';
+import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
+import { articlesOfSite } from './known-articles.js';
 import { selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
@@ -14,6 +16,7 @@ const ROUTES = {
   sitemap: new URL('./routes/sitemap.js', import.meta.url),
   sitemapPart: new URL('./routes/sitemap-part.js', import.meta.url),
   rss: new URL('./routes/rss.js', import.meta.url),
+  articleLinks: new URL('./routes/article-links-middleware.js', import.meta.url),
 };
 
 /**
@@ -39,13 +42,16 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       sitemap !== false && sitemap.includeLocalPages
         ? selectLocalPages(pages, { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap.filter })
         : [];
-    return { ...route, localPages };
+    // Read when the routes are bundled (or the static sitemap written): the loaders have run by then.
+    return { ...route, localPages, articles: articlesOfSite(publishedCollections(), route.siteId) };
   };
 
   return {
     name: INTEGRATION_NAME,
     hooks: {
-      'astro:config:setup': ({ config, command, injectRoute, updateConfig }) => {
+      'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware }) => {
+        // Only the loaders of this build say what the blog has (a previous build in this process does not).
+        clearPublishedArticles();
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
         resolved = resolveOptions(options, { site: config.site, base: config.base, output: config.output, trailingSlash });
         const { prerender, route } = resolved;
@@ -58,6 +64,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           injectRoute({ pattern: sitemapPartPattern(route.sitemap.path), entrypoint: prerender ? ROUTES.sitemapPart : ROUTES.sitemap, prerender });
         }
         if (route.rss !== false) injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
+        if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
         updateConfig({
           vite: {
             plugins: [routeConfigPlugin(() => routeConfig(pathnames))],

@@ -1,6 +1,7 @@
 import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
+import { recordPublishedArticles } from './published-articles.js';
 import { registerLoaderName } from './registry.js';
 import { articleDataSchema } from './schemas.js';
 import { runArticlesSync } from './sync-run.js';
@@ -25,6 +26,10 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   return {
     name,
     schema: articleDataSchema,
-    load: (context) => runArticlesSync(context, resolved, key),
+    load: async (context) => {
+      await runArticlesSync(context, resolved, key);
+      // What the collection now holds is what the integration's sitemap, feed and article links name.
+      recordPublishedArticles(context, resolved.siteId);
+    },
   } satisfies Loader;
 }

@@ -1,0 +1,26 @@
+import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
+import type { KnownArticles } from './feed-filter.js';
+import type { RouteConfig } from './route-config.js';
+
+/**
+ * The union of the articles collections of one site (several loaders: one per language, say), or
+ * undefined when none of them is for this site.
+ */
+export function articlesOfSite(collections: readonly PublishedCollection[], siteId: number): RouteConfig['articles'] {
+  const mine = collections.filter((c) => c.siteId === siteId);
+  if (mine.length === 0) return undefined;
+  const slugs = new Set(mine.flatMap((c) => c.slugs));
+  const origins = new Set(mine.flatMap((c) => c.origins));
+  return { slugs: [...slugs].sort(), origins: [...origins].sort() };
+}
+
+/**
+ * What the routes treat as the blog's articles. A build reads the record bundled into the routes' config;
+ * `astro dev` reads the loaders' live record, since a content refresh changes the collections while the
+ * server (and so the bundled config) stays.
+ */
+export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly string[] = []): KnownArticles | undefined {
+  const articles = config.dev ? articlesOfSite(publishedCollections(), config.siteId) ?? config.articles : config.articles;
+  if (articles === undefined) return undefined;
+  return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])] };
+}
