@@ -71,12 +71,19 @@ export function buildSitemap(body: string, config: RouteConfig, localPages: read
   const entries = parseSitemapEntries(body, { url, maxBytes: SITEMAP_MAX_BYTES });
   const { origins, known } = knownFor(config, upstreamOrigins(config, entries.map((entry) => entry.loc)));
   const source = known ? filterSitemapArticles(body, { url, maxBytes: SITEMAP_MAX_BYTES }, known).xml : body;
+  // The blog's own pages under the article pattern, unless they are the page of a listed service article.
+  const listed = new Set<string>();
+  for (const entry of entries) {
+    const slug = URL.canParse(entry.loc) ? serviceArticleSlug(new URL(entry.loc), origins) : undefined;
+    if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+  }
+  const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
   return rewriteSitemap(source, {
     url,
     upstreamOrigins: origins,
     mapUrl: mapper(config, origins, known),
     maxBytes: SITEMAP_MAX_BYTES,
-    extraUrls: localPages.map((loc) => ({ loc })),
+    extraUrls: [...localPages, ...localArticles].map((loc) => ({ loc })),
     maxUrlsPerFile,
     partUrl: (n) => blogUrl(config, sitemapPartPath(path, n + 1)),
   });

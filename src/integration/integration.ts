@@ -2,7 +2,7 @@ import type { AstroIntegration } from 'astro';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
 import { articlesOfSite } from './known-articles.js';
-import { selectLocalPages, staticPagePathnames } from './local-pages.js';
+import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { sitemapPartPattern, type RouteConfig } from './route-config.js';
@@ -38,12 +38,14 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     if (!resolved) throw new Error('[astro-content-publisher] The integration was used before astro:config:setup.');
     const { route, options: opts } = resolved;
     const sitemap = opts.sitemap;
-    const localPages =
-      sitemap !== false && sitemap.includeLocalPages
-        ? selectLocalPages(pages, { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap.filter })
-        : [];
+    const include = sitemap !== false && sitemap.includeLocalPages;
+    const pageOptions = { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap === false ? undefined : sitemap.filter };
+    const pageList = [...pages];
+    const localPages = include ? selectLocalPages(pageList, pageOptions) : [];
+    const localArticlePages = include ? selectLocalArticlePages(pageList, pageOptions) : [];
+    const customPages = sitemap === false ? [] : sitemap.customPages;
     // Read when the routes are bundled (or the static sitemap written): the loaders have run by then.
-    return { ...route, localPages, articles: articlesOfSite(publishedCollections(), route.siteId) };
+    return { ...route, localPages: [...localPages, ...customPages], localArticlePages, articles: articlesOfSite(publishedCollections(), route.siteId) };
   };
 
   return {

@@ -41,6 +41,20 @@ export const sitemapOptionsSchema = z.strictObject({
    */
   includeLocalPages: z.boolean({ error: '`sitemap.includeLocalPages` must be true or false.' }).default(true),
   /**
+   * Absolute URLs to add to the sitemap besides the service's articles and the pages Astro builds (pages
+   * served by another app on the same domain, on-demand pages with parameters). Not passed to `filter`.
+   * @default []
+   */
+  customPages: z
+    .array(
+      z.url({
+        protocol: /^https?$/,
+        error: (issue) => `\`sitemap.customPages\` must hold absolute http(s) URLs such as "https://blog.example.com/shop/" (got ${JSON.stringify(issue.input)}).`,
+      }),
+      { error: '`sitemap.customPages` must be an array of absolute URLs.' },
+    )
+    .default([]),
+  /**
    * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
    * limit is 50,000 (and 50 MB, which is always enforced).
    * @default 50000

@@ -27,6 +27,8 @@ export interface RouteConfig {
    * articles loader for the site (the routes then list every article the service publishes).
    */
   articles?: { slugs: string[]; origins: string[] } | undefined;
+  /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
+  localArticlePages?: Array<{ slug: string; url: string }> | undefined;
 }
 
 /** The virtual module the routes import their settings from. */
