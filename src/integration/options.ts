@@ -146,6 +146,13 @@ export const publisherOptionsSchema = z.strictObject({
     .union([z.literal(false), rssOptionsSchema], { error: '`rss` must be an object of RSS options or false.' })
     .prefault({}),
   /**
+   * Serve `/robots.txt` (allow all, with a `Sitemap:` line naming the blog's sitemap) when the blog has
+   * none of its own (no `public/robots.txt`, no `robots.txt` route). A robots.txt of the blog's own is never
+   * replaced; it gets a warning when it does not name the sitemap. `false`: never serve one.
+   * @default true
+   */
+  robotsTxt: z.boolean({ error: '`robotsTxt` must be true or false.' }).default(true),
+  /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
    * service's article URLs to the blog's own URLs (after `site` and `base`).
    * @default '/blog/[slug]/'

@@ -1,6 +1,7 @@
 import { FeedCache } from './feed-cache.js';
 import { buildRss, buildSitemap, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
-import type { RouteConfig } from './route-config.js';
+import { robotsTxtBody } from './conflicts.js';
+import { blogUrl, type RouteConfig } from './route-config.js';
 
 /**
  * The request handling of the two routes, apart from Astro's route modules so it can be tested directly.
@@ -101,4 +102,13 @@ export async function handleRss(config: RouteConfig, context: FeedRouteContext):
   } catch (error) {
     return upstreamFailure(error, config, context);
   }
+}
+
+/** `/robots.txt` when the blog has none: allow all, and name the blog's sitemap. */
+export function handleRobots(config: RouteConfig): Response {
+  if (config.sitemap === false) return plain(404, 'Not found.');
+  return new Response(robotsTxtBody(blogUrl(config, config.sitemap.path)), {
+    status: 200,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': PUBLIC_CACHE },
+  });
 }

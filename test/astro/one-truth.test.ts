@@ -5,7 +5,7 @@
  * /rss.xml and every internal link of every article page answers 200 from `astro preview`, and the sitemap
  * lists exactly the articles the blog built.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type AstroInlineConfig } from 'astro';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -120,4 +120,6 @@ it("trailingSlash: 'never' with a base: article URLs without the slash, under th
   const articles = check.sitemapLocs.filter((u) => u.includes('/blog/'));
   expect(articles.length).toBe(60);
   for (const url of [...articles, ...check.rssLinks]) expect(url).toMatch(/^https:\/\/blog\.example\.com\/docs\/blog\/[^/]+$/);
+  // The blog has no robots.txt of its own: one is served, naming the sitemap under the base.
+  expect(await readFile(join(where.outDir, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/docs/sitemap.xml\n');
 });
