@@ -38,6 +38,24 @@ export function blogArticleUrl(slug: string, layout: BlogLayout): string {
   return new URL(applyTrailingSlash(path, layout.trailingSlash), layout.blogSite).href;
 }
 
+/** The slug of one of the blog's article URLs (the inverse of `blogArticleUrl`), else undefined. */
+export function blogArticleSlug(url: string, layout: BlogLayout): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const site = new URL(layout.blogSite);
+  const target = new URL(url);
+  if (target.origin !== site.origin || !target.pathname.startsWith(site.pathname)) return undefined;
+  const path = target.pathname.slice(site.pathname.length);
+  const [before = '', after = ''] = layout.articlePattern.replace(/^\/+/, '').split('[slug]');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const segment = new RegExp(`^${escape(before)}([^/]+)${escape(after.replace(/\/+$/, ''))}/?$`).exec(path)?.[1];
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The slug of a service article URL (`https://<service origin>/blog/<slug>/...`), else undefined. */
 export function serviceArticleSlug(url: URL, serviceOrigins: readonly string[]): string | undefined {
   if (!serviceOrigins.includes(url.origin)) return undefined;

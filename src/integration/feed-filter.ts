@@ -13,6 +13,8 @@ export interface KnownArticles {
   slugs: ReadonlySet<string>;
   /** Origins of the service's article URLs. */
   origins: readonly string[];
+  /** Each article's language, when the loaders know it. */
+  languages?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface FilterResult {

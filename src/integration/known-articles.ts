@@ -11,7 +11,8 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
   if (mine.length === 0) return undefined;
   const slugs = new Set(mine.flatMap((c) => c.slugs));
   const origins = new Set(mine.flatMap((c) => c.origins));
-  return { slugs: [...slugs].sort(), origins: [...origins].sort() };
+  const languages = Object.assign({}, ...mine.map((c) => c.languages)) as Record<string, string>;
+  return { slugs: [...slugs].sort(), origins: [...origins].sort(), languages };
 }
 
 /**
@@ -22,5 +23,5 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
 export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly string[] = []): KnownArticles | undefined {
   const articles = config.dev ? articlesOfSite(publishedCollections(), config.siteId) ?? config.articles : config.articles;
   if (articles === undefined) return undefined;
-  return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])] };
+  return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])], languages: articles.languages };
 }

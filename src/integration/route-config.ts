@@ -26,7 +26,7 @@ export interface RouteConfig {
    * filters and budget, as the loaders recorded them in this build. Undefined when the project has no
    * articles loader for the site (the routes then list every article the service publishes).
    */
-  articles?: { slugs: string[]; origins: string[] } | undefined;
+  articles?: { slugs: string[]; origins: string[]; languages?: Record<string, string> } | undefined;
   /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
   localArticlePages?: Array<{ slug: string; url: string }> | undefined;
 }

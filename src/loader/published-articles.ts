@@ -16,6 +16,8 @@ export interface PublishedCollection {
   slugs: string[];
   /** Origins of the articles' public URLs on the service (`data.url`), to recognise links to them. */
   origins: string[];
+  /** Each article's language (`data.language`), for the RSS handler's `language` filter. */
+  languages: Record<string, string>;
 }
 
 type Registry = Map<string, PublishedCollection>;
@@ -39,17 +41,20 @@ function originOf(value: unknown): string | undefined {
 export function recordPublishedArticles(context: Pick<LoaderContext, 'collection' | 'store'>, siteId: number): void {
   const slugs: string[] = [];
   const origins = new Set<string>();
+  const languages: Record<string, string> = {};
   for (const entry of context.store.values()) {
     slugs.push(entry.id);
+    const language = (entry.data as { language?: unknown }).language;
+    if (typeof language === 'string') languages[entry.id] = language;
     const origin = originOf((entry.data as { url?: unknown }).url);
     if (origin !== undefined) origins.add(origin);
   }
-  registry().set(context.collection, { collection: context.collection, siteId, slugs: slugs.sort(), origins: [...origins].sort() });
+  registry().set(context.collection, { collection: context.collection, siteId, slugs: slugs.sort(), origins: [...origins].sort(), languages });
 }
 
 /** Every recorded collection (a copy). */
 export function publishedCollections(): PublishedCollection[] {
-  return [...registry().values()].map((c) => ({ ...c, slugs: [...c.slugs], origins: [...c.origins] }));
+  return [...registry().values()].map((c) => ({ ...c, slugs: [...c.slugs], origins: [...c.origins], languages: { ...c.languages } }));
 }
 
 /** Forgets every record: called when a build or dev server starts, so a previous build's collections never count. */

@@ -100,6 +100,23 @@ it('cold build within a small budget, then a warm build: the sitemap, the feed a
   const warm = await expectOneTruth('warm build', where, config);
   expect(warm.built.size).toBe(60);
   expect(warm.check.sitemapLocs.filter((u) => u.includes('/blog/')).length).toBe(60);
+
+  // rssHandler() in the blog's own endpoint (src/pages/feed-en.xml.ts): its title, English articles only,
+  // its own item merged by date (oldest here, so last), every link a page the blog built.
+  const feed = await readFile(join(where.outDir, 'feed-en.xml'), 'utf8');
+  expect(feed).toContain('<title>Truth blog (English)</title>');
+  expect(feed).toContain('<atom:link href="https://blog.example.com/feed-en.xml"');
+  const links = [...feed.matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => m[1] ?? '');
+  expect(links.at(-1)).toBe('https://blog.example.com/about');
+  const articles = links.slice(0, -1);
+  expect(articles.length).toBeGreaterThan(0);
+  for (const link of articles) {
+    const slug = link.replace('https://blog.example.com/blog/', '').replace(/\/$/, '');
+    expect(await readFile(join(where.outDir, 'blog', slug, 'index.html'), 'utf8')).toContain('<html lang="en"');
+  }
+  const dates = [...feed.matchAll(/<pubDate>([^<]*)<\/pubDate>/g)].map((m) => Date.parse(m[1] ?? ''));
+  expect(dates).toEqual([...dates].sort((a, b) => b - a));
+  expect(feed).toContain('<description>Who writes here &amp; why</description>');
 });
 
 it('language filter: articles in other languages are neither listed nor linked to the blog', async () => {

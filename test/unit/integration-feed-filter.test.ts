@@ -35,11 +35,11 @@ describe('feed filter: the routes list only the articles the blog has', () => {
 
   it('articlesOfSite: the union of the collections of one site; undefined when none is for it', () => {
     const collections = [
-      { collection: 'en', siteId: 12, slugs: ['a', 'b'], origins: ['https://pro-blog.example.com'] },
-      { collection: 'fr', siteId: 12, slugs: ['c', 'a'], origins: ['https://pro-blog.example.com'] },
-      { collection: 'other', siteId: 13, slugs: ['z'], origins: ['https://other.example.com'] },
+      { collection: 'en', siteId: 12, slugs: ['a', 'b'], origins: ['https://pro-blog.example.com'], languages: { a: 'en', b: 'en' } },
+      { collection: 'fr', siteId: 12, slugs: ['c'], origins: ['https://pro-blog.example.com'], languages: { c: 'fr' } },
+      { collection: 'other', siteId: 13, slugs: ['z'], origins: ['https://other.example.com'], languages: { z: 'de' } },
     ];
-    expect(articlesOfSite(collections, 12)).toEqual({ slugs: ['a', 'b', 'c'], origins: ['https://pro-blog.example.com'] });
+    expect(articlesOfSite(collections, 12)).toEqual({ slugs: ['a', 'b', 'c'], origins: ['https://pro-blog.example.com'], languages: { a: 'en', b: 'en', c: 'fr' } });
     expect(articlesOfSite(collections, 14)).toBeUndefined();
   });
 });
