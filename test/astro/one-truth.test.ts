@@ -140,3 +140,39 @@ it("trailingSlash: 'never' with a base: article URLs without the slash, under th
   // The blog has no robots.txt of its own: one is served, naming the sitemap under the base.
   expect(await readFile(join(where.outDir, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/docs/sitemap.xml\n');
 });
+
+it("the official blog starter's pages (test/fixtures/pack-starter), wired as the README says: no URL that does not answer 200", async () => {
+  const root = fixtureRoot('pack-starter');
+  await mkdir(join(root, 'dist'), { recursive: true });
+  const outDir = await mkdtemp(join(root, 'dist', 'starter-'));
+  const cacheDir = join(root, '.astro', `starter-${outDir.slice(-6)}`);
+  dirs.push(outDir, cacheDir);
+  const saved = { ...process.env };
+  Object.assign(process.env, { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12' });
+  delete process.env.BASE_URL;
+  let built: Set<string>;
+  let check: LinkCheck;
+  try {
+    // The starter's config reads siteId and baseUrl from the environment, for the preview server too.
+    await build({ root, outDir, cacheDir, logLevel: 'silent' });
+    built = await builtSlugs(outDir, 'blog');
+    check = await checkBuiltSite({ root, outDir, config: {}, site: 'https://example.com', articleDir: 'blog', serviceOrigin: SERVICE_SITE, ownSlugs: built });
+  } finally {
+    for (const key of ['BASE_URL', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
+  report('blog starter copy', check);
+  expect(check.failures).toEqual([]);
+  // The default budget on a first build stores 50 of the 60 articles (the feed fills in the rest of the
+  // newest 50): the sitemap and the feed name exactly those.
+  const slugOf = (url: string) => /^https:\/\/example\.com\/blog\/([^/]+)\/$/.exec(url)?.[1];
+  const listed = check.sitemapLocs.map(slugOf).filter((slug) => slug !== undefined);
+  expect(listed.sort()).toEqual([...built].sort());
+  expect(built.size).toBeGreaterThan(0);
+  for (const link of check.rssLinks) expect(built.has(slugOf(link) ?? '')).toBe(true);
+  expect(check.serviceLinksToOwnArticles).toEqual([]);
+  // The starter's own feed endpoint, through rssHandler: its channel title.
+  expect(await readFile(join(outDir, 'rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
+});
