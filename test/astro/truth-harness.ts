@@ -47,47 +47,63 @@ export async function checkBuiltSite(opts: {
   ownSlugs: ReadonlySet<string>;
 }): Promise<LinkCheck> {
   const server = await preview({ ...opts.config, root: opts.root, outDir: opts.outDir, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
-  const local = `http://127.0.0.1:${server.port}`;
-  const origin = new URL(opts.site).origin;
   try {
-    const get = async (url: string) => fetch(url.replace(origin, local), { redirect: 'manual' });
-    const sitemapPath = (opts.config.base ?? '/').replace(/\/?$/, '/') + 'sitemap.xml';
-    const rssPath = (opts.config.base ?? '/').replace(/\/?$/, '/') + 'rss.xml';
-    const sitemapLocs = locsOf(await (await get(local + sitemapPath)).text());
-    const rssLinks = itemLinksOf(await (await get(local + rssPath)).text());
-    const targets = new Map<string, string>();
-    for (const loc of sitemapLocs) targets.set(loc, 'sitemap');
-    for (const link of rssLinks) if (!targets.has(link)) targets.set(link, 'rss');
-
-    const articleRoot = join(opts.outDir, opts.articleDir);
-    const pages = await htmlFiles(articleRoot);
-    const serviceLinksToOwnArticles: string[] = [];
-    for (const file of pages) {
-      const html = await readFile(file, 'utf8');
-      const from = relative(opts.outDir, file);
-      const pageUrl = `${origin}/${from}`;
-      for (const m of html.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)) {
-        const href = (m[1] ?? '').replaceAll('&amp;', '&');
-        const absolute = new URL(href, pageUrl);
-        if (absolute.origin === origin) {
-          absolute.hash = '';
-          if (!targets.has(absolute.href)) targets.set(absolute.href, from);
-        } else if (absolute.origin === opts.serviceOrigin) {
-          const slug = /^\/blog\/([^/]+)\/?$/.exec(absolute.pathname)?.[1];
-          if (slug !== undefined && opts.ownSlugs.has(slug)) serviceLinksToOwnArticles.push(`${from}: ${href}`);
-        }
-      }
-    }
-    const failures: LinkCheck['failures'] = [];
-    for (const [url, from] of targets) {
-      const response = await get(url);
-      await response.arrayBuffer();
-      if (response.status !== 200) failures.push({ url, status: response.status, from });
-    }
-    return { checked: targets.size, failures, sitemapLocs, rssLinks, articlePages: pages.length, serviceLinksToOwnArticles };
+    return await checkLinks({ ...opts, local: `http://127.0.0.1:${server.port}`, base: opts.config.base ?? '/' });
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The checks of `checkBuiltSite` against a server already running at `local` (the installed-package test
+ * starts `astro preview` from the installed CLI).
+ */
+export async function checkLinks(opts: {
+  local: string;
+  outDir: string;
+  base: string;
+  site: string;
+  articleDir: string;
+  serviceOrigin: string;
+  ownSlugs: ReadonlySet<string>;
+}): Promise<LinkCheck> {
+  const { local } = opts;
+  const origin = new URL(opts.site).origin;
+  const get = async (url: string) => fetch(url.replace(origin, local), { redirect: 'manual' });
+  const sitemapPath = opts.base.replace(/\/?$/, '/') + 'sitemap.xml';
+  const rssPath = opts.base.replace(/\/?$/, '/') + 'rss.xml';
+  const sitemapLocs = locsOf(await (await get(local + sitemapPath)).text());
+  const rssLinks = itemLinksOf(await (await get(local + rssPath)).text());
+  const targets = new Map<string, string>();
+  for (const loc of sitemapLocs) targets.set(loc, 'sitemap');
+  for (const link of rssLinks) if (!targets.has(link)) targets.set(link, 'rss');
+
+  const articleRoot = join(opts.outDir, opts.articleDir);
+  const pages = await htmlFiles(articleRoot);
+  const serviceLinksToOwnArticles: string[] = [];
+  for (const file of pages) {
+    const html = await readFile(file, 'utf8');
+    const from = relative(opts.outDir, file);
+    const pageUrl = new URL(from, `${origin}${opts.base.replace(/\/?$/, '/')}`).href;
+    for (const m of html.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)) {
+      const href = (m[1] ?? '').replaceAll('&amp;', '&');
+      const absolute = new URL(href, pageUrl);
+      if (absolute.origin === origin) {
+        absolute.hash = '';
+        if (!targets.has(absolute.href)) targets.set(absolute.href, from);
+      } else if (absolute.origin === opts.serviceOrigin) {
+        const slug = /^\/blog\/([^/]+)\/?$/.exec(absolute.pathname)?.[1];
+        if (slug !== undefined && opts.ownSlugs.has(slug)) serviceLinksToOwnArticles.push(`${from}: ${href}`);
+      }
+    }
+  }
+  const failures: LinkCheck['failures'] = [];
+  for (const [url, from] of targets) {
+    const response = await get(url);
+    await response.arrayBuffer();
+    if (response.status !== 200) failures.push({ url, status: response.status, from });
+  }
+  return { checked: targets.size, failures, sitemapLocs, rssLinks, articlePages: pages.length, serviceLinksToOwnArticles };
 }
 
 /** The slugs of the article pages in the output (`<articleDir>/<slug>/index.html` or `<articleDir>/<slug>.html`). */
