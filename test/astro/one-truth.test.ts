@@ -7,6 +7,10 @@
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import node from '@astrojs/node';
 import { build, type AstroInlineConfig } from 'astro';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
@@ -175,4 +179,49 @@ it("the official blog starter's pages (test/fixtures/pack-starter), wired as the
   expect(check.serviceLinksToOwnArticles).toEqual([]);
   // The starter's own feed endpoint, through rssHandler: its channel title.
   expect(await readFile(join(outDir, 'rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
+});
+
+it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes and the pages answer per request, and agree', async () => {
+  const where = await newDirs('server');
+  await buildTruth(where, siteConfig({ output: 'server', adapter: node({ mode: 'standalone' }) }), { maxRequests: 6 });
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const entry = (await import(pathToFileURL(join(where.outDir, 'server', 'entry.mjs')).href)) as { handler: (req: IncomingMessage, res: ServerResponse) => void };
+  delete process.env.ASTRO_NODE_AUTOSTART;
+  const server: Server = createServer(entry.handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const get = (url: string) => fetch(url.replace(SITE, local), { redirect: 'manual' });
+    const sitemapLocs = [...(await (await get(`${local}/sitemap.xml`)).text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
+    const rssLinks = [...(await (await get(`${local}/rss.xml`)).text()).matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => m[1] ?? '');
+    const listed = articleSlugs(sitemapLocs);
+    // 50 stored of 60 (the list call, 5 details, 45 from the feed): the other 10 are not listed.
+    expect(listed).toHaveLength(50);
+    const targets = new Set([...sitemapLocs, ...rssLinks]);
+    const serviceLinks: string[] = [];
+    for (const slug of listed) {
+      const html = await (await get(`${SITE}/blog/${slug}/`)).text();
+      for (const m of html.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)) {
+        const url = new URL(m[1] ?? '', `${SITE}/blog/${slug}/`);
+        if (url.origin === SITE) targets.add(url.href);
+        else if (url.origin === SERVICE_SITE && listed.includes(url.pathname.split('/')[2] ?? '')) serviceLinks.push(url.href);
+      }
+    }
+    const failures: string[] = [];
+    for (const url of targets) {
+      const response = await get(url);
+      await response.arrayBuffer();
+      if (response.status !== 200) failures.push(`${response.status} ${url}`);
+    }
+    console.log(`[one-truth] on demand, budget 6: ${targets.size} URLs checked, ${failures.length} did not answer 200`);
+    expect(failures).toEqual([]);
+    expect(serviceLinks).toEqual([]);
+    // A pending article has no page, and is in neither route.
+    const pending = (await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text()).match(/blog\/([^/<]+)\//g)?.map((m) => m.slice(5, -1)).find((slug) => !listed.includes(slug));
+    expect(pending).toBeDefined();
+    expect((await get(`${SITE}/blog/${pending}/`)).status).toBe(404);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
