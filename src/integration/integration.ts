@@ -9,6 +9,7 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { writeStaticSitemap } from './static-sitemap.js';
+import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 
 export const INTEGRATION_NAME = 'astro-content-publisher';
@@ -96,7 +97,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         updateConfig({
           vite: {
-            plugins: [routeConfigPlugin(() => routeConfig(pathnames))],
+            plugins: [routeConfigPlugin(() => routeConfig(pathnames)), noExternalPlugin(INTEGRATION_NAME)],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
           },

@@ -220,6 +220,10 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
     const pending = (await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text()).match(/blog\/([^/<]+)\//g)?.map((m) => m.slice(5, -1)).find((slug) => !listed.includes(slug));
     expect(pending).toBeDefined();
     expect((await get(`${SITE}/blog/${pending}/`)).status).toBe(404);
+    // No robots.txt of the blog's own: the injected route serves one naming the sitemap.
+    const robots = await get(`${local}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/sitemap.xml\n');
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -107,7 +107,8 @@ describe('the packed package, installed in a new Astro project', () => {
     const installed = join(work, 'astro7');
     expect(existsSync(installed), 'the astro@7 project of the first test').toBe(true);
     const dir = join(work, 'starter');
-    cpSync(STARTER, dir, { recursive: true });
+    // The fixture's sources only (in-repo builds of it leave dist/, .astro/ and Vite's node_modules/.vite).
+    cpSync(STARTER, dir, { recursive: true, filter: (source) => !/[\\/](?:node_modules|dist|\.astro)$/.test(source) });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'pack-test-starter', private: true, type: 'module' }, null, 2));
     // The astro@7 project's installed packages (the tarball and astro), without a third npm install.
     symlinkSync(join(installed, 'node_modules'), join(dir, 'node_modules'), 'dir');
