@@ -25,3 +25,17 @@ export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly stri
   if (articles === undefined) return undefined;
   return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])], languages: articles.languages };
 }
+
+/**
+ * Under `astro dev`, a key that changes when the loaders' record does, so the routes' cached output (built
+ * with the record of its time) is not served after a content refresh. Empty for a build (the record is
+ * fixed in the bundle).
+ */
+export function knownArticlesKey(config: RouteConfig): string {
+  if (!config.dev) return '';
+  const articles = articlesOfSite(publishedCollections(), config.siteId);
+  if (articles === undefined) return '';
+  let hash = 0;
+  for (const slug of articles.slugs) for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
+  return ` (${articles.slugs.length} articles, ${hash})`;
+}

@@ -1,6 +1,7 @@
 import { FeedCache } from './feed-cache.js';
 import { buildRss, buildSitemap, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { robotsTxtBody } from './conflicts.js';
+import { knownArticlesKey } from './known-articles.js';
 import { blogUrl, type RouteConfig } from './route-config.js';
 
 /**
@@ -42,7 +43,7 @@ function warnStale(error: Error): void {
 }
 
 function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
-  return cacheFor(`sitemap ${config.sitemapUrl}`, () =>
+  return cacheFor(`sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`, () =>
     new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages), onStale: warnStale }),
     context,
     config,
@@ -50,7 +51,7 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
 }
 
 function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<string> {
-  return cacheFor(`rss ${config.rssUrl}`, () =>
+  return cacheFor(`rss ${config.rssUrl}${knownArticlesKey(config)}`, () =>
     new FeedCache({ url: config.rssUrl, timeoutMs: config.timeoutMs, maxBytes: RSS_MAX_BYTES, transform: (body) => buildRss(body, config), onStale: warnStale }),
     context,
     config,
