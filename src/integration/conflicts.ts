@@ -4,6 +4,8 @@
  * The hooks do the I/O (see integration.ts).
  */
 
+import { blogArticleUrl, type BlogLayout } from '../html/article-links.js';
+
 const PREFIX = '[astro-content-publisher]';
 
 export interface ConflictRoutes {
@@ -77,4 +79,22 @@ export function robotsTxtProblem(robots: string, sitemapUrl: string, where: stri
   if (sitemaps.includes(sitemapUrl)) return undefined;
   const others = sitemaps.length > 0 ? ` (it names ${sitemaps.join(', ')})` : '';
   return `${PREFIX} ${where} has no "Sitemap: ${sitemapUrl}" line${others}: crawlers that read robots.txt do not find the sitemap with the service's articles. Add the line to it, or delete it and let this integration serve one (publisher({ robotsTxt: true }), the default).`;
+}
+
+/**
+ * Static output, at `astro:build:done`: the articles the collections hold that have no built page at
+ * `articlePattern` (a pattern that does not match the blog's article route, or a page that leaves entries
+ * out). The sitemap and the feed list them, so the warning names the pattern and an example.
+ */
+export function missingArticlePages(slugs: readonly string[], builtPathnames: readonly string[], layout: BlogLayout): string | undefined {
+  const norm = (path: string) => path.replace(/^\/+|\/+$/g, '').replace(/(?:\/index)?\.html$/, '');
+  const built = new Set(builtPathnames.map(norm));
+  const base = new URL(layout.blogSite).pathname;
+  const missing = slugs.filter((slug) => !built.has(norm(decodeURI(new URL(blogArticleUrl(slug, layout)).pathname.slice(base.length)))));
+  if (missing.length === 0) return undefined;
+  const example = new URL(blogArticleUrl(missing[0] ?? '', layout)).pathname;
+  return (
+    `${PREFIX} ${missing.length} of the ${slugs.length} articles in your collections have no page at articlePattern "${layout.articlePattern}" (e.g. ${example}), but the sitemap and the feed list them. ` +
+    'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.'
+  );
 }

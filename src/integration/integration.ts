@@ -1,7 +1,7 @@
 import type { AstroIntegration } from 'astro';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
-import { integrationConflicts, routeConflicts } from './conflicts.js';
+import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
 import { checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
@@ -143,6 +143,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const written = await writeStaticSitemap(config, config.localPages, dir);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
+        const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
+        if (articles) warnOnce(logger, missingArticlePages(articles.slugs, pages.map((page) => page.pathname), resolved.route));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
         warnOnce(logger, robots.warning);

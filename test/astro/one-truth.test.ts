@@ -57,7 +57,7 @@ async function buildTruth(where: { outDir: string; cacheDir: string }, config: A
   // import.meta.env.BASE_URL in the fixture's pages.
   delete process.env.BASE_URL;
   try {
-    await build({ root: ROOT, ...where, logLevel: 'silent', ...config });
+    await build({ root: ROOT, ...where, logLevel: process.env.TRUTH_LOG ? 'warn' : 'silent', ...config });
   } finally {
     for (const key of ['BASE_URL', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID', 'TRUTH_MAX_REQUESTS', 'TRUTH_LANGUAGE']) {
       if (saved[key] === undefined) delete process.env[key];

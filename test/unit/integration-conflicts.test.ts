@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integrationConflicts, robotsTxtBody, robotsTxtProblem, routeConflicts } from '../../src/integration/conflicts.js';
+import { integrationConflicts, missingArticlePages, robotsTxtBody, robotsTxtProblem, routeConflicts } from '../../src/integration/conflicts.js';
 
 const ours = { sitemap: { path: '/sitemap.xml' }, rss: { path: '/rss.xml' } };
 const SITEMAP = 'https://blog.example.com/sitemap.xml';
@@ -35,5 +35,18 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
     expect(robotsTxtBody(SITEMAP)).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${SITEMAP}\n`);
     expect(robotsTxtProblem(`User-agent: *\nsitemap:  ${SITEMAP}\n`, SITEMAP, 'public/robots.txt')).toBeUndefined();
     expect(robotsTxtProblem('User-agent: *\nDisallow:\n', SITEMAP, 'public/robots.txt')).toMatch(/^\[astro-content-publisher\] public\/robots.txt has no "Sitemap: https:\/\/blog.example.com\/sitemap.xml" line: /);
+  });
+});
+
+describe('articlePattern against the built pages', () => {
+  const layout = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
+  it('every article has its page: nothing to say', () => {
+    expect(missingArticlePages(['a', 'b'], ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
+    expect(missingArticlePages(['a'], ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
+  });
+  it('a pattern that does not match the article route: one warning with the count, an example and the fix', () => {
+    expect(missingArticlePages(['a', 'b'], ['posts/a/', 'posts/b/'], layout)).toBe(
+      '[astro-content-publisher] 2 of the 2 articles in your collections have no page at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/), but the sitemap and the feed list them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.',
+    );
   });
 });
