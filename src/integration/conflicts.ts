@@ -98,3 +98,19 @@ export function missingArticlePages(slugs: readonly string[], builtPathnames: re
     'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.'
   );
 }
+
+/**
+ * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
+ * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
+ */
+export function sitemapLinkProblem(html: string, pageUrl: string, sitemapUrl: string): string | undefined {
+  const hrefs: string[] = [];
+  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
+    if (!/\brel\s*=\s*["']?sitemap["'\s>]/i.test(tag)) continue;
+    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    const value = href?.[1] ?? href?.[2] ?? href?.[3];
+    if (value !== undefined && URL.canParse(value, pageUrl)) hrefs.push(new URL(value, pageUrl).href);
+  }
+  if (hrefs.length === 0 || hrefs.includes(sitemapUrl)) return undefined;
+  return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (README, "Migrating from @astrojs/sitemap and @astrojs/rss").`;
+}

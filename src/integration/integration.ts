@@ -3,7 +3,7 @@ import { clearPublishedArticles, publishedCollections } from '../loader/publishe
 import { setupDevRefresh } from './dev-refresh.js';
 import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
-import { checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
+import { checkBuiltSitemapLink, checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
@@ -145,6 +145,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
         if (articles) warnOnce(logger, missingArticlePages(articles.slugs, pages.map((page) => page.pathname), resolved.route));
+        warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
         warnOnce(logger, robots.warning);

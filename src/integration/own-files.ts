@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { robotsTxtBody, robotsTxtProblem } from './conflicts.js';
+import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem } from './conflicts.js';
 
 /**
  * The blog's own files that decide what this integration may publish: its robots.txt (in `public/`, as a
@@ -64,4 +64,13 @@ export function projectDependencies(root: URL): string[] {
 /** The output files of ours that already exist in `outDir` (written by a route or `public/` of the blog's own). */
 export function existingOutputs(outDir: URL, paths: readonly string[]): string[] {
   return paths.filter((path) => existsSync(new URL(path.replace(/^\/+/, ''), outDir)));
+}
+
+/** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */
+export async function checkBuiltSitemapLink(outDir: URL, homeUrl: string, sitemapUrl: string): Promise<string | undefined> {
+  try {
+    return sitemapLinkProblem(await readFile(new URL('index.html', outDir), 'utf8'), homeUrl, sitemapUrl);
+  } catch {
+    return undefined;
+  }
 }

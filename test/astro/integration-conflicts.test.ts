@@ -56,3 +56,7 @@ it("a robots.txt of the blog's own without our Sitemap line: kept as it is, one 
   expect(count(logs, 'has no "Sitemap: https://blog.example.com/sitemap.xml" line (it names https://blog.example.com/sitemap-index.xml)')).toBe(1);
   expect(await readFile(join(dirs.outDir, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/sitemap-index.xml\n');
 });
+
+it('a <link rel="sitemap"> of the theme naming another sitemap: one warning naming the layout to fix', () => {
+  expect(count(logs, 'The blog\'s pages link to https://blog.example.com/sitemap-index.xml with <link rel="sitemap">, not to https://blog.example.com/sitemap.xml.')).toBe(1);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integrationConflicts, missingArticlePages, robotsTxtBody, robotsTxtProblem, routeConflicts } from '../../src/integration/conflicts.js';
+import { integrationConflicts, missingArticlePages, robotsTxtBody, robotsTxtProblem, routeConflicts, sitemapLinkProblem } from '../../src/integration/conflicts.js';
 
 const ours = { sitemap: { path: '/sitemap.xml' }, rss: { path: '/rss.xml' } };
 const SITEMAP = 'https://blog.example.com/sitemap.xml';
@@ -48,5 +48,14 @@ describe('articlePattern against the built pages', () => {
     expect(missingArticlePages(['a', 'b'], ['posts/a/', 'posts/b/'], layout)).toBe(
       '[astro-content-publisher] 2 of the 2 articles in your collections have no page at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/), but the sitemap and the feed list them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.',
     );
+  });
+});
+
+describe('<link rel="sitemap">', () => {
+  it('names ours: fine; names another (relative or absolute): a warning; none: nothing', () => {
+    const home = 'https://blog.example.com/';
+    expect(sitemapLinkProblem('<link rel="sitemap" href="/sitemap.xml">', home, SITEMAP)).toBeUndefined();
+    expect(sitemapLinkProblem('<link href=/sitemap-index.xml rel=sitemap>', home, SITEMAP)).toContain('link to https://blog.example.com/sitemap-index.xml');
+    expect(sitemapLinkProblem('<link rel="stylesheet" href="/x.css">', home, SITEMAP)).toBeUndefined();
   });
 });
