@@ -32,10 +32,10 @@ afterAll(async () => {
   if (!process.env.TRUTH_KEEP) await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function newDirs(name: string) {
-  await mkdir(join(ROOT, 'dist'), { recursive: true });
-  const outDir = await mkdtemp(join(ROOT, 'dist', `${name}-`));
-  const cacheDir = join(ROOT, '.astro', `${name}-${outDir.slice(-6)}`);
+async function newDirs(name: string, root = ROOT) {
+  await mkdir(join(root, 'dist'), { recursive: true });
+  const outDir = await mkdtemp(join(root, 'dist', `${name}-`));
+  const cacheDir = join(root, '.astro', `${name}-${outDir.slice(-6)}`);
   dirs.push(outDir, cacheDir);
   return { outDir, cacheDir };
 }
@@ -44,7 +44,7 @@ function siteConfig(extra: AstroInlineConfig = {}): AstroInlineConfig {
   return { site: SITE, integrations: [publisher({ siteId: 12, baseUrl: sim.url })], ...extra };
 }
 
-async function buildTruth(where: { outDir: string; cacheDir: string }, config: AstroInlineConfig, env: { maxRequests: number; language?: string }) {
+async function buildTruth(where: { outDir: string; cacheDir: string }, config: AstroInlineConfig, env: { maxRequests: number; language?: string }, root = ROOT) {
   const saved = { ...process.env };
   Object.assign(process.env, {
     PUBLISHER_BASE_URL: sim.url,
@@ -57,7 +57,7 @@ async function buildTruth(where: { outDir: string; cacheDir: string }, config: A
   // import.meta.env.BASE_URL in the fixture's pages.
   delete process.env.BASE_URL;
   try {
-    await build({ root: ROOT, ...where, logLevel: process.env.TRUTH_LOG ? 'warn' : 'silent', ...config });
+    await build({ root, ...where, logLevel: process.env.TRUTH_LOG ? 'warn' : 'silent', ...config });
   } finally {
     for (const key of ['BASE_URL', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID', 'TRUTH_MAX_REQUESTS', 'TRUTH_LANGUAGE']) {
       if (saved[key] === undefined) delete process.env[key];
@@ -228,4 +228,22 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+it('several loaders (one per language, test/fixtures/truth-multi): the routes list the union, nothing else', async () => {
+  const root = fixtureRoot('truth-multi');
+  const where = await newDirs('multi', root);
+  const config = siteConfig();
+  await buildTruth(where, config, { maxRequests: 100 }, root);
+  const built = await builtSlugs(where.outDir, 'blog');
+  const check = await checkBuiltSite({ root, outDir: where.outDir, config, site: SITE, articleDir: 'blog', serviceOrigin: SERVICE_SITE, ownSlugs: built });
+  report('two loaders (en, fr)', check);
+  expect(check.failures).toEqual([]);
+  expect(articleSlugs(check.sitemapLocs)).toEqual([...built].sort());
+  // Both languages are there, and not the whole site (the simulator also writes German and Spanish).
+  const languages = new Set<string>();
+  for (const slug of built) languages.add(/<html lang="([^"]+)"/.exec(await readFile(join(where.outDir, 'blog', slug, 'index.html'), 'utf8'))?.[1] ?? '');
+  expect([...languages].sort()).toEqual(['en', 'fr']);
+  expect(built.size).toBeLessThan(60);
+  expect(check.serviceLinksToOwnArticles).toEqual([]);
 });
