@@ -36,7 +36,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
   let pathnames: string[] = [];
-  let srcDir: URL | undefined;
   let usesAstroRss = false;
   let ownSitemapRoute = false;
   // One warning per conflict, although Astro resolves the routes again on every change under `astro dev`.
@@ -103,9 +102,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           },
         });
       },
-      'astro:config:done': ({ config }) => {
-        srcDir = config.srcDir;
-      },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
         pathnames = staticPagePathnames(routes);
@@ -121,7 +117,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           server,
           refreshContent,
           logger,
-          srcDir,
           endpoint: devRefresh.endpoint,
           pollInterval: devRefresh.pollInterval,
           loaders: devRefresh.loaders,

@@ -1,8 +1,8 @@
 import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
+import { LOADER_NAMES } from './names.js';
 import { recordPublishedArticles } from './published-articles.js';
-import { registerLoaderName } from './registry.js';
 import { articleDataSchema } from './schemas.js';
 import { runArticlesSync } from './sync-run.js';
 
@@ -19,15 +19,12 @@ import { runArticlesSync } from './sync-run.js';
 export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }));
   const key = loaderKey(resolved);
-  // Distinct per site and filters: several loaders in one project stay apart (meta keys, log labels,
-  // refreshContent({ loaders: [name] })).
-  const name = `astro-content-publisher:articles:${key}`;
-  registerLoaderName(name);
   return {
-    name,
+    name: LOADER_NAMES.articles,
     schema: articleDataSchema,
+    // The log label keeps the site and filters apart when a project has several articles loaders.
     load: async (context) => {
-      await runArticlesSync(context, resolved, key);
+      await runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key);
       // What the collection now holds is what the integration's sitemap, feed and article links name.
       recordPublishedArticles(context, resolved.siteId);
     },
