@@ -23,10 +23,10 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     name: LOADER_NAMES.articles,
     schema: articleDataSchema,
     // The log label keeps the site and filters apart when a project has several articles loaders.
-    load: async (context) => {
-      await runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key);
-      // What the collection now holds is what the integration's sitemap, feed and article links name.
-      recordPublishedArticles(context, resolved.siteId);
-    },
+    load: (context) =>
+      runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key).then(() =>
+        // What the collection now holds is what the integration's sitemap, feed and article links name.
+        recordPublishedArticles(context, resolved.siteId),
+      ),
   } satisfies Loader;
 }
