@@ -2,6 +2,7 @@ import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
 import { LOADER_NAMES } from './names.js';
+import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
 import { runArticlesSync } from './sync-run.js';
@@ -26,7 +27,10 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     // keeps the site and filters apart when a project has several articles loaders.
     load: (context) => {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key));
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>
+        // What the collection now holds is what the integration's sitemap, feed and article links name.
+        recordPublishedArticles(context, resolved.siteId),
+      );
     },
   } satisfies Loader;
 }
