@@ -1,4 +1,4 @@
-import { fetchFeed, UpstreamFeedError, type FetchedFeed, type Validators } from './fetch-feed.js';
+import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
 
 /**
  * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
@@ -31,7 +31,7 @@ export interface FeedCacheOptions<T> {
 
 export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
 
-interface Entry<T> extends Validators {
+interface Entry<T> extends FeedValidators {
   value: T;
   expiresAt: number;
 }
@@ -76,7 +76,7 @@ export class FeedCache<T> {
     let fetched: FetchedFeed;
     let value: T;
     try {
-      fetched = await fetchFeed(this.#options.url, {
+      fetched = await fetchPublicFeed(this.#options.url, {
         timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         conditional: entry ? { etag: entry.etag, lastModified: entry.lastModified } : undefined,

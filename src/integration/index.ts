@@ -9,5 +9,5 @@ export {
   type RssOptions,
   type DevRefreshOptions,
 } from './options.js';
-export { UpstreamFeedError, type UpstreamFailure } from './fetch-feed.js';
+export { UpstreamFeedError, type UpstreamFailure } from '../client/public-feed.js';
 export { LOADER_NAMES_REGISTRY } from './dev-refresh.js';
