@@ -1,4 +1,5 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
+import { safeEntryData } from './entry-safety.js';
 import { createClient, type Client } from '../client/index.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
@@ -96,7 +97,7 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
     const ids = new Set(entries.map((e) => e.id));
     for (const id of store.keys()) if (!ids.has(id)) store.delete(id);
     for (const entry of entries) {
-      const data = await ctx.parseData({ id: entry.id, data: entry.data });
+      const data = await ctx.parseData({ id: entry.id, data: safeEntryData(entry.data, opts.apiKey, 'null') });
       store.set({ id: entry.id, data, digest: ctx.generateDigest(stableStringify(data)) });
     }
     meta.set(`${key}:hash`, hash);

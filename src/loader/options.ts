@@ -204,5 +204,17 @@ export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
   limit: articlesLoaderOptionsSchema.shape.limit,
   /** Extensions of the sanitising policy. @default undefined */
   sanitize: articlesLoaderOptionsSchema.shape.sanitize,
+  /**
+   * No call when the last X-RateLimit-Remaining seen is at or below this: visitors cannot spend the
+   * requests that builds, the watcher and the CLI need (cached answers are still served).
+   * @default 5
+   */
+  reserve: budgetSchema.shape.reserve,
+  /**
+   * How long answers (found and not found), lists and the known slugs are reused without a call, in
+   * seconds. A slug outside the known list is answered "not found" without a call.
+   * @default 60
+   */
+  cacheSeconds: z.number().int().min(1).max(86_400).default(60),
 });
 export type LiveArticlesLoaderOptions = Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>;
