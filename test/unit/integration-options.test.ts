@@ -25,7 +25,7 @@ describe('integration options', () => {
       sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
       rss: { path: '/rss.xml' },
     });
-    expect(options.devRefresh).toEqual({ endpoint: '/_publisher/refresh' });
+    expect(options.devRefresh).toEqual({ endpoint: '/_publisher/refresh', minInterval: 30_000, reserve: 5 });
     expect(prerender).toBe(true);
     expect(resolveOptions({ siteId: 12 }, { ...astro, output: 'server' }, env).prerender).toBe(false);
     expect(resolveOptions({ siteId: 12, prerender: true }, { ...astro, output: 'server' }, env).prerender).toBe(true);
