@@ -81,7 +81,7 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
     return;
   }
   // Exactly one request: no retry, no waiting on a 429, for data that can wait until the next build.
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
   let entries: Array<{ id: string; data: Record<string, unknown> }>;
   try {
     entries = await source.fetch(client, opts.siteId);

@@ -43,7 +43,7 @@ type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: st
  */
 export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveArticlesLoaderOptionsSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0 });
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0, allowInsecureHttp: opts.allowInsecureHttp });
   const siteTag = `publisher:site-${opts.siteId}`;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
