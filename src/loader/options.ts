@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sanitizeOptionsSchema } from '../html/index.js';
-import { ConfigError, redactText } from '../client/index.js';
-import { describeUnparsedUrl } from '../client/redact.js';
+import { ConfigError } from '../client/index.js';
+import { describeUnparsedUrl, redactText } from '../client/redact.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 
 /**

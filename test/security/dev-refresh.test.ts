@@ -36,7 +36,7 @@ async function devServer(options: { minInterval?: number; token?: string; reserv
     recordRemaining(sim().url, sim().tokens.pro, client.rateLimit);
   };
   stop = setupDevRefresh({
-    server: fake as never, refreshContent: refreshContent as never, logger, srcDir: undefined, endpoint: '/_publisher/refresh', pollInterval: undefined,
+    server: fake as never, refreshContent: refreshContent as never, logger, endpoint: '/_publisher/refresh', pollInterval: undefined,
     loaders: [LOADER], rssUrl: undefined, timeoutMs: 5_000, serviceOrigin: options.origin ?? sim().url, ...options,
   });
   server = createServer((req, res) => middleware!(req, res, () => res.writeHead(404).end()));

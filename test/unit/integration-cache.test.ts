@@ -112,18 +112,17 @@ describe('integration feed cache', () => {
   };
   const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollInterval = 1000) => {
     const httpServer = new EventEmitter();
-    const server = { middlewares: { use: () => {} }, httpServer, ssrLoadModule: async () => ({}) };
+    const server = { middlewares: { use: () => {} }, httpServer };
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
     return setupDevRefresh({
       server: server as never,
       refreshContent,
       logger: logger as never,
-      srcDir: undefined,
       endpoint: '/_publisher/refresh',
       // The poll's retries are the subject here, not the refresh throttle (test/security/dev-refresh.test.ts).
       minInterval: 0,
       pollInterval,
-      loaders: ['astro-content-publisher:articles:site-12'],
+      loaders: ['astro-content-publisher:articles'],
       rssUrl: rssUrl(),
       timeoutMs: 5000,
     });
@@ -137,7 +136,7 @@ describe('integration feed cache', () => {
       expect(refreshed).toEqual([]);
       await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Polled in' });
       await waitFor(() => refreshed.length > 0);
-      expect(refreshed).toEqual([{ loaders: ['astro-content-publisher:articles:site-12'] }]);
+      expect(refreshed).toEqual([{ loaders: ['astro-content-publisher:articles'] }]);
     } finally {
       stop();
     }
