@@ -5,6 +5,7 @@ import type { LoaderClients } from './clients.js';
 import { dataFromDetail, dataFromRss } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
+import { safeEntry } from './entry-safety.js';
 import type { EntryState, SyncState } from './state.js';
 import type { FreeSignals } from './sync-signals.js';
 import { listDigest } from './sync-list.js';
@@ -69,8 +70,9 @@ function optional<K extends string>(key: K, value: string | null | undefined): P
 }
 
 /** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
-async function storeEntry(input: ApplyInput, slug: string, data: Record<string, unknown>, content: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
+async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<string, unknown>, unsafeContent: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
   const { ctx, opts, state } = input;
+  const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
   const before = ctx.store.get(slug);
   const url = typeof data.url === 'string' ? data.url : undefined;
   const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });

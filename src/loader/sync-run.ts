@@ -75,7 +75,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const state: SyncState = structuredClone(previous);
   const fingerprint = loaderFingerprint({ siteId: opts.siteId, sanitize: opts.sanitize });
   const refresh = refreshFromContext(ctx.refreshContextData) ?? opts.refresh;
-  const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs }, logger);
+  const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp }, logger);
   const site = `site ${opts.siteId}`;
 
   // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
