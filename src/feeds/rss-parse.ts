@@ -28,7 +28,7 @@ export interface RssDocument extends SafeXmlDocument {
 }
 
 /** Safe-parses an RSS 2.0 (`<rss>`) or RSS 1.0 (`<rdf:RDF>`) document. Atom feeds are refused. */
-export function parseRssDocument(xml: string, opts: ParseFeedOptions): RssDocument {
+export function parseRssDocument(xml: string | Uint8Array, opts: ParseFeedOptions): RssDocument {
   const doc = parseSafeXml(xml, { url: opts.url, kind: 'RSS feed', maxBytes: opts.maxBytes ?? DEFAULT_MAX_RSS_BYTES });
   const root = doc.root;
   const channel = root.children.find((c) => c.local === 'channel');
@@ -59,7 +59,7 @@ export function contentEncodedOf(xml: string, item: XmlElement): XmlElement | un
  * The channel title/link and every item (guid, link, title, pubDate, description, content:encoded),
  * decoded and trimmed, in document order. Throws XmlSafetyError for unsafe or unusable XML.
  */
-export function parseRssFeed(xml: string, opts: ParseFeedOptions): RssFeed {
+export function parseRssFeed(xml: string | Uint8Array, opts: ParseFeedOptions): RssFeed {
   const doc = parseRssDocument(xml, opts);
   const text = doc.xml;
   const feed: RssFeed = { items: [] };

@@ -19,7 +19,7 @@ export interface FeedCacheOptions<T> {
   timeoutMs: number;
   maxBytes: number;
   /** Makes the served value from the upstream body; throwing marks the body as unusable. */
-  transform: (body: string) => T;
+  transform: (body: string) => T | Promise<T>;
   /** @default one hour: the service's own CDN cache time. */
   maxAgeMs?: number;
   /** How long to serve a stale copy before asking a failing upstream again. @default 30 s */
@@ -89,7 +89,7 @@ export class FeedCache<T> {
         if (fetched.lastModified) entry.lastModified = fetched.lastModified;
         return { value: entry.value, outcome: 'revalidated' };
       }
-      value = this.#options.transform(fetched.body);
+      value = await this.#options.transform(fetched.body);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);

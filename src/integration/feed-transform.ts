@@ -3,17 +3,30 @@ import {
   DEFAULT_MAX_XML_BYTES,
   makeArticleUrlMapper,
   parseRssFeed,
-  parseSitemapEntries,
   rewriteRss,
-  rewriteSitemap,
+  XmlSafetyError,
 } from '../feeds/index.js';
+import { parseAnySitemap, sitemapIndexEntries, urlsetDocument } from '../feeds/sitemap-parse.js';
+import { writeExtraUrls, writeSitemapUrls } from '../feeds/sitemap-rewrite.js';
+import { packSitemap, packSitemapGroups, type UrlGroup } from '../feeds/sitemap-split.js';
+import { textOf } from '../feeds/xml-scan.js';
+import { fetchFeed } from './fetch-feed.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
 export const RSS_MAX_BYTES = DEFAULT_MAX_RSS_BYTES;
+/**
+ * An upstream sitemap index is proxied with at most this many parts, together at most
+ * SITEMAP_INDEX_MAX_TOTAL_BYTES: the on-demand route keeps the rewritten parts in memory.
+ */
+export const SITEMAP_INDEX_MAX_PARTS = 50;
+export const SITEMAP_INDEX_MAX_TOTAL_BYTES = 4 * SITEMAP_MAX_BYTES;
 
 /** What the sitemap route serves: one urlset, or an index and its parts (part n at index n - 1). */
 export type SitemapFiles = { kind: 'urlset'; xml: string } | { kind: 'index'; xml: string; parts: string[] };
+
+/** Fetches one part of an upstream sitemap index (same caps and timeout as the index itself). */
+export type FetchSitemapPart = (url: string) => Promise<string>;
 
 function originOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
@@ -43,22 +56,69 @@ function mapper(config: RouteConfig, origins: string[]): (upstream: string) => s
   return makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
 }
 
-/** The service's sitemap rewritten for the blog, merged with the blog's own pages, split when too big. */
-export function buildSitemap(body: string, config: RouteConfig, localPages: readonly string[]): SitemapFiles {
+const warn = (message: string): void => console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
+
+/** Every `<loc>` of a urlset: their origins are the service's site domain. */
+function* locs(doc: ReturnType<typeof urlsetDocument>): Iterable<string | undefined> {
+  for (const url of doc.urls) {
+    const loc = url.children.find((c) => c.local === 'loc');
+    yield loc ? textOf(doc.xml, loc).trim() : undefined;
+  }
+}
+
+/**
+ * The service's sitemap rewritten for the blog, merged with the blog's own pages, split when too big.
+ * An upstream `<sitemapindex>` is proxied: each part (on the index's own origin only) is fetched with
+ * `fetchPart`, rewritten and served as a part of the blog's index with its upstream `lastmod`; the blog's
+ * own pages come last, in parts of their own.
+ */
+export async function buildSitemap(body: string, config: RouteConfig, localPages: readonly string[], fetchPart?: FetchSitemapPart): Promise<SitemapFiles> {
   if (config.sitemap === false) throw new TypeError('[astro-content-publisher] buildSitemap() called with the sitemap disabled.');
   const { path, maxUrlsPerFile } = config.sitemap;
   const url = config.sitemapUrl;
-  const entries = parseSitemapEntries(body, { url, maxBytes: SITEMAP_MAX_BYTES });
-  const origins = upstreamOrigins(config, entries.map((entry) => entry.loc));
-  return rewriteSitemap(body, {
-    url,
-    upstreamOrigins: origins,
-    mapUrl: mapper(config, origins),
-    maxBytes: SITEMAP_MAX_BYTES,
-    extraUrls: localPages.map((loc) => ({ loc })),
-    maxUrlsPerFile,
-    partUrl: (n) => blogUrl(config, sitemapPartPath(path, n + 1)),
-  });
+  const pack = { maxUrlsPerFile, maxBytesPerFile: SITEMAP_MAX_BYTES, partUrl: (n: number) => blogUrl(config, sitemapPartPath(path, n + 1)) };
+  const seen = new Set<string>();
+  const extras = localPages.map((loc) => ({ loc }));
+  const doc = parseAnySitemap(body, { url, maxBytes: SITEMAP_MAX_BYTES });
+  if (doc.root.local === 'urlset') {
+    const urlset = urlsetDocument(doc);
+    const origins = upstreamOrigins(config, locs(urlset));
+    const entries = writeSitemapUrls(urlset, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn });
+    entries.push(...writeExtraUrls(extras, seen));
+    return packSitemap(entries, pack);
+  }
+  const parts = sitemapIndexEntries(doc);
+  const refuse = (detail: string): never => {
+    throw new XmlSafetyError({ url, kind: 'sitemap index', reason: 'index-part', detail });
+  };
+  if (parts.length > SITEMAP_INDEX_MAX_PARTS) refuse(`it lists ${parts.length} sitemaps; at most ${SITEMAP_INDEX_MAX_PARTS} are proxied. Point the sitemap option at a smaller index.`);
+  const indexOrigin = new URL(url).origin;
+  const foreign = parts.find((part) => originOf(part.loc) !== indexOrigin);
+  // A part elsewhere would make the blog's server fetch any address an upstream names.
+  if (foreign) refuse(`it lists ${foreign.loc}, which is not on ${indexOrigin}; only parts on the index's own origin are proxied.`);
+  if (!fetchPart) refuse('it is a sitemap index, and no way to fetch its parts was given.');
+  const groups: UrlGroup[] = [];
+  let total = 0;
+  for (const part of parts) {
+    const partBody = await fetchPart!(part.loc);
+    total += Buffer.byteLength(partBody);
+    if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES) refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
+    const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_MAX_BYTES });
+    if (partDoc.root.local !== 'urlset') refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
+    const urlset = urlsetDocument(partDoc);
+    const origins = upstreamOrigins(config, locs(urlset));
+    groups.push({ entries: writeSitemapUrls(urlset, { url: part.loc, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn }), lastmod: part.lastmod });
+  }
+  const own = writeExtraUrls(extras, seen);
+  if (own.length > 0) groups.push({ entries: own });
+  return packSitemapGroups(groups, pack);
+}
+
+/** One part of an upstream sitemap index, with the index's own size cap and timeout. */
+export async function fetchSitemapPart(url: string, config: Pick<RouteConfig, 'timeoutMs'>): Promise<string> {
+  const fetched = await fetchFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+  if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
+  return fetched.body;
 }
 
 /** The service's RSS feed with every service URL pointing at the blog. */
@@ -67,5 +127,5 @@ export function buildRss(body: string, config: RouteConfig): string {
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
   const origins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  return rewriteRss(body, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path) });
+  return rewriteRss(body, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path), onWarning: warn });
 }

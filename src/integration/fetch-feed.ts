@@ -1,4 +1,5 @@
 import { readBodyCapped, type CappedBody } from '../client/read-body.js';
+import { decodeXmlBytes } from '../feeds/decode-xml.js';
 
 /**
  * One request to one of the service's two public feeds. No Authorization header is ever sent (the feeds
@@ -93,5 +94,8 @@ export async function fetchFeed(url: string, options: FetchFeedOptions): Promise
     const size = body.declared ? `${body.bytesSeen} bytes, over` : 'over';
     throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is ${size} the ${options.maxBytes}-byte size cap.` });
   }
-  return { status: 200, body: body.text, maxAgeMs, ...validators };
+  // Decoded by the document's byte-order mark or encoding declaration, not as UTF-8 regardless.
+  const decoded = decodeXmlBytes(body.bytes, { url, kind: 'feed' });
+  for (const warning of decoded.warnings) console.warn(`[astro-content-publisher] ${warning}`);
+  return { status: 200, body: decoded.text, maxAgeMs, ...validators };
 }
