@@ -133,6 +133,7 @@ export class AllowListWriter {
       return `<${qname}${attributes}>${inner}</${qname}>`;
     }
     const text = textOf(this.#o.xml, element);
+    if (open && text.trim() === '') return `<${qname}${attributes}/>`;
     if (rule.content === 'html') return `<${qname}${attributes}>${toCdata(this.#o.html(text, element))}</${qname}>`;
     if (rule.url === undefined) return `<${qname}${attributes}>${escapeXmlText(text)}</${qname}>`;
     let kind: UrlKind = rule.url === 'permalink' ? 'page' : rule.url;
