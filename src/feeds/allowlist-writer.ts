@@ -26,6 +26,8 @@ export interface ElementRule {
   readonly attributes?: Readonly<Record<string, UrlKind | 'keep'>>;
   /** Children by `<namespace URI>|<local name>`; '' is the document's own namespace. */
   readonly children?: Readonly<Record<string, ElementRule>>;
+  /** The (trimmed) text the element must have to be written: a value the schema would refuse is dropped. */
+  readonly pattern?: RegExp;
   /** Children on lines of their own (the feed's channel and items) rather than run together. */
   readonly lines?: boolean;
   /** Attribute values the element must have to be written at all (xhtml:link: rel="alternate", an http(s) href). */
@@ -92,7 +94,9 @@ export class AllowListWriter {
       if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) continue;
       const colon = a.name.indexOf(':');
       let name = a.name;
-      if (colon !== -1) {
+      if (colon !== -1 && a.name.startsWith('xml:')) {
+        // xml:lang, xml:base: the xml prefix is bound by definition, never declared.
+      } else if (colon !== -1) {
         const uri = this.#o.ns.resolve(element, a.name.slice(0, colon));
         const prefix = uri === undefined ? undefined : PREFIX_OF.get(uri);
         if (prefix === undefined) continue;
@@ -103,7 +107,7 @@ export class AllowListWriter {
       let value = a.value;
       if (kind === 'self' && rel === 'self') value = this.#o.mapUrl('self', value.trim(), element);
       else if (kind !== 'keep') value = this.#o.mapUrl(kind === 'self' ? 'page' : kind, value.trim(), element);
-      if (colon !== -1) this.used.add(WELL_KNOWN_NAMESPACES[name.slice(0, name.indexOf(':'))] ?? '');
+      if (colon !== -1 && !name.startsWith('xml:')) this.used.add(WELL_KNOWN_NAMESPACES[name.slice(0, name.indexOf(':'))] ?? '');
       out += ` ${name}="${escapeXmlAttribute(value)}"`;
     }
     return out;
@@ -134,6 +138,7 @@ export class AllowListWriter {
     }
     const text = textOf(this.#o.xml, element);
     if (open && text.trim() === '') return `<${qname}${attributes}/>`;
+    if (rule.pattern) return rule.pattern.test(text.trim()) ? `<${qname}${attributes}>${escapeXmlText(text.trim())}</${qname}>` : '';
     if (rule.content === 'html') return `<${qname}${attributes}>${toCdata(this.#o.html(text, element))}</${qname}>`;
     if (rule.url === undefined) return `<${qname}${attributes}>${escapeXmlText(text)}</${qname}>`;
     let kind: UrlKind = rule.url === 'permalink' ? 'page' : rule.url;

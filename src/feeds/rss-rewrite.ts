@@ -9,7 +9,7 @@ import { isOnOrigins, toOriginSet } from './article-url.js';
 import { mapSanitizedLinks } from './html-links.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
 import { parseRssDocument } from './rss-parse.js';
-import { RSS1_ROOT, RSS2_ROOT } from './rss-rules.js';
+import { RSS1_ROOT, RSS2_ROOT, RSS2_ROOT_WITHOUT_CHANNEL } from './rss-rules.js';
 import { XML_DECLARATION } from './sitemap-split.js';
 import { NamespaceResolver, RDF_NS } from './xml-namespaces.js';
 import { attributesOf, textOf, type XmlElement } from './xml-scan.js';
@@ -57,7 +57,7 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
       return mapSanitizedLinks(sanitizeArticle(html, { articleUrl }).html, page);
     },
   });
-  const body = writer.write(doc.root, rss1 ? RSS1_ROOT : RSS2_ROOT);
+  const body = writer.write(doc.root, rss1 ? RSS1_ROOT : doc.channel === doc.root ? RSS2_ROOT_WITHOUT_CHANNEL : RSS2_ROOT);
   // The root's start tag ends at its first '>': attribute values are written escaped.
   const tagEnd = body.indexOf('>');
   for (const warning of [...doc.warnings, ...writer.warnings(`The RSS feed at ${opts.url}`)]) opts.onWarning?.(warning);

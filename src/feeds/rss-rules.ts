@@ -58,12 +58,13 @@ const textInputRule: ElementRule = {
 };
 
 /** `<item>` of RSS 2.0 (and 0.9x). */
-export const RSS2_ITEM: ElementRule = { content: 'container', lines: true, children: itemChildren, openNamespaces: OPEN };
+export const RSS2_ITEM: ElementRule = { content: 'container', lines: true, attributes: { 'xml:lang': 'keep' }, children: itemChildren, openNamespaces: OPEN };
 
 /** `<channel>` of RSS 2.0, items included. */
 export const RSS2_CHANNEL: ElementRule = {
   content: 'container',
   lines: true,
+  attributes: { 'xml:lang': 'keep' },
   openNamespaces: OPEN,
   children: {
     ...Object.fromEntries(['title', 'description', 'language', 'copyright', 'managingEditor', 'webMaster', 'pubDate', 'lastBuildDate', 'generator', 'docs', 'ttl', 'rating'].map((l) => [n('', l), text])),
@@ -80,7 +81,10 @@ export const RSS2_CHANNEL: ElementRule = {
   },
 };
 
-export const RSS2_ROOT: ElementRule = { content: 'container', lines: true, attributes: { version: 'keep' }, children: { [n('', 'channel')]: RSS2_CHANNEL } };
+export const RSS2_ROOT: ElementRule = { content: 'container', lines: true, attributes: { version: 'keep', 'xml:lang': 'keep' }, children: { [n('', 'channel')]: RSS2_CHANNEL } };
+
+/** An `<rss>` without `<channel>` (items directly under the root) is written in the same shape. */
+export const RSS2_ROOT_WITHOUT_CHANNEL: ElementRule = { ...RSS2_CHANNEL, attributes: { version: 'keep', 'xml:lang': 'keep' } };
 
 // RSS 1.0: rdf:about names the channel's or item's page (mapped like its <link>); an rdf:resource points
 // at an rdf:about and is mapped the same way so the references still match. The image's rdf:about is the

@@ -5,6 +5,7 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
+import { splice } from './splice.js';
 import { lineColumn, scanXml, scanReferences, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
@@ -131,6 +132,12 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   // Our scanner runs first: it enforces the structural limits in linear time before the validator (which
   // is slow on pathological shapes) sees the document. On a structural error the validator's message is
   // preferred, being more precise.
+  // Stray `&`s (`Fish & Chips`, `&nbsp;` copied from HTML) are escaped before anything parses the text:
+  // they are the commonest defect of hand-made feeds, and as `&amp;` they read as what was meant.
+  const early = scanReferences(xml);
+  if (early.stray.length > 0) {
+    xml = splice(xml, 0, xml.length, early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })));
+  }
   let root: XmlElement | undefined;
   let scanError: XmlScanError | undefined;
   try {

@@ -5,6 +5,9 @@ import type { ElementRule } from './allowlist-writer.js';
 import { WELL_KNOWN_NAMESPACES as NS } from './xml-namespaces.js';
 
 const text: ElementRule = { content: 'text' };
+
+/** The W3C datetime profile the sitemap schema accepts for lastmod (a date, or a date and time with a zone). */
+export const W3C_DATETIME = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?)?)?$/;
 /** An image, video or player file on the service's CDN: the blog does not have it, so the URL stays. */
 const file: ElementRule = { content: 'text', url: 'file' };
 const n = (uri: string | undefined, local: string): string => `${uri ?? ''}|${local}`;
@@ -45,7 +48,11 @@ export const SITEMAP_URL: ElementRule = {
   children: {
     // Article pages and the other pages of the service's site: the blog has them.
     [n('', 'loc')]: { content: 'text', url: 'page' },
-    ...texts('', ['lastmod', 'changefreq', 'priority']),
+    // Values the sitemap schema refuses (a lastmod of "202-05-20", a priority of 5) are dropped: crawlers
+    // ignore or reject them, and one would make the whole part invalid.
+    [n('', 'lastmod')]: { content: 'text', pattern: W3C_DATETIME },
+    [n('', 'changefreq')]: { content: 'text', pattern: /^(?:always|hourly|daily|weekly|monthly|yearly|never)$/ },
+    [n('', 'priority')]: { content: 'text', pattern: /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/ },
     [n(NS.image, 'image')]: image,
     [n(NS.news, 'news')]: news,
     [n(NS.video, 'video')]: video,

@@ -3,6 +3,7 @@
 // the parts where nothing changed.
 
 import { SITEMAP_NS } from './sitemap-parse.js';
+import { W3C_DATETIME } from './sitemap-rules.js';
 import { WELL_KNOWN_NAMESPACES as NS } from './xml-namespaces.js';
 import { escapeXmlAttribute, escapeXmlText } from './xml-text.js';
 
@@ -41,7 +42,7 @@ export function newestLastmod(values: Iterable<string | undefined>): string | un
   let best: string | undefined;
   let bestTime = -Infinity;
   for (const value of values) {
-    if (value === undefined) continue;
+    if (value === undefined || !W3C_DATETIME.test(value)) continue;
     const time = Date.parse(value);
     if (Number.isFinite(time) && time > bestTime) {
       best = value;
@@ -91,7 +92,7 @@ export function packSitemapGroups(groups: UrlGroup[], opts: PackOptions): Sitema
       start = end;
     }
     // An upstream part written as one part keeps the upstream index's lastmod when it has one.
-    if (parts.length === before + 1 && group.lastmod !== undefined) lastmods[before] = group.lastmod;
+    if (parts.length === before + 1 && group.lastmod !== undefined && W3C_DATETIME.test(group.lastmod)) lastmods[before] = group.lastmod;
   }
   const list = parts
     .map((_, n) => {

@@ -39,6 +39,19 @@ export const WELL_KNOWN_NAMESPACES: Readonly<Record<string, string>> = {
   xhtml: XHTML_NS,
 };
 
+/** A namespace URI as compared with the well-known ones: feeds write `DTDs/Podcast-1.0.dtd`, `https:`, no final slash. */
+export function namespaceKey(uri: string): string {
+  return uri.trim().toLowerCase().replace(/^https:/, 'http:').replace(/\/+$/, '');
+}
+
+const CANONICAL: ReadonlyMap<string, string> = new Map(Object.values(WELL_KNOWN_NAMESPACES).map((uri) => [namespaceKey(uri), uri]));
+
+/** The well-known spelling of a namespace URI written in a variant spelling; other URIs unchanged. */
+export function canonicalNamespace(uri: string): string {
+  if (uri === XHTML_NS || uri === SVG_NS || uri === MATHML_NS) return uri;
+  return CANONICAL.get(namespaceKey(uri)) ?? uri;
+}
+
 /** Namespaces whose elements a browser may turn into script or active content in an XML document. */
 export const ACTIVE_NAMESPACES: ReadonlySet<string> = new Set([XHTML_NS, SVG_NS, MATHML_NS]);
 
@@ -77,7 +90,7 @@ export class NamespaceResolver {
     if (prefix === 'xml') return XML_NS;
     for (let el: XmlElement | undefined = element; el; el = el.parent) {
       const uri = this.#bindings(el)?.get(prefix);
-      if (uri !== undefined) return uri;
+      if (uri !== undefined) return uri === '' ? uri : canonicalNamespace(uri);
     }
     if (prefix === '') return '';
     const known = WELL_KNOWN_NAMESPACES[prefix];

@@ -87,7 +87,8 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     entries.push(...writeExtraUrls(extras, seen));
     return packSitemap(entries, pack);
   }
-  const parts = sitemapIndexEntries(doc);
+  // A relative <loc> (not allowed by the protocol, written by some generators) is a part on the index's origin.
+  const parts = sitemapIndexEntries(doc).map((part) => (URL.canParse(part.loc, url) ? { ...part, loc: new URL(part.loc, url).href } : part));
   const refuse = (detail: string): never => {
     throw new XmlSafetyError({ url, kind: 'sitemap index', reason: 'index-part', detail });
   };
@@ -110,6 +111,8 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     groups.push({ entries: writeSitemapUrls(urlset, { url: part.loc, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn }), lastmod: part.lastmod });
   }
   const own = writeExtraUrls(extras, seen);
+  // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
+  if (groups.length === 0) return packSitemap(own, pack);
   if (own.length > 0) groups.push({ entries: own });
   return packSitemapGroups(groups, pack);
 }

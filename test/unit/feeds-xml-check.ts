@@ -12,7 +12,8 @@ export function parseStrict(xml: string): Document {
   if (bad) throw new Error(`forbidden character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad.index}`);
   return new DOMParser({
     onError: (level: string, message: string) => {
-      throw new Error(`${level}: ${message}`);
+      // Warnings (a U+FFFD the upstream itself carried) are not well-formedness errors.
+      if (level !== 'warning') throw new Error(`${level}: ${message}`);
     },
   }).parseFromString(xml, 'text/xml');
 }
