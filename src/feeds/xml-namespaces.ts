@@ -66,7 +66,10 @@ export class NamespaceResolver {
   }
 
   #bindings(element: XmlElement): ReadonlyMap<string, string> | null {
-    let bindings = this.#declared.get(element);
+    // Only long start tags (a root declaring many prefixes) are worth caching: a short one is cheaper to
+    // read again than to keep an entry for, per element of a 50,000-URL sitemap.
+    const long = element.startTagEnd - element.start > 256;
+    let bindings = long ? this.#declared.get(element) : undefined;
     if (bindings !== undefined) return bindings;
     bindings = null;
     // Cheap pre-check: most start tags declare nothing.
@@ -78,7 +81,7 @@ export class NamespaceResolver {
       }
       bindings = map;
     }
-    this.#declared.set(element, bindings);
+    if (long) this.#declared.set(element, bindings);
     return bindings;
   }
 

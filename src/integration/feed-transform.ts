@@ -8,7 +8,7 @@ import {
 } from '../feeds/index.js';
 import { parseAnySitemap, sitemapIndexEntries, urlsetDocument } from '../feeds/sitemap-parse.js';
 import { writeExtraUrls, writeSitemapUrls } from '../feeds/sitemap-rewrite.js';
-import { packSitemap, packSitemapGroups, type UrlGroup } from '../feeds/sitemap-split.js';
+import { indexOf, packGroup, packSitemap, type PackedGroup } from '../feeds/sitemap-split.js';
 import { textOf } from '../feeds/xml-scan.js';
 import { fetchFeed } from './fetch-feed.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
@@ -98,7 +98,7 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
   // A part elsewhere would make the blog's server fetch any address an upstream names.
   if (foreign) refuse(`it lists ${foreign.loc}, which is not on ${indexOrigin}; only parts on the index's own origin are proxied.`);
   if (!fetchPart) refuse('it is a sitemap index, and no way to fetch its parts was given.');
-  const groups: UrlGroup[] = [];
+  const groups: PackedGroup[] = [];
   let total = 0;
   for (const part of parts) {
     const partBody = await fetchPart!(part.loc);
@@ -108,13 +108,15 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     if (partDoc.root.local !== 'urlset') refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
     const urlset = urlsetDocument(partDoc);
     const origins = upstreamOrigins(config, locs(urlset));
-    groups.push({ entries: writeSitemapUrls(urlset, { url: part.loc, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn }), lastmod: part.lastmod });
+    const entries = writeSitemapUrls(urlset, { url: part.loc, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn });
+    // Packed right away: only the part texts stay in memory, not this part's tree and entries.
+    groups.push(packGroup({ entries, lastmod: part.lastmod }, pack));
   }
   const own = writeExtraUrls(extras, seen);
   // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
   if (groups.length === 0) return packSitemap(own, pack);
-  if (own.length > 0) groups.push({ entries: own });
-  return packSitemapGroups(groups, pack);
+  if (own.length > 0) groups.push(packGroup({ entries: own }, pack));
+  return indexOf(groups, pack.partUrl);
 }
 
 /** One part of an upstream sitemap index, with the index's own size cap and timeout. */
