@@ -46,12 +46,22 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
   const source = doc.xml;
   const origins = toOriginSet(opts.upstreamOrigins);
   const ns = new NamespaceResolver(source);
+  // The <loc> is mapped once for the duplicate check and again by the writer: remember the last one.
+  let lastUpstream = '';
+  let lastMapped = '';
+  const page = (value: string): string => {
+    if (value !== lastUpstream) {
+      lastUpstream = value;
+      lastMapped = isOnOrigins(value, origins) ? opts.mapUrl(value) : value;
+    }
+    return lastMapped;
+  };
   const writer = new AllowListWriter({
     xml: source,
     ns,
     sourceNs: ns.resolve(doc.root) ?? '',
     targetNs: SITEMAP_NS,
-    mapUrl: (kind: UrlKind, value: string) => (kind !== 'file' && isOnOrigins(value, origins) ? opts.mapUrl(value) : value),
+    mapUrl: (kind: UrlKind, value: string) => (kind === 'file' ? value : page(value)),
     html: (text) => text,
   });
   const out: WrittenUrl[] = [];
@@ -59,7 +69,7 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     const loc = childNamed(url, 'loc');
     if (!loc) continue; // a <url> without <loc> is invalid and useless to crawlers
     const upstream = textOf(source, loc).trim();
-    const newLoc = isOnOrigins(upstream, origins) ? opts.mapUrl(upstream) : upstream;
+    const newLoc = page(upstream);
     if (newLoc === '' || opts.seen.has(newLoc)) continue;
     opts.seen.add(newLoc);
     const lastmod = childNamed(url, 'lastmod');

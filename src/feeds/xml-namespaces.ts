@@ -66,22 +66,18 @@ export class NamespaceResolver {
   }
 
   #bindings(element: XmlElement): ReadonlyMap<string, string> | null {
-    // Only long start tags (a root declaring many prefixes) are worth caching: a short one is cheaper to
-    // read again than to keep an entry for, per element of a 50,000-URL sitemap.
-    const long = element.startTagEnd - element.start > 256;
-    let bindings = long ? this.#declared.get(element) : undefined;
+    // Most start tags declare nothing: no entry is kept for them. The few that do (the root) are read once,
+    // their URIs in the well-known spelling.
+    if (!this.#xml.slice(element.start, element.startTagEnd).includes('xmlns')) return null;
+    let bindings = this.#declared.get(element);
     if (bindings !== undefined) return bindings;
-    bindings = null;
-    // Cheap pre-check: most start tags declare nothing.
-    if (this.#xml.slice(element.start, element.startTagEnd).includes('xmlns')) {
-      const map = new Map<string, string>();
-      for (const a of attributesOf(this.#xml, element)) {
-        if (a.name === 'xmlns') map.set('', a.value.trim());
-        else if (a.name.startsWith('xmlns:')) map.set(a.name.slice(6), a.value.trim());
-      }
-      bindings = map;
+    const map = new Map<string, string>();
+    for (const a of attributesOf(this.#xml, element)) {
+      if (a.name === 'xmlns') map.set('', a.value.trim() === '' ? '' : canonicalNamespace(a.value.trim()));
+      else if (a.name.startsWith('xmlns:')) map.set(a.name.slice(6), canonicalNamespace(a.value.trim()));
     }
-    if (long) this.#declared.set(element, bindings);
+    bindings = map;
+    this.#declared.set(element, bindings);
     return bindings;
   }
 
@@ -93,7 +89,7 @@ export class NamespaceResolver {
     if (prefix === 'xml') return XML_NS;
     for (let el: XmlElement | undefined = element; el; el = el.parent) {
       const uri = this.#bindings(el)?.get(prefix);
-      if (uri !== undefined) return uri === '' ? uri : canonicalNamespace(uri);
+      if (uri !== undefined) return uri;
     }
     if (prefix === '') return '';
     const known = WELL_KNOWN_NAMESPACES[prefix];
