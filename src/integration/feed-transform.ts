@@ -8,9 +8,13 @@ import {
 } from '../feeds/index.js';
 import { parseAnySitemap, sitemapIndexEntries, urlsetDocument } from '../feeds/sitemap-parse.js';
 import { writeExtraUrls, writeSitemapUrls } from '../feeds/sitemap-rewrite.js';
-import { indexOf, packGroup, packSitemap, type PackedGroup } from '../feeds/sitemap-split.js';
+import { indexOf, packGroup, packSitemap, type PackedGroup, type WrittenUrl } from '../feeds/sitemap-split.js';
+import type { SafeXmlDocument } from '../feeds/safe-xml.js';
 import { textOf } from '../feeds/xml-scan.js';
-import { fetchFeed } from './fetch-feed.js';
+import { fetchPublicFeed } from '../client/public-feed.js';
+import { articleLinkTarget, serviceArticleSlug } from '../html/article-links.js';
+import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
+import { knownArticlesOf } from './known-articles.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
@@ -52,8 +56,25 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
   return [...origins];
 }
 
-function mapper(config: RouteConfig, origins: string[]): (upstream: string) => string {
-  return makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
+/**
+ * A service article URL goes where the blog's pages send it (src/html/article-links.ts, the mapping the
+ * in-article links use): the blog's page when the blog has the article, else the service's public URL.
+ * Any other service URL keeps the feeds' mapping (same path on the blog's origin).
+ */
+function mapper(config: RouteConfig, origins: string[], known: KnownArticles | undefined): (upstream: string) => string {
+  const other = makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
+  const ctx = { blogSite: config.blogSite, articlePattern: config.articlePattern, trailingSlash: config.trailingSlash, serviceOrigins: origins, known: known?.slugs };
+  return (upstream) => {
+    const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
+    if (url === undefined || serviceArticleSlug(url, origins) === undefined) return other(upstream);
+    return articleLinkTarget(upstream, ctx) ?? upstream;
+  };
+}
+
+/** The origins of the feed plus those the loaders saw, and what the blog has (undefined: no loader). */
+function knownFor(config: RouteConfig, origins: string[]): { origins: string[]; known: KnownArticles | undefined } {
+  const known = knownArticlesOf(config, origins);
+  return { origins: known ? [...known.origins] : origins, known };
 }
 
 const warn = (message: string): void => console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
@@ -78,13 +99,30 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
   const url = config.sitemapUrl;
   const pack = { maxUrlsPerFile, maxBytesPerFile: SITEMAP_MAX_BYTES, partUrl: (n: number) => blogUrl(config, sitemapPartPath(path, n + 1)) };
   const seen = new Set<string>();
-  const extras = localPages.map((loc) => ({ loc }));
+  // Service articles listed upstream whose page the blog has: the blog's own article pages beside them are not added twice.
+  const listed = new Set<string>();
+  /** One upstream urlset written for the blog, without the articles the blog does not have. */
+  const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
+    let urlset = urlsetDocument(doc);
+    const { origins, known } = knownFor(config, upstreamOrigins(config, locs(urlset)));
+    for (const loc of locs(urlset)) {
+      const slug = loc !== undefined && URL.canParse(loc) ? serviceArticleSlug(new URL(loc), origins) : undefined;
+      if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+    }
+    if (known) {
+      const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known);
+      if (filtered.dropped > 0) urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
+    }
+    return writeSitemapUrls(urlset, { url: partUrl, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), seen, onWarning: warn });
+  };
+  const extras = (): Array<{ loc: string }> => {
+    const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
+    return [...localPages, ...localArticles].map((loc) => ({ loc }));
+  };
   const doc = parseAnySitemap(body, { url, maxBytes: SITEMAP_MAX_BYTES });
   if (doc.root.local === 'urlset') {
-    const urlset = urlsetDocument(doc);
-    const origins = upstreamOrigins(config, locs(urlset));
-    const entries = writeSitemapUrls(urlset, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn });
-    entries.push(...writeExtraUrls(extras, seen));
+    const entries = writeUrlset(doc, url, body);
+    entries.push(...writeExtraUrls(extras(), seen));
     return packSitemap(entries, pack);
   }
   // A relative <loc> (not allowed by the protocol, written by some generators) is a part on the index's origin.
@@ -106,13 +144,10 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES) refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
     const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_MAX_BYTES });
     if (partDoc.root.local !== 'urlset') refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
-    const urlset = urlsetDocument(partDoc);
-    const origins = upstreamOrigins(config, locs(urlset));
-    const entries = writeSitemapUrls(urlset, { url: part.loc, upstreamOrigins: origins, mapUrl: mapper(config, origins), seen, onWarning: warn });
     // Packed right away: only the part texts stay in memory, not this part's tree and entries.
-    groups.push(packGroup({ entries, lastmod: part.lastmod }, pack));
+    groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
   }
-  const own = writeExtraUrls(extras, seen);
+  const own = writeExtraUrls(extras(), seen);
   // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
   if (groups.length === 0) return packSitemap(own, pack);
   if (own.length > 0) groups.push(packGroup({ entries: own }, pack));
@@ -121,7 +156,7 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
 
 /** One part of an upstream sitemap index, with the index's own size cap and timeout. */
 export async function fetchSitemapPart(url: string, config: Pick<RouteConfig, 'timeoutMs'>): Promise<string> {
-  const fetched = await fetchFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+  const fetched = await fetchPublicFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
   if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
   return fetched.body;
 }
@@ -131,6 +166,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   if (config.rss === false) throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const origins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  return rewriteRss(body, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path), onWarning: warn });
+  const { origins, known } = knownFor(config, upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]));
+  const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known).xml : body;
+  return rewriteRss(source, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path), onWarning: warn });
 }
