@@ -1,5 +1,7 @@
 import type { AstroIntegration } from 'astro';
 import { setupDevRefresh } from './dev-refresh.js';
+import { loadPublisherEnvFiles } from './env-files.js';
+import { publisherEnvSchema } from './env-schema.js';
 import { selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
@@ -46,6 +48,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig }) => {
+        if (config.vite?.envDir !== false) loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
         resolved = resolveOptions(options, { site: config.site, base: config.base, output: config.output, trailingSlash });
         const { prerender, route } = resolved;
@@ -59,6 +62,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         if (route.rss !== false) injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
         updateConfig({
+          env: { schema: publisherEnvSchema(config.env?.schema) },
           vite: {
             plugins: [routeConfigPlugin(() => routeConfig(pathnames))],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.

@@ -2,7 +2,8 @@ import type { LiveLoader } from 'astro/loaders';
 import { createClient, NotFoundError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, listFields, toDate } from './entries.js';
-import { liveArticlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
+import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
+import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
 
 /** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
 export type LiveArticlesFilter = ArticleQuery;
@@ -32,8 +33,16 @@ function listItemOf(detail: ArticleDetail): ArticleListItem {
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
  */
 export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
-  const opts = parseOptions(liveArticlesLoaderOptionsSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)' });
+  const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
+  // The key is read at the first request (astro:env's getSecret, then process.env): edge adapters have no environment at import.
+  let pending: Promise<ReturnType<typeof createClient>> | undefined;
+  const connect = () => (pending ??= liveApiKey(opts.apiKey).then(
+    (apiKey) => createClient({ baseUrl: opts.baseUrl, apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)' }),
+    (error: unknown) => {
+      pending = undefined; // a key set later (a new deployment's secret) is picked up by the next request
+      throw error;
+    },
+  ));
   const siteTag = `publisher:site-${opts.siteId}`;
   return {
     name: `astro-content-publisher:live-articles:site-${opts.siteId}`,
@@ -44,7 +53,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
           language: filter?.language ?? opts.language,
           limit: filter?.limit ?? opts.limit,
         }).filter(([, v]) => v !== undefined));
-        const items = await client.articles(opts.siteId, query);
+        const items = await (await connect()).articles(opts.siteId, query);
         const entries = items.map((item) => {
           const data = { ...item, ...listFields(item) };
           return { id: item.slug, data, cacheHint: { tags: [siteTag, `${siteTag}:${item.slug}`] } };
@@ -58,7 +67,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     async loadEntry({ filter }) {
       const slug = filter.slug ?? filter.id ?? '';
       try {
-        const detail = await client.article(opts.siteId, slug);
+        const detail = await (await connect()).article(opts.siteId, slug);
         const data = dataFromDetail(listItemOf(detail), detail);
         const url = typeof data.url === 'string' ? data.url : undefined;
         const { html, headings } = sanitizeArticle(detail.content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
