@@ -4,10 +4,6 @@ interface AstroEnvServer {
   getSecret(key: string): string | undefined;
 }
 
-// A variable specifier keeps TypeScript from resolving Astro's virtual module; Vite still resolves the
-// import when it bundles this package (the integration marks it `noExternal`), and plain Node refuses it.
-const ASTRO_ENV_SERVER = 'astro:env/server';
-
 /**
  * Reads a secret the way Astro users expect: `getSecret` from `astro:env/server` (`.env` files in dev, the
  * adapter's runtime environment on server and edge adapters, where `process.env` may not exist), then
@@ -16,7 +12,9 @@ const ASTRO_ENV_SERVER = 'astro:env/server';
  */
 export async function readSecret(key: string, env: Record<string, string | undefined> | undefined = globalThis.process?.env): Promise<string | undefined> {
   try {
-    const mod = (await import(/* @vite-ignore */ ASTRO_ENV_SERVER)) as AstroEnvServer;
+    // A literal specifier, so that Vite resolves Astro's virtual module when it bundles this package (the
+    // integration marks it `noExternal`); plain Node refuses the `astro:` scheme and we fall through.
+    const mod = (await import('astro:env/server')) as AstroEnvServer;
     const value = mod.getSecret(key);
     if (value) return value;
   } catch {
