@@ -14,6 +14,7 @@ import { summaryLine } from './summary.js';
 import { isTransient } from './transient.js';
 import { listMayBeCapped, planSync, type PlannedFetch } from './sync-plan.js';
 import { describeError, makeWarn } from './warnings.js';
+import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
 export function listDigest(item: ArticleListItem): string {
@@ -42,6 +43,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const refresh = refreshFromContext(ctx.refreshContextData) ?? opts.refresh;
   const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs }, logger);
   const site = `site ${opts.siteId}`;
+  const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
 
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
   for (const id of Object.keys(state.entries)) if (!store.has(id)) delete state.entries[id];
@@ -148,11 +150,12 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     const url = typeof data.url === 'string' ? data.url : undefined;
     const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
     const parsed = await ctx.parseData({ id: action.slug, data });
-    const digest = ctx.generateDigest(stableStringify({ data: parsed, html }));
-    store.set({ id: action.slug, data: parsed, rendered: { html, metadata: { headings } }, digest });
+    const local = await images.localise(html);
+    const digest = ctx.generateDigest(stableStringify({ data: parsed, html: local.html }));
+    store.set({ id: action.slug, data: parsed, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(local.imagePaths) });
     state.entries[action.slug] = entryState;
     if (!before) added += 1;
-    else if (semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, html)) changed += 1;
+    else if (semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html)) changed += 1;
   };
 
   const fromDetail = async (action: PlannedFetch) => {
@@ -221,9 +224,11 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     }
   }
 
+  await refreshStoredImages(ctx, images, (data, html) => ctx.generateDigest(stableStringify({ data, html })), fetched);
   shareWindow();
   const failedSlugs = failures.filter((f) => plan.fetch.find((a) => a.slug === f.slug)?.reason !== 'revalidate').map((f) => f.slug);
   meta.set(metaKey, JSON.stringify(state));
+  meta.set(`${key}:images`, JSON.stringify(images.index()));
 
   const pendingSlugs = new Set([...plan.pending.map((p) => p.slug), ...failedSlugs]);
   const total = store.keys().length;
@@ -238,6 +243,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     requests: clients.requests(),
     remaining: clients.remaining(),
   }));
+  const imageLine = images.finish(warn);
+  if (imageLine) logger.info(imageLine);
   if (failures.length) {
     const first = failures[0]!;
     warn(`${failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`, first.error);
