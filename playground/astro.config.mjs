@@ -12,4 +12,7 @@ export default defineConfig({
   site,
   trailingSlash: 'always',
   integrations: [publisher({ siteId, baseUrl })],
+  // Article images are optimised by Astro and served from the blog when their host is allowed here: the
+  // service's image host (the simulator serves its images itself, so its host is the API's).
+  image: { domains: baseUrl ? [new URL(baseUrl).hostname] : [] },
 });
