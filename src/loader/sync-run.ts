@@ -14,6 +14,7 @@ import { summaryLine } from './summary.js';
 import { isTransient } from './transient.js';
 import { listMayBeCapped, planSync, type PlannedFetch } from './sync-plan.js';
 import { describeError, makeWarn } from './warnings.js';
+import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
@@ -243,6 +244,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     requests: clients.requests(),
     remaining: clients.remaining(),
   }));
+  const ciLine = emptyStoreNotice({ ci: isCi(), storedAtStart: storedIds.length, total, requests: clients.requests() });
+  if (ciLine) logger.warn(ciLine);
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
   if (failures.length) {
