@@ -14,3 +14,4 @@ export { planSync, MASS_REMOVAL_SHARE, type SyncPlan, type PlanInput, type Plann
 export { detailSlots } from './budget.js';
 export { summaryLine, type SyncOutcome } from './summary.js';
 export { StrictModeError } from './warnings.js';
+export { listCacheKey } from './page-digest.js';

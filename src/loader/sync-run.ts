@@ -15,6 +15,7 @@ import { isTransient } from './transient.js';
 import { listMayBeCapped, planSync, type PlannedFetch } from './sync-plan.js';
 import { describeError, makeWarn } from './warnings.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
+import { pageDigest, setSameDigest } from './page-digest.js';
 import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
@@ -152,7 +153,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
     const parsed = await ctx.parseData({ id: action.slug, data });
     const local = await images.localise(html);
-    const digest = ctx.generateDigest(stableStringify({ data: parsed, html: local.html }));
+    const digest = pageDigest(ctx, parsed, local.html);
     store.set({ id: action.slug, data: parsed, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(local.imagePaths) });
     state.entries[action.slug] = entryState;
     if (!before) added += 1;
@@ -221,11 +222,11 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     }
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
-      store.set({ ...entry, data, digest: ctx.generateDigest(stableStringify({ data, html: entry.rendered?.html ?? '' })) });
+      setSameDigest(store, { ...entry, data, digest: pageDigest(ctx, data, entry.rendered?.html ?? '') });
     }
   }
 
-  await refreshStoredImages(ctx, images, (data, html) => ctx.generateDigest(stableStringify({ data, html })), fetched);
+  await refreshStoredImages(ctx, images, (data, html) => pageDigest(ctx, data, html), fetched);
   shareWindow();
   const failedSlugs = failures.filter((f) => plan.fetch.find((a) => a.slug === f.slug)?.reason !== 'revalidate').map((f) => f.slug);
   meta.set(metaKey, JSON.stringify(state));
