@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startSimulator } from 'astro-content-publisher/simulator';
 import { measureSanitize } from './sanitize.mjs';
+import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -138,6 +139,8 @@ async function main() {
     log('bench: sanitiser throughput and its baseline...');
     const sanitize = await measureSanitize(details.map((article) => ({ html: article.content, url: article.url })));
 
+    const deploy = await measureDeploy({ simulator, siteId, work, log, articles: ARTICLES, repeat: REPEAT });
+
     const figures = {
       'cold.requests': cold.requests,
       'cold.ms': cold.ms,
@@ -151,6 +154,7 @@ async function main() {
       'sitemapBaseline.ms': baseline.ms,
       'sanitize.mbPerS': sanitize.mbPerS,
       'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
+      ...deploy,
     };
     if (json) console.log(JSON.stringify(figures));
     else printTable(figures);
@@ -167,6 +171,7 @@ const TARGETS = {
   'sitemap50k.ms': ['<= 1000', (f) => f['sitemap50k.ms'] <= 1000],
   'sitemap50k.peakMB': ['<= 256', (f) => f['sitemap50k.peakMB'] <= 256],
   'sanitize.mbPerS': ['>= 0.8 x baseline', (f) => f['sanitize.mbPerS'] >= 0.8 * f['sanitizeBaseline.mbPerS']],
+  ...DEPLOY_TARGETS,
 };
 
 function printTable(figures) {
