@@ -137,7 +137,11 @@ export function placeholderTag(image: ArticleImage, localSrc: string, index: num
 export function replaceImages(html: string, local: ReadonlyMap<string, string>): { html: string; imagePaths: string[] } {
   const imagePaths: string[] = [];
   let index = 0;
-  const out = html.replace(IMG_TAG, (tag) => {
+  // Astro scans the whole HTML for `__ASTRO_IMAGE_="..."`: the same characters in the article's text (an
+  // article about Astro, or a hostile service) would be parsed as a placeholder and fail the page. An entity
+  // for the last underscore reads the same in a browser and matches nothing.
+  const neutral = local.size > 0 ? html.replaceAll('__ASTRO_IMAGE_', '__ASTRO_IMAGE&#95;') : html;
+  const out = neutral.replace(IMG_TAG, (tag) => {
     const image = findImages(tag)[0];
     const localSrc = image ? local.get(image.src) : undefined;
     if (!image || !localSrc) return tag;
