@@ -10,7 +10,8 @@ export interface ImageLimits {
   concurrency: number;
 }
 
-export type ImageResult = { file: string } | { error: string };
+/** A local file, a failure (kept remote, warned), or a download left for the next build (images.maxDownloads). */
+export type ImageResult = { file: string } | { error: string } | { deferred: true };
 
 /** The first bytes of each accepted format: a body that lies about its type never reaches the image service. */
 function sniff(bytes: Uint8Array): string | undefined {
@@ -86,7 +87,7 @@ export class ImageCache {
   }
 
   private async download(url: string, hash: string): Promise<ImageResult> {
-    if (this.started >= this.limits.maxDownloads) return { error: `more than ${this.limits.maxDownloads} downloads in one build (images.maxDownloads); the next build fetches it` };
+    if (this.started >= this.limits.maxDownloads) return { deferred: true };
     this.started += 1;
     return this.slot(async () => {
       try {

@@ -49,6 +49,7 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
   const urls = new Map<string, string>(Object.entries(previousIndex));
   const failures: Array<{ url: string; reason: string }> = [];
   let notAllowed = 0;
+  let deferred = 0;
 
   const localCopies = async (sources: string[]): Promise<Map<string, string>> => {
     const local = new Map<string, string>();
@@ -59,7 +60,8 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
         return;
       }
       const result = await cache.get(src);
-      if ('error' in result) failures.push({ url: src, reason: result.error });
+      if ('deferred' in result) deferred += 1;
+      else if ('error' in result) failures.push({ url: src, reason: result.error });
       else {
         local.set(src, `./${result.file}`);
         urls.set(result.file, src);
@@ -113,8 +115,10 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
       if (option === false) return undefined;
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
       if (failures.length) parts.push(`${failures.length} failed`);
+      // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
+      if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
-      return cache.downloaded.length || cache.reused || failures.length || notAllowed ? parts.join(', ') : undefined;
+      return cache.downloaded.length || cache.reused || failures.length || notAllowed || deferred ? parts.join(', ') : undefined;
     },
     index: () => Object.fromEntries(urls),
   };

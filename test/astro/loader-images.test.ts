@@ -100,3 +100,35 @@ describe('articlesLoader images', () => {
     }
   });
 });
+
+describe('articlesLoader images: images.maxDownloads', () => {
+  it('bounds the downloads of one build; the rest stay remote without a warning and come with the next build', async () => {
+    const own = await tempDirs('images-max', root);
+    try {
+      sim.resetStats();
+      const first = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '2' }) });
+      expect(first.error).toBeUndefined();
+      // Which images wait is a matter of timing; the counts are not.
+      const line = /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(first.logs);
+      expect(line).not.toBeNull();
+      const failed = Number(line![2] ?? 0);
+      const deferred = Number(line![3]);
+      // Two attempts in all, whether they succeeded or not.
+      expect(Number(line![1]) + failed).toBe(2);
+      if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
+      const fetchedFirst = sim.stats().requests.filter((r) => r.route === MEDIA && r.status === 200).map((r) => r.path);
+      expect(fetchedFirst).toHaveLength(2 - failed);
+
+      sim.resetStats();
+      const second = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '100' }) });
+      expect(second.error).toBeUndefined();
+      const requested = sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path);
+      // The waiting ones and the failed ones (tried again), never the two already downloaded.
+      expect(requested).toHaveLength(deferred + failed);
+      expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);
+      expect(second.logs).not.toContain('left for the next build');
+    } finally {
+      await own.cleanup();
+    }
+  });
+});
