@@ -1,8 +1,9 @@
+// The package's main entry point: the Astro integration (default export), its option types and the error
+// its routes throw when the upstream feed fails.
 import { publisher } from './integration/index.js';
 
 export {
   publisher,
-  publisherOptionsSchema,
   UpstreamFeedError,
   type PublisherOptions,
   type SitemapOptions,

@@ -1,5 +1,5 @@
 import { defineCollection } from 'astro:content';
-import { articlesLoader, digestLoader, keywordsLoader } from 'astro-content-publisher/loader';
+import { articlesLoader, digestLoader, keywordsLoader } from 'astro-content-publisher/loaders';
 import { playgroundSettings } from '../settings.mjs';
 
 // The key is read by the loaders from PUBLISHER_API_KEY: it never appears in this file or the output.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `content-publisher` executable (package.json `bin`). */
-import { redactText } from '../client/index.js';
+import { redactText } from '../client/redact.js';
 import { main } from './main.js';
 
 main(process.argv.slice(2)).then(

@@ -1,6 +1,6 @@
 /**
  * The shape of one command: its options (util.parseArgs config plus help text), its usage line and
- * examples (rendered by `--help`), and `run`, which returns the exit code.
+ * examples (rendered by `--help`), and `run` or `runRaw`, which returns the exit code.
  */
 import type { CommandContext } from './context.js';
 
@@ -18,7 +18,7 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-export interface CommandSpec {
+interface CommandInfo {
   name: string;
   /** One line for the command list. */
   summary: string;
@@ -30,8 +30,17 @@ export interface CommandSpec {
   /** Number of positional arguments the command takes (exactly). */
   positionals: string[];
   examples: string[];
-  run(context: CommandContext, args: ParsedArgs): Promise<number>;
 }
+
+/**
+ * A command runs on the arguments parsed by its spec (`run`), or, when it owns its parsing (the simulator),
+ * on the raw ones (`runRaw`); `--help` is answered from the spec either way.
+ */
+export type CommandSpec = CommandInfo &
+  (
+    | { run(context: CommandContext, args: ParsedArgs): Promise<number>; runRaw?: undefined }
+    | { runRaw(argv: string[]): Promise<number>; run?: undefined }
+  );
 
 /** Options every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {

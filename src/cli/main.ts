@@ -3,14 +3,13 @@
  * stderr and an exit code. Returns the exit code instead of exiting, so tests run it in-process.
  */
 import { createRequire } from 'node:module';
-import { redactText } from '../client/index.js';
+import { redactText } from '../client/redact.js';
 import { parseCommandArgs } from './args.js';
 import { CommandContext, processIo, type CliIo } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { COMMANDS } from './registry.js';
 import { reportError } from './report-error.js';
-import { runSimulator } from './commands/simulator.js';
 import { UsageError } from './usage-error.js';
 
 function version(): string {
@@ -40,13 +39,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   if (!spec) {
     return reportError(undefined, io, new UsageError(`Unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`content-publisher --help\`.`), redact);
   }
-  // The simulator parses its own options (its helper owns them); only --help is answered here.
-  if (spec.name === 'simulator' && !rest.includes('--help') && !rest.includes('-h')) return runSimulator([...rest]);
+  // A command that parses its own options (the simulator); only --help is answered from its spec here.
+  if (spec.runRaw && !rest.includes('--help') && !rest.includes('-h')) return spec.runRaw([...rest]);
 
   let context: CommandContext | undefined;
   try {
     const args = parseCommandArgs(spec, [...rest]);
-    if (args.values.help) {
+    // Without `run` (a runRaw command), only --help reaches this point.
+    if (args.values.help || !spec.run) {
       io.stdout.write(commandHelp(spec));
       return EXIT.ok;
     }

@@ -1,20 +1,10 @@
 /**
- * How a failure reaches the user: one line on stderr that says what failed and what to do (the hints
- * follow the "Suggested action" column of the API document), and under --json also a JSON document on
- * stdout, so a script that parses stdout still gets something parseable.
+ * How a failure reaches the user: one line on stderr that says what failed and what to do (the client's
+ * hint, from the one table of the API document's suggested actions in src/client/error-map.ts), and under
+ * --json also a JSON document on stdout, so a script that parses stdout still gets something parseable.
  */
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandContext } from './context.js';
-
-/** Short forms of the API document's suggested actions, by status. */
-export const STATUS_HINTS: Record<number, string> = {
-  401: 'send `Authorization: Bearer <API_KEY>`: set PUBLISHER_API_KEY (or --api-key-file) to a token from /account/api-keys',
-  402: 'buy credits or wait for the first day of the month',
-  403: 'move to Pro or higher (the Free/trial and Solo plans have no API access)',
-  404: 'check the id or slug (`content-publisher sites` lists your sites)',
-  429: 'wait, cache on the client, or move to a higher plan',
-  502: "retry and check the site's credentials (its remote CMS is unreachable)",
-};
 
 interface ErrorShape {
   name: string;
@@ -25,7 +15,6 @@ interface ErrorShape {
   path?: string;
   apiMessage?: string;
   hint?: string;
-  retryAfter?: number;
 }
 
 /** The one line printed on stderr (without the `content-publisher:` prefix). */
@@ -38,10 +27,9 @@ export function errorLine(error: unknown): string {
   if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
   const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
   if (typeof e.status === 'number') {
-    const hint = STATUS_HINTS[e.status] ?? e.hint ?? '';
-    const wait = e.status === 429 && e.retryAfter !== undefined ? ` (retry after ${e.retryAfter} s)` : '';
+    // The hint of a 429 already says how long to wait (Retry-After).
     const detail = [where, e.apiMessage].filter(Boolean).join(': ');
-    return `${e.status}: ${hint}${wait}${detail ? ` [${detail}]` : ''}`;
+    return `${e.status}: ${e.hint ?? ''}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
     // The client's message already says which URL to check.

@@ -1,5 +1,7 @@
+// The package's `./client` entry point: the factory, its options, the error classes and guard, and the
+// response types. Retry timing, hints, redaction and the response schemas are internal.
 export { createClient, type Client } from './client.js';
-export { CLIENT_DEFAULTS, clientOptionsSchema, type ClientLogger, type ClientOptions } from './options.js';
+export type { ClientLogger, ClientOptions } from './options.js';
 export type { RateLimitState } from './rate-limit.js';
 export {
   ApiError,
@@ -19,20 +21,11 @@ export {
   isPublisherError,
   type PublisherErrorCode,
 } from './errors.js';
-export { HINTS } from './error-map.js';
-export { parseRetryAfter, backoffDelay, decideRetry, RETRYABLE_STATUSES, type RetryDecision, type RetryInput } from './retry-timing.js';
-export { redactText } from './redact.js';
-export { accountSchema, usageSchema, type Account, type Usage } from './resources/account.js';
-export { siteSchema, type Site } from './resources/sites.js';
-export {
-  articleDetailSchema,
-  articleListItemSchema,
-  type ArticleDetail,
-  type ArticleListItem,
-  type ArticleQuery,
-} from './resources/articles.js';
-export { ARTICLE_TYPES, generateResultSchema, type ArticleLength, type ArticleType, type GenerateBody, type GenerateResult } from './resources/generate.js';
-export { auditResultSchema, briefResultSchema, type AuditBody, type AuditResult, type BriefBody, type BriefResult } from './resources/content-tools.js';
-export { keywordRecordSchema, snapshotResultSchema, type KeywordRecord, type SnapshotResult } from './resources/keywords.js';
-export { digestSchema, type Digest } from './resources/digest.js';
+export type { Account, Usage } from './resources/account.js';
+export type { Site } from './resources/sites.js';
+export type { ArticleDetail, ArticleListItem, ArticleQuery } from './resources/articles.js';
+export type { ArticleLength, ArticleType, GenerateBody, GenerateResult } from './resources/generate.js';
+export type { AuditBody, AuditResult, BriefBody, BriefResult } from './resources/content-tools.js';
+export type { KeywordRecord, SnapshotResult } from './resources/keywords.js';
+export type { Digest } from './resources/digest.js';
 export type { FeedConditions, FeedResponse } from './resources/feeds.js';

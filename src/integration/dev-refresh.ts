@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
+import { BUILD_TIME_LOADER_NAMES } from '../loader/names.js';
 import { startFeedPoll } from './dev-poll.js';
 
 /**
@@ -10,55 +9,17 @@ import { startFeedPoll } from './dev-poll.js';
  */
 
 /**
- * A loader factory may register its loaders' names here (a Set of strings on globalThis), so the refresh
- * finds them without reading the content config.
+ * The names to pass to `refreshContent`: the configured ones, else this package's build-time loaders. Their
+ * names are fixed (src/loader/names.ts) and Astro matches them exactly, so no other package's loader runs.
  */
-export const LOADER_NAMES_REGISTRY = Symbol.for('astro-content-publisher.loader-names');
-const PREFIX = 'astro-content-publisher';
-const CONTENT_CONFIGS = ['content.config.ts', 'content.config.mts', 'content.config.js', 'content.config.mjs', 'content/config.ts', 'content/config.mts', 'content/config.js', 'content/config.mjs'];
-
-type LoadModule = (path: string) => Promise<Record<string, unknown>>;
-
-/** Loader names of the collections of a content config module that belong to this package. */
-export function loaderNamesOf(contentConfig: Record<string, unknown>): string[] {
-  const collections = contentConfig.collections;
-  if (typeof collections !== 'object' || collections === null) return [];
-  const names: string[] = [];
-  for (const collection of Object.values(collections)) {
-    const loader = (collection as { loader?: unknown } | null)?.loader;
-    const name = typeof loader === 'object' && loader !== null ? (loader as { name?: unknown }).name : undefined;
-    if (typeof name === 'string' && name.startsWith(PREFIX)) names.push(name);
-  }
-  return names;
-}
-
-/**
- * The names to pass to `refreshContent`: the configured ones, else this package's loaders found in the
- * project's content config (loader names carry the site and filters, so they cannot be guessed) and in
- * the registry. Never another package's loaders.
- */
-export async function publisherLoaderNames(configured: readonly string[] | undefined, srcDir: URL | undefined, load: LoadModule): Promise<string[]> {
-  if (configured) return [...configured];
-  const names = new Set<string>();
-  const registry = (globalThis as Record<symbol, unknown>)[LOADER_NAMES_REGISTRY];
-  if (registry instanceof Set) for (const name of registry as Set<unknown>) if (typeof name === 'string' && name.startsWith(PREFIX)) names.add(name);
-  if (srcDir) {
-    for (const file of CONTENT_CONFIGS) {
-      const path = fileURLToPath(new URL(file, srcDir));
-      if (!existsSync(path)) continue;
-      for (const name of loaderNamesOf(await load(path))) names.add(name);
-      break;
-    }
-  }
-  return [...names];
+export function publisherLoaderNames(configured: readonly string[] | undefined): string[] {
+  return [...(configured ?? BUILD_TIME_LOADER_NAMES)];
 }
 
 export interface DevRefreshSetup {
   server: HookParameters<'astro:server:setup'>['server'];
   refreshContent: NonNullable<HookParameters<'astro:server:setup'>['refreshContent']>;
   logger: AstroIntegrationLogger;
-  /** The project's srcDir, where the content config is looked for. */
-  srcDir: URL | undefined;
   endpoint: string;
   pollInterval: number | undefined;
   loaders: readonly string[] | undefined;
@@ -98,11 +59,7 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   // One refresh at a time; a call during a refresh waits for it rather than queueing another.
   const refresh = (why: string): Promise<string[]> => {
     running ??= (async () => {
-      const loaders = await publisherLoaderNames(setup.loaders, setup.srcDir, (path) => setup.server.ssrLoadModule(path));
-      if (loaders.length === 0) {
-        logger.warn('Nothing to refresh: the content config uses no loader of astro-content-publisher (or set devRefresh.loaders).');
-        return loaders;
-      }
+      const loaders = publisherLoaderNames(setup.loaders);
       logger.info(`Refreshing content (${why}): ${loaders.join(', ')}`);
       await setup.refreshContent({ loaders });
       return loaders;

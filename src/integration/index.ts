@@ -10,4 +10,3 @@ export {
   type DevRefreshOptions,
 } from './options.js';
 export { UpstreamFeedError, type UpstreamFailure } from './fetch-feed.js';
-export { LOADER_NAMES_REGISTRY } from './dev-refresh.js';

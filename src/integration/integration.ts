@@ -31,7 +31,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
   let pathnames: string[] = [];
-  let srcDir: URL | undefined;
 
   const routeConfig = (pages: Iterable<string>): RouteConfig => {
     if (!resolved) throw new Error('[astro-content-publisher] The integration was used before astro:config:setup.');
@@ -70,9 +69,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           },
         });
       },
-      'astro:config:done': ({ config }) => {
-        srcDir = config.srcDir;
-      },
       'astro:routes:resolved': ({ routes }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
         pathnames = staticPagePathnames(routes);
@@ -84,7 +80,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           server,
           refreshContent,
           logger,
-          srcDir,
           endpoint: devRefresh.endpoint,
           pollInterval: devRefresh.pollInterval,
           loaders: devRefresh.loaders,

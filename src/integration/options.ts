@@ -88,7 +88,7 @@ export const devRefreshOptionsSchema = z.strictObject({
     .optional(),
   /**
    * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
-   * @default the names of this package's loaders (they all start with "astro-content-publisher")
+   * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
    */
   loaders: z
     .array(

@@ -1,5 +1,5 @@
 import { AstroError } from 'astro/errors';
-import { redactText } from '../client/index.js';
+import { redactText } from '../client/redact.js';
 import type { z } from 'zod';
 import { publisherOptionsSchema, type ParsedPublisherOptions } from './options.js';
 import type { RouteConfig } from './route-config.js';

@@ -1,7 +1,7 @@
 import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
-import { registerLoaderName } from './registry.js';
+import { LOADER_NAMES } from './names.js';
 import { articleDataSchema } from './schemas.js';
 import { runArticlesSync } from './sync-run.js';
 
@@ -18,13 +18,10 @@ import { runArticlesSync } from './sync-run.js';
 export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }));
   const key = loaderKey(resolved);
-  // Distinct per site and filters: several loaders in one project stay apart (meta keys, log labels,
-  // refreshContent({ loaders: [name] })).
-  const name = `astro-content-publisher:articles:${key}`;
-  registerLoaderName(name);
   return {
-    name,
+    name: LOADER_NAMES.articles,
     schema: articleDataSchema,
-    load: (context) => runArticlesSync(context, resolved, key),
+    // The log label keeps the site and filters apart when a project has several articles loaders.
+    load: (context) => runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key),
   } satisfies Loader;
 }

@@ -5,7 +5,7 @@ import { shortHash, stableStringify } from './fingerprint.js';
 import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
-import { registerLoaderName } from './registry.js';
+import { LOADER_NAMES } from './names.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -110,12 +110,10 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
 export function keywordsLoader(options: DataLoaderOptions = {}) {
   const resolved = parseOptions(dataLoaderOptionsSchema, 'keywordsLoader', withEnvDefaults({ ...options }));
   const key = `site-${resolved.siteId}:keywords`;
-  const name = `astro-content-publisher:keywords:site-${resolved.siteId}`;
-  registerLoaderName(name);
   return {
-    name,
+    name: LOADER_NAMES.keywords,
     schema: keywordDataSchema,
-    load: (context) => runDataSync(context, resolved, keywordsSource, key, 'keywordsLoader'),
+    load: (context) => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) }, resolved, keywordsSource, key, 'keywordsLoader'),
   } satisfies Loader;
 }
 
@@ -123,11 +121,9 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
 export function digestLoader(options: DataLoaderOptions = {}) {
   const resolved = parseOptions(dataLoaderOptionsSchema, 'digestLoader', withEnvDefaults({ ...options }));
   const key = `site-${resolved.siteId}:digest`;
-  const name = `astro-content-publisher:digest:site-${resolved.siteId}`;
-  registerLoaderName(name);
   return {
-    name,
+    name: LOADER_NAMES.digest,
     schema: digestDataSchema,
-    load: (context) => runDataSync(context, resolved, digestSource, key, 'digestLoader'),
+    load: (context) => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) }, resolved, digestSource, key, 'digestLoader'),
   } satisfies Loader;
 }

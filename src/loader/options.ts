@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
-import { ConfigError, redactText } from '../client/index.js';
+import { ConfigError } from '../client/index.js';
+import { redactText } from '../client/redact.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all

@@ -1,6 +1,6 @@
+// The package's `./simulator` entry point: a development tool (tests, demos), never started by the
+// integration. The CLI runner, the option schema and the route keys are internal.
 export { startSimulator, type Simulator } from './server.js';
-export { simulatorOptionsSchema, resolveSimulatorOptions, type SimulatorOptions, type ResolvedSimulatorOptions } from './options.js';
+export type { SimulatorOptions } from './options.js';
 export type { SimulatorStats, SimulatorRequestRecord } from './stats.js';
-export { faultSchema, type FaultSpec } from './faults.js';
-export { ROUTE_KEYS } from './routes.js';
-export { runSimulatorCommand } from './cli.js';
+export type { FaultSpec } from './faults.js';

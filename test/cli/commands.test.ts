@@ -165,20 +165,20 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
   });
 
   const cases: Array<{ name: string; code: number; args: string[]; env?: Record<string, string | undefined>; fault?: unknown; line: RegExp }> = [
-    { name: '401 unknown token', code: 4, args: ['me', '--verbose'], env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' }, line: /^content-publisher: 401: send `Authorization: Bearer <API_KEY>`/m },
+    { name: '401 unknown token', code: 4, args: ['me', '--verbose'], env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' }, line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token/m },
     { name: 'no key at all', code: 4, args: ['sites'], env: { PUBLISHER_API_KEY: undefined }, line: /^content-publisher: no API key: set PUBLISHER_API_KEY or pass --api-key-file/ },
-    { name: '403 free plan', code: 5, args: ['me'], env: { PUBLISHER_API_KEY: 'btb_sim_free_1' }, line: /^content-publisher: 403: move to Pro or higher/ },
+    { name: '403 free plan', code: 5, args: ['me'], env: { PUBLISHER_API_KEY: 'btb_sim_free_1' }, line: /^content-publisher: 403: The API is only available on the Pro and Agence plans: move to Pro or higher\. \[GET \/api\/v1\/me\/: / },
     { name: '403 solo plan', code: 5, args: ['sites'], env: { PUBLISHER_API_KEY: 'btb_sim_solo_1' }, line: /^content-publisher: 403: / },
     {
       name: '402 quota',
       code: 6,
       args: ['generate', '12', '--topic', 'x', '--yes'],
       fault: { route: 'POST /api/v1/sites/:id/generate/', status: 402, json: { error: 'Monthly quota and credits exhausted.' } },
-      line: /^content-publisher: 402: buy credits or wait for the first day of the month \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
+      line: /^content-publisher: 402: The monthly article quota and the credits are used up: buy credits or wait for the first day of the month\. \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
     },
-    { name: '404 another site', code: 7, args: ['articles', '21'], line: /^content-publisher: 404: check the id or slug/ },
-    { name: '429 rate limited', code: 8, args: ['me'], fault: { route: 'GET /api/v1/me/', status: 429, retryAfter: 600, json: { error: 'Rate limit exceeded.' } }, line: /^content-publisher: 429: wait, cache on the client, or move to a higher plan \(retry after 600 s\)/ },
-    { name: '502 CMS unavailable', code: 9, args: ['articles', '13'], line: /^content-publisher: 502: retry and check the site's credentials/m },
+    { name: '404 another site', code: 7, args: ['articles', '21'], line: /^content-publisher: 404: Check the site id or the article slug/ },
+    { name: '429 rate limited', code: 8, args: ['me'], fault: { route: 'GET /api/v1/me/', status: 429, retryAfter: 600, json: { error: 'Rate limit exceeded.' } }, line: /^content-publisher: 429: Wait 600 seconds, cache responses on the client, or move to a higher plan/ },
+    { name: '502 CMS unavailable', code: 9, args: ['articles', '13'], line: /^content-publisher: 502: The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard\. \[GET /m },
     { name: '500 server error', code: 10, args: ['sites'], fault: { route: 'GET /api/v1/sites/', status: 500 }, line: /^content-publisher: 500: /m },
     { name: 'network', code: 11, args: ['me', '--base-url', 'http://127.0.0.1:9'], line: /^content-publisher: network error: .*127\.0\.0\.1:9/m },
     { name: 'bad response', code: 12, args: ['keywords', '12'], fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'html' }, line: /^content-publisher: unexpected response from the service/ },
@@ -216,7 +216,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
   it('--json also prints the error as one JSON document on stdout', async () => {
     const result = await cli(['me', '--json'], { PUBLISHER_API_KEY: 'btb_sim_free_1' });
     expect(result.code).toBe(5);
-    expect(JSON.parse(result.stdout)).toEqual({ error: { code: 'forbidden', status: 403, message: expect.stringMatching(/^403: move to Pro/), exitCode: 5 } });
+    expect(JSON.parse(result.stdout)).toEqual({ error: { code: 'forbidden', status: 403, message: expect.stringMatching(/^403: The API is only available on the Pro and Agence plans: move to Pro or higher\./), exitCode: 5 } });
   });
 
   it('--api-key-file is read and the key is never printed, even with --verbose', async () => {

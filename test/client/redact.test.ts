@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PublisherError, redactText, UnauthorizedError } from '../../src/client/index.js';
+import { PublisherError, UnauthorizedError } from '../../src/client/index.js';
+import { redactText } from '../../src/client/redact.js';
 import { formatFieldPath } from '../../src/client/parse-response.js';
 
 describe('redactText', () => {

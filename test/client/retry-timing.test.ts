@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, decideRetry, parseRetryAfter, type RetryInput } from '../../src/client/index.js';
+import { backoffDelay, decideRetry, parseRetryAfter, type RetryInput } from '../../src/client/retry-timing.js';
 
 const base: Omit<RetryInput, 'failure' | 'method'> = { backoffRetriesDone: 0, rateLimitRetried: false, retries: 2, maxRetryAfterMs: 10_000 };
 

@@ -4,7 +4,8 @@
  * option, not retried, and the download stops at the cap instead of filling memory.
  */
 import { describe, expect, it } from 'vitest';
-import { CLIENT_DEFAULTS, ConfigError, createClient, ResponseFormatError } from '../../src/client/index.js';
+import { ConfigError, createClient, ResponseFormatError } from '../../src/client/index.js';
+import { CLIENT_DEFAULTS } from '../../src/client/options.js';
 import { addFault, hits, ROUTES, timed, useFaultSimulator } from './helpers.js';
 
 const sim = useFaultSimulator({ articles: 5 });

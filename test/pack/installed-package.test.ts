@@ -3,7 +3,7 @@
 // simulator; the CLI from the installed package; publint and attw on the packed files.
 // Slow by nature (two `npm install`s): the registry is used with --prefer-offline so the cache does most of it.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,10 @@ describe('the packed package, installed in a new Astro project', () => {
       const { stdout, stderr } = await sh('npx', ['--no-install', 'astro', 'build'], dir, serviceEnv());
       const log = stdout + stderr;
       expect(log).not.toContain(simulator.tokens.agence);
+      // The package ships no source maps (they named ../../src/*.ts, which is not published): Vite's
+      // "Sourcemap for ... points to missing source files" warning must not appear in a user's build.
+      expect(log).not.toMatch(/sourcemap/i);
+      expect(readdirSync(join(dir, 'node_modules/astro-content-publisher/dist'), { recursive: true }).filter((f) => String(f).endsWith('.map'))).toEqual([]);
       expect(readFileSync(join(dir, 'dist/index.html'), 'utf8')).toContain(`${ARTICLES} articles`);
       for (const slug of slugs) {
         const html = readFileSync(join(dir, `dist/blog/${slug}/index.html`), 'utf8');

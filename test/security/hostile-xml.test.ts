@@ -7,7 +7,6 @@
  * each document is refused in bounded time and memory. The watcher refuses them the same way.
  * (A real Astro build failing on a hostile sitemap/RSS: test/astro/integration-errors.test.ts.)
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { handleRss, handleSitemap } from '../../src/integration/route-handlers.j
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { addFault, clearFaults, ROUTES } from '../faults/helpers.js';
+import { wellFormednessProblems } from '../support/xmllint.js';
 
 const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
 const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
@@ -66,14 +66,6 @@ const TOLERATED: Record<'sitemap' | 'rss', string[]> = {
   sitemap: [],
   rss: ['rss/feedvalidator/rss/must/rss91u_entity.xml'],
 };
-
-/** xmllint's complaints about a document ('' when it is well-formed). */
-function xmllintProblems(xml: string): Promise<string> {
-  return new Promise((resolve) => {
-    const child = execFile('xmllint', ['--noout', '--nonet', '-'], (error, _stdout, stderr) => resolve(error ? stderr || String(error) : ''));
-    child.stdin?.end(xml);
-  });
-}
 
 let sim: Simulator;
 let all: Sample[];
@@ -133,7 +125,7 @@ describe('hostile XML through the routes', () => {
           expect(onDemand.status, sample.name).toBe(200);
           const served = await onDemand.text();
           expectNothingExpanded(served.slice(0, 3_000), sample.name);
-          expect(await xmllintProblems(served), `${sample.name}: the served ${feed} is not well-formed`).toBe('');
+          expect(await wellFormednessProblems(served), `${sample.name}: the served ${feed} is not well-formed`).toBe('');
           refused.push(sample.name);
           continue;
         }

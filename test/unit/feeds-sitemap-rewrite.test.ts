@@ -1,45 +1,24 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeArticleUrlMapper, parseSitemapEntries, rewriteSitemap, XmlSafetyError, type RewriteSitemapOptions } from '../../src/feeds/index.js';
+import { validateAgainstXsd } from '../support/xmllint.js';
 
 const CORPORA = join(import.meta.dirname, '../corpora/xml');
-const XSD = join(CORPORA, 'xsd');
 const UPSTREAM = 'https://api.example.com/api/sites/12/sitemap.xml';
 const SITE = 'https://pro-blog.example.com';
-const work = mkdtempSync(join(tmpdir(), 'feeds-sitemap-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-// sitemap-0.9.xsd has strict wildcards: extension elements (image, video, news, xhtml:link) validate only
-// when their schemas are loaded too, so urlsets are checked against a wrapper importing all of them.
-const SITEMAP_WITH_EXTENSIONS = join(work, 'sitemap-with-extensions.xsd');
-writeFileSync(
-  SITEMAP_WITH_EXTENSIONS,
-  `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">\n${[
-    ['http://www.w3.org/XML/1998/namespace', 'xml.xsd'],
-    ['http://www.sitemaps.org/schemas/sitemap/0.9', 'sitemap-0.9.xsd'],
-    ['http://www.google.com/schemas/sitemap-image/1.1', 'sitemap-image-1.1.xsd'],
-    ['http://www.google.com/schemas/sitemap-video/1.1', 'sitemap-video-1.1.xsd'],
-    ['http://www.google.com/schemas/sitemap-news/0.9', 'sitemap-news-0.9.xsd'],
-    ['http://www.w3.org/1999/xhtml', 'xhtml1-strict.xsd'],
-  ]
-    .map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${join(XSD, file ?? '')}"/>`)
-    .join('\n')}\n</xsd:schema>\n`,
-);
-
-/** Runs xmllint against a schema; returns '' when valid, the error output otherwise. */
-function xsdErrors(xml: string, schema: 'sitemap-0.9.xsd' | 'siteindex-0.9.xsd', name = 'out.xml'): string {
-  const file = join(work, name);
-  writeFileSync(file, xml);
-  const xsd = schema === 'sitemap-0.9.xsd' ? SITEMAP_WITH_EXTENSIONS : join(XSD, schema);
-  try {
-    execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, file], { stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error);
-  }
+/**
+ * `xmllint --schema` (libxml2 in WebAssembly); '' when valid, the error output otherwise. Urlsets are checked
+ * against sitemap-with-extensions.xsd: sitemap-0.9.xsd has strict wildcards, so extension elements (image,
+ * video, news, xhtml:link) validate only when their schemas are loaded too.
+ */
+async function xsdErrors(xml: string, schema: 'sitemap-0.9.xsd' | 'siteindex-0.9.xsd', name = 'out.xml'): Promise<string> {
+  const xsd = schema === 'sitemap-0.9.xsd' ? 'sitemap-with-extensions.xsd' : schema;
+  return validateAgainstXsd(xml, xsd, name).then(
+    () => '',
+    (error: unknown) => String(error),
+  );
 }
 
 const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base/', articlePattern: '/blog/[slug]/', upstreamOrigins: [SITE] });
@@ -90,9 +69,9 @@ describe('rewriteSitemap: URLs', () => {
     expect(xml).toContain('<image:loc>https://blog.example.com/images/cover.png</image:loc>');
     expect(xml).toContain('<image:caption><![CDATA[A <b>cover</b> & more]]></image:caption>');
   });
-  it('keeps the namespace declarations and validates against sitemap-0.9.xsd', () => {
+  it('keeps the namespace declarations and validates against sitemap-0.9.xsd', async () => {
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
-    expect(xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
+    expect(await xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
     expect(parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' })).toHaveLength(4);
   });
 });
@@ -130,23 +109,23 @@ describe('rewriteSitemap: extraUrls, duplicates, order', () => {
       rewriteSitemap(upstream, options({ extraUrls: [{ loc: 'https://blog.example.com/base/zeta/' }] })),
     );
   });
-  it('an empty upstream plus the blog pages is a valid urlset', () => {
+  it('an empty upstream plus the blog pages is a valid urlset', async () => {
     const xml = single(rewriteSitemap(urlset(''), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] })));
-    expect(xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
+    expect(await xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
   });
 });
 
 describe('rewriteSitemap: splitting', () => {
-  it('50,001 URLs: a sitemap index and two parts, all valid against the 0.9 schemas', () => {
+  it('50,001 URLs: a sitemap index and two parts, all valid against the 0.9 schemas', async () => {
     const body = Array.from({ length: 50_000 }, (_, i) => `<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-11-21T10:00:00Z</lastmod></url>`).join('\n');
     const result = rewriteSitemap(urlset(body), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] }));
     if (result.kind !== 'index') throw new Error('expected an index');
     expect(result.parts).toHaveLength(2);
     expect(result.xml).toContain('<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>');
-    expect(xsdErrors(result.xml, 'siteindex-0.9.xsd', 'index.xml')).toBe('');
+    expect(await xsdErrors(result.xml, 'siteindex-0.9.xsd', 'index.xml')).toBe('');
     const [first = '', second = ''] = result.parts;
-    expect(xsdErrors(first, 'sitemap-0.9.xsd', 'part-0.xml')).toBe('');
-    expect(xsdErrors(second, 'sitemap-0.9.xsd', 'part-1.xml')).toBe('');
+    expect(await xsdErrors(first, 'sitemap-0.9.xsd', 'part-0.xml')).toBe('');
+    expect(await xsdErrors(second, 'sitemap-0.9.xsd', 'part-1.xml')).toBe('');
     expect(parseSitemapEntries(first, { url: 'part-0' })).toHaveLength(50_000);
     expect(parseSitemapEntries(second, { url: 'part-1' })).toEqual([{ loc: 'https://blog.example.com/base/' }]);
   });
@@ -170,7 +149,7 @@ const manifest = JSON.parse(readFileSync(join(CORPORA, 'sitemap/manifest.json'),
 describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
   const count = (text: string, needle: string): number => text.split(needle).length - 1;
   for (const entry of manifest.filter((e) => e.well_formed && e.root === 'urlset')) {
-    it(`${entry.file}: rewritten with CDATA, namespaces and extensions intact${entry.xsd_valid ? ', still XSD-valid' : ''}`, () => {
+    it(`${entry.file}: rewritten with CDATA, namespaces and extensions intact${entry.xsd_valid ? ', still XSD-valid' : ''}`, async () => {
       const upstream = readFileSync(join(CORPORA, 'sitemap', entry.file), 'utf8');
       const before = parseSitemapEntries(upstream, { url: UPSTREAM });
       const origins = [...new Set(before.map((e) => new URL(e.loc).origin))];
@@ -182,7 +161,7 @@ describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
       for (const marker of ['<![CDATA[', '<video:', '<image:', '<news:', '<xhtml:link', '<changefreq>', '<priority>', '<lastmod>']) {
         if (new Set(before.map((e) => e.loc)).size === before.length) expect(count(xml, marker), marker).toBe(count(upstream, marker));
       }
-      if (entry.xsd_valid) expect(xsdErrors(xml, 'sitemap-0.9.xsd', entry.file)).toBe('');
+      if (entry.xsd_valid) expect(await xsdErrors(xml, 'sitemap-0.9.xsd', entry.file)).toBe('');
     });
   }
   it("Google's pre-standard namespace is replaced by the sitemap 0.9 namespace", () => {

@@ -107,16 +107,15 @@ describe('integration feed cache', () => {
   };
   const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollInterval = 1000) => {
     const httpServer = new EventEmitter();
-    const server = { middlewares: { use: () => {} }, httpServer, ssrLoadModule: async () => ({}) };
+    const server = { middlewares: { use: () => {} }, httpServer };
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
     return setupDevRefresh({
       server: server as never,
       refreshContent,
       logger: logger as never,
-      srcDir: undefined,
       endpoint: '/_publisher/refresh',
       pollInterval,
-      loaders: ['astro-content-publisher:articles:site-12'],
+      loaders: ['astro-content-publisher:articles'],
       rssUrl: rssUrl(),
       timeoutMs: 5000,
     });
@@ -130,7 +129,7 @@ describe('integration feed cache', () => {
       expect(refreshed).toEqual([]);
       await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Polled in' });
       await waitFor(() => refreshed.length > 0);
-      expect(refreshed).toEqual([{ loaders: ['astro-content-publisher:articles:site-12'] }]);
+      expect(refreshed).toEqual([{ loaders: ['astro-content-publisher:articles'] }]);
     } finally {
       stop();
     }

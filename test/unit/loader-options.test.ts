@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/client/index.js';
 import { articlesLoader, digestLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
 import { loaderFingerprint, loaderKey } from '../../src/loader/fingerprint.js';
-import { LOADER_NAMES_REGISTRY, publisherLoaderNames } from '../../src/integration/dev-refresh.js';
+import { publisherLoaderNames } from '../../src/integration/dev-refresh.js';
 
 const ok = { siteId: 12, baseUrl: 'http://127.0.0.1:9', apiKey: 'btb_sim_pro_1' };
 
@@ -19,7 +19,7 @@ function messageOf(fn: () => unknown): string {
 describe('articlesLoader options', () => {
   it('returns a named loader with a schema; defaults fit a Pro plan', () => {
     const loader = articlesLoader(ok);
-    expect(loader.name).toBe('astro-content-publisher:articles:site-12');
+    expect(loader.name).toBe('astro-content-publisher:articles');
     expect(typeof loader.load).toBe('function');
     expect(loader.schema).toBeDefined();
   });
@@ -37,7 +37,7 @@ describe('articlesLoader options', () => {
       process.env.PUBLISHER_SITE_ID = '13';
       process.env.PUBLISHER_BASE_URL = 'https://api.example.com';
       process.env.PUBLISHER_API_KEY = 'btb_sim_pro_1';
-      expect(articlesLoader().name).toBe('astro-content-publisher:articles:site-13');
+      expect(articlesLoader().name).toBe('astro-content-publisher:articles');
       delete process.env.PUBLISHER_API_KEY;
       expect(messageOf(() => articlesLoader())).toBe(
         '[astro-content-publisher] `apiKey` is required (got nothing). Set it in articlesLoader({ apiKey }) or PUBLISHER_API_KEY.',
@@ -60,16 +60,13 @@ describe('articlesLoader options', () => {
     expect(withCredentials).not.toContain('leakcheck');
   });
 
-  it('every build-time loader registers its name where the dev refresh looks for it (live loaders have nothing to refresh)', async () => {
-    const articles = articlesLoader({ ...ok, siteId: 77, language: 'fr' });
-    const keywords = keywordsLoader({ ...ok, siteId: 77 });
-    const digest = digestLoader({ ...ok, siteId: 77 });
-    const live = liveArticlesLoader({ ...ok, siteId: 77 });
-    const registry = (globalThis as Record<symbol, unknown>)[LOADER_NAMES_REGISTRY];
-    expect(registry).toBeInstanceOf(Set);
-    const names = await publisherLoaderNames(undefined, undefined, async () => ({}));
-    expect(names).toEqual(expect.arrayContaining([articles.name, keywords.name, digest.name]));
-    expect(names).not.toContain(live.name);
+  it('build-time loaders have fixed names, which the dev refresh passes to refreshContent (live loaders have nothing to refresh)', () => {
+    const names = [articlesLoader({ ...ok, siteId: 77, language: 'fr' }), keywordsLoader({ ...ok, siteId: 77 }), digestLoader({ ...ok, siteId: 77 })].map((l) => l.name);
+    expect(names).toEqual(['astro-content-publisher:articles', 'astro-content-publisher:keywords', 'astro-content-publisher:digest']);
+    expect(articlesLoader({ ...ok, siteId: 78 }).name).toBe(names[0]);
+    expect(publisherLoaderNames(undefined)).toEqual(names);
+    expect(publisherLoaderNames(['astro-content-publisher:digest'])).toEqual(['astro-content-publisher:digest']);
+    expect(publisherLoaderNames(undefined)).not.toContain(liveArticlesLoader({ ...ok, siteId: 77 }).name);
   });
 
   it('baseUrl: a query string or fragment is refused up front with the loader\'s message, without echoing it', () => {
@@ -102,15 +99,27 @@ describe('articlesLoader options', () => {
     expect(messageOf(() => articlesLoader({ ...ok, sanitize: { allowedTags: ['script'] } }))).toContain('`sanitize.allowedTags` cannot allow <script>');
   });
 
-  it('several loaders stay apart: names and meta keys differ per site and filters', () => {
-    const names = new Set([
-      articlesLoader(ok).name,
-      articlesLoader({ ...ok, language: 'fr' }).name,
-      articlesLoader({ ...ok, siteId: 13 }).name,
-      keywordsLoader(ok).name,
-      liveArticlesLoader(ok).name,
+  it('several loaders stay apart: one name per kind, but log labels and meta keys differ per site and filters', () => {
+    /** The label of the logger a loader logs through (read from fork(), which then stops the load). */
+    const labelOf = (loader: { load: (context: never) => unknown }): string => {
+      let label = '';
+      const stop = new Error('label read');
+      const fork = (name: string): never => {
+        label = name;
+        throw stop;
+      };
+      const context = { logger: { fork } };
+      expect(() => loader.load(context as never)).toThrow(stop);
+      return label;
+    };
+    const labels = [articlesLoader(ok), articlesLoader({ ...ok, language: 'fr' }), articlesLoader({ ...ok, siteId: 13 }), keywordsLoader(ok), digestLoader(ok)].map(labelOf);
+    expect(labels).toEqual([
+      'astro-content-publisher:articles:site-12',
+      'astro-content-publisher:articles:site-12:lang-fr',
+      'astro-content-publisher:articles:site-13',
+      'astro-content-publisher:keywords:site-12',
+      'astro-content-publisher:digest:site-12',
     ]);
-    expect(names.size).toBe(5);
     expect(loaderKey({ siteId: 12, language: 'fr', limit: 10 })).toBe('site-12:lang-fr:limit-10');
   });
 

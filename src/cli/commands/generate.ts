@@ -2,7 +2,7 @@
  * `generate <site>`: costs one article of the monthly quota (or a credit) and takes 60 to 120 s, so it
  * shows the remaining quota and asks first (unless --yes), then shows progress while it waits.
  */
-import { ARTICLE_TYPES, type ArticleLength } from '../../client/index.js';
+import { ARTICLE_TYPES, type ArticleLength } from '../../client/resources/generate.js';
 import { siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { canPrompt, confirm } from '../confirm.js';

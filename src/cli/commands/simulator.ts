@@ -19,14 +19,10 @@ export const simulatorCommand: CommandSpec = {
   },
   positionals: [],
   examples: ['content-publisher simulator --port 4321', 'npm run simulator'],
-  // Never called: main() hands the raw arguments to runSimulatorCommand, which owns its parsing.
-  async run() {
-    return 1;
+  // runSimulatorCommand owns the parsing of its options. Loaded on demand: the simulator's server code is not
+  // needed by the other commands (faster start).
+  async runRaw(argv) {
+    const { runSimulatorCommand } = await import('../../simulator/cli.js');
+    return runSimulatorCommand(argv);
   },
 };
-
-/** Loaded on demand: the simulator's server code is not needed by the other commands (faster start). */
-export async function runSimulator(argv: string[]): Promise<number> {
-  const { runSimulatorCommand } = await import('../../simulator/cli.js');
-  return runSimulatorCommand(argv);
-}
