@@ -26,7 +26,7 @@ const CLIENT_ERRORS = [
   'UnauthorizedError',
 ];
 const LOADERS = {
-  runtime: ['StrictModeError', 'articlesLoader', 'digestLoader', 'keywordsLoader', 'liveArticlesLoader'],
+  runtime: ['StrictModeError', 'articlesLoader', 'digestLoader', 'keywordsLoader', 'listCacheKey', 'liveArticlesLoader'],
   types: ['ArticleData', 'ArticlesLoaderOptions', 'DataLoaderOptions', 'DigestData', 'KeywordData', 'LiveArticleData', 'LiveArticleEntryFilter', 'LiveArticlesFilter', 'LiveArticlesLoaderOptions'],
 };
 
