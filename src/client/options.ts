@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { describeValue } from './redact.js';
+import { cleartextRefusal } from './cleartext.js';
+import { describeUnparsedUrl, describeValue } from './redact.js';
 
 export interface ClientLogger {
   debug?(message: string): void;
@@ -31,7 +32,7 @@ export const clientOptionsSchema = z.strictObject({
     try {
       url = new URL(value);
     } catch {
-      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL (got ${describeValue(value)})` });
+      ctx.addIssue({ code: 'custom', message: `must be an absolute http(s) URL (got ${describeUnparsedUrl(value)})` });
       return;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -91,6 +92,13 @@ export const clientOptionsSchema = z.strictObject({
   userAgent: z.string().min(1).optional(),
   /** Aborts every request of this client (for example on shutdown). */
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal).optional(),
+  /**
+   * Accept a plain `http://` baseUrl to a host other than this machine although an `apiKey` is set (the key
+   * then travels in cleartext): only for a trusted private network. Loopback (localhost, 127.x, ::1) is
+   * always accepted.
+   * @default false
+   */
+  allowInsecureHttp: z.boolean().default(false),
 });
 
 export type ClientOptions = z.input<typeof clientOptionsSchema>;
@@ -110,6 +118,7 @@ const EXPECTED: Record<string, string> = {
   logger: 'must be an object with optional debug(message) and warn(message) functions',
   userAgent: 'must be a non-empty string',
   signal: 'must be an AbortSignal',
+  allowInsecureHttp: 'must be true or false',
 };
 
 const FIX: Record<string, string> = {
@@ -158,6 +167,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (!result.success) {
     const first = result.error.issues[0];
     throw first ? issueToError(first, input) : new ConfigError({ option: '', message: '[astro-content-publisher] Invalid client options.', hint: '' });
+  }
+  const cleartext = result.data.apiKey === undefined ? undefined : cleartextRefusal(result.data.baseUrl, result.data.allowInsecureHttp);
+  if (cleartext) {
+    const fix = 'Use https, or pass createClient({ allowInsecureHttp: true }) on a trusted private network.';
+    throw new ConfigError({ option: 'baseUrl', message: `[astro-content-publisher] \`baseUrl\` ${cleartext}. ${fix}`, hint: fix });
   }
   const fetchImpl = result.data.fetch ?? globalThis.fetch;
   return { ...result.data, fetch: fetchImpl };

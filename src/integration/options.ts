@@ -41,6 +41,20 @@ export const sitemapOptionsSchema = z.strictObject({
    */
   includeLocalPages: z.boolean({ error: '`sitemap.includeLocalPages` must be true or false.' }).default(true),
   /**
+   * Absolute URLs to add to the sitemap besides the service's articles and the pages Astro builds (pages
+   * served by another app on the same domain, on-demand pages with parameters). Not passed to `filter`.
+   * @default []
+   */
+  customPages: z
+    .array(
+      z.url({
+        protocol: /^https?$/,
+        error: (issue) => `\`sitemap.customPages\` must hold absolute http(s) URLs such as "https://blog.example.com/shop/" (got ${JSON.stringify(issue.input)}).`,
+      }),
+      { error: '`sitemap.customPages` must be an array of absolute URLs.' },
+    )
+    .default([]),
+  /**
    * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
    * limit is 50,000 (and 50 MB, which is always enforced).
    * @default 50000
@@ -98,6 +112,35 @@ export const devRefreshOptionsSchema = z.strictObject({
     )
     .min(1, { error: '`devRefresh.loaders` must name at least one loader.' })
     .optional(),
+  /**
+   * At most one refresh per `minInterval` milliseconds: every refresh runs the loaders (a list call each), and
+   * any local process (or LAN host with `--host`) can POST. A POST within the interval gets 429 and Retry-After.
+   * @default 30000
+   */
+  minInterval: z
+    .number({ error: '`devRefresh.minInterval` must be a number of milliseconds.' })
+    .int({ error: '`devRefresh.minInterval` must be a whole number of milliseconds.' })
+    .min(0, { error: '`devRefresh.minInterval` must be 0 or more (milliseconds).' })
+    .max(MAX_TIMER_MS, { error: '`devRefresh.minInterval` must be at most 2147483647 (milliseconds).' })
+    .default(30_000),
+  /**
+   * A shared secret the POST must carry as `Authorization: Bearer <token>` (pass it from the environment, not
+   * from the source). Without it, any process that reaches the dev server may trigger a refresh.
+   * @default undefined (no token required)
+   */
+  token: z
+    .string({ error: '`devRefresh.token` must be a string.' })
+    .min(16, { error: '`devRefresh.token` must be at least 16 characters long (a random secret).' })
+    .optional(),
+  /**
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * @default 5
+   */
+  reserve: z
+    .number({ error: '`devRefresh.reserve` must be a whole number of requests.' })
+    .int({ error: '`devRefresh.reserve` must be a whole number of requests.' })
+    .min(0, { error: '`devRefresh.reserve` must be 0 or more.' })
+    .default(5),
 });
 
 export const publisherOptionsSchema = z.strictObject({
@@ -131,6 +174,13 @@ export const publisherOptionsSchema = z.strictObject({
   rss: z
     .union([z.literal(false), rssOptionsSchema], { error: '`rss` must be an object of RSS options or false.' })
     .prefault({}),
+  /**
+   * Serve `/robots.txt` (allow all, with a `Sitemap:` line naming the blog's sitemap) when the blog has
+   * none of its own (no `public/robots.txt`, no `robots.txt` route). A robots.txt of the blog's own is never
+   * replaced; it gets a warning when it does not name the sitemap. `false`: never serve one.
+   * @default true
+   */
+  robotsTxt: z.boolean({ error: '`robotsTxt` must be true or false.' }).default(true),
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
    * service's article URLs to the blog's own URLs (after `site` and `base`).

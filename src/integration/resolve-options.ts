@@ -1,5 +1,5 @@
 import { AstroError } from 'astro/errors';
-import { redactText } from '../client/redact.js';
+import { describeUnparsedUrl } from '../client/redact.js';
 import type { z } from 'zod';
 import { publisherOptionsSchema, type ParsedPublisherOptions } from './options.js';
 import type { RouteConfig } from './route-config.js';
@@ -44,18 +44,13 @@ function fail(message: string, hint: string): never {
   throw new AstroError(`${PREFIX} ${message}`, hint);
 }
 
-/** A value echoed in a message, with URL credentials and token-shaped strings (the client's pattern) masked. */
-function redact(value: string): string {
-  return redactText(value.replace(/\/\/[^/@]*@/, '//***@'));
-}
-
 function parseBaseUrl(raw: string, from: 'option' | 'env'): URL {
   const source = from === 'option' ? '`baseUrl`' : 'PUBLISHER_BASE_URL';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    fail(`${source} must be an absolute http(s) URL (got ${JSON.stringify(redact(raw))}).`, 'Use the service address without /api/v1, such as "https://service.example.com".');
+    fail(`${source} must be an absolute http(s) URL (got ${describeUnparsedUrl(raw)}).`, 'Use the service address without /api/v1, such as "https://service.example.com".');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     fail(`${source} must use http or https (got "${url.protocol}").`, 'Use the service address, such as "https://service.example.com".');

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
-import { redactText } from '../client/redact.js';
+import { describeUnparsedUrl, redactText } from '../client/redact.js';
+import { cleartextRefusal } from '../client/cleartext.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
@@ -68,6 +69,12 @@ export const connectionSchema = z.strictObject({
    * @default process.env.PUBLISHER_API_KEY
    */
   apiKey: z.string({ error: 'must be a string' }).refine((value) => value.startsWith('btb_') && !/\s/.test(value), 'must be an API key starting with btb_'),
+  /**
+   * Accept a plain `http://` baseUrl to a host other than this machine (the key then travels in cleartext):
+   * only for a trusted private network. Loopback is always accepted.
+   * @default false
+   */
+  allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
   /**
    * Timeout of one request (list, detail, keywords, digest, public feeds), in milliseconds. A request that
    * has no complete answer by then fails like any transient error: the stored content is kept with a
@@ -158,6 +165,7 @@ function describe(path: string, input: unknown): string {
   if (path === 'apiKey') return input === undefined ? 'nothing' : 'a value that is not a key';
   if (input === undefined) return 'nothing';
   // A URL may carry credentials or a token in its query string: never echo them.
+  if (path === 'baseUrl' && typeof input === 'string' && !URL.canParse(input)) return describeUnparsedUrl(input);
   if (path === 'baseUrl' && typeof input === 'string') return redactText(JSON.stringify(input.replace(/\/\/[^/@]*@/, '//***@').replace(/[?#].*$/, '?...')));
   const text = typeof input === 'string' ? JSON.stringify(input) : (() => {
     try { return JSON.stringify(input) ?? String(input); } catch { return String(input); }
@@ -173,7 +181,12 @@ export function parseOptions<S extends z.ZodType>(
 ): z.output<S> {
   const input = (raw ?? {}) as Record<string, unknown>;
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    const { baseUrl, allowInsecureHttp } = result.data as { baseUrl?: string; allowInsecureHttp?: boolean };
+    const cleartext = baseUrl === undefined ? undefined : cleartextRefusal(baseUrl, allowInsecureHttp);
+    if (cleartext) throw optionError(`\`baseUrl\` ${cleartext}. Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`, 'baseUrl');
+    return result.data;
+  }
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String).join('.') || '(options)';
   let value: unknown = input;
@@ -208,5 +221,17 @@ export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
   limit: articlesLoaderOptionsSchema.shape.limit,
   /** Extensions of the sanitising policy. @default undefined */
   sanitize: articlesLoaderOptionsSchema.shape.sanitize,
+  /**
+   * No call when the last X-RateLimit-Remaining seen is at or below this: visitors cannot spend the
+   * requests that builds, the watcher and the CLI need (cached answers are still served).
+   * @default 5
+   */
+  reserve: budgetSchema.shape.reserve,
+  /**
+   * How long answers (found and not found), lists and the known slugs are reused without a call, in
+   * seconds. A slug outside the known list is answered "not found" without a call.
+   * @default 60
+   */
+  cacheSeconds: z.number().int().min(1).max(86_400).default(60),
 });
 export type LiveArticlesLoaderOptions = Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>;
