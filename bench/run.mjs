@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startSimulator } from 'astro-content-publisher/simulator';
 import { measureSanitize } from './sanitize.mjs';
+import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 
 const run = promisify(execFile);
@@ -156,6 +157,8 @@ async function main() {
       'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
       ...deploy,
     };
+    // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.
+    if (process.env.BENCH_SCALE !== '0') Object.assign(figures, await measureScale({ log }));
     if (json) console.log(JSON.stringify(figures));
     else printTable(figures);
   } finally {
@@ -171,6 +174,7 @@ const TARGETS = {
   'sitemap50k.ms': ['<= 1000', (f) => f['sitemap50k.ms'] <= 1000],
   'sitemap50k.peakMB': ['<= 256', (f) => f['sitemap50k.peakMB'] <= 256],
   'sanitize.mbPerS': ['>= 0.8 x baseline', (f) => f['sanitize.mbPerS'] >= 0.8 * f['sanitizeBaseline.mbPerS']],
+  ...SCALE_TARGETS,
   ...DEPLOY_TARGETS,
 };
 
