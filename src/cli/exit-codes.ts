@@ -1,6 +1,6 @@
 /**
  * One exit code per class of failure, so a script can branch on `$?` without parsing stderr.
- * The table is documented in the README (section cli); tests pin every value.
+ * The table is documented in https://www.npmjs.com/package/astro-content-publisher#exit-codes; tests pin every value.
  */
 export const EXIT = {
   ok: 0,

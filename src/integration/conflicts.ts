@@ -31,7 +31,7 @@ export function integrationConflicts(names: readonly string[], routes: ConflictR
     .map(
       (name) =>
         `${PREFIX} ${name} is also in \`integrations\`: the blog then has two sitemaps (${name}'s sitemap-index.xml and this integration's ${routes.sitemap === false ? '' : routes.sitemap.path}), and robots.txt can point at only one of them. ` +
-        `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }) and add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }). See the README section "Migrating from @astrojs/sitemap and @astrojs/rss".`,
+        `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }) and add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }). See https://www.npmjs.com/package/astro-content-publisher#migrating-from-astrojssitemap-and-astrojsrss`,
     );
 }
 
@@ -112,5 +112,5 @@ export function sitemapLinkProblem(html: string, pageUrl: string, sitemapUrl: st
     if (value !== undefined && URL.canParse(value, pageUrl)) hrefs.push(new URL(value, pageUrl).href);
   }
   if (hrefs.length === 0 || hrefs.includes(sitemapUrl)) return undefined;
-  return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (README, "Migrating from @astrojs/sitemap and @astrojs/rss").`;
+  return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (https://www.npmjs.com/package/astro-content-publisher#migrating-from-astrojssitemap-and-astrojsrss).`;
 }

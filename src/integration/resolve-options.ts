@@ -30,7 +30,7 @@ function describeIssue(issue: Issue): string {
   const path = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => `\`${path ? `${path}.` : ''}${key}\``).join(', ');
-    return `Unknown option ${names}: remove it or check its spelling (see the README section "integration").`;
+    return `Unknown option ${names}: remove it or check its spelling (see https://www.npmjs.com/package/astro-content-publisher#integration-options).`;
   }
   if (issue.code === 'invalid_union') {
     // Show the most specific branch (e.g. the object's field error rather than "expected false").
@@ -76,7 +76,7 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
   const parsed = publisherOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) {
     const lines = parsed.error.issues.map(describeIssue);
-    fail(lines.join(' '), `${FIX} Every option and its default is listed in the README section "integration".`);
+    fail(lines.join(' '), `${FIX} Every option and its default: https://www.npmjs.com/package/astro-content-publisher#integration-options`);
   }
   const options = parsed.data;
 

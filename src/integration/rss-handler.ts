@@ -29,7 +29,7 @@ export function rssHandler(options: RssHandlerOptions = {}): APIRoute {
   const parsed = rssHandlerOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new TypeError(`[astro-content-publisher] rssHandler(): ${issue?.message ?? 'invalid options'} (see the README section "RSS handler").`);
+    throw new TypeError(`[astro-content-publisher] rssHandler(): ${issue?.message ?? 'invalid options'} (see https://www.npmjs.com/package/astro-content-publisher#rss-handler-astro-content-publisherrss).`);
   }
   return async (context) => {
     const config = await loadRouteConfig();

@@ -196,7 +196,7 @@ export function parseOptions<S extends z.ZodType>(
   let what: string;
   if (issue.code === 'unrecognized_keys') {
     what = `${factory}() does not accept ${issue.keys.map((k) => `\`${path === '(options)' ? k : `${path}.${k}`}\``).join(', ')}`;
-    throw optionError(`${what}. Remove it or check the spelling (see the README, section "loader").`, issue.keys[0] ?? path);
+    throw optionError(`${what}. Remove it or check the spelling (see https://www.npmjs.com/package/astro-content-publisher#articlesloader-options).`, issue.keys[0] ?? path);
   }
   // Nested schemas that already speak to the user (the sanitise options) keep their own message.
   if (issue.message.startsWith('[astro-content-publisher]')) {
@@ -209,7 +209,7 @@ export function parseOptions<S extends z.ZodType>(
 
 function optionError(text: string, option: string): ConfigError {
   const message = `[astro-content-publisher] ${text}`;
-  return new ConfigError({ message, hint: 'See the README, section "loader", for every option and its default.', option });
+  return new ConfigError({ message, hint: 'Every option and its default: https://www.npmjs.com/package/astro-content-publisher#articlesloader-options', option });
 }
 
 export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({

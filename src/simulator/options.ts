@@ -86,6 +86,6 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
   const detail = unknown ? 'unknown option (check the spelling)' : (issue?.message ?? 'invalid value');
   throw new TypeError(
     `[astro-content-publisher] simulator option \`${name}\` is invalid: ${detail}. ` +
-      'See the README section "simulator" for the accepted options.',
+      'The accepted options: https://www.npmjs.com/package/astro-content-publisher#simulator-a-development-tool',
   );
 }

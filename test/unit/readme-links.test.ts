@@ -1,0 +1,108 @@
+/**
+ * Every link to the documentation names a heading that exists: the links in error messages and comments of
+ * src/ (`https://www.npmjs.com/package/astro-content-publisher#<anchor>`, the published README), and the
+ * links between the README and the pages of docs/. Anchors are computed the way GitHub (and npm) compute
+ * them from a heading: lower-case, punctuation removed, spaces to hyphens, a repeated one suffixed -1, -2.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** GitHub's anchor of a heading's text (inline code marks and emphasis are not part of it). */
+function githubSlug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .trim()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file: one per heading outside code fences, plus explicit `<a id>`s. */
+function anchorsOf(file: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  let fence = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('```')) fence = !fence;
+    if (fence) continue;
+    const id = /<a id="([^"]+)"><\/a>/.exec(line)?.[1];
+    if (id) anchors.add(id);
+    const heading = /^#{1,6} (.+)$/.exec(line)?.[1];
+    if (!heading) continue;
+    const base = githubSlug(heading);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return anchors;
+}
+
+function filesUnder(dir: string, ext: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(ext))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const readme = join(root, 'README.md');
+const docs = filesUnder(join(root, 'docs'), '.md');
+
+describe('links to the documentation', () => {
+  it('computes anchors as GitHub does', () => {
+    expect(githubSlug('`budget.maxRequests`')).toBe('budgetmaxrequests');
+    expect(githubSlug('Migrating from `@astrojs/sitemap` and `@astrojs/rss`')).toBe('migrating-from-astrojssitemap-and-astrojsrss');
+    expect(githubSlug('Deploy: keep the store between builds')).toBe('deploy-keep-the-store-between-builds');
+    expect(githubSlug("Images through Astro's image pipeline")).toBe('images-through-astros-image-pipeline');
+    expect(githubSlug('`allowInsecureHttp`')).toBe('allowinsecurehttp');
+  });
+
+  it('every README link in src/ names a heading of the README, and none says "README section" without a link', () => {
+    const readmeAnchors = anchorsOf(readme);
+    const links: string[] = [];
+    const broken: string[] = [];
+    const unlinked: string[] = [];
+    for (const file of filesUnder(join(root, 'src'), '.ts')) {
+      const text = readFileSync(file, 'utf8');
+      const where = relative(root, file);
+      for (const match of text.matchAll(/https:\/\/www\.npmjs\.com\/package\/astro-content-publisher(?:#([^\s`'")\].,;]*))?/g)) {
+        links.push(`${where}#${match[1] ?? ''}`);
+        if (!match[1] || !readmeAnchors.has(match[1])) broken.push(`${where}: ${match[0]}`);
+      }
+      for (const match of text.matchAll(/README(?:'s)?,? (?:section|")[^\n]*/g)) unlinked.push(`${where}: ${match[0]}`);
+    }
+    expect(broken).toEqual([]);
+    expect(unlinked).toEqual([]);
+    // The boundaries that link to their options: loader, integration, rss handler, simulator, conflicts, CI notice.
+    expect(links.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('every #anchor and docs/ link of the README and of the docs pages exists', () => {
+    const broken: string[] = [];
+    for (const file of [readme, ...docs]) {
+      let fence = false;
+      const text = readFileSync(file, 'utf8').split('\n').filter((line) => {
+        if (line.startsWith('```')) fence = !fence;
+        return !fence;
+      }).join('\n');
+      for (const match of text.matchAll(/\]\(([^)\s]*)\)/g)) {
+        const target = match[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const linked = path === '' ? file : resolve(dirname(file), path);
+        if (!existsSync(linked)) broken.push(`${relative(root, file)}: ${target} (no such file)`);
+        else if (anchor !== undefined && linked.endsWith('.md') && !anchorsOf(linked).has(anchor)) {
+          broken.push(`${relative(root, file)}: ${target} (no such heading)`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the README links every docs page', () => {
+    const text = readFileSync(readme, 'utf8');
+    expect(docs.length).toBeGreaterThanOrEqual(5);
+    for (const page of docs) expect(text, relative(root, page)).toContain(`](${relative(root, page)})`);
+  });
+});
