@@ -154,8 +154,10 @@ it('ours only (the package still installed, not in integrations): no sitemap war
   expect(failures).toEqual([]);
 });
 
-it("both, as the README combines them: the other index lists ours via customSitemaps, each page in one sitemap, every URL answers 200", async () => {
-  const { outDir, config, logs } = await buildWith('both', [publisher({ sitemap: { includeLocalPages: false } }), sitemap({ customSitemaps: [OURS], filter: (page) => !page.startsWith(`${SITE}/blog/`) })], 'public-both');
+// Both orders of `integrations`: the two write in astro:build:done one after the other.
+it.each(['publisher first', 'sitemap first'])("both, as the README combines them (%s): the other index lists ours via customSitemaps, each page in one sitemap, every URL answers 200", async (order) => {
+  const both = [publisher({ sitemap: { includeLocalPages: false } }), sitemap({ customSitemaps: [OURS], filter: (page) => !page.startsWith(`${SITE}/blog/`) })];
+  const { outDir, config, logs } = await buildWith(order === 'publisher first' ? 'both' : 'both-reversed', order === 'publisher first' ? both : both.reverse(), 'public-both');
   // The integration cannot read the other's options, so the warning stays (once) after the fix.
   expect(count(logs, CONFLICT)).toBe(1);
   expect(sitemapFiles(outDir)).toEqual(SITEMAP_FILES);
