@@ -21,7 +21,7 @@ export interface DevRefreshSetup {
   refreshContent: NonNullable<HookParameters<'astro:server:setup'>['refreshContent']>;
   logger: AstroIntegrationLogger;
   endpoint: string;
-  pollInterval: number | undefined;
+  pollIntervalMs: number | undefined;
   loaders: readonly string[] | undefined;
   /** The public RSS URL to poll (undefined: no poll possible). */
   rssUrl: string | undefined;
@@ -95,10 +95,10 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   });
   logger.info(`Dev refresh: POST ${setup.endpoint} refreshes this package's collections.`);
 
-  if (setup.pollInterval === undefined || setup.rssUrl === undefined) return () => {};
+  if (setup.pollIntervalMs === undefined || setup.rssUrl === undefined) return () => {};
   const stop = startFeedPoll({
     rssUrl: setup.rssUrl,
-    interval: setup.pollInterval,
+    interval: setup.pollIntervalMs,
     timeoutMs: setup.timeoutMs,
     logger,
     onChange: () => refresh('the RSS feed changed'),

@@ -77,7 +77,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           refreshContent,
           logger,
           endpoint: devRefresh.endpoint,
-          pollInterval: devRefresh.pollInterval,
+          pollIntervalMs: devRefresh.pollIntervalMs,
           loaders: devRefresh.loaders,
           rssUrl: resolved.route.rssUrl,
           timeoutMs: resolved.route.timeoutMs,

@@ -181,8 +181,8 @@ describe('integration (publisher options)', () => {
       [{ articlePattern: 'javascript:[slug]' }, '`articlePattern`'],
       [{ devRefresh: { endpoint: '/x?y' } }, '`devRefresh.endpoint`'],
       // A poll interval past the timer range would poll in a tight loop.
-      [{ devRefresh: { pollInterval: 1e12 } }, '`devRefresh.pollInterval`'],
-      [{ devRefresh: { pollInterval: -1 } }, '`devRefresh.pollInterval`'],
+      [{ devRefresh: { pollIntervalMs: 1e12 } }, '`devRefresh.pollIntervalMs`'],
+      [{ devRefresh: { pollIntervalMs: -1 } }, '`devRefresh.pollIntervalMs`'],
     ];
     const accepted: string[] = [];
     for (const [options, option] of cases) {

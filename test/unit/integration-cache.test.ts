@@ -105,7 +105,7 @@ describe('integration feed cache', () => {
   const waitFor = async (check: () => boolean) => {
     for (let i = 0; i < 50 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
   };
-  const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollInterval = 1000) => {
+  const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollIntervalMs = 1000) => {
     const httpServer = new EventEmitter();
     const server = { middlewares: { use: () => {} }, httpServer };
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -114,7 +114,7 @@ describe('integration feed cache', () => {
       refreshContent,
       logger: logger as never,
       endpoint: '/_publisher/refresh',
-      pollInterval,
+      pollIntervalMs,
       loaders: ['astro-content-publisher:articles'],
       rssUrl: rssUrl(),
       timeoutMs: 5000,

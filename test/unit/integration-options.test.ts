@@ -81,7 +81,7 @@ describe('integration options', () => {
 
   it('devRefresh: only this package\'s loaders, a sane poll interval', () => {
     expect(message(() => resolveOptions({ siteId: 12, devRefresh: { loaders: ['file'] } }, astro, env))).toContain('`devRefresh.loaders` may only name this package\'s loaders');
-    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { pollInterval: 10 } }, astro, env))).toContain('`devRefresh.pollInterval` must be at least 1000');
+    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { pollIntervalMs: 10 } }, astro, env))).toContain('`devRefresh.pollIntervalMs` must be a whole number of milliseconds from 1000');
     expect(resolveOptions({ siteId: 12, devRefresh: false }, astro, env).options.devRefresh).toBe(false);
   });
 
