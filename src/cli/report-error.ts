@@ -35,7 +35,7 @@ export function errorLine(error: unknown): string {
     // The client's message already says which URL to check.
     return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message}`;
   }
-  if (e.code === 'invalid_option') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.code === 'invalid_option') return e.message;
   return `unexpected failure: ${e.message}`;
 }
 

@@ -56,3 +56,9 @@ export function durationMsSchema(min: number, max: number = MAX_TIMER_MS) {
   const message = `must be a whole number of milliseconds from ${min} to ${max}`;
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
+
+/** A whole number from `min` to `max`, of `unit` when it has one ("bytes"). */
+export function integerSchema(min: number, max: number, unit?: string) {
+  const message = `must be a whole number${unit ? ` of ${unit}` : ''} from ${min} to ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}

@@ -22,6 +22,12 @@ export interface IssueContext {
   docs: string;
   /** Environment variables that supply an option the call left out, by option name. */
   env?: Readonly<Record<string, string>>;
+  /** Fixes worded for one option, replacing the generic "Fix it in call({ option })". */
+  fixes?: Readonly<Record<string, string>>;
+  /** The accepted option names, listed after an unknown one. */
+  known?: readonly string[];
+  /** The options' own name when they are nested in another call's options (`sanitize`). */
+  under?: string;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -48,24 +54,29 @@ function specific(issue: Issue): Issue {
 /** Turns one zod issue into a message naming the option, a hint with the fix, and the option's path. */
 export function formatIssue(raw: Issue, input: unknown, context: IssueContext): OptionProblem {
   const issue = specific(raw);
-  const path = issue.path.map(String).join('.');
+  const path = [...(context.under ? [context.under] : []), ...issue.path.map(String)].join('.');
   const docs = `Every option and its default is listed in the README section "${context.docs}".`;
+  const top = (path || 'options').split('.')[0];
+  const fix = (option: string) =>
+    context.fixes?.[option] ??
+    (context.env?.[option]
+      ? `Set it in ${context.call.replace(/\(\)$/, '')}({ ${option} }) or the environment variable ${context.env[option]}.`
+      : `Fix it in ${context.call.replace(/\(\)$/, '')}({ ${top} }). ${docs}`);
+  // A schema that already names its option (the sanitise options) speaks for itself.
+  if (issue.message.startsWith('`')) return { message: issue.message, hint: fix(path || 'options'), option: path || 'options' };
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => `\`${path ? `${path}.` : ''}${key}\``).join(', ');
     const option = `${path ? `${path}.` : ''}${issue.keys[0] ?? ''}`;
-    return { message: `Unknown option ${names} for ${context.call}: remove it or check its spelling.`, hint: docs, option };
+    const known = context.known ? `Known options: ${context.known.join(', ')}.` : docs;
+    return { message: `Unknown option ${names} for ${context.call}: remove it or check its spelling.`, hint: known, option };
   }
   const option = path || 'options';
-  const top = option.split('.')[0];
   const env = context.env?.[option];
-  const fix = env ? `Set it in ${context.call.replace(/\(\)$/, '')}({ ${option} }) or the environment variable ${env}.` : `Fix it in ${context.call.replace(/\(\)$/, '')}({ ${top} }). ${docs}`;
-  // A nested schema that already names its option (the sanitise options) speaks for itself.
-  if (issue.message.startsWith('`')) return { message: issue.message, hint: fix, option };
   const value = valueAt(input, issue.path);
   if (value === undefined && (env || issue.code === 'invalid_type')) {
-    return { message: `\`${option}\` is required.`, hint: fix, option };
+    return { message: `\`${option}\` is required.`, hint: fix(option), option };
   }
   const problem = issue.message.replace(/^Invalid input: /, '');
   const got = problem.includes('(got ') || problem.includes('not shown') ? '' : ` (got ${describeInput(value)})`;
-  return { message: `\`${option}\` ${problem}${got}.`, hint: fix, option };
+  return { message: `\`${option}\` ${problem}${got}.`, hint: fix(option), option };
 }
