@@ -15,3 +15,4 @@ export {
   DEFAULT_IFRAME_HOSTS,
   IFRAME_SANDBOX,
 } from './policy.js';
+export { articleLinkTarget, blogArticleUrl, rewriteArticleLinks, applyTrailingSlash, type ArticleLinkContext, type BlogLayout } from './article-links.js';

@@ -7,6 +7,9 @@ import {
   rewriteRss,
   rewriteSitemap,
 } from '../feeds/index.js';
+import { articleLinkTarget, serviceArticleSlug } from '../html/article-links.js';
+import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
+import { knownArticlesOf } from './known-articles.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
@@ -39,8 +42,25 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
   return [...origins];
 }
 
-function mapper(config: RouteConfig, origins: string[]): (upstream: string) => string {
-  return makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
+/**
+ * A service article URL goes where the blog's pages send it (src/html/article-links.ts, the mapping the
+ * in-article links use): the blog's page when the blog has the article, else the service's public URL.
+ * Any other service URL keeps the feeds' mapping (same path on the blog's origin).
+ */
+function mapper(config: RouteConfig, origins: string[], known: KnownArticles | undefined): (upstream: string) => string {
+  const other = makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
+  const ctx = { blogSite: config.blogSite, articlePattern: config.articlePattern, trailingSlash: config.trailingSlash, serviceOrigins: origins, known: known?.slugs };
+  return (upstream) => {
+    const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
+    if (url === undefined || serviceArticleSlug(url, origins) === undefined) return other(upstream);
+    return articleLinkTarget(upstream, ctx) ?? upstream;
+  };
+}
+
+/** The origins of the feed plus those the loaders saw, and what the blog has (undefined: no loader). */
+function knownFor(config: RouteConfig, origins: string[]): { origins: string[]; known: KnownArticles | undefined } {
+  const known = knownArticlesOf(config, origins);
+  return { origins: known ? [...known.origins] : origins, known };
 }
 
 /** The service's sitemap rewritten for the blog, merged with the blog's own pages, split when too big. */
@@ -49,13 +69,21 @@ export function buildSitemap(body: string, config: RouteConfig, localPages: read
   const { path, maxUrlsPerFile } = config.sitemap;
   const url = config.sitemapUrl;
   const entries = parseSitemapEntries(body, { url, maxBytes: SITEMAP_MAX_BYTES });
-  const origins = upstreamOrigins(config, entries.map((entry) => entry.loc));
-  return rewriteSitemap(body, {
+  const { origins, known } = knownFor(config, upstreamOrigins(config, entries.map((entry) => entry.loc)));
+  const source = known ? filterSitemapArticles(body, { url, maxBytes: SITEMAP_MAX_BYTES }, known).xml : body;
+  // The blog's own pages under the article pattern, unless they are the page of a listed service article.
+  const listed = new Set<string>();
+  for (const entry of entries) {
+    const slug = URL.canParse(entry.loc) ? serviceArticleSlug(new URL(entry.loc), origins) : undefined;
+    if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+  }
+  const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
+  return rewriteSitemap(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: mapper(config, origins),
+    mapUrl: mapper(config, origins, known),
     maxBytes: SITEMAP_MAX_BYTES,
-    extraUrls: localPages.map((loc) => ({ loc })),
+    extraUrls: [...localPages, ...localArticles].map((loc) => ({ loc })),
     maxUrlsPerFile,
     partUrl: (n) => blogUrl(config, sitemapPartPath(path, n + 1)),
   });
@@ -66,6 +94,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   if (config.rss === false) throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const origins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  return rewriteRss(body, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path) });
+  const { origins, known } = knownFor(config, upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]));
+  const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known).xml : body;
+  return rewriteRss(source, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path) });
 }

@@ -1,10 +1,15 @@
 import type { AstroIntegration } from 'astro';
+import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
-import { selectLocalPages, staticPagePathnames } from './local-pages.js';
+import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
+import { articlesOfSite } from './known-articles.js';
+import { checkBuiltSitemapLink, checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
+import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
-import { sitemapPartPattern, type RouteConfig } from './route-config.js';
+import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { writeStaticSitemap } from './static-sitemap.js';
+import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 
 export const INTEGRATION_NAME = 'astro-content-publisher';
@@ -14,6 +19,8 @@ const ROUTES = {
   sitemap: new URL('./routes/sitemap.js', import.meta.url),
   sitemapPart: new URL('./routes/sitemap-part.js', import.meta.url),
   rss: new URL('./routes/rss.js', import.meta.url),
+  articleLinks: new URL('./routes/article-links-middleware.js', import.meta.url),
+  robots: new URL('./routes/robots.js', import.meta.url),
 };
 
 /**
@@ -29,22 +36,37 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
   let pathnames: string[] = [];
+  let usesAstroRss = false;
+  let ownSitemapRoute = false;
+  // One warning per conflict, although Astro resolves the routes again on every change under `astro dev`.
+  const warned = new Set<string>();
+  const warnOnce = (logger: { warn: (message: string) => void }, message: string | undefined) => {
+    if (message === undefined || warned.has(message)) return;
+    warned.add(message);
+    // Astro's logger already labels the line with the integration's name.
+    logger.warn(message.replace(/^\[astro-content-publisher\] /, ''));
+  };
 
   const routeConfig = (pages: Iterable<string>): RouteConfig => {
     if (!resolved) throw new Error('[astro-content-publisher] The integration was used before astro:config:setup.');
     const { route, options: opts } = resolved;
     const sitemap = opts.sitemap;
-    const localPages =
-      sitemap !== false && sitemap.includeLocalPages
-        ? selectLocalPages(pages, { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap.filter })
-        : [];
-    return { ...route, localPages };
+    const include = sitemap !== false && sitemap.includeLocalPages;
+    const pageOptions = { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap === false ? undefined : sitemap.filter };
+    const pageList = [...pages];
+    const localPages = include ? selectLocalPages(pageList, pageOptions) : [];
+    const localArticlePages = include ? selectLocalArticlePages(pageList, pageOptions) : [];
+    const customPages = sitemap === false ? [] : sitemap.customPages;
+    // Read when the routes are bundled (or the static sitemap written): the loaders have run by then.
+    return { ...route, localPages: [...localPages, ...customPages], localArticlePages, articles: articlesOfSite(publishedCollections(), route.siteId) };
   };
 
   return {
     name: INTEGRATION_NAME,
     hooks: {
-      'astro:config:setup': ({ config, command, injectRoute, updateConfig }) => {
+      'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
+        // Only the loaders of this build say what the blog has (a previous build in this process does not).
+        clearPublishedArticles();
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
         resolved = resolveOptions(options, { site: config.site, base: config.base, output: config.output, trailingSlash });
         const { prerender, route } = resolved;
@@ -52,22 +74,41 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
         // is only injected where it answers requests: dev and on-demand output.
         sitemapAtBuildDone = command === 'build' && prerender && route.sitemap !== false;
-        if (route.sitemap !== false && !sitemapAtBuildDone) {
+        // A route file of the blog's own at our path keeps it (warned about in astro:routes:resolved).
+        const pagesDir = new URL('pages/', config.srcDir);
+        if (route.sitemap !== false && !sitemapAtBuildDone && !hasOwnRouteFile(pagesDir, route.sitemap.path)) {
           injectRoute({ pattern: route.sitemap.path, entrypoint: ROUTES.sitemap, prerender });
           injectRoute({ pattern: sitemapPartPattern(route.sitemap.path), entrypoint: prerender ? ROUTES.sitemapPart : ROUTES.sitemap, prerender });
         }
-        if (route.rss !== false) injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
+        if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path)) injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
+        if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
+        usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
+        if (route.sitemap !== false) {
+          const sitemapUrl = blogUrl(route, route.sitemap.path);
+          for (const message of integrationConflicts(config.integrations.map((i) => i.name), route, sitemapUrl)) warnOnce(logger, message);
+          if (!sitemapAtBuildDone) {
+            // On demand (and in dev) the blog's robots.txt is known only from its sources.
+            warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
+            if (resolved.options.robotsTxt && !prerender && !hasOwnRobotsTxt(config.publicDir, pagesDir)) {
+              injectRoute({ pattern: '/robots.txt', entrypoint: ROUTES.robots, prerender: false });
+            }
+          }
+        }
         updateConfig({
           vite: {
-            plugins: [routeConfigPlugin(() => routeConfig(pathnames))],
+            plugins: [routeConfigPlugin(() => routeConfig(pathnames)), noExternalPlugin(INTEGRATION_NAME)],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
           },
         });
       },
-      'astro:routes:resolved': ({ routes }) => {
+      'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
         pathnames = staticPagePathnames(routes);
+        if (!resolved) return;
+        const ours = resolved.route.sitemap;
+        ownSitemapRoute = ours !== false && routes.some((r) => r.origin === 'project' && r.pattern === ours.path);
+        for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -84,10 +125,25 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:build:done': async ({ pages, dir, logger }) => {
-        if (!sitemapAtBuildDone) return;
-        const config = routeConfig(pages.map((page) => page.pathname));
-        const written = await writeStaticSitemap(config, config.localPages, dir);
-        logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
+        if (!sitemapAtBuildDone || !resolved || resolved.route.sitemap === false) return;
+        const sitemapPath = resolved.route.sitemap.path;
+        const sitemapUrl = blogUrl(resolved.route, sitemapPath);
+        // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
+        const taken = existingOutputs(dir, [sitemapPath]);
+        if (taken.length > 0) {
+          // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
+          if (!ownSitemapRoute) warnOnce(logger, `[astro-content-publisher] The build already has ${taken.join(', ')} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`);
+        } else {
+          const config = routeConfig(pages.map((page) => page.pathname));
+          const written = await writeStaticSitemap(config, config.localPages, dir);
+          logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
+        }
+        const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
+        if (articles) warnOnce(logger, missingArticlePages(articles.slugs, pages.map((page) => page.pathname), resolved.route));
+        warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
+        const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
+        if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
+        warnOnce(logger, robots.warning);
       },
     },
   };

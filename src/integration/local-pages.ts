@@ -61,6 +61,40 @@ export function selectLocalPages(pathnames: Iterable<string>, options: LocalPage
   return [...urls].sort();
 }
 
+/** A page of the blog's own under the article pattern (a local Markdown post, a list page such as `/posts/2/`). */
+export interface LocalArticlePage {
+  slug: string;
+  url: string;
+}
+
+/**
+ * The blog's own pages whose path matches the article pattern, with the slug they stand for: listed in the
+ * sitemap unless the service's sitemap already lists an article with that slug (then the two are one page).
+ * Kept by `filter` like the other local pages.
+ */
+export function selectLocalArticlePages(pathnames: Iterable<string>, options: LocalPageOptions): LocalArticlePage[] {
+  const [before = '', after = ''] = options.articlePattern.replace(/^\/+/, '').split('[slug]');
+  const article = new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after.replace(/\/+$/, ''))}/?$`);
+  const pages = new Map<string, LocalArticlePage>();
+  for (const raw of pathnames) {
+    const path = raw.replace(/^\/+/, '');
+    const slug = article.exec(path)?.[1];
+    if (slug === undefined || isFilePath(path)) continue;
+    const url = new URL(withTrailingSlash(path, options.trailingSlash), options.blogSite).href;
+    if (options.filter && !options.filter(url)) continue;
+    pages.set(url, { slug: safeDecode(slug), url });
+  }
+  return [...pages.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /**
  * Pathnames of the project's static page routes (no parameters), for on-demand output where the routes
  * run long after the build and Astro's list of built pages is not available to them.

@@ -39,6 +39,20 @@ export const sitemapOptionsSchema = z.strictObject({
    */
   includeLocalPages: z.boolean({ error: '`sitemap.includeLocalPages` must be true or false.' }).default(true),
   /**
+   * Absolute URLs to add to the sitemap besides the service's articles and the pages Astro builds (pages
+   * served by another app on the same domain, on-demand pages with parameters). Not passed to `filter`.
+   * @default []
+   */
+  customPages: z
+    .array(
+      z.url({
+        protocol: /^https?$/,
+        error: (issue) => `\`sitemap.customPages\` must hold absolute http(s) URLs such as "https://blog.example.com/shop/" (got ${JSON.stringify(issue.input)}).`,
+      }),
+      { error: '`sitemap.customPages` must be an array of absolute URLs.' },
+    )
+    .default([]),
+  /**
    * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
    * limit is 50,000 (and 50 MB, which is always enforced).
    * @default 50000
@@ -119,6 +133,13 @@ export const publisherOptionsSchema = z.strictObject({
   rss: z
     .union([z.literal(false), rssOptionsSchema], { error: '`rss` must be an object of RSS options or false.' })
     .prefault({}),
+  /**
+   * Serve `/robots.txt` (allow all, with a `Sitemap:` line naming the blog's sitemap) when the blog has
+   * none of its own (no `public/robots.txt`, no `robots.txt` route). A robots.txt of the blog's own is never
+   * replaced; it gets a warning when it does not name the sitemap. `false`: never serve one.
+   * @default true
+   */
+  robotsTxt: z.boolean({ error: '`robotsTxt` must be true or false.' }).default(true),
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
    * service's article URLs to the blog's own URLs (after `site` and `base`).

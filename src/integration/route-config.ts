@@ -21,6 +21,14 @@ export interface RouteConfig {
   dev: boolean;
   /** Absolute URLs of the blog's own pages (already filtered), merged into the sitemap. */
   localPages: string[];
+  /**
+   * The articles the blog has: the entries of every `articlesLoader` collection of `siteId` after its
+   * filters and budget, as the loaders recorded them in this build. Undefined when the project has no
+   * articles loader for the site (the routes then list every article the service publishes).
+   */
+  articles?: { slugs: string[]; origins: string[]; languages?: Record<string, string> } | undefined;
+  /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
+  localArticlePages?: Array<{ slug: string; url: string }> | undefined;
 }
 
 /** The virtual module the routes import their settings from. */

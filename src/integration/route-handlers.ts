@@ -1,6 +1,8 @@
 import { FeedCache } from './feed-cache.js';
 import { buildRss, buildSitemap, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
-import type { RouteConfig } from './route-config.js';
+import { robotsTxtBody } from './conflicts.js';
+import { knownArticlesKey } from './known-articles.js';
+import { blogUrl, type RouteConfig } from './route-config.js';
 
 /**
  * The request handling of the two routes, apart from Astro's route modules so it can be tested directly.
@@ -41,7 +43,7 @@ function warnStale(error: Error): void {
 }
 
 function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
-  return cacheFor(`sitemap ${config.sitemapUrl}`, () =>
+  return cacheFor(`sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`, () =>
     new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages), onStale: warnStale }),
     context,
     config,
@@ -49,7 +51,7 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
 }
 
 function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<string> {
-  return cacheFor(`rss ${config.rssUrl}`, () =>
+  return cacheFor(`rss ${config.rssUrl}${knownArticlesKey(config)}`, () =>
     new FeedCache({ url: config.rssUrl, timeoutMs: config.timeoutMs, maxBytes: RSS_MAX_BYTES, transform: (body) => buildRss(body, config), onStale: warnStale }),
     context,
     config,
@@ -101,4 +103,13 @@ export async function handleRss(config: RouteConfig, context: FeedRouteContext):
   } catch (error) {
     return upstreamFailure(error, config, context);
   }
+}
+
+/** `/robots.txt` when the blog has none: allow all, and name the blog's sitemap. */
+export function handleRobots(config: RouteConfig): Response {
+  if (config.sitemap === false) return plain(404, 'Not found.');
+  return new Response(robotsTxtBody(blogUrl(config, config.sitemap.path)), {
+    status: 200,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': PUBLIC_CACHE },
+  });
 }

@@ -2,6 +2,7 @@ import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
 import { LOADER_NAMES } from './names.js';
+import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
 import { runArticlesSync } from './sync-run.js';
 
@@ -22,6 +23,10 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     name: LOADER_NAMES.articles,
     schema: articleDataSchema,
     // The log label keeps the site and filters apart when a project has several articles loaders.
-    load: (context) => runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key),
+    load: (context) =>
+      runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key).then(() =>
+        // What the collection now holds is what the integration's sitemap, feed and article links name.
+        recordPublishedArticles(context, resolved.siteId),
+      ),
   } satisfies Loader;
 }

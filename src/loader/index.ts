@@ -6,3 +6,6 @@ export { liveArticlesLoader, type LiveArticlesFilter, type LiveArticleEntryFilte
 export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options.js';
 export type { ArticleData, KeywordData, DigestData } from './schemas.js';
 export { StrictModeError } from './warnings.js';
+// The helpers of the README section "Mapping the articles to a theme's schema".
+export { articleDataSchema } from './schemas.js';
+export { readingTime, entryDescription, starterFields, type StarterFields } from './theme-fields.js';

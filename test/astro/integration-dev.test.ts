@@ -93,6 +93,11 @@ describe('integration, astro dev', () => {
     const page = await (await fetch(blog)).text();
     expect(page).toContain(title);
     expect(page).toContain('6 articles');
+
+    // The routes follow the refreshed collection too (issue 11): the new article is in the sitemap.
+    const locs: string[] = [];
+    for (const n of [1, 2]) locs.push(...locsOf(await (await fetch(`${blog}/sitemap-${n}.xml`)).text()));
+    expect(locs.filter((loc) => loc.startsWith('https://blog.example.com/blog/'))).toHaveLength(6);
   });
 
   it('a cross-site POST to the refresh endpoint (another page in the browser): 403 with a plain message, no loader run', async () => {

@@ -21,7 +21,7 @@ describe('integration, static output', () => {
     outDir = await buildSite('integration-site', {
       site: 'https://blog.example.com',
       base: '/docs',
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url, sitemap: { filter: (url) => !url.includes('/secret/') } })],
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url, sitemap: { filter: (url) => !url.includes('/secret/'), customPages: ['https://blog.example.com/docs/shop/'] } })],
     });
   });
   afterAll(async () => {
@@ -49,12 +49,16 @@ describe('integration, static output', () => {
     expect(xml.match(/<lastmod>/g)?.length).toBe(60);
   });
 
-  it('sitemap: merges the blog\'s own pages, without status pages, files or local article pages', async () => {
+  it('sitemap: merges the blog\'s own pages, with its own posts under the article pattern, without status pages or files', async () => {
     const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
     expect(locs.slice(60)).toEqual([
       'https://blog.example.com/docs/',
       'https://blog.example.com/docs/about/',
       'https://blog.example.com/docs/blog/',
+      // A page of the blog's own under /blog/[slug]/ that is no service article (issue 11, item 3).
+      'https://blog.example.com/docs/blog/local-only-article/',
+      // sitemap.customPages: a page Astro does not build.
+      'https://blog.example.com/docs/shop/',
       'https://blog.example.com/docs/tags/astro/',
       'https://blog.example.com/docs/tags/seo/',
     ]);
@@ -93,7 +97,7 @@ describe('integration, static output', () => {
     });
     const index = await readFile(join(split, 'sitemap.xml'), 'utf8');
     expect(index).toContain('<sitemapindex');
-    // 60 articles + 6 local pages (no filter this time) = 66 URLs -> 3 parts
+    // 60 articles + 6 local pages (no filter this time) + the local post under /blog/ = 67 URLs -> 3 parts
     expect(locsOf(index)).toEqual([1, 2, 3].map((n) => `https://blog.example.com/sitemap-${n}.xml`));
     await expect(xmllint(join(split, 'sitemap.xml'), 'siteindex-0.9.xsd')).resolves.toContain('validates');
     const all: string[] = [];
@@ -102,7 +106,7 @@ describe('integration, static output', () => {
       await expect(xmllint(file, 'sitemap-0.9.xsd')).resolves.toContain('validates');
       all.push(...locsOf(await readFile(file, 'utf8')));
     }
-    expect(all).toHaveLength(66);
+    expect(all).toHaveLength(67);
     expect(all).toContain('https://blog.example.com/secret/');
   });
 });

@@ -26,8 +26,9 @@ const CLIENT_ERRORS = [
   'UnauthorizedError',
 ];
 const LOADERS = {
-  runtime: ['StrictModeError', 'articlesLoader', 'digestLoader', 'keywordsLoader', 'liveArticlesLoader'],
-  types: ['ArticleData', 'ArticlesLoaderOptions', 'DataLoaderOptions', 'DigestData', 'KeywordData', 'LiveArticleData', 'LiveArticleEntryFilter', 'LiveArticlesFilter', 'LiveArticlesLoaderOptions'],
+  // articleDataSchema and the theme helpers: the README's "Mapping the articles to a theme's schema" (issue 11).
+  runtime: ['StrictModeError', 'articleDataSchema', 'articlesLoader', 'digestLoader', 'entryDescription', 'keywordsLoader', 'liveArticlesLoader', 'readingTime', 'starterFields'],
+  types: ['ArticleData', 'ArticlesLoaderOptions', 'DataLoaderOptions', 'DigestData', 'KeywordData', 'LiveArticleData', 'LiveArticleEntryFilter', 'LiveArticlesFilter', 'LiveArticlesLoaderOptions', 'StarterFields'],
 };
 
 /** Per subpath: the names a program can import at run time, and the names that exist for TypeScript only. */
@@ -67,6 +68,11 @@ const SURFACE: Record<string, { runtime: string[]; types: string[] }> = {
       'SnapshotResult',
       'Usage',
     ],
+  },
+  // The RSS route as a handler for an endpoint of the blog's own (issue 13).
+  './rss': {
+    runtime: ['rssHandler'],
+    types: ['ExtraRssItem', 'RssHandlerOptions', 'RssItemView'],
   },
   './simulator': {
     runtime: ['startSimulator'],

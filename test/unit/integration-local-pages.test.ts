@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { articlePathRegExp, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
+import { articlePathRegExp, selectLocalArticlePages, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
 
 const base = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
 
@@ -43,5 +43,21 @@ describe('integration local pages', () => {
         { type: 'endpoint', origin: 'external', pathname: '/rss.xml', params: [] },
       ]),
     ).toEqual(['/about']);
+  });
+});
+
+describe('integration local pages under the article pattern (issue 11, item 3)', () => {
+  it('selectLocalArticlePages: the blog\'s own posts and list pages under the pattern, with their slug, filtered, sorted', () => {
+    const pages = ['blog/my-post/', 'blog/caf%C3%A9/', 'blog/', 'about/', 'blog/feed.xml', 'blog/hidden/', 'blog/a/b/'];
+    expect(selectLocalArticlePages(pages, { ...base, filter: (url) => !url.includes('hidden') })).toEqual([
+      { slug: 'café', url: 'https://blog.example.com/docs/blog/caf%C3%A9/' },
+      { slug: 'my-post', url: 'https://blog.example.com/docs/blog/my-post/' },
+    ]);
+  });
+
+  it("selectLocalArticlePages: trailingSlash 'never' and a pattern such as /posts/[slug]", () => {
+    expect(selectLocalArticlePages(['posts/2', 'posts/2/'], { ...base, articlePattern: '/posts/[slug]', trailingSlash: 'never' })).toEqual([
+      { slug: '2', url: 'https://blog.example.com/docs/posts/2' },
+    ]);
   });
 });

@@ -89,4 +89,9 @@ describe('integration options', () => {
     const { route } = resolveOptions({ siteId: 12, sitemap: { filter: () => true } }, astro, env);
     expect(JSON.parse(JSON.stringify(route))).toEqual(route);
   });
+
+  it('sitemap.customPages: absolute http(s) URLs, named in the error otherwise', () => {
+    expect(resolveOptions({ siteId: 12, sitemap: { customPages: ['https://blog.example.com/shop/'] } }, astro, env).options.sitemap).toMatchObject({ customPages: ['https://blog.example.com/shop/'] });
+    expect(() => resolveOptions({ siteId: 12, sitemap: { customPages: ['/shop/'] } }, astro, env)).toThrow(/`sitemap.customPages` must hold absolute http\(s\) URLs .*\(got "\/shop\/"\)/);
+  });
 });

@@ -1,0 +1,116 @@
+/**
+ * Conflicts with what the blog already has (its own routes, `@astrojs/sitemap`, `@astrojs/rss`, its
+ * `robots.txt`): pure decisions that return the one warning to log, naming the conflict and the fix.
+ * The hooks do the I/O (see integration.ts).
+ */
+
+import { blogArticleUrl, type BlogLayout } from '../html/article-links.js';
+
+const PREFIX = '[astro-content-publisher]';
+
+export interface ConflictRoutes {
+  sitemap: false | { path: string };
+  rss: false | { path: string };
+}
+
+/** The part of a resolved route the checks need (Astro's IntegrationResolvedRoute). */
+export interface ResolvedRouteView {
+  pattern: string;
+  origin: string;
+  entrypoint: string;
+}
+
+/** Names of Astro integrations that publish a sitemap of their own. */
+const SITEMAP_INTEGRATIONS = new Set(['@astrojs/sitemap', 'astro-sitemap']);
+
+/** At `astro:config:setup`: another sitemap integration in the same project. */
+export function integrationConflicts(names: readonly string[], routes: ConflictRoutes, blogSitemapUrl: string): string[] {
+  if (routes.sitemap === false) return [];
+  return names
+    .filter((name) => SITEMAP_INTEGRATIONS.has(name))
+    .map(
+      (name) =>
+        `${PREFIX} ${name} is also in \`integrations\`: the blog then has two sitemaps (${name}'s sitemap-index.xml and this integration's ${routes.sitemap === false ? '' : routes.sitemap.path}), and robots.txt can point at only one of them. ` +
+        `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }) and add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }). See the README section "Migrating from @astrojs/sitemap and @astrojs/rss".`,
+    );
+}
+
+/**
+ * At `astro:routes:resolved`: a route of the project's own (a page or endpoint file) at the same path as
+ * an injected route. Astro then serves one of them with only a route-priority notice.
+ */
+export function routeConflicts(routes: readonly ResolvedRouteView[], ours: ConflictRoutes, usesAstroRss: boolean): string[] {
+  const messages: string[] = [];
+  const own = routes.filter((route) => route.origin === 'project');
+  const at = (path: string) => own.find((route) => route.pattern === path || route.pattern === path.replace(/\.xml$/, ''));
+  if (ours.rss !== false) {
+    const route = at(ours.rss.path);
+    if (route) {
+      messages.push(
+        `${PREFIX} ${route.entrypoint} serves ${ours.rss.path}, the path of this integration's RSS route: yours is kept and the service's feed is not served there. ` +
+          `To serve the service's articles from your own endpoint${usesAstroRss ? ' (replacing @astrojs/rss there)' : ''}, set publisher({ rss: false }) and export GET = rssHandler({ ... }) from "astro-content-publisher/rss" in it; ` +
+          `to keep both feeds, move ours: publisher({ rss: { path: "/articles.xml" } }).`,
+      );
+    }
+  }
+  if (ours.sitemap !== false) {
+    const route = at(ours.sitemap.path);
+    if (route) {
+      messages.push(
+        `${PREFIX} ${route.entrypoint} serves ${ours.sitemap.path}, the path of this integration's sitemap: two sitemaps at one path. ` +
+          `This integration does not overwrite yours. Remove yours (ours lists the service's articles and your pages), or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
+      );
+    }
+  }
+  return messages;
+}
+
+/** The `robots.txt` this integration serves when the blog has none. */
+export function robotsTxtBody(sitemapUrl: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${sitemapUrl}\n`;
+}
+
+/**
+ * The warning for a `robots.txt` of the blog's own that does not name this integration's sitemap (search
+ * engines that do not get the sitemap submitted find it there), or undefined when it does.
+ */
+export function robotsTxtProblem(robots: string, sitemapUrl: string, where: string): string | undefined {
+  const sitemaps = [...robots.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1] ?? '');
+  if (sitemaps.includes(sitemapUrl)) return undefined;
+  const others = sitemaps.length > 0 ? ` (it names ${sitemaps.join(', ')})` : '';
+  return `${PREFIX} ${where} has no "Sitemap: ${sitemapUrl}" line${others}: crawlers that read robots.txt do not find the sitemap with the service's articles. Add the line to it, or delete it and let this integration serve one (publisher({ robotsTxt: true }), the default).`;
+}
+
+/**
+ * Static output, at `astro:build:done`: the articles the collections hold that have no built page at
+ * `articlePattern` (a pattern that does not match the blog's article route, or a page that leaves entries
+ * out). The sitemap and the feed list them, so the warning names the pattern and an example.
+ */
+export function missingArticlePages(slugs: readonly string[], builtPathnames: readonly string[], layout: BlogLayout): string | undefined {
+  const norm = (path: string) => path.replace(/^\/+|\/+$/g, '').replace(/(?:\/index)?\.html$/, '');
+  const built = new Set(builtPathnames.map(norm));
+  const base = new URL(layout.blogSite).pathname;
+  const missing = slugs.filter((slug) => !built.has(norm(decodeURI(new URL(blogArticleUrl(slug, layout)).pathname.slice(base.length)))));
+  if (missing.length === 0) return undefined;
+  const example = new URL(blogArticleUrl(missing[0] ?? '', layout)).pathname;
+  return (
+    `${PREFIX} ${missing.length} of the ${slugs.length} articles in your collections have no page at articlePattern "${layout.articlePattern}" (e.g. ${example}), but the sitemap and the feed list them. ` +
+    'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.'
+  );
+}
+
+/**
+ * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
+ * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
+ */
+export function sitemapLinkProblem(html: string, pageUrl: string, sitemapUrl: string): string | undefined {
+  const hrefs: string[] = [];
+  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
+    if (!/\brel\s*=\s*["']?sitemap["'\s>]/i.test(tag)) continue;
+    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    const value = href?.[1] ?? href?.[2] ?? href?.[3];
+    if (value !== undefined && URL.canParse(value, pageUrl)) hrefs.push(new URL(value, pageUrl).href);
+  }
+  if (hrefs.length === 0 || hrefs.includes(sitemapUrl)) return undefined;
+  return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (README, "Migrating from @astrojs/sitemap and @astrojs/rss").`;
+}

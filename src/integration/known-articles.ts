@@ -1,0 +1,41 @@
+import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
+import type { KnownArticles } from './feed-filter.js';
+import type { RouteConfig } from './route-config.js';
+
+/**
+ * The union of the articles collections of one site (several loaders: one per language, say), or
+ * undefined when none of them is for this site.
+ */
+export function articlesOfSite(collections: readonly PublishedCollection[], siteId: number): RouteConfig['articles'] {
+  const mine = collections.filter((c) => c.siteId === siteId);
+  if (mine.length === 0) return undefined;
+  const slugs = new Set(mine.flatMap((c) => c.slugs));
+  const origins = new Set(mine.flatMap((c) => c.origins));
+  const languages = Object.assign({}, ...mine.map((c) => c.languages)) as Record<string, string>;
+  return { slugs: [...slugs].sort(), origins: [...origins].sort(), languages };
+}
+
+/**
+ * What the routes treat as the blog's articles. A build reads the record bundled into the routes' config;
+ * `astro dev` reads the loaders' live record, since a content refresh changes the collections while the
+ * server (and so the bundled config) stays.
+ */
+export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly string[] = []): KnownArticles | undefined {
+  const articles = config.dev ? articlesOfSite(publishedCollections(), config.siteId) ?? config.articles : config.articles;
+  if (articles === undefined) return undefined;
+  return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])], languages: articles.languages };
+}
+
+/**
+ * Under `astro dev`, a key that changes when the loaders' record does, so the routes' cached output (built
+ * with the record of its time) is not served after a content refresh. Empty for a build (the record is
+ * fixed in the bundle).
+ */
+export function knownArticlesKey(config: RouteConfig): string {
+  if (!config.dev) return '';
+  const articles = articlesOfSite(publishedCollections(), config.siteId);
+  if (articles === undefined) return '';
+  let hash = 0;
+  for (const slug of articles.slugs) for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
+  return ` (${articles.slugs.length} articles, ${hash})`;
+}

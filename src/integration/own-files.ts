@@ -1,0 +1,76 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem } from './conflicts.js';
+
+/**
+ * The blog's own files that decide what this integration may publish: its robots.txt (in `public/`, as a
+ * route, or in the built output), its dependencies. Thin I/O around the decisions in conflicts.ts.
+ */
+
+const ENDPOINT_EXTENSIONS = ['.ts', '.js', '.mjs', '.mts'];
+const ROBOTS_ROUTE_FILES = ENDPOINT_EXTENSIONS.map((ext) => `robots.txt${ext}`);
+
+/**
+ * Whether the project has an endpoint file of its own for `path` (`/rss.xml` -> `src/pages/rss.xml.js`):
+ * then this integration does not inject its route there (Astro would serve one of the two, and announces
+ * such collisions as a future hard error).
+ */
+export function hasOwnRouteFile(pagesDir: URL, path: string): boolean {
+  const relative = path.replace(/^\/+/, '');
+  return ENDPOINT_EXTENSIONS.some((ext) => existsSync(new URL(`${relative}${ext}`, pagesDir)));
+}
+
+/** Whether the project has a robots.txt of its own before the build (a public file or a route file). */
+export function hasOwnRobotsTxt(publicDir: URL, pagesDir: URL): boolean {
+  return existsSync(new URL('robots.txt', publicDir)) || ROBOTS_ROUTE_FILES.some((file) => existsSync(new URL(file, pagesDir)));
+}
+
+/** The warning for `public/robots.txt` when it does not name the sitemap (undefined: fine, or no such file). */
+export function checkPublicRobotsTxt(publicDir: URL, sitemapUrl: string): string | undefined {
+  const file = new URL('robots.txt', publicDir);
+  if (!existsSync(file)) return undefined;
+  return robotsTxtProblem(readFileSync(file, 'utf8'), sitemapUrl, 'public/robots.txt');
+}
+
+/**
+ * Static output, at `astro:build:done`: keeps a robots.txt the build produced (from `public/` or a route)
+ * and returns the warning when it lacks the sitemap; otherwise writes ours when `serve` is set.
+ */
+export async function settleBuiltRobotsTxt(outDir: URL, sitemapUrl: string, serve: boolean): Promise<{ written: boolean; warning?: string | undefined }> {
+  const file = new URL('robots.txt', outDir);
+  let existing: string | undefined;
+  try {
+    existing = await readFile(file, 'utf8');
+  } catch {
+    existing = undefined;
+  }
+  if (existing !== undefined) return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, 'The blog\'s robots.txt') };
+  if (!serve) return { written: false };
+  await mkdir(outDir, { recursive: true });
+  await writeFile(file, robotsTxtBody(sitemapUrl), 'utf8');
+  return { written: true };
+}
+
+/** Names of the project's dependencies (package.json), empty when unreadable. */
+export function projectDependencies(root: URL): string[] {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Record<string, unknown>;
+    return ['dependencies', 'devDependencies'].flatMap((key) => Object.keys((pkg[key] as Record<string, string> | undefined) ?? {}));
+  } catch {
+    return [];
+  }
+}
+
+/** The output files of ours that already exist in `outDir` (written by a route or `public/` of the blog's own). */
+export function existingOutputs(outDir: URL, paths: readonly string[]): string[] {
+  return paths.filter((path) => existsSync(new URL(path.replace(/^\/+/, ''), outDir)));
+}
+
+/** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */
+export async function checkBuiltSitemapLink(outDir: URL, homeUrl: string, sitemapUrl: string): Promise<string | undefined> {
+  try {
+    return sitemapLinkProblem(await readFile(new URL('index.html', outDir), 'utf8'), homeUrl, sitemapUrl);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,9 @@
+// Injected route (on-demand output, when the blog has no robots.txt of its own): allow all, name the sitemap.
+import type { APIRoute } from 'astro';
+import rawConfig from 'virtual:astro-content-publisher/config';
+import { readRouteConfig } from '../read-route-config.js';
+import { handleRobots } from '../route-handlers.js';
+
+const config = readRouteConfig(rawConfig);
+
+export const GET: APIRoute = () => handleRobots(config);

@@ -1,0 +1,114 @@
+// What a blog changes in the service's feed when it serves it from its own endpoint (rssHandler): the
+// channel's title and description, items of its own, a language or item filter. String-level on the
+// already rewritten feed, like the rewriters: everything else stays byte for byte.
+
+import { z } from 'zod';
+import { blogArticleSlug, type BlogLayout } from '../html/article-links.js';
+import { parseRssDocument } from '../feeds/rss-parse.js';
+import { splice, type Edit } from '../feeds/splice.js';
+import { textOf, type XmlElement } from '../feeds/xml-scan.js';
+import { escapeXmlText } from '../feeds/xml-text.js';
+
+/** One item of the blog's own, added to the feed (the fields `@astrojs/rss` users know). */
+export const extraRssItemSchema = z.strictObject({
+  title: z.string({ error: '`items[].title` must be a string.' }),
+  /** Absolute URL, or a path on the blog (resolved against the blog's site and base). */
+  link: z.string({ error: '`items[].link` must be a string URL or path.' }),
+  pubDate: z.date({ error: '`items[].pubDate` must be a Date.' }).optional(),
+  description: z.string({ error: '`items[].description` must be a string.' }).optional(),
+});
+export type ExtraRssItem = z.input<typeof extraRssItemSchema>;
+
+/** What the filter sees of an item of the service's feed. */
+export interface RssItemView {
+  title: string;
+  link: string;
+  /** The article's language, when the blog's loaders know the article. */
+  language: string | undefined;
+}
+
+export const rssHandlerOptionsSchema = z.strictObject({
+  /**
+   * The channel's `<title>`.
+   * @default the service's channel title
+   */
+  title: z.string({ error: '`title` must be a string.' }).optional(),
+  /**
+   * The channel's `<description>`.
+   * @default the service's channel description
+   */
+  description: z.string({ error: '`description` must be a string.' }).optional(),
+  /**
+   * Only the service's articles in this language (as the loaders recorded them, e.g. `'en'`).
+   * @default undefined (every language)
+   */
+  language: z.string({ error: '`language` must be a language code such as "en".' }).optional(),
+  /**
+   * Items of the blog's own (local posts), merged with the service's by `pubDate`, newest first.
+   * @default []
+   */
+  items: z.array(extraRssItemSchema, { error: '`items` must be an array of { title, link, pubDate?, description? }.' }).default([]),
+  /**
+   * Called for each of the service's items; return `false` to leave it out.
+   * @default undefined (every item the blog has)
+   */
+  filter: z.custom<(item: RssItemView) => boolean>((v) => typeof v === 'function', { error: '`filter` must be a function (item) => boolean.' }).optional(),
+});
+export type RssHandlerOptions = z.input<typeof rssHandlerOptionsSchema>;
+export type ParsedRssHandlerOptions = z.output<typeof rssHandlerOptionsSchema>;
+
+export interface CustomizeContext extends BlogLayout {
+  /** Language per slug, from the loaders. */
+  languages: Readonly<Record<string, string>>;
+}
+
+const plain = (parent: XmlElement, local: string) => parent.children.find((c) => c.prefix === '' && c.local === local);
+
+function itemXml(item: z.output<typeof extraRssItemSchema>, blogSite: string): string {
+  const link = new URL(item.link, blogSite).href;
+  const parts = [`<title>${escapeXmlText(item.title)}</title>`, `<link>${escapeXmlText(link)}</link>`, `<guid isPermaLink="true">${escapeXmlText(link)}</guid>`];
+  if (item.pubDate) parts.push(`<pubDate>${item.pubDate.toUTCString()}</pubDate>`);
+  if (item.description !== undefined) parts.push(`<description>${escapeXmlText(item.description)}</description>`);
+  return `<item>${parts.join('')}</item>`;
+}
+
+function dateOf(text: string | undefined): number {
+  const time = text === undefined ? Number.NaN : Date.parse(text);
+  return Number.isFinite(time) ? time : Number.NEGATIVE_INFINITY;
+}
+
+/** The rewritten feed `xml` with the handler's options applied. */
+export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx: CustomizeContext): string {
+  const doc = parseRssDocument(xml, { url: 'the rewritten feed', maxBytes: Number.MAX_SAFE_INTEGER });
+  const source = doc.xml;
+  const edits: Edit[] = [];
+  for (const [local, value] of [['title', options.title], ['description', options.description]] as const) {
+    const element = value === undefined ? undefined : plain(doc.channel, local);
+    if (element && value !== undefined) edits.push({ start: element.startTagEnd, end: element.contentEnd, text: escapeXmlText(value) });
+  }
+  // Items: the service's kept ones and the blog's own, newest first (stable for equal dates).
+  const kept: Array<{ xml: string; time: number }> = [];
+  for (const item of doc.items) {
+    const title = plain(item, 'title');
+    const link = plain(item, 'link');
+    const view: RssItemView = { title: title ? textOf(source, title).trim() : '', link: link ? textOf(source, link).trim() : '', language: undefined };
+    // The feed is already rewritten: an article's link is its page on the blog.
+    const slug = blogArticleSlug(view.link, ctx);
+    view.language = slug === undefined ? undefined : ctx.languages[slug];
+    const pubDate = plain(item, 'pubDate');
+    const keep = (options.language === undefined || view.language === options.language) && (options.filter === undefined || options.filter(view));
+    if (keep) kept.push({ xml: source.slice(item.start, item.end), time: dateOf(pubDate ? textOf(source, pubDate) : undefined) });
+  }
+  if (doc.items.length === 0 && options.items.length === 0) return splice(source, 0, source.length, edits);
+  for (const item of options.items) kept.push({ xml: itemXml(item, ctx.blogSite), time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY });
+  const ordered = kept.map((k, i) => ({ ...k, i })).sort((a, b) => b.time - a.time || a.i - b.i);
+  const first = doc.items[0];
+  const last = doc.items[doc.items.length - 1];
+  // The items are replaced as one block where they were (or appended at the end of the channel); other
+  // elements found between two items are kept, after the block.
+  const start = first ? first.start : doc.channel.contentEnd;
+  const end = last ? last.end : doc.channel.contentEnd;
+  const between = (first?.parent?.children ?? []).filter((c) => c.local !== 'item' && c.start >= start && c.end <= end).map((c) => source.slice(c.start, c.end));
+  edits.push({ start, end, text: [...ordered.map((k) => k.xml), ...between].join('\n') });
+  return splice(source, 0, source.length, edits);
+}

@@ -1,0 +1,64 @@
+// Issue 11: the routes list only the articles the blog has (RouteConfig.articles, from the loaders), with
+// the mapping the pages use; the blog's own posts under the pattern are listed unless they are one.
+import { describe, expect, it } from 'vitest';
+import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
+import type { RouteConfig } from '../../src/integration/route-config.js';
+import { locsOf } from '../fixtures/integration-helpers/index.js';
+
+const config: RouteConfig = {
+  siteId: 12,
+  serviceOrigin: 'https://service.example.com',
+  sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
+  rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
+  blogSite: 'https://blog.example.com/docs/',
+  articlePattern: '/blog/[slug]/',
+  trailingSlash: 'never',
+  timeoutMs: 1000,
+  sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
+  rss: { path: '/rss.xml' },
+  dev: false,
+  localPages: [],
+  articles: { slugs: ['a', 'c'], origins: ['https://pro-blog.example.com'] },
+};
+
+const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['a', 'b', 'c']
+  .map((s) => `<url><loc>https://pro-blog.example.com/blog/${s}/</loc></url>`)
+  .join('')}</urlset>`;
+
+const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://pro-blog.example.com/</link><description>d</description>
+<item><title>A</title><link>https://pro-blog.example.com/blog/a/</link><description><![CDATA[<a href="/blog/b/">b</a> <a href="https://pro-blog.example.com/blog/c/#x">c</a>]]></description></item>
+<item><title>B</title><link>https://pro-blog.example.com/blog/b/</link></item></channel></rss>`;
+
+describe('routes list what the blog has', () => {
+  it('sitemap: a pending or filtered-out article is left out; URLs follow trailingSlash never under the base', () => {
+    expect(locsOf(buildSitemap(sitemap, config, []).xml)).toEqual(['https://blog.example.com/docs/blog/a', 'https://blog.example.com/docs/blog/c']);
+  });
+
+  it('sitemap: without any loader (articles undefined) every article is listed', () => {
+    expect(locsOf(buildSitemap(sitemap, { ...config, articles: undefined }, []).xml)).toHaveLength(3);
+  });
+
+  it("sitemap: the blog's own post under the pattern is listed, once, unless a listed article has its slug", () => {
+    const local = [
+      { slug: 'mine', url: 'https://blog.example.com/docs/blog/mine' },
+      { slug: 'a', url: 'https://blog.example.com/docs/blog/a' },
+      { slug: 'b', url: 'https://blog.example.com/docs/blog/b' },
+    ];
+    expect(locsOf(buildSitemap(sitemap, { ...config, localArticlePages: local }, []).xml)).toEqual([
+      'https://blog.example.com/docs/blog/a',
+      'https://blog.example.com/docs/blog/c',
+      // b is not the blog's service article, but the blog has a page of its own at that path.
+      'https://blog.example.com/docs/blog/b',
+      'https://blog.example.com/docs/blog/mine',
+    ]);
+  });
+
+  it('rss: the item of an article the blog lacks is left out; links in descriptions use the same mapping', () => {
+    const out = buildRss(rss, config);
+    expect(out).not.toContain('<title>B</title>');
+    expect(out).toContain('<link>https://blog.example.com/docs/blog/a</link>');
+    // b: the blog does not have it, so the link keeps the service's public URL; c: the blog's page.
+    expect(out).toContain('<a href="https://pro-blog.example.com/blog/b/">b</a>');
+    expect(out).toContain('<a href="https://blog.example.com/docs/blog/c#x">c</a>');
+  });
+});
