@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema, MAX_TIMER_MS } from '../options/fields.js';
+import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
 
 export interface ClientLogger {
@@ -46,12 +46,12 @@ export const clientOptionsSchema = z.strictObject({
    * (not retried) and its download is stopped, so a huge or endless body cannot exhaust memory.
    * @default 20971520 (20 MiB)
    */
-  maxResponseBytes: integerSchema(1024, MAX_TIMER_MS, 'bytes').default(CLIENT_DEFAULTS.maxResponseBytes),
+  maxResponseBytes: integerSchema(1024, 2_147_483_647, 'bytes').default(CLIENT_DEFAULTS.maxResponseBytes),
   /**
    * Largest public feed body (`sitemap()`, `rss()`) accepted, in bytes; the sitemap protocol allows 50 MB.
    * @default 52428800 (50 MiB)
    */
-  maxFeedBytes: integerSchema(1024, MAX_TIMER_MS, 'bytes').default(CLIENT_DEFAULTS.maxFeedBytes),
+  maxFeedBytes: integerSchema(1024, 2_147_483_647, 'bytes').default(CLIENT_DEFAULTS.maxFeedBytes),
   /** Maximum number of requests in flight from this client. @default 4 */
   concurrency: integerSchema(1, 64).default(4),
   /** The fetch implementation. @default globalThis.fetch */

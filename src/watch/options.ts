@@ -3,7 +3,8 @@
  * derived from it. The CLI turns its flags into these; a program can call `runWatch()` directly.
  */
 import { z } from 'zod';
-import { MAX_TIMER_MS } from './duration.js';
+import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
+import { formatIssue } from '../options/issues.js';
 
 const httpUrl = z.string().refine((value) => {
   try {
@@ -18,15 +19,15 @@ export const triggerSchema = z.discriminatedUnion('kind', [
   /** A shell command (a build); stdio inherited, exit code 0 means success. */
   z.object({ kind: z.literal('run'), command: z.string().trim().min(1) }).strict(),
   /** A deploy hook URL to POST to; a 2xx answer within `timeoutMs` (at most 2^31 - 1 ms, Node's timer range) means success. */
-  z.object({ kind: z.literal('hook'), url: httpUrl, timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(30_000) }).strict(),
+  z.object({ kind: z.literal('hook'), url: httpUrl, timeoutMs: durationMsSchema(1).default(30_000) }).strict(),
 ]);
 
 export const watchOptionsSchema = z
   .object({
     /** The site id whose public feeds are watched. */
-    site: z.number().int().positive(),
-    /** The service's base URL (the feeds are `<baseUrl>/api/sites/<site>/rss.xml` and `sitemap.xml`). */
-    baseUrl: z.string().min(1),
+    siteId: siteIdSchema(),
+    /** The service's base URL (the feeds are `<baseUrl>/api/sites/<siteId>/rss.xml` and `sitemap.xml`). */
+    baseUrl: baseUrlSchema(),
     trigger: triggerSchema,
     /** Where the state is kept between polls and runs. */
     statePath: z.string().min(1),
@@ -34,13 +35,13 @@ export const watchOptionsSchema = z
      * Time between polls in ms (100 ms up to 2^31 - 1 ms, Node's timer range).
      * @default 300_000 (5 minutes)
      */
-    intervalMs: z.number().int().min(100).max(MAX_TIMER_MS).default(300_000),
+    intervalMs: durationMsSchema(100).default(300_000),
     /**
      * After a change, wait this long and poll again before triggering, so a burst makes one trigger.
      * Not applied with `once`. At most 2^31 - 1 ms (Node's timer range).
      * @default 30_000
      */
-    debounceMs: z.number().int().min(0).max(MAX_TIMER_MS).default(30_000),
+    debounceMs: durationMsSchema(0).default(30_000),
     /**
      * Check once and return the outcome instead of looping.
      * @default false
@@ -66,7 +67,6 @@ export type TriggerSpec = z.output<typeof triggerSchema>;
 export function resolveWatchOptions(input: WatchOptionsInput): WatchOptions {
   const parsed = watchOptionsSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const name = issue?.path.join('.') || '(options)';
-  throw new TypeError(`[astro-content-publisher] watch option \`${name}\` is invalid: ${issue?.message ?? 'invalid value'}.`);
+  const problem = formatIssue(parsed.error.issues[0]!, input, { call: 'runWatch()', docs: 'watch' });
+  throw new TypeError(`${problem.message} ${problem.hint}`);
 }

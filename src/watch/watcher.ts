@@ -76,7 +76,7 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | undefined> {
   const { fetcher, report, signal, ...data } = input;
   const options = resolveWatchOptions(data);
-  const { site, baseUrl } = options;
+  const { siteId: site, baseUrl } = options;
   const stamp = () => ({ site, baseUrl, now: new Date() });
   let state = await loadState(options.statePath, { site, baseUrl });
 
