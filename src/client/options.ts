@@ -6,9 +6,18 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
+import type { ClientOptions } from './options-docs.js';
 
 export interface ClientLogger {
+  /**
+   * Receives one line per request (method, path, status, duration).
+   * @default undefined (not logged)
+   */
   debug?(message: string): void;
+  /**
+   * Receives one line per retry and per ignored problem.
+   * @default undefined (not logged)
+   */
   warn?(message: string): void;
 }
 
@@ -75,7 +84,8 @@ export const clientOptionsSchema = z.strictObject({
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
 });
 
-export type ClientOptions = z.input<typeof clientOptionsSchema>;
+/** What the user may pass to `createClient()`: a documented interface, proven equal to the schema's input. */
+export type { ClientOptions } from './options-docs.js';
 export type ResolvedClientOptions = z.output<typeof clientOptionsSchema> & { fetch: typeof globalThis.fetch };
 
 const FIX: Record<string, string> = {

@@ -148,7 +148,7 @@ export const sanitizeOptionsSchema = z.strictObject(
   },
 );
 
-export type SanitizeOptions = z.input<typeof sanitizeOptionsSchema>;
+export type { SanitizeOptions } from './options-docs.js';
 
 /** The merged policy, ready for sanitize-html (lists lowercased and de-duplicated). */
 export interface ResolvedPolicy {

@@ -173,10 +173,7 @@ export const publisherOptionsSchema = z.strictObject({
     .prefault({}),
 });
 
-/** What the user may pass to `publisher()`. */
-export type PublisherOptions = z.input<typeof publisherOptionsSchema>;
+/** What the user may pass to `publisher()`: documented interfaces, proven equal to the schemas' input. */
+export type { PublisherOptions, SitemapOptions, RssOptions, DevRefreshOptions } from './options-docs.js';
 /** The options after defaults. */
 export type ParsedPublisherOptions = z.output<typeof publisherOptionsSchema>;
-export type SitemapOptions = z.input<typeof sitemapOptionsSchema>;
-export type RssOptions = z.input<typeof rssOptionsSchema>;
-export type DevRefreshOptions = z.input<typeof devRefreshOptionsSchema>;

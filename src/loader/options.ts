@@ -96,7 +96,6 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
   revalidateAfterHours: z.union([z.number().positive().max(24 * 365), z.literal(false)]).default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
 });
 
-export type ArticlesLoaderOptions = Partial<z.input<typeof articlesLoaderOptionsSchema>>;
 export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOptionsSchema>;
 
 export const dataLoaderOptionsSchema = connectionSchema.extend({
@@ -112,7 +111,6 @@ export const dataLoaderOptionsSchema = connectionSchema.extend({
   /** Turn a failed or skipped request (stale copy kept) into a build failure. @default false */
   strict: z.boolean().default(false),
 });
-export type DataLoaderOptions = Partial<z.input<typeof dataLoaderOptionsSchema>>;
 export type ResolvedDataLoaderOptions = z.output<typeof dataLoaderOptionsSchema>;
 
 const ENV_HINT = {
@@ -160,4 +158,5 @@ export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
   /** Extensions of the sanitising policy. @default undefined */
   sanitize: articlesLoaderOptionsSchema.shape.sanitize,
 });
-export type LiveArticlesLoaderOptions = Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>;
+/** What the user may pass to the loaders: documented interfaces, proven equal to the schemas' input. */
+export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options-docs.js';

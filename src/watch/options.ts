@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
+import type { WatchOptionsInput } from './options-docs.js';
 
 const httpUrl = z.string().refine((value) => {
   try {
@@ -60,7 +61,8 @@ export const watchOptionsSchema = z
   })
   .strict();
 
-export type WatchOptionsInput = z.input<typeof watchOptionsSchema>;
+/** What the user may pass to `runWatch()`: documented interfaces, proven equal to the schemas' input. */
+export type { WatchOptionsInput, RunTriggerOptions, HookTriggerOptions } from './options-docs.js';
 export type WatchOptions = z.output<typeof watchOptionsSchema>;
 export type TriggerSpec = z.output<typeof triggerSchema>;
 
