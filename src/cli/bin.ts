@@ -2,6 +2,7 @@
 /** The `content-publisher` executable (package.json `bin`). */
 import { redactText } from '../client/redact.js';
 import { main } from './main.js';
+import { oneLine } from './terminal-text.js';
 
 main(process.argv.slice(2)).then(
   (code) => {
@@ -9,7 +10,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // main() reports every failure itself; reaching this is a bug, still never print the key.
-    process.stderr.write(`content-publisher: unexpected failure: ${redactText(String((error as Error)?.message ?? error))}\n`);
+    process.stderr.write(`content-publisher: unexpected failure: ${oneLine(redactText(String((error as Error)?.message ?? error)))}\n`);
     process.exitCode = 1;
   },
 );

@@ -8,6 +8,7 @@ import { redactText } from '../client/redact.js';
 import { stringOption, flag } from './args.js';
 import type { ParsedArgs } from './command.js';
 import { json } from './format.js';
+import { escapeControls, jsonSafe } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 export interface OutStream {
@@ -48,19 +49,24 @@ export class CommandContext {
     return redactText(text, this.apiKey);
   }
 
-  /** Human output on stdout. */
+  /** Human output on stdout (terminal control characters from upstream text made visible). */
   print(text: string): void {
-    this.io.stdout.write(this.redact(text));
+    this.io.stdout.write(escapeControls(this.redact(text)));
   }
 
   /** The one JSON document of `--json`. */
   printJson(value: unknown): void {
-    this.io.stdout.write(this.redact(json(value)));
+    this.io.stdout.write(jsonSafe(this.redact(json(value))));
   }
 
-  /** Progress, logs and errors on stderr. */
+  /** One JSON line (the events of `watch --json`). */
+  printJsonLine(value: unknown): void {
+    this.io.stdout.write(`${jsonSafe(this.redact(JSON.stringify(value)))}\n`);
+  }
+
+  /** Progress, logs and errors on stderr (terminal control characters made visible). */
   log(text: string): void {
-    this.io.stderr.write(this.redact(text.endsWith('\n') ? text : `${text}\n`));
+    this.io.stderr.write(escapeControls(this.redact(text.endsWith('\n') ? text : `${text}\n`)));
   }
 
   baseUrl(): string {

@@ -3,6 +3,7 @@
  * hint, from the one table of the API document's suggested actions in src/client/error-map.ts), and under
  * --json also a JSON document on stdout, so a script that parses stdout still gets something parseable.
  */
+import { escapeControls } from './terminal-text.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandContext } from './context.js';
 
@@ -46,7 +47,7 @@ export function reportError(context: CommandContext | undefined, io: { stderr: {
   const usageHint = error instanceof Error && error.name === 'UsageError' && (error as { command?: string }).command
     ? `\nRun \`content-publisher ${(error as { command?: string }).command} --help\` for the usage and an example.`
     : '';
-  io.stderr.write(redact(`content-publisher: ${line}${usageHint}\n`));
+  io.stderr.write(escapeControls(redact(`content-publisher: ${line}${usageHint}\n`)));
   if (context?.json) {
     const e = error instanceof Error ? (error as ErrorShape) : undefined;
     context.printJson({

@@ -77,6 +77,13 @@ export interface ClientOptions {
    * @default undefined
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Accept a plain `http://` baseUrl to a host other than this machine although an `apiKey` is set (the key
+   * then travels in cleartext): only for a trusted private network. Loopback (localhost, 127.x, ::1) is
+   * always accepted.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
 }
 
 export type ClientOptionsMatchSchema = Proof<Documents<ClientOptions, z.input<typeof clientOptionsSchema>>>;

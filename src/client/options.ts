@@ -7,6 +7,7 @@ import { ConfigError } from './errors.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
 import type { ClientOptions } from './options-docs.js';
+import { cleartextRefusal } from './cleartext.js';
 
 export interface ClientLogger {
   /**
@@ -82,6 +83,13 @@ export const clientOptionsSchema = z.strictObject({
   userAgent: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }).optional(),
   /** Aborts every request of this client (for example on shutdown). */
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
+  /**
+   * Accept a plain `http://` baseUrl to a host other than this machine although an `apiKey` is set (the key
+   * then travels in cleartext): only for a trusted private network. Loopback (localhost, 127.x, ::1) is
+   * always accepted.
+   * @default false
+   */
+  allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
 });
 
 /** What the user may pass to `createClient()`: a documented interface, proven equal to the schema's input. */
@@ -115,6 +123,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     const problem = formatIssue(result.error.issues[0]!, input, CONTEXT);
     // A program may print only the message: it carries the fix too.
     throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
+  }
+  const cleartext = result.data.apiKey === undefined ? undefined : cleartextRefusal(result.data.baseUrl, result.data.allowInsecureHttp);
+  if (cleartext) {
+    const fix = 'Use https, or pass createClient({ allowInsecureHttp: true }) on a trusted private network.';
+    throw new ConfigError({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}. ${fix}`, hint: fix });
   }
   const fetchImpl = result.data.fetch ?? globalThis.fetch;
   return { ...result.data, fetch: fetchImpl };

@@ -22,6 +22,14 @@ export function createRedactor(apiKey?: string): Redactor {
   return (text) => redactText(text, apiKey);
 }
 
+/**
+ * "got ..." for a base URL that did not parse. Never the text itself: an unparseable URL can still hold
+ * credentials (`http://user:secret@[bad`, or the backslash form), and no pattern finds them reliably.
+ */
+export function describeUnparsedUrl(value: string): string {
+  return `a value that is not a URL (${value.length} characters, not shown: it may hold credentials)`;
+}
+
 /** A short, safe rendering of a user-supplied value for "got ..." in messages. */
 export function describeValue(value: unknown): string {
   let text: string;

@@ -53,7 +53,9 @@ export type Failure =
   | { kind: 'network' }
   | { kind: 'timeout' }
   /** The body was over the size cap: asking again brings the same body. */
-  | { kind: 'too-large' };
+  | { kind: 'too-large' }
+  /** A redirect to another origin (or too many): asking again brings the same redirect. */
+  | { kind: 'redirect' };
 
 export interface RetryInput {
   method: string;
@@ -78,6 +80,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (input.method !== 'GET') return { retry: false, reason: `${input.method} requests are never retried automatically` };
   if (failure.kind === 'timeout') return { retry: false, reason: 'timeouts are not retried' };
   if (failure.kind === 'too-large') return { retry: false, reason: 'a body over the size cap is not retried' };
+  if (failure.kind === 'redirect') return { retry: false, reason: 'a refused redirect is not retried' };
 
   if (failure.kind === 'status' && failure.status === 429) {
     if (input.rateLimitRetried) return { retry: false, reason: 'already retried once after a 429' };

@@ -8,6 +8,7 @@ import { errorForStatus, statusText } from './error-map.js';
 import { MissingApiKeyError, NetworkError, type PublisherError, ResponseFormatError, TimeoutError } from './errors.js';
 import { createLimiter } from './limiter.js';
 import type { ClientLogger, ResolvedClientOptions } from './options.js';
+import { fetchSameOrigin, RedirectRefusedError } from './public-feed.js';
 import { readBodyCapped } from './read-body.js';
 import { readRateLimit, type RateLimitState } from './rate-limit.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -142,7 +143,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     let text: string;
     let oversize: { bytesSeen: number; declared: boolean } | undefined;
     try {
-      response = await fetchImpl(url, { method, headers, body, signal });
+      ({ response } = await fetchSameOrigin(fetchImpl, url, { method, headers, body, signal }));
       // Read the body under the same signal: a stalled body is a timeout, a cut body a network failure.
       const read = await readBodyCapped(response, maxBytes);
       if (read.ok) text = read.text;
@@ -151,6 +152,16 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         oversize = read;
       }
     } catch (error) {
+      if (error instanceof RedirectRefusedError) {
+        // Not retried: the answer would be the same, and the key must not follow a redirect to another host.
+        const hint = 'Point `baseUrl` at the service itself (the address it redirects to, if that is the service).';
+        log('debug', `${method} ${path} -> ${error.message}`);
+        return {
+          ok: false,
+          failure: { kind: 'redirect' },
+          error: new ResponseFormatError({ method, path, endpoint: `${method} ${path}`, fieldPath: '(status)', hint, message: `[${method}] ${path}: unexpected response: ${error.message} ${hint}` }),
+        };
+      }
       if (timeout.aborted) {
         const hint = `Retry later, or raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
         const message = `[${method}] ${path}: no complete response within ${request.timeoutMs} ms. ${hint}`;

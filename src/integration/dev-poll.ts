@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AstroIntegrationLogger } from 'astro';
 import { parseRssFeed } from '../feeds/index.js';
-import { fetchFeed, type Validators } from './fetch-feed.js';
+import { fetchPublicFeed, type FeedValidators } from '../client/public-feed.js';
 import { RSS_MAX_BYTES } from './feed-transform.js';
 
 /**
@@ -38,12 +38,12 @@ export function feedDigest(body: string, url: string): string {
 /** Starts polling; returns the function that stops it. */
 export function startFeedPoll(setup: FeedPollSetup): () => void {
   const { rssUrl, logger } = setup;
-  let validators: Validators = {};
+  let validators: FeedValidators = {};
   let digest: string | undefined;
   let failing = false;
   const poll = async (): Promise<void> => {
     try {
-      const fetched = await fetchFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
+      const fetched = await fetchPublicFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
       failing = false;
       if (fetched.status === 304) return;
       const next = feedDigest(fetched.body, rssUrl);

@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
 import { BUILD_TIME_LOADER_NAMES } from '../loader/names.js';
+import { lowestKnownRemaining } from '../loader/rate-window.js';
 import { startFeedPoll } from './dev-poll.js';
 
 /**
@@ -26,6 +28,28 @@ export interface DevRefreshSetup {
   /** The public RSS URL to poll (undefined: no poll possible). */
   rssUrl: string | undefined;
   timeoutMs: number;
+  /** At most one refresh per this many ms. @default 30000 */
+  minIntervalMs?: number;
+  /** When set, a POST must carry `Authorization: Bearer <token>`. @default undefined */
+  token?: string | undefined;
+  /** No refresh when the lowest X-RateLimit-Remaining a loader saw for `serviceOrigin` is at or below this. @default 5 */
+  reserve?: number;
+  serviceOrigin?: string | undefined;
+  now?: () => number;
+}
+
+/** A refresh that was not run, and the status the endpoint answers with. */
+export class RefreshRefused extends Error {
+  constructor(readonly status: 401 | 429, message: string, readonly retryAfterSeconds?: number) {
+    super(message);
+  }
+}
+
+/** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
+export function hasRefreshToken(headers: IncomingMessage['headers'], token: string): boolean {
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(sent), digest(token));
 }
 
 /**
@@ -54,10 +78,26 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   const { logger } = setup;
+  const now = setup.now ?? Date.now;
+  const minIntervalMs = setup.minIntervalMs ?? 30_000;
   let running: Promise<string[]> | undefined;
+  let lastStarted = -Infinity;
 
-  // One refresh at a time; a call during a refresh waits for it rather than queueing another.
+  // One refresh at a time; a call during a refresh waits for it rather than queueing another. At most one
+  // per `minIntervalMs`, and none when the loaders last saw the hourly window at or below the reserve: every
+  // refresh runs the loaders, and each loader's list call is a request of the owner's budget.
   const refresh = (why: string): Promise<string[]> => {
+    if (running) return running;
+    const wait = lastStarted + minIntervalMs - now();
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      return Promise.reject(new RefreshRefused(429, `Not refreshed: one refresh per ${minIntervalMs} ms (devRefresh.minIntervalMs); retry in ${seconds} s.`, seconds));
+    }
+    const left = setup.serviceOrigin === undefined ? undefined : lowestKnownRemaining(setup.serviceOrigin);
+    if (left !== undefined && left <= (setup.reserve ?? 5)) {
+      return Promise.reject(new RefreshRefused(429, `Not refreshed: the loaders saw ${left} requests left this hour, at or below the reserve (${setup.reserve ?? 5}, devRefresh.reserve).`, 60));
+    }
+    lastStarted = now();
     running ??= (async () => {
       const loaders = publisherLoaderNames(setup.loaders);
       logger.info(`Refreshing content (${why}): ${loaders.join(', ')}`);
@@ -76,6 +116,11 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
       send(res, 405, { error: `Use POST ${setup.endpoint} to refresh the content.` }, { Allow: 'POST' });
       return;
     }
+    if (setup.token !== undefined && !hasRefreshToken(req.headers, setup.token)) {
+      req.resume();
+      send(res, 401, { error: `Send the refresh token as Authorization: Bearer <token> (devRefresh.token).` }, { 'WWW-Authenticate': 'Bearer' });
+      return;
+    }
     const refusal = crossSiteRefusal(req.headers);
     if (refusal) {
       req.resume();
@@ -87,6 +132,10 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     refresh(`POST ${setup.endpoint}`).then(
       (loaders) => send(res, 200, { refreshed: loaders }),
       (error: unknown) => {
+        if (error instanceof RefreshRefused) {
+          send(res, error.status, { error: error.message }, error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) });
+          return;
+        }
         const message = error instanceof Error ? error.message : String(error);
         logger.error(`Content refresh failed: ${message}`);
         send(res, 500, { error: `Content refresh failed: ${message}` });

@@ -1,8 +1,10 @@
-import { fetchFeed, UpstreamFeedError, type FetchedFeed, type Validators } from './fetch-feed.js';
+import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
 
 /**
  * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
- * - fresh for the upstream `Cache-Control: max-age` (at most, and by default, one hour): no request;
+ * - fresh for the upstream `Cache-Control: max-age` (at most, and by default, one hour; at least one minute,
+ *   even under `no-store`: otherwise every visitor's request, and a query string bypasses any CDN, costs
+ *   a full download and rewrite): no request;
  * - then revalidated with a conditional request (If-None-Match / If-Modified-Since): a 304 reuses it;
  * - when the upstream fails (network, 5xx, hostile or broken XML), the last good copy is served
  *   (stale-if-error) and the upstream is not asked again for `errorRetryMs`;
@@ -13,6 +15,8 @@ import { fetchFeed, UpstreamFeedError, type FetchedFeed, type Validators } from 
  */
 
 export const ONE_HOUR_MS = 3_600_000;
+/** The shortest time a copy is served without asking the upstream again, whatever the upstream says. */
+export const MIN_LIFETIME_MS = 60_000;
 
 export interface FeedCacheOptions<T> {
   url: string;
@@ -22,6 +26,8 @@ export interface FeedCacheOptions<T> {
   transform: (body: string) => T;
   /** @default one hour: the service's own CDN cache time. */
   maxAgeMs?: number;
+  /** The floor of the lifetime (an upstream `no-store` or `max-age=0` is raised to it). @default 60 s */
+  minAgeMs?: number;
   /** How long to serve a stale copy before asking a failing upstream again. @default 30 s */
   errorRetryMs?: number;
   now?: () => number;
@@ -31,7 +37,7 @@ export interface FeedCacheOptions<T> {
 
 export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
 
-interface Entry<T> extends Validators {
+interface Entry<T> extends FeedValidators {
   value: T;
   expiresAt: number;
 }
@@ -54,7 +60,8 @@ export class FeedCache<T> {
 
   #lifetime(upstreamMaxAgeMs: number | undefined): number {
     const cap = this.#options.maxAgeMs ?? ONE_HOUR_MS;
-    return Math.min(upstreamMaxAgeMs ?? cap, cap);
+    const floor = Math.min(this.#options.minAgeMs ?? MIN_LIFETIME_MS, cap);
+    return Math.max(floor, Math.min(upstreamMaxAgeMs ?? cap, cap));
   }
 
   async get(): Promise<{ value: T; outcome: CacheOutcome }> {
@@ -76,7 +83,7 @@ export class FeedCache<T> {
     let fetched: FetchedFeed;
     let value: T;
     try {
-      fetched = await fetchFeed(this.#options.url, {
+      fetched = await fetchPublicFeed(this.#options.url, {
         timeoutMs: this.#options.timeoutMs,
         maxBytes: this.#options.maxBytes,
         conditional: entry ? { etag: entry.etag, lastModified: entry.lastModified } : undefined,

@@ -9,4 +9,4 @@ export {
   type RssOptions,
   type DevRefreshOptions,
 } from './options.js';
-export { UpstreamFeedError, type UpstreamFailure } from './fetch-feed.js';
+export { UpstreamFeedError, type UpstreamFailure } from '../client/public-feed.js';

@@ -122,6 +122,10 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           loaders: devRefresh.loaders,
           rssUrl: resolved.route.rssUrl,
           timeoutMs: resolved.route.timeoutMs,
+          minIntervalMs: devRefresh.minIntervalMs,
+          token: devRefresh.token,
+          reserve: devRefresh.reserve,
+          serviceOrigin: resolved.route.serviceOrigin,
         });
       },
       'astro:build:done': async ({ pages, dir, logger }) => {

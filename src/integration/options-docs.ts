@@ -67,6 +67,25 @@ export interface DevRefreshOptions {
    * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
    */
   loaders?: string[] | undefined;
+  /**
+   * At most one refresh per `minIntervalMs` milliseconds (0 to 2147483647): every refresh runs the loaders
+   * (a list call each), and any local process (or LAN host with `--host`) can POST. A POST within the
+   * interval gets 429 and Retry-After.
+   * @default 30000
+   */
+  minIntervalMs?: number | undefined;
+  /**
+   * A shared secret (at least 16 characters) the POST must carry as `Authorization: Bearer <token>` (pass it
+   * from the environment, not from the source). Without it, any process that reaches the dev server may
+   * trigger a refresh.
+   * @default undefined (no token required)
+   */
+  token?: string | undefined;
+  /**
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * @default 5
+   */
+  reserve?: number | undefined;
 }
 
 /** The options of `publisher(options)`, the Astro integration. */

@@ -104,6 +104,30 @@ export const devRefreshOptionsSchema = z.strictObject({
     )
     .min(1, { error: '`devRefresh.loaders` must name at least one loader.' })
     .optional(),
+  /**
+   * At most one refresh per `minIntervalMs` milliseconds: every refresh runs the loaders (a list call each), and
+   * any local process (or LAN host with `--host`) can POST. A POST within the interval gets 429 and Retry-After.
+   * @default 30000
+   */
+  minIntervalMs: durationMsSchema(0).default(30_000),
+  /**
+   * A shared secret the POST must carry as `Authorization: Bearer <token>` (pass it from the environment, not
+   * from the source). Without it, any process that reaches the dev server may trigger a refresh.
+   * @default undefined (no token required)
+   */
+  token: z
+    .string({ error: '`devRefresh.token` must be a string.' })
+    .min(16, { error: '`devRefresh.token` must be at least 16 characters long (a random secret).' })
+    .optional(),
+  /**
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * @default 5
+   */
+  reserve: z
+    .number({ error: '`devRefresh.reserve` must be a whole number of requests.' })
+    .int({ error: '`devRefresh.reserve` must be a whole number of requests.' })
+    .min(0, { error: '`devRefresh.reserve` must be 0 or more.' })
+    .default(5),
 });
 
 export const publisherOptionsSchema = z.strictObject({

@@ -66,15 +66,19 @@ function plain(status: number, message: string): Response {
   return new Response(`${message}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
+/** What a visitor sees when the upstream failed: nothing about the upstream (its URL, status or redirect target). */
+export const VISITOR_502 = 'Bad Gateway: this feed is unavailable right now. Please try again later.';
+
 /**
  * Nothing cached and the upstream failed: at build time this must fail the build (the error names the URL
- * and the reason); on demand it is a 502 with a plain message.
+ * and the reason); on demand the details go to the server log and the visitor gets a generic 502 (an
+ * upstream that redirects to an internal address must not learn, through visitors, what answered there).
  */
 function upstreamFailure(error: unknown, config: RouteConfig, context: FeedRouteContext): Response {
   if (context.isPrerendered && !config.dev) throw error;
   const message = error instanceof Error ? error.message : String(error);
   console.error(message);
-  return plain(502, message);
+  return plain(502, VISITOR_502);
 }
 
 export async function handleSitemap(config: RouteConfig, context: FeedRouteContext): Promise<Response> {

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
-import { fetchFeed } from './fetch-feed.js';
+import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, SITEMAP_MAX_BYTES } from './feed-transform.js';
 import { sitemapPartPath, type RouteConfig } from './route-config.js';
 
@@ -14,7 +14,7 @@ export async function writeStaticSitemap(config: RouteConfig, localPages: readon
   const { path } = config.sitemap;
   let files;
   try {
-    const fetched = await fetchFeed(config.sitemapUrl, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+    const fetched = await fetchPublicFeed(config.sitemapUrl, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
     if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`);
     files = buildSitemap(fetched.body, config, localPages);
   } catch (error) {

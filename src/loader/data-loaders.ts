@@ -1,4 +1,5 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
+import { safeEntryData } from './entry-safety.js';
 import { createClient, type Client } from '../client/index.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
@@ -80,7 +81,7 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
     return;
   }
   // Exactly one request: no retry, no waiting on a 429, for data that can wait until the next build.
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
   let entries: Array<{ id: string; data: Record<string, unknown> }>;
   try {
     entries = await source.fetch(client, opts.siteId);
@@ -96,7 +97,7 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
     const ids = new Set(entries.map((e) => e.id));
     for (const id of store.keys()) if (!ids.has(id)) store.delete(id);
     for (const entry of entries) {
-      const data = await ctx.parseData({ id: entry.id, data: entry.data });
+      const data = await ctx.parseData({ id: entry.id, data: safeEntryData(entry.data, opts.apiKey, 'null') });
       store.set({ id: entry.id, data, digest: ctx.generateDigest(stableStringify(data)) });
     }
     meta.set(`${key}:hash`, hash);

@@ -1,8 +1,11 @@
 import type { LiveLoader } from 'astro/loaders';
-import { createClient, NotFoundError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
+import { createClient, NotFoundError, RateLimitError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, listFields, toDate } from './entries.js';
+import { safeEntry, safeEntryData } from './entry-safety.js';
+import { callRefusal, TtlCache } from './live-guard.js';
 import { liveArticlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
+import { knownRemaining, recordRemaining } from './rate-window.js';
 
 /** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
 export type LiveArticlesFilter = ArticleQuery;
@@ -26,15 +29,85 @@ function listItemOf(detail: ArticleDetail): ArticleListItem {
   };
 }
 
+/** One live entry as returned to Astro, or null for a slug the service does not have. */
+type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: string }; cacheHint: { tags: string[]; lastModified?: Date } } | null;
+
 /**
- * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages: every call is one
- * authenticated request, so cache the pages (the entries carry cache hints: `lastModified` and tags).
+ * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages. Every uncached call is
+ * one authenticated request of the owner's hourly budget, and anonymous visitors choose the slugs, so:
+ * - a slug outside the known list (one list call, reused for `cacheSeconds`) is "not found" without a call;
+ * - answers (found and not found) and lists are reused for `cacheSeconds`; a stale copy beats an error;
+ * - no call when the last X-RateLimit-Remaining seen is at or below `reserve`, nor while a 429's
+ *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
  */
 export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveArticlesLoaderOptionsSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)' });
+  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0, allowInsecureHttp: opts.allowInsecureHttp });
   const siteTag = `publisher:site-${opts.siteId}`;
+  const ttlMs = opts.cacheSeconds * 1000;
+  const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
+  const lists = new TtlCache<ArticleListItem[]>(ttlMs, 100);
+  const inFlight = new Map<string, Promise<ArticleListItem[]>>();
+  let blockedUntil = 0;
+
+  /** Sends one call if the gate is open; records what the service said about the window. */
+  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    const remaining = knownRemaining(opts.baseUrl, opts.apiKey ?? '') ?? client.rateLimit?.remaining;
+    const refusal = callRefusal({ remaining, reserve: opts.reserve, blockedUntil, now: Date.now() });
+    if (refusal) {
+      const hint = 'Cache the on-demand pages, raise `cacheSeconds`, or lower `reserve` of liveArticlesLoader.';
+      throw new RateLimitError({ method: 'GET', path: what, message: `[astro-content-publisher] liveArticlesLoader sent no request for ${what}: ${refusal}. ${hint}`, hint });
+    }
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RateLimitError) blockedUntil = Date.now() + (error.retryAfter ?? 60) * 1000;
+      throw error;
+    } finally {
+      recordRemaining(opts.baseUrl, opts.apiKey ?? '', client.rateLimit);
+    }
+  };
+
+  /** The list for a query: reused while fresh, one call at a time per query, the stale copy on failure. */
+  const list = async (query: ArticleQuery): Promise<ArticleListItem[]> => {
+    const key = JSON.stringify(query);
+    const cached = lists.get(key);
+    if (cached?.fresh) return cached.value;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = call('GET /api/v1/sites/<id>/articles/', () => client.articles(opts.siteId, query)).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    try {
+      const items = (await pending).map((item) => safeEntryData(item, opts.apiKey));
+      lists.set(key, items);
+      return items;
+    } catch (error) {
+      if (cached) return cached.value;
+      throw error;
+    }
+  };
+
+  const fetchEntry = async (slug: string): Promise<LiveEntryAnswer> => {
+    try {
+      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', () => client.article(opts.siteId, slug));
+      const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, opts.apiKey); // no secret, no non-http(s) url/featuredImage
+      const url = typeof data.url === 'string' ? data.url : undefined;
+      const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
+      const lastModified = toDate(detail.updated_at);
+      return {
+        id: detail.slug,
+        data: { ...data, slug: detail.slug, title: detail.title, headings },
+        rendered: { html },
+        cacheHint: { tags: [siteTag, `${siteTag}:${detail.slug}`], ...(lastModified ? { lastModified } : {}) },
+      };
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  };
+
   return {
     name: `astro-content-publisher:live-articles:site-${opts.siteId}`,
     async loadCollection({ filter }) {
@@ -44,7 +117,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
           language: filter?.language ?? opts.language,
           limit: filter?.limit ?? opts.limit,
         }).filter(([, v]) => v !== undefined));
-        const items = await client.articles(opts.siteId, query);
+        const items = await list(query);
         const entries = items.map((item) => {
           const data = { ...item, ...listFields(item) };
           return { id: item.slug, data, cacheHint: { tags: [siteTag, `${siteTag}:${item.slug}`] } };
@@ -57,20 +130,17 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     },
     async loadEntry({ filter }) {
       const slug = filter.slug ?? filter.id ?? '';
+      const cached = answers.get(slug);
+      if (cached?.fresh) return cached.value ?? undefined;
       try {
-        const detail = await client.article(opts.siteId, slug);
-        const data = dataFromDetail(listItemOf(detail), detail);
-        const url = typeof data.url === 'string' ? data.url : undefined;
-        const { html, headings } = sanitizeArticle(detail.content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
-        const lastModified = toDate(detail.updated_at);
-        return {
-          id: detail.slug,
-          data: { ...data, slug: detail.slug, title: detail.title, headings },
-          rendered: { html },
-          cacheHint: { tags: [siteTag, `${siteTag}:${detail.slug}`], ...(lastModified ? { lastModified } : {}) },
-        };
+        // The known slugs (every status: the unfiltered list) answer unknown slugs without a call.
+        const known = await list({});
+        if (!known.some((item) => item.slug === slug)) return undefined;
+        const answer = await fetchEntry(slug);
+        answers.set(slug, answer);
+        return answer ?? undefined;
       } catch (error) {
-        if (error instanceof NotFoundError) return undefined;
+        if (cached) return cached.value ?? undefined;
         return { error: error as PublisherError };
       }
     },

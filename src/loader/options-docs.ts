@@ -39,6 +39,12 @@ export interface ConnectionOptions {
    */
   apiKey?: string | undefined;
   /**
+   * Accept a plain `http://` baseUrl to a host other than this machine (the key then travels in cleartext):
+   * only for a trusted private network. Loopback is always accepted.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /**
    * Timeout of one request (list, detail, keywords, digest, public feeds), in milliseconds (1 to
    * 2147483647). A request that has no complete answer by then fails like any transient error: the stored
    * content is kept with a warning (`strict` fails).
@@ -140,6 +146,18 @@ export interface LiveArticlesLoaderOptions extends ConnectionOptions {
    * @default undefined (the base policy)
    */
   sanitize?: SanitizeOptions | undefined;
+  /**
+   * No call when the last X-RateLimit-Remaining seen is at or below this: visitors cannot spend the
+   * requests that builds, the watcher and the CLI need (cached answers are still served).
+   * @default 5
+   */
+  reserve?: number | undefined;
+  /**
+   * How long answers (found and not found), lists and the known slugs are reused without a call, in
+   * seconds (1 to 86400). A slug outside the known list is answered "not found" without a call.
+   * @default 60
+   */
+  cacheSeconds?: number | undefined;
 }
 
 export type BudgetOptionsMatchSchema = Proof<Documents<BudgetOptions, z.input<typeof budgetSchema>>>;

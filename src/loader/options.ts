@@ -3,6 +3,7 @@ import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
+import { cleartextRefusal } from '../client/cleartext.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
@@ -59,6 +60,12 @@ export const connectionSchema = z.strictObject({
    * @default process.env.PUBLISHER_API_KEY
    */
   apiKey: apiKeySchema(),
+  /**
+   * Accept a plain `http://` baseUrl to a host other than this machine (the key then travels in cleartext):
+   * only for a trusted private network. Loopback is always accepted.
+   * @default false
+   */
+  allowInsecureHttp: z.boolean({ error: 'must be true or false' }).default(false),
   /**
    * Timeout of one request (list, detail, keywords, digest, public feeds), in milliseconds. A request that
    * has no complete answer by then fails like any transient error: the stored content is kept with a
@@ -142,7 +149,15 @@ export function parseOptions<S extends z.ZodType>(
 ): z.output<S> {
   const input = raw ?? {};
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    const { baseUrl, allowInsecureHttp } = result.data as { baseUrl?: string; allowInsecureHttp?: boolean };
+    const cleartext = baseUrl === undefined ? undefined : cleartextRefusal(baseUrl, allowInsecureHttp);
+    if (cleartext) {
+      const fix = `Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`;
+      throw new ConfigError({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}. ${fix}`, hint: fix });
+    }
+    return result.data;
+  }
   const problem = formatIssue(result.error.issues[0]!, input, { call: `${factory}()`, docs: 'loader', env: ENV_HINT });
   // Astro shows a config error's message, not its hint: the message carries the fix too.
   throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
@@ -157,6 +172,18 @@ export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
   limit: articlesLoaderOptionsSchema.shape.limit,
   /** Extensions of the sanitising policy. @default undefined */
   sanitize: articlesLoaderOptionsSchema.shape.sanitize,
+  /**
+   * No call when the last X-RateLimit-Remaining seen is at or below this: visitors cannot spend the
+   * requests that builds, the watcher and the CLI need (cached answers are still served).
+   * @default 5
+   */
+  reserve: budgetSchema.shape.reserve,
+  /**
+   * How long answers (found and not found), lists and the known slugs are reused without a call, in
+   * seconds. A slug outside the known list is answered "not found" without a call.
+   * @default 60
+   */
+  cacheSeconds: z.number().int().min(1).max(86_400).default(60),
 });
 /** What the user may pass to the loaders: documented interfaces, proven equal to the schemas' input. */
 export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options-docs.js';

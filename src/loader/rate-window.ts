@@ -13,7 +13,8 @@ interface Seen {
   expires: number;
 }
 
-const lastSeen = new Map<string, Seen>();
+// On globalThis: the integration (dev refresh) and the loaders may load this module as separate instances.
+const lastSeen: Map<string, Seen> = ((globalThis as Record<symbol, unknown>)[Symbol.for('astro-content-publisher.rate-window')] ??= new Map<string, Seen>()) as Map<string, Seen>;
 
 function windowKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
@@ -35,4 +36,15 @@ export function knownRemaining(baseUrl: string, apiKey: string, now = Date.now()
     return undefined;
   }
   return seen.remaining;
+}
+
+/** The lowest remaining count seen for this service (its origin) with any key: the dev refresh holds no key. */
+export function lowestKnownRemaining(origin: string, now = Date.now()): number | undefined {
+  const prefix = origin.replace(/\/+$/, '');
+  let lowest: number | undefined;
+  for (const [key, seen] of lastSeen) {
+    if (!key.startsWith(prefix) || !'|/'.includes(key.charAt(prefix.length)) || now >= seen.expires) continue;
+    lowest = lowest === undefined ? seen.remaining : Math.min(lowest, seen.remaining);
+  }
+  return lowest;
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The conditional-request shape is defined once, beside the public-feed fetcher.
+import { feedValidatorsSchema } from '../client/public-feed.js';
 
 /**
  * What the loader remembers between builds, kept in Astro's `meta` store (strings only, so JSON).
@@ -25,10 +27,6 @@ export const entryStateSchema = z.object({
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
 
-export const feedValidatorsSchema = z.object({
-  etag: z.string().optional(),
-  lastModified: z.string().optional(),
-});
 
 export const syncStateSchema = z.object({
   version: z.literal(1),

@@ -5,6 +5,7 @@ import { detailSlots } from './budget.js';
 import type { RssSignal } from './change-signals.js';
 import { createLoaderClients } from './clients.js';
 import { dataFromDetail, dataFromRss, toDate } from './entries.js';
+import { safeEntry } from './entry-safety.js';
 import { readRss, readSitemap, type RssSignals, type SitemapSignals } from './feed-signals.js';
 import { loaderFingerprint, shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
@@ -40,7 +41,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const state: SyncState = structuredClone(previous);
   const fingerprint = loaderFingerprint({ siteId: opts.siteId, sanitize: opts.sanitize });
   const refresh = refreshFromContext(ctx.refreshContextData) ?? opts.refresh;
-  const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs }, logger);
+  const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp }, logger);
   const site = `site ${opts.siteId}`;
 
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
@@ -143,7 +144,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   let changed = 0;
   const failures: Array<{ slug: string; error: unknown }> = [];
 
-  const write = async (action: PlannedFetch, data: Record<string, unknown>, content: string, entryState: EntryState) => {
+  const write = async (action: PlannedFetch, unsafeData: Record<string, unknown>, unsafeContent: string, entryState: EntryState) => {
+    const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
     const before = store.get(action.slug);
     const url = typeof data.url === 'string' ? data.url : undefined;
     const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });

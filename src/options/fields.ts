@@ -4,6 +4,7 @@
  * Messages are predicates ("must be ..."): the issue formatter (./issues.ts) names the option in front.
  */
 import { z } from 'zod';
+import { describeUnparsedUrl } from '../client/redact.js';
 
 /**
  * The longest delay Node's timers accept (2^31 - 1 ms, about 24.8 days). A longer one is not an error in
@@ -27,7 +28,8 @@ export function baseUrlProblem(value: string): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    return 'must be an absolute http(s) URL';
+    // An unparseable URL may hold credentials in any form: only its length is shown.
+    return `must be an absolute http(s) URL (got ${describeUnparsedUrl(value)})`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must use http or https (got "${url.protocol}")`;
   if (url.username || url.password) {

@@ -11,7 +11,7 @@ import { matchRoute, type RouteKind } from './router.js';
 import { ROUTES } from './routes.js';
 import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
-import { resetAll } from './admin.js';
+import { adminRequestRefusal, resetAll } from './admin.js';
 
 export interface Simulator {
   /** "http://127.0.0.1:PORT" */
@@ -115,9 +115,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       response = errorResponse(405, `Method "${method}" not allowed on ${path}.`, { allow: match.allow.join(', ') });
     } else if (match.route.kind === 'admin') {
       // No auth on the admin API, so it must not be reachable from another machine.
-      response = LOOPBACK.has(simReq.remoteAddress)
-        ? await match.route.handler({ ...simReq, params: match.params }, ctx)
-        : errorResponse(403, 'The simulator admin API only answers loopback clients.');
+      const refusal = adminRequestRefusal(simReq);
+      response = !LOOPBACK.has(simReq.remoteAddress)
+        ? errorResponse(403, 'The simulator admin API only answers loopback clients.')
+        : refusal
+          ? errorResponse(403, `The simulator admin API refused this request: ${refusal}.`)
+          : await match.route.handler({ ...simReq, params: match.params }, ctx);
     } else {
       const route = match.route;
       fault = ctx.faults.take(method, route.pattern, path);

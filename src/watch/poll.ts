@@ -4,6 +4,7 @@
  * no API key is sent and nothing counts in the rate limit.
  */
 import { ResponseFormatError } from '../client/index.js';
+import type { FeedValidators } from '../client/public-feed.js';
 import { parseRssFeed, parseSitemapEntries } from '../feeds/index.js';
 import { toItemRecord } from './detect.js';
 import type { FeedItemRecord, WatchState } from './state.js';
@@ -18,10 +19,7 @@ export interface FeedFetcher {
   sitemap(siteId: number, conditional?: { etag?: string; lastModified?: string }): Promise<ConditionalFeedResponse>;
 }
 
-interface Validators {
-  etag?: string;
-  lastModified?: string;
-}
+type Validators = FeedValidators;
 
 export type FeedObservation<T> = { notModified: true } | ({ notModified: false; data: T } & Validators);
 

@@ -9,6 +9,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { feedValidatorsSchema } from '../client/public-feed.js';
 
 export const feedItemRecordSchema = z.object({
   guid: z.string(),
@@ -19,7 +20,7 @@ export const feedItemRecordSchema = z.object({
 });
 export type FeedItemRecord = z.infer<typeof feedItemRecordSchema>;
 
-const validatorsShape = { etag: z.string().optional(), lastModified: z.string().optional() };
+const validatorsShape = feedValidatorsSchema.shape;
 
 export const watchStateSchema = z.object({
   version: z.literal(1),

@@ -9,6 +9,7 @@ import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { defaultStatePath, describeTrigger, formatDuration, MAX_TIMER_MS, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
+import { oneLine } from '../terminal-text.js';
 
 function duration(text: string | undefined, fallback: number, name: string, min: number): number {
   if (text === undefined) return fallback;
@@ -28,15 +29,15 @@ function humanLine(event: WatchEvent): string {
     case 'unchanged':
       return `no change${event.notModified.rss && event.notModified.sitemap ? ' (304 Not Modified)' : ''}`;
     case 'changes':
-      return `${event.changes.length} change(s):\n${event.summary.map((line) => `  - ${line}`).join('\n')}`;
+      return `${event.changes.length} change(s):\n${event.summary.map((line) => `  - ${oneLine(line)}`).join('\n')}`;
     case 'debounce':
       return `waiting ${formatDuration(event.waitMs)} for more changes before triggering`;
     case 'triggered':
-      return `triggered (${event.detail})`;
+      return `triggered (${oneLine(event.detail)})`;
     case 'trigger-failed':
-      return `trigger failed: ${event.detail}; the changes are kept and retried ${event.retryInMs > 0 ? `in ${formatDuration(event.retryInMs)}` : 'on the next run'}`;
+      return `trigger failed: ${oneLine(event.detail)}; the changes are kept and retried ${event.retryInMs > 0 ? `in ${formatDuration(event.retryInMs)}` : 'on the next run'}`;
     case 'upstream-error':
-      return `upstream error: ${event.message}; retrying in ${formatDuration(event.retryInMs)}`;
+      return `upstream error: ${oneLine(event.message)}; retrying in ${formatDuration(event.retryInMs)}`;
     case 'stopped':
       return 'stopped';
   }
@@ -121,7 +122,7 @@ export const watchCommand: CommandSpec = {
         signal: controller.signal,
         report: (event) => {
           // Continuous --json: one JSON line per event; --once --json: only the final document.
-          if (context.json && !once) context.print(`${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+          if (context.json && !once) context.printJsonLine({ at: new Date().toISOString(), ...event });
           else context.log(`[watch ${new Date().toISOString().slice(11, 19)}] ${humanLine(event)}`);
         },
       });

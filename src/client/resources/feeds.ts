@@ -4,17 +4,14 @@
  * 304 returned as `{ notModified: true }` rather than thrown. They do not count in `requestCount`.
  */
 import { FORMAT_HINT } from '../parse-response.js';
+import type { FeedValidators } from '../public-feed.js';
 import { statusText } from '../error-map.js';
 import { ResponseFormatError } from '../errors.js';
 import type { ResourceContext } from '../request-json.js';
 import { assertSiteId } from '../validate-input.js';
 
-export interface FeedConditions {
-  /** The `etag` of a previous response: sent as If-None-Match. */
-  etag?: string;
-  /** The `lastModified` of a previous response: sent as If-Modified-Since. */
-  lastModified?: string;
-}
+/** A previous response's `etag` (sent as If-None-Match) and `lastModified` (sent as If-Modified-Since). */
+export type FeedConditions = FeedValidators;
 
 export type FeedResponse =
   | { notModified: true; status: 304; etag?: string; lastModified?: string; url: string }

@@ -1,0 +1,81 @@
+/**
+ * Issue 15, item 6: the dev refresh endpoint runs the loaders (a list call each) for any local process, or any
+ * LAN host with `astro dev --host`. Before: 65 POSTs made 65 list calls and drained the hourly window, and a
+ * refresh ran whatever the window had left. Now: at most one refresh per `minIntervalMs`, an optional token, and
+ * no refresh when the loaders last saw the window at or below the reserve.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AstroIntegrationLogger } from 'astro';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
+import { recordRemaining } from '../../src/loader/rate-window.js';
+import { hits, ROUTES, useFaultSimulator } from '../faults/helpers.js';
+
+const sim = useFaultSimulator({ articles: 3 });
+const LOADER = 'astro-content-publisher:articles:site-12';
+let server: Server | undefined;
+let stop: (() => void) | undefined;
+
+afterEach(async () => {
+  stop?.();
+  server?.closeAllConnections();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+});
+
+/** A dev server as far as the refresh sees one: its middleware on a real HTTP server; each refresh runs a "loader" that sends a list call. */
+async function devServer(options: { minIntervalMs?: number; token?: string; reserve?: number; origin?: string } = {}) {
+  let middleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
+  const fake = { middlewares: { use: (fn: typeof middleware) => void (middleware = fn) }, httpServer: null, ssrLoadModule: async () => ({}) };
+  const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AstroIntegrationLogger;
+  const refreshContent = async () => {
+    // What articlesLoader does on a refresh: one list call, and the window it saw is recorded for the process.
+    const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro });
+    await client.articles(12);
+    recordRemaining(sim().url, sim().tokens.pro, client.rateLimit);
+  };
+  stop = setupDevRefresh({
+    server: fake as never, refreshContent: refreshContent as never, logger, endpoint: '/_publisher/refresh', pollInterval: undefined,
+    loaders: [LOADER], rssUrl: undefined, timeoutMs: 5_000, serviceOrigin: options.origin ?? sim().url, ...options,
+  });
+  server = createServer((req, res) => middleware!(req, res, () => res.writeHead(404).end()));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/_publisher/refresh`;
+}
+
+describe('dev refresh', () => {
+  it('65 POSTs: one refresh (one list call), the others 429 with Retry-After', async () => {
+    const url = await devServer();
+    const statuses: number[] = [];
+    for (let i = 0; i < 65; i++) {
+      const response = await fetch(url, { method: 'POST' });
+      statuses.push(response.status);
+      if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(64);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+  });
+
+  it('with a token: a POST without it (or with a wrong one) gets 401 and runs nothing', async () => {
+    const token = 'a-long-random-secret-123456';
+    const url = await devServer({ token, minIntervalMs: 0 });
+    expect((await fetch(url, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', headers: { authorization: 'Bearer wrong-token-0000000000' } })).status).toBe(401);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(0);
+    expect((await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+  });
+
+  it('no refresh (no list call) when the loaders last saw the window at or below the reserve', async () => {
+    // A loader of this process (another key of the same user) last saw 3 requests left in the window.
+    recordRemaining(sim().url, 'btb_another_token_of_the_owner', { limit: 60, remaining: 3, reset: 0 });
+    const url = await devServer({ minIntervalMs: 0 });
+    const response = await fetch(url, { method: 'POST' });
+    expect(response.status).toBe(429);
+    expect(((await response.json()) as { error: string }).error).toMatch(/saw 3 requests left this hour, at or below the reserve \(5, devRefresh.reserve\)/);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(0);
+  });
+});
