@@ -17,4 +17,6 @@ const started = performance.now();
 await build({ root, outDir, cacheDir, logLevel: process.env.BENCH_LOG_LEVEL ?? 'error' });
 const ms = Math.round(performance.now() - started);
 const articles = readdirSync(join(outDir, 'blog')).length;
-console.log(JSON.stringify({ ms, articles }));
+// Peak resident memory of this build process (maxRSS is in KiB), for the memory figures of bench/scale.mjs.
+const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
+console.log(JSON.stringify({ ms, articles, peakMB }));

@@ -3,7 +3,7 @@ import { type ClientOptions, resolveClientOptions } from './options.js';
 import type { RateLimitState } from './rate-limit.js';
 import type { ResourceContext } from './request-json.js';
 import { type Account, me } from './resources/account.js';
-import { type ArticleDetail, type ArticleListItem, type ArticleQuery, article, articles } from './resources/articles.js';
+import { type ArticleDetail, type ArticleListItem, type ArticlePage, type ArticleQuery, article, articles, articlesPage } from './resources/articles.js';
 import { type AuditBody, type AuditResult, type BriefBody, type BriefResult, audit, brief } from './resources/content-tools.js';
 import { type Digest, digest } from './resources/digest.js';
 import { type FeedConditions, type FeedResponse, rss, sitemap } from './resources/feeds.js';
@@ -20,6 +20,8 @@ export interface Client {
   me(): Promise<Account>;
   sites(): Promise<Site[]>;
   articles(siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]>;
+  /** One page of the list with the paging hints a service may add (`count`, `next`); `offset` only when given. */
+  articlesPage(siteId: number, query?: ArticleQuery, offset?: number): Promise<ArticlePage>;
   article(siteId: number, slug: string): Promise<ArticleDetail>;
   /** Never retried automatically: it consumes quota and runs 60 to 120 s (timeout `generateTimeoutMs`). */
   generate(siteId: number, body: GenerateBody): Promise<GenerateResult>;
@@ -52,6 +54,7 @@ export function createClient(options: ClientOptions): Client {
     me: () => me(ctx),
     sites: () => sites(ctx),
     articles: (siteId, query) => articles(ctx, siteId, query),
+    articlesPage: (siteId, query, offset) => articlesPage(ctx, siteId, query, offset),
     article: (siteId, slug) => article(ctx, siteId, slug),
     generate: (siteId, body) => generate(ctx, siteId, body),
     audit: (body) => audit(ctx, body),

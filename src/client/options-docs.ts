@@ -37,7 +37,7 @@ export interface ClientOptions {
   retries?: number | undefined;
   /**
    * Longest `Retry-After` wait honoured on a 429 before retrying a GET once, in milliseconds (0 to
-   * 3600000); longer waits throw at once.
+   * 3600000); longer waits throw at once. `0`: a 429 is never retried (not even with `Retry-After: 0`).
    * @default 10000
    */
   maxRetryAfterMs?: number | undefined;

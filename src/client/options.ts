@@ -49,7 +49,7 @@ export const clientOptionsSchema = z.strictObject({
   generateTimeoutMs: positiveMs.default(180_000),
   /** Retries of a GET after a 5xx or a network failure (capped exponential backoff, full jitter). @default 2 */
   retries: integerSchema(0, 10).default(2),
-  /** Longest `Retry-After` wait honoured on a 429 before retrying a GET once; longer waits throw at once. @default 10000 */
+  /** Longest `Retry-After` wait honoured on a 429 before retrying a GET once; longer waits throw at once. `0`: a 429 is never retried (not even with `Retry-After: 0`). @default 10000 */
   maxRetryAfterMs: durationMsSchema(0, 3_600_000).default(10_000),
   /**
    * Largest JSON response body accepted, in bytes. A bigger answer is refused with a ResponseFormatError

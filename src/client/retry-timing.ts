@@ -85,6 +85,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (failure.kind === 'status' && failure.status === 429) {
     if (input.rateLimitRetried) return { retry: false, reason: 'already retried once after a 429' };
     if (failure.retryAfterMs === undefined) return { retry: false, reason: 'the 429 gave no Retry-After' };
+    // 0 means "never retry a 429": a Retry-After of 0 or of a past date (read as 0) must not slip under it.
+    if (input.maxRetryAfterMs === 0) return { retry: false, reason: 'maxRetryAfterMs is 0: a 429 is never retried' };
     if (failure.retryAfterMs > input.maxRetryAfterMs) {
       return { retry: false, reason: `Retry-After ${failure.retryAfterMs} ms is over maxRetryAfterMs ${input.maxRetryAfterMs} ms` };
     }

@@ -4,6 +4,7 @@ import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type Articl
 import { LOADER_NAMES } from './names.js';
 import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
+import { takeTurn } from './ledger.js';
 import { runArticlesSync } from './sync-run.js';
 
 /**
@@ -22,11 +23,14 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.articles,
     schema: articleDataSchema,
-    // The log label keeps the site and filters apart when a project has several articles loaders.
-    load: (context) =>
-      runArticlesSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) }, resolved, key).then(() =>
+    // One budget per key: the loaders of a build that share the key take turns (ledger.ts). The log label
+    // keeps the site and filters apart when a project has several articles loaders.
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         recordPublishedArticles(context, resolved.siteId),
-      ),
+      );
+    },
   } satisfies Loader;
 }

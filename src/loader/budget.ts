@@ -23,3 +23,17 @@ export function detailSlots({ maxRequests, reserve, spent, remaining }: BudgetIn
 export function listRetries(maxRequests: number, clientDefault = 2): number {
   return Math.max(0, Math.min(clientDefault, maxRequests - 1));
 }
+
+/** The share of the hourly window that revalidations (re-fetching what no signal says changed) may use. */
+export const REVALIDATE_SHARE = 0.1;
+
+/**
+ * Revalidations this build may send: at most REVALIDATE_SHARE of the hourly limit per sliding hour, counting
+ * those of earlier builds (`recent`, ms since epoch). A 1,000-article site on a 30-an-hour plan revalidates
+ * 3 an hour instead of spending every build down to the reserve.
+ */
+export function revalidationSlots(limit: number, recent: readonly number[], now: number): number {
+  const perHour = Math.max(1, Math.floor(limit * REVALIDATE_SHARE));
+  const inWindow = recent.filter((t) => now - t < 3_600_000).length;
+  return Math.max(0, perHour - inWindow);
+}

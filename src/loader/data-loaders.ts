@@ -7,6 +7,7 @@ import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoader
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
+import { takeTurn } from './ledger.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -114,7 +115,10 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.keywords,
     schema: keywordDataSchema,
-    load: (context) => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) }, resolved, keywordsSource, key, 'keywordsLoader'),
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'));
+    },
   } satisfies Loader;
 }
 
@@ -125,6 +129,9 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.digest,
     schema: digestDataSchema,
-    load: (context) => runDataSync({ ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) }, resolved, digestSource, key, 'digestLoader'),
+    load: (context) => {
+      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, digestSource, key, 'digestLoader'));
+    },
   } satisfies Loader;
 }

@@ -3,6 +3,7 @@ import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, type RssItem } f
 import type { RssSignal } from './change-signals.js';
 import { shortHash } from './fingerprint.js';
 import { withoutUndefined } from './records.js';
+import { isStorableSlug } from './slugs.js';
 import type { SyncState } from './state.js';
 
 /**
@@ -31,7 +32,7 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
   const unstamped: string[] = [];
   for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
     const slug = slugFromArticleUrl(entry.loc);
-    if (slug === undefined) continue;
+    if (slug === undefined || !isStorableSlug(slug)) continue;
     if (entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
     else unstamped.push(slug);
   }
@@ -46,20 +47,45 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
 export interface RssSignals {
   /** slug -> the feed's item and the hash of its content:encoded. Empty after a 304 (nothing new to use). */
   items: Map<string, { item: RssItem; signal: RssSignal }>;
+  /** Hashes of every item's content:encoded, other languages' included (evidence that the feed is whole). */
+  hashes: Set<string>;
   state: SyncState['rss'];
   notModified: boolean;
 }
 
-export async function readRss(client: Client, siteId: number, previous: SyncState['rss']): Promise<RssSignals> {
+/** Does the article URL carry this language as a path segment (`/fr/blog/slug/`)? */
+function urlHasLanguage(url: string | undefined, language: string): boolean {
+  try {
+    return new URL(url ?? '').pathname.split('/').includes(language);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `language`: the loader's language filter. A slug the feed carries more than once (one item per language)
+ * is kept only when exactly one of its items has that language in its URL; otherwise no copy is used.
+ */
+export async function readRss(client: Client, siteId: number, previous: SyncState['rss'], language?: string): Promise<RssSignals> {
   const conditional = previous?.etag || previous?.lastModified ? withoutUndefined({ etag: previous.etag, lastModified: previous.lastModified }) : undefined;
   const response = await client.rss(siteId, conditional);
-  if (response.notModified) return { items: new Map(), state: previous, notModified: true };
-  const items = new Map<string, { item: RssItem; signal: RssSignal }>();
+  if (response.notModified) return { items: new Map(), hashes: new Set(), state: previous, notModified: true };
+  const bySlug = new Map<string, RssItem[]>();
+  const hashes = new Set<string>();
   for (const item of parseRssFeed(response.body, { url: response.url }).items) {
+    if (item.contentEncoded) hashes.add(shortHash(item.contentEncoded));
     const slug = slugFromArticleUrl(item.link ?? item.guid ?? '');
-    if (slug === undefined || items.has(slug)) continue;
+    if (slug === undefined || !isStorableSlug(slug)) continue;
+    bySlug.set(slug, [...(bySlug.get(slug) ?? []), item]);
+  }
+  const items = new Map<string, { item: RssItem; signal: RssSignal }>();
+  for (const [slug, candidates] of bySlug) {
+    // One item per slug is the usual case; several are one per language, and only the URL tells them apart.
+    const mine = candidates.length === 1 ? candidates : candidates.filter((c) => language !== undefined && urlHasLanguage(c.link, language));
+    if (mine.length !== 1) continue;
+    const item = mine[0]!;
     const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded) } : {};
     items.set(slug, { item, signal });
   }
-  return { items, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
+  return { items, hashes, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
 }

@@ -1,7 +1,7 @@
 import type { LiveLoader } from 'astro/loaders';
 import { createClient, NotFoundError, RateLimitError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
-import { dataFromDetail, listFields, toDate } from './entries.js';
+import { dataFromDetail, dataFromListItem, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
 import { callRefusal, TtlCache } from './live-guard.js';
 import { liveArticlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
@@ -119,7 +119,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
         }).filter(([, v]) => v !== undefined));
         const items = await list(query);
         const entries = items.map((item) => {
-          const data = { ...item, ...listFields(item) };
+          const data = dataFromListItem(item);
           return { id: item.slug, data, cacheHint: { tags: [siteTag, `${siteTag}:${item.slug}`] } };
         });
         const newest = items.map((i) => toDate(i.published_at)?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);

@@ -23,7 +23,10 @@ function windowKey(baseUrl: string, apiKey: string): string {
 /** Records what a loader's client saw (nothing when the service sent no rate-limit headers). */
 export function recordRemaining(baseUrl: string, apiKey: string, rateLimit: RateLimitState | undefined, now = Date.now()): void {
   if (!rateLimit) return;
-  const expires = rateLimit.reset > 0 ? rateLimit.reset * 1000 : now + 3_600_000;
+  // X-RateLimit-Reset as epoch seconds (the document's sample) or, from some services, seconds from now.
+  const expires = rateLimit.reset > 1_000_000_000 ? rateLimit.reset * 1000
+    : rateLimit.reset > 0 ? now + rateLimit.reset * 1000
+    : now + 3_600_000;
   lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires });
 }
 

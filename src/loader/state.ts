@@ -24,6 +24,11 @@ export const entryStateSchema = z.object({
   fingerprint: z.string(),
   /** Built from the RSS feed only: the detail-only fields are still missing. */
   partial: z.boolean().optional(),
+  /**
+   * The detail call answers another language's article of this slug (same slug in several languages): the
+   * entry lives on its own feed copy, and no detail call is spent on completing or revalidating it.
+   */
+  detailElsewhere: z.boolean().optional(),
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
 
@@ -37,6 +42,8 @@ export const syncStateSchema = z.object({
     unstamped: z.array(z.string()).optional(),
   }).optional(),
   rss: feedValidatorsSchema.optional(),
+  /** When revalidations were sent (ms since epoch), the last hour's only: they may use a small share of it. */
+  revalidated: z.array(z.number()).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 

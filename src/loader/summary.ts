@@ -25,3 +25,33 @@ export function summaryLine(o: SyncOutcome): string {
   return `${plural(o.total, 'article')}: ${o.added} new, ${o.changed} changed, ${o.removed} removed, ` +
     `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}, ${left}`;
 }
+
+/**
+ * Step 6 of a build: the outcome from what the plan decided and what happened. Failed fetches of new or
+ * changed articles count as pending (they come again); a failed revalidation does not (nothing said it changed).
+ */
+export function summarise(input: {
+  plan: { fetch: ReadonlyArray<{ slug: string; reason: string }>; pending: ReadonlyArray<{ slug: string }>; remove: readonly string[] };
+  failures: ReadonlyArray<{ slug: string }>;
+  added: number;
+  changed: number;
+  has: (id: string) => boolean;
+  total: number;
+  requests: number;
+  remaining: number | undefined;
+}): SyncOutcome {
+  const reasons = new Map(input.plan.fetch.map((f) => [f.slug, f.reason]));
+  const failed = input.failures.filter((f) => reasons.get(f.slug) !== 'revalidate').map((f) => f.slug);
+  const pending = new Set([...input.plan.pending.map((p) => p.slug), ...failed]);
+  const pendingStored = [...pending].filter((slug) => input.has(slug)).length;
+  return {
+    total: input.total,
+    added: input.added,
+    changed: input.changed,
+    removed: input.plan.remove.length,
+    unchanged: input.total - input.added - input.changed - pendingStored,
+    pending: pending.size,
+    requests: input.requests,
+    remaining: input.remaining,
+  };
+}

@@ -1,4 +1,4 @@
-import { changeReason, rssIsNewer, type ChangeReason, type RssSignal } from './change-signals.js';
+import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
 import type { EntryState } from './state.js';
 
 /**
@@ -28,7 +28,10 @@ export interface PlanInput {
   listed: ListedArticle[];
   /** State of the entries present in the store. An id in the store without state is passed with `undefined`. */
   stored: Map<string, EntryState | undefined>;
-  /** Did the state exist before this build (false on a first build, or after the store was cleared)? */
+  /**
+   * Did the state exist before this build (false on a first build, or after the store was cleared)? Kept for
+   * callers; the mass-removal guard applies either way.
+   */
   hadState: boolean;
   /** slug -> lastmod from the public sitemap, when it could be read. */
   sitemap?: Map<string, string>;
@@ -54,7 +57,26 @@ export interface PlanInput {
   now: number;
   /** Revalidate entries last checked longer ago than this (ms); false: never. */
   revalidateAfterMs: number | false;
+  /**
+   * The most revalidations this build may send, on top of `slots` (see budget.ts revalidationSlots: a small
+   * share of the hourly window, so that confirming what no signal says changed never eats the window).
+   * @default slots
+   */
+  revalidateSlots?: number;
   allowMassRemoval: boolean;
+  /**
+   * Does the feed carry whole articles, as far as held evidence shows (sync-apply feedIsWhole)? When not
+   * known to, a changed article spends a detail call first and the feed's copy is only a fallback, which
+   * the apply step uses once a detail of this build proves the feed whole.
+   * @default true
+   */
+  rssWhole?: boolean;
+  /**
+   * Published articles that only the sitemap shows (neither listed nor stored), which this loader may load
+   * with a detail call each: the list was cut short. They come after the listed new articles.
+   * @default []
+   */
+  sitemapOnly?: string[];
 }
 
 export interface SyncPlan {
@@ -65,8 +87,11 @@ export interface SyncPlan {
   remove: string[];
   /** Set when the removals look like an upstream accident and were withheld (see allowMassRemoval). */
   massRemoval?: { removed: number; stored: number; listed: number };
-  /** Set when the list may be capped: stored articles missing from it that were kept, and why. */
-  capped?: { listed: number; kept: number; checkedAgainstSitemap: boolean };
+  /**
+   * Set when the list left out published articles: stored ones missing from it that were kept, why, and how
+   * many more the sitemap shows (loaded by detail calls).
+   */
+  capped?: { listed: number; kept: number; checkedAgainstSitemap: boolean; beyond: number };
   /** Listed and stored, with nothing to do. */
   unchanged: string[];
 }
@@ -78,15 +103,38 @@ export const MASS_REMOVAL_SHARE = 0.5;
 export const SERVICE_LIST_MAX = 1000;
 
 /**
- * Can the list be missing published articles? Only when no `limit` was asked for and it came back at the
- * service's maximum. With a `limit`, the newest `limit` articles are what was asked for: older ones leave.
+ * Can the list be missing published articles? Whenever no `limit` was asked for: the API documents neither
+ * the default nor the maximum of `limit` (services answer 20, 50, 1000 or all), so a list of any size may
+ * be cut short, and only the sitemap can say that a stored article is gone. With a `limit`, the newest
+ * `limit` articles are what was asked for: older ones leave. (`count` is kept for callers.)
  */
-export function listMayBeCapped(count: number, limit: number | undefined): boolean {
-  return limit === undefined && count >= SERVICE_LIST_MAX;
+export function listMayBeCapped(_count: number, limit: number | undefined): boolean {
+  return limit === undefined;
 }
 
 // Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
 const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'revalidate'];
+
+/**
+ * A renamed slug looks like one removal plus one new article: the old entry stays until the new one is
+ * stored. The pair is recognised by its title and publication date (a rename changes the slug only): a
+ * removal waits while a new article of the same identity could not be stored in this build (pending, or its
+ * fetch failed).
+ */
+export function removalsNow(
+  plan: Pick<SyncPlan, 'fetch' | 'pending' | 'remove'>,
+  stored: (slug: string) => boolean,
+  identity: { ofStored: (slug: string) => string | undefined; ofListed: (slug: string) => string | undefined },
+): { remove: string[]; deferred: number; waitingNew: number } {
+  const newSlugs = [...plan.fetch.filter((f) => f.reason === 'new'), ...plan.pending.filter((p) => p.reason === 'new')].map((f) => f.slug);
+  const waiting = newSlugs.filter((slug) => !stored(slug));
+  const waitingIds = new Set(waiting.map((slug) => identity.ofListed(slug)).filter((t) => t !== undefined));
+  const remove = plan.remove.filter((slug) => {
+    const id = identity.ofStored(slug);
+    return id === undefined || !waitingIds.has(id);
+  });
+  return { remove, deferred: plan.remove.length - remove.length, waitingNew: waiting.length };
+}
 
 export function planSync(input: PlanInput): SyncPlan {
   const listedSlugs = new Set(input.listed.map((a) => a.slug));
@@ -111,16 +159,30 @@ export function planSync(input: PlanInput): SyncPlan {
     if (signal) {
       needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: rssIsNewer(state, rss) });
     } else if (state.fingerprint !== input.fingerprint) {
-      // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free.
-      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: state.checkedAt, rssOk: rss?.contentHash !== undefined });
+      // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free, but only when
+      // it is the very HTML we hold (a feed of teasers would replace whole articles with their first lines).
+      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: state.checkedAt, rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash });
     } else if (input.refresh === 'force') {
       needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
-    } else if (state.partial) {
+    } else if (state.partial && !state.detailElsewhere) {
       needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
     } else {
       unchanged.push(item.slug);
-      if (input.revalidateAfterMs !== false && input.now - state.checkedAt >= input.revalidateAfterMs) {
+      if (input.revalidateAfterMs !== false && !state.detailElsewhere && input.now - state.checkedAt >= input.revalidateAfterMs) {
         revalidateCandidates.push({ slug: item.slug, checkedAt: state.checkedAt });
+      }
+    }
+  }
+
+  // Beyond a capped list: the sitemap's other articles are new (detail only: no list item to build from), and
+  // stored ones it keeps are checked against their sitemap lastmod, the only signal left for them.
+  for (const slug of input.sitemapOnly ?? []) needs.push({ slug, reason: 'new', checkedAt: 0, rssOk: false });
+  if (input.listMayBeCapped && input.sitemapSlugs) {
+    for (const [slug, state] of input.stored) {
+      if (listedSlugs.has(slug) || !state || !input.sitemapSlugs.has(slug)) continue;
+      const lastmod = input.sitemap?.get(slug);
+      if (lastmod !== undefined && state.lastmod !== undefined && !sameInstant(lastmod, state.lastmod)) {
+        needs.push({ slug, reason: 'changed', signal: 'sitemap', checkedAt: state.checkedAt, rssOk: false });
       }
     }
   }
@@ -140,7 +202,8 @@ export function planSync(input: PlanInput): SyncPlan {
     const base = { slug: need.slug, reason: need.reason, ...(need.signal ? { signal: need.signal } : {}) };
     // A changed or re-fingerprinted article whose newer HTML is in the feed costs nothing; a new one prefers
     // the detail (it has fields the feed lacks) and falls back to the feed when the budget is spent.
-    if (need.rssOk && need.reason !== 'new') fetch.push({ ...base, via: 'rss' });
+    const feedFirst = need.reason === 'fingerprint' || input.rssWhole !== false;
+    if (need.rssOk && need.reason !== 'new' && feedFirst) fetch.push({ ...base, via: 'rss' });
     else if (slots > 0) {
       fetch.push({ ...base, via: 'detail' });
       slots -= 1;
@@ -152,8 +215,10 @@ export function planSync(input: PlanInput): SyncPlan {
   // as far as every signal can tell.
   revalidateCandidates.sort((a, b) => a.checkedAt - b.checkedAt);
   const revalidated = new Set<string>();
+  let revalidations = input.revalidateSlots ?? Number.POSITIVE_INFINITY;
   for (const candidate of revalidateCandidates) {
-    if (slots <= 0) break;
+    if (slots <= 0 || revalidations <= 0) break;
+    revalidations -= 1;
     fetch.push({ slug: candidate.slug, reason: 'revalidate', via: 'detail' });
     revalidated.add(candidate.slug);
     slots -= 1;
@@ -165,7 +230,8 @@ export function planSync(input: PlanInput): SyncPlan {
     : input.sitemapSlugs ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
     : [];
   const storedCount = input.stored.size;
-  const suspect = input.hadState && storedCount > 0 && removeAll.length > 0 &&
+  // With or without state: a lost state or a changed filter must not let an empty list empty the store.
+  const suspect = storedCount > 0 && removeAll.length > 0 &&
     (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
   const plan: SyncPlan = {
     fetch,
@@ -176,8 +242,10 @@ export function planSync(input: PlanInput): SyncPlan {
   if (suspect && !input.allowMassRemoval) {
     plan.massRemoval = { removed: removeAll.length, stored: storedCount, listed: input.listed.length };
   }
-  if (input.listMayBeCapped) {
-    plan.capped = { listed: input.listed.length, kept: unlisted.length - removeAll.length, checkedAgainstSitemap: input.sitemapSlugs !== undefined };
+  const kept = unlisted.length - removeAll.length;
+  const beyond = input.sitemapOnly?.length ?? 0;
+  if (input.listMayBeCapped && (kept > 0 || beyond > 0)) {
+    plan.capped = { listed: input.listed.length, kept, checkedAgainstSitemap: input.sitemapSlugs !== undefined, beyond };
   }
   return plan;
 }

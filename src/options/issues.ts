@@ -76,7 +76,9 @@ export function formatIssue(raw: Issue, input: unknown, context: IssueContext): 
   if (value === undefined && (env || issue.code === 'invalid_type')) {
     return { message: `\`${option}\` is required.`, hint: fix(option), option };
   }
-  const problem = issue.message.replace(/^Invalid input: /, '');
+  // Our schemas word a predicate ("must be ..."); zod's own messages ("Too small: ...") are quoted after "is invalid".
+  const said = issue.message.replace(/^Invalid input: /, '');
+  const problem = /^(must|may|is|cannot|has|can)\b/.test(said) ? said : `is invalid: ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
   const got = problem.includes('(got ') || problem.includes('not shown') ? '' : ` (got ${describeInput(value)})`;
   return { message: `\`${option}\` ${problem}${got}.`, hint: fix(option), option };
 }

@@ -7,6 +7,7 @@ import { htmlToText, slugify, truncateText } from './html.js';
 import { errorResponse, isResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
 import type { RouteDefinition } from './router.js';
 import { articleDetail } from './shapes.js';
+import { PROFILES, serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
 
 /**
  * The admin API under /__simulator/: lets tests and the demo change the service's content and behaviour.
@@ -59,7 +60,8 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = ctx.store.site(body.site);
   if (!site) return errorResponse(404, `Unknown site ${body.site}. Known sites: ${SITES.map((s) => s.id).join(', ')}.`);
   const requested = body.slug ?? slugify(body.title);
-  if (body.slug && ctx.store.find(site.id, body.slug)) {
+  // With the sharedSlugs variant a slug is unique per language only.
+  if (body.slug && ctx.store.find(site.id, body.slug, ctx.options.variants.sharedSlugs ? (body.language ?? 'en') : undefined)) {
     return errorResponse(409, `Slug "${body.slug}" is already published on site ${site.id}. PATCH it or DELETE it first.`);
   }
   // A slug of an unpublished article may be reused (re-publication); a generated one never collides.
@@ -71,14 +73,14 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   });
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   ctx.store.add(article);
-  return jsonResponse(201, articleDetail(article, site));
+  return jsonResponse(201, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }
 
 function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, patchSchema);
   if (isResponse(body)) return body;
   const site = ctx.store.site(Number(req.params.site));
-  const article = site ? ctx.store.find(site.id, req.params.slug ?? '') : undefined;
+  const article = site ? ctx.store.find(site.id, req.params.slug ?? '', req.query.get('language') ?? undefined) : undefined;
   if (!site || !article) return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   const changedAt = ctx.store.changeTime(site.id, ctx.now());
   if (body.title !== undefined) article.title = body.title;
@@ -88,12 +90,12 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   }
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   article.updatedAt = isoSeconds(changedAt);
-  return jsonResponse(200, articleDetail(article, site));
+  return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }
 
 function unpublish(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = ctx.store.site(Number(req.params.site));
-  if (!site || !ctx.store.unpublish(site.id, req.params.slug ?? '', ctx.store.changeTime(site.id, ctx.now()))) {
+  if (!site || !ctx.store.unpublish(site.id, req.params.slug ?? '', ctx.store.changeTime(site.id, ctx.now()), req.query.get('language') ?? undefined)) {
     return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   }
   return noContent();
@@ -105,8 +107,30 @@ function addFault(req: SimRequest, ctx: HandlerContext): SimResponse {
   return jsonResponse(201, { id: ctx.faults.add(spec) });
 }
 
-/** Everything back to the seed: content, quotas, stats, faults and rate-limit windows. */
+/** The variants the simulator started with, kept when the admin API first changes them (reset restores them). */
+const startVariants = new WeakMap<object, ResolvedServiceVariants>();
+
+const variantsBodySchema = z.strictObject({
+  profile: z.enum(Object.keys(PROFILES) as [keyof typeof PROFILES, ...Array<keyof typeof PROFILES>]).optional(),
+  variants: serviceVariantsSchema.partial().optional(),
+});
+
+/**
+ * PUT /__simulator/variants `{ profile?, variants? }`: the variants from now on (the profile's, then the given
+ * keys; unnamed keys go back to the defaults). Content seeded by `sharedSlugs` changes at the next reset.
+ */
+function setVariants(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const body = parseBody(req, variantsBodySchema);
+  if (isResponse(body)) return body;
+  if (!startVariants.has(ctx.options)) startVariants.set(ctx.options, ctx.options.variants);
+  ctx.options.variants = serviceVariantsSchema.parse({ ...(body.profile ? PROFILES[body.profile] : {}), ...body.variants });
+  return jsonResponse(200, { variants: ctx.options.variants });
+}
+
+/** Everything back to the seed: content, quotas, stats, faults, rate-limit windows and the start variants. */
 export function resetAll(ctx: HandlerContext): void {
+  const start = startVariants.get(ctx.options);
+  if (start) ctx.options.variants = start;
   ctx.store.reset();
   ctx.stats.reset();
   ctx.faults.clear();
@@ -130,6 +154,8 @@ export const ADMIN_ROUTES: Array<RouteDefinition<HandlerContext>> = [
       return jsonResponse(200, { ok: true });
     },
   },
+  { method: 'GET', pattern: '/__simulator/variants', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, { variants: ctx.options.variants }) },
+  { method: 'PUT', pattern: '/__simulator/variants', kind: 'admin', handler: setVariants },
   { method: 'POST', pattern: '/__simulator/articles', kind: 'admin', handler: publish },
   { method: 'PATCH', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: update },
   { method: 'DELETE', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: unpublish },

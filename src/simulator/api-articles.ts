@@ -4,9 +4,18 @@ import type { HandlerContext } from './context.js';
 import { errorResponse, isResponse, jsonResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleDetail, listItem, siteItem } from './shapes.js';
 import { SITES } from './accounts.js';
+import { pageSize } from './variants.js';
 
-/** Largest `limit` honoured; larger values are clamped rather than refused (paging is not documented). */
+/** Largest `limit` honoured by default (the `listMax` variant); larger values are clamped rather than refused. */
 export const MAX_LIST_LIMIT = 1000;
+
+/** A non-negative integer query parameter, or an error response naming it. */
+function indexParam(req: SimRequest, name: string, min: number): number | SimResponse | undefined {
+  const raw = req.query.get(name);
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) return errorResponse(400, `\`${name}\` must be an integer of at least ${min} (got "${raw}").`);
+  return Number(raw);
+}
 
 export function handleMe(_req: SimRequest, ctx: HandlerContext): SimResponse {
   const user = ctx.user;
@@ -32,23 +41,36 @@ export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResp
   if (isResponse(site)) return site;
 
   const rawLimit = req.query.get('limit');
-  let limit = MAX_LIST_LIMIT;
-  if (rawLimit !== null) {
-    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1) {
-      return errorResponse(400, `\`limit\` must be a positive integer (got "${rawLimit}").`);
-    }
-    limit = Math.min(Number(rawLimit), MAX_LIST_LIMIT);
+  if (rawLimit !== null && (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1)) {
+    return errorResponse(400, `\`limit\` must be a positive integer (got "${rawLimit}").`);
   }
+  const variants = ctx.options.variants;
+  const size = pageSize(variants, rawLimit === null ? undefined : Number(rawLimit));
+  const offsetParam = indexParam(req, 'offset', 0);
+  const pageParam = indexParam(req, 'page', 1);
+  if (isResponse(offsetParam)) return offsetParam;
+  if (isResponse(pageParam)) return pageParam;
+  // Paging parameters mean something only where the variant accepts them; elsewhere they are ignored.
+  const offset = variants.paging === 'page' ? ((pageParam ?? 1) - 1) * size
+    : variants.paging === 'offset' || variants.paging === 'next-count' ? (offsetParam ?? 0)
+    : 0;
   const status = req.query.get('status');
   const language = req.query.get('language');
   // 'published' is the only status that exists: any other value matches nothing.
-  const results = ctx.store
+  const matching = ctx.store
     .published(site.id)
     .filter(() => status === null || status === 'published')
-    .filter((article) => language === null || article.language === language)
-    .slice(0, limit)
-    .map(listItem);
-  return jsonResponse(200, { results });
+    .filter((article) => language === null || article.language === language);
+  const results = matching.slice(offset, offset + size).map(listItem);
+  if (variants.paging !== 'next-count') return jsonResponse(200, { results });
+  let next: string | null = null;
+  if (offset + size < matching.length) {
+    const query = new URLSearchParams(req.query);
+    query.set('offset', String(offset + size));
+    if (rawLimit === null && Number.isFinite(size)) query.set('limit', String(size));
+    next = `${ctx.baseUrl}${req.path}?${query.toString()}`;
+  }
+  return jsonResponse(200, { count: matching.length, next, results });
 }
 
 export function handleArticleDetail(req: SimRequest, ctx: HandlerContext): SimResponse {
@@ -58,5 +80,5 @@ export function handleArticleDetail(req: SimRequest, ctx: HandlerContext): SimRe
   if (!article) return errorResponse(404, `Article "${req.params.slug ?? ''}" not found on site ${site.id}.`);
   // Views grow on every read: a loader must not take view_count as a content change.
   article.viewCount += 1;
-  return jsonResponse(200, articleDetail(article, site));
+  return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }

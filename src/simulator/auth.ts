@@ -9,12 +9,22 @@ import { errorResponse, type SimRequest, type SimResponse } from './http.js';
  */
 export type GateResult = { ok: true; user: UserDefinition; headers: Record<string, string> } | { ok: false; response: SimResponse };
 
-function rateHeaders(decision: { limit: number; remaining: number; reset: number }): Record<string, string> {
+function rateHeaders(decision: { limit: number; remaining: number; reset: number }, ctx: HandlerContext): Record<string, string> {
+  // The `rateLimitReset` variant: epoch seconds (the document's sample) or seconds from now.
+  const reset = ctx.options.variants.rateLimitReset === 'delta' ? Math.max(0, decision.reset - Math.floor(ctx.now() / 1000)) : decision.reset;
   return {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
-    'x-ratelimit-reset': String(decision.reset),
+    'x-ratelimit-reset': String(reset),
   };
+}
+
+/** `Retry-After` of a 429 under the `retryAfter` variant. */
+function retryAfterValue(seconds: number, ctx: HandlerContext): string {
+  const variant = ctx.options.variants.retryAfter;
+  if (variant === 'zero') return '0';
+  if (variant === 'http-date') return new Date(Math.floor(ctx.now() / 1000) * 1000 - 1000).toUTCString();
+  return String(seconds);
 }
 
 export function authenticate(req: SimRequest, ctx: HandlerContext): GateResult {
@@ -34,12 +44,12 @@ export function authenticate(req: SimRequest, ctx: HandlerContext): GateResult {
   }
   const limit = rateLimitFor(user, ctx.options.rateLimits, ctx.options.rateLimitOverride);
   const decision = ctx.limiter.take(user.username, limit, ctx.now());
-  const headers = rateHeaders(decision);
+  const headers = rateHeaders(decision, ctx);
   if (!decision.allowed) {
     const retryAfter = String(decision.retryAfter ?? 1);
     return {
       ok: false,
-      response: errorResponse(429, `Rate limit of ${limit} requests per hour exceeded. Retry in ${retryAfter} s.`, { ...headers, 'retry-after': retryAfter }),
+      response: errorResponse(429, `Rate limit of ${limit} requests per hour exceeded. Retry in ${retryAfter} s.`, { ...headers, 'retry-after': retryAfterValue(decision.retryAfter ?? 1, ctx) }),
     };
   }
   return { ok: true, user, headers };

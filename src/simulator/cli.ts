@@ -6,9 +6,16 @@ import { withPrefix } from '../options/prefix.js';
 const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
                                    [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
                                    [--extra-pro-token btb_leakcheck_1 ...]
+                                   [--profile current|paged|sparse|multilingual] [--variant key=value ...]
 
 Starts the local simulator of the content-publishing service on 127.0.0.1, prints one JSON line
-{"url","tokens","sites"} on stdout, and serves until SIGINT or SIGTERM.`;
+{"url","tokens","sites"} on stdout, and serves until SIGINT or SIGTERM.
+
+Variants (what the API document leaves open; defaults in brackets), e.g. --variant listMax=50:
+  listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
+  sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
+  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
+  retryAfter=seconds|zero|http-date [seconds]`;
 
 const INTEGER_FLAGS = {
   port: 'port',
@@ -38,6 +45,8 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
         'generate-delay-ms': { type: 'string' },
         'rate-limit-override': { type: 'string' },
         'extra-pro-token': { type: 'string', multiple: true },
+        profile: { type: 'string' },
+        variant: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -61,6 +70,19 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
     const bad = extra.find((token) => !/^btb_[A-Za-z0-9_-]+$/.test(token));
     if (bad !== undefined) return { error: `\`--extra-pro-token\` must be a token like btb_leakcheck_1 (btb_ then letters, digits, _ or -).` };
     options.extraProTokens = extra;
+  }
+  if (typeof values.profile === 'string') options.profile = values.profile;
+  const variants = values.variant;
+  if (Array.isArray(variants)) {
+    const parsedVariants: Record<string, unknown> = {};
+    for (const pair of variants) {
+      const match = /^([A-Za-z]+)=(.+)$/.exec(pair);
+      if (!match) return { error: `\`--variant\` must be key=value, like listMax=50 (got "${pair}").` };
+      const [, key, raw] = match as unknown as [string, string, string];
+      // Numbers and booleans as such; the options schema names a bad key or value.
+      parsedVariants[key] = /^\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw;
+    }
+    options.variants = parsedVariants;
   }
   return { options: options as SimulatorOptions, help: values.help === true };
 }

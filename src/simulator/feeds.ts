@@ -5,6 +5,32 @@ import type { HandlerContext } from './context.js';
 import { escapeHtml } from './html.js';
 import { errorResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleUrl } from './shapes.js';
+import type { ResolvedServiceVariants } from './variants.js';
+
+type FeedVariants = Pick<ResolvedServiceVariants, 'sitemapLastmod' | 'rssContent' | 'sharedSlugs'>;
+const ORIGINAL: FeedVariants = { sitemapLastmod: 'updated', rssContent: 'full', sharedSlugs: false };
+
+function urlOf(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants): string {
+  return articleUrl(site, a.slug, variants.sharedSlugs ? a.language : undefined);
+}
+
+/** The sitemap's `<lastmod>` line under the `sitemapLastmod` variant ('' when absent). */
+function lastmodLine(a: ArticleRecord, variants: FeedVariants): string {
+  const value = variants.sitemapLastmod === 'updated' ? a.updatedAt
+    : variants.sitemapLastmod === 'date' ? a.updatedAt.slice(0, 10)
+    : variants.sitemapLastmod === 'published' ? a.publishedAt
+    : undefined;
+  return value === undefined ? '' : `\n    <lastmod>${value}</lastmod>`;
+}
+
+/** The RSS item's body lines under the `rssContent` variant. */
+function rssBody(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants): string[] {
+  if (variants.rssContent === 'none') return [];
+  const description = `      <description>${xmlText(a.excerpt)}</description>`;
+  if (variants.rssContent === 'description') return [description];
+  const teaser = `${/<p>[\s\S]*?<\/p>/.exec(a.content)?.[0] ?? ''}<p><a href="${urlOf(site, a, variants)}">Read more</a></p>`;
+  return [description, `      <content:encoded>${cdata(variants.rssContent === 'teaser' ? teaser : a.content)}</content:encoded>`];
+}
 
 /** The RSS feed holds the newest 50 articles, as the API documents. */
 export const RSS_ITEMS = 50;
@@ -21,9 +47,9 @@ function xmlText(text: string): string {
   return escapeHtml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, ''));
 }
 
-export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[]): string {
+export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[], variants: FeedVariants = ORIGINAL): string {
   const urls = articles.map(
-    (a) => `  <url>\n    <loc>${xmlText(articleUrl(site, a.slug))}</loc>\n    <lastmod>${a.updatedAt}</lastmod>\n  </url>`,
+    (a) => `  <url>\n    <loc>${xmlText(urlOf(site, a, variants))}</loc>${lastmodLine(a, variants)}\n  </url>`,
   );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -34,18 +60,17 @@ export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[]): str
   ].join('\n');
 }
 
-export function rssXml(site: SiteDefinition, articles: ArticleRecord[], selfUrl: string, lastModified: Date): string {
+export function rssXml(site: SiteDefinition, articles: ArticleRecord[], selfUrl: string, lastModified: Date, variants: FeedVariants = ORIGINAL): string {
   const items = articles.slice(0, RSS_ITEMS).map((a) => {
-    const link = xmlText(articleUrl(site, a.slug));
+    const link = xmlText(urlOf(site, a, variants));
     return [
       '    <item>',
       `      <title>${xmlText(a.title)}</title>`,
       `      <link>${link}</link>`,
       `      <guid isPermaLink="true">${link}</guid>`,
       `      <pubDate>${new Date(a.publishedTime).toUTCString()}</pubDate>`,
-      `      <description>${xmlText(a.excerpt)}</description>`,
       ...a.keywords.map((k) => `      <category>${xmlText(k)}</category>`),
-      `      <content:encoded>${cdata(a.content)}</content:encoded>`,
+      ...rssBody(site, a, variants),
       '    </item>',
     ].join('\n');
   });
@@ -98,17 +123,38 @@ function feedResponse(req: SimRequest, body: string, contentType: string, lastMo
   return { status: 200, headers: { ...headers, 'content-type': contentType }, body };
 }
 
+/**
+ * The feed as the CDN serves it: with `feedCdnMaxAgeSeconds`, a copy taken at most that long ago (so a
+ * reader may see an article in the list that the feed does not have yet, or one it still has after removal).
+ */
+function cdnCopy(ctx: HandlerContext, key: string, fresh: () => { body: string; lastModified: number }): { body: string; lastModified: number } {
+  const maxAgeMs = ctx.options.variants.feedCdnMaxAgeSeconds * 1000;
+  if (maxAgeMs === 0) return fresh();
+  const now = ctx.now();
+  const held = ctx.store.feedCopies.get(key);
+  if (held && now - held.takenAt < maxAgeMs) return held;
+  const copy = { ...fresh(), takenAt: now };
+  ctx.store.feedCopies.set(key, copy);
+  return copy;
+}
+
 export function handleSitemap(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = publicSite(ctx, req.params.id);
   if (!site) return errorResponse(404, `No public sitemap for site ${req.params.id ?? ''}: unknown or inactive site.`);
-  const lastModified = ctx.store.lastModified(site.id);
-  return feedResponse(req, sitemapXml(site, ctx.store.published(site.id)), 'application/xml; charset=utf-8', lastModified);
+  const copy = cdnCopy(ctx, `sitemap:${site.id}`, () => ({
+    body: sitemapXml(site, ctx.store.published(site.id), ctx.options.variants),
+    lastModified: ctx.store.lastModified(site.id),
+  }));
+  return feedResponse(req, copy.body, 'application/xml; charset=utf-8', copy.lastModified);
 }
 
 export function handleRss(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = publicSite(ctx, req.params.id);
   if (!site) return errorResponse(404, `No public RSS feed for site ${req.params.id ?? ''}: unknown or inactive site.`);
-  const lastModified = ctx.store.lastModified(site.id);
   const selfUrl = `${ctx.baseUrl}/api/sites/${site.id}/rss.xml`;
-  return feedResponse(req, rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified)), 'application/rss+xml; charset=utf-8', lastModified);
+  const copy = cdnCopy(ctx, `rss:${site.id}`, () => {
+    const lastModified = ctx.store.lastModified(site.id);
+    return { body: rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified), ctx.options.variants), lastModified };
+  });
+  return feedResponse(req, copy.body, 'application/rss+xml; charset=utf-8', copy.lastModified);
 }

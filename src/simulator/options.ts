@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatIssue } from '../options/issues.js';
+import { PROFILES, serviceVariantsSchema } from './variants.js';
 
 /**
  * Options of `startSimulator()` and of `content-publisher simulator`.
@@ -55,6 +56,19 @@ export const simulatorOptionsSchema = z
       .array(z.string().regex(/^btb_[A-Za-z0-9_-]+$/, 'must be a token like "btb_leakcheck_1" (btb_ then letters, digits, _ or -)'))
       .max(100)
       .default([]),
+    /**
+     * Answers to what the API document leaves open (list size and paging, sitemap lastmod, RSS content,
+     * CDN copies, shared slugs, rate-limit headers): see `serviceVariantsSchema`. Unset keys keep the
+     * simulator's original behaviour.
+     * @default {}
+     */
+    variants: serviceVariantsSchema.default(serviceVariantsSchema.parse({})),
+    /**
+     * A named combination of variants (`current`, `paged`, `sparse`, `multilingual`); `variants` set on
+     * top of it win.
+     * @default undefined (`current`)
+     */
+    profile: z.enum(Object.keys(PROFILES) as [keyof typeof PROFILES, ...Array<keyof typeof PROFILES>]).optional(),
   })
   .strict();
 
@@ -63,7 +77,8 @@ export type ResolvedSimulatorOptions = z.output<typeof simulatorOptionsSchema>;
 
 /** Validates options and names the offending option and the fix in the error message. */
 export function resolveSimulatorOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
-  const parsed = simulatorOptionsSchema.safeParse(options);
+  const profile = typeof options.profile === 'string' && Object.hasOwn(PROFILES, options.profile) ? PROFILES[options.profile] : {};
+  const parsed = simulatorOptionsSchema.safeParse({ ...options, variants: { ...profile, ...options.variants } });
   if (parsed.success) return parsed.data;
   const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'startSimulator()', docs: 'The simulator' });
   throw new TypeError(`${problem.message} ${problem.hint}`);

@@ -83,7 +83,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const lifetime = new AbortController();
   const ctx: HandlerContext = {
     signal: lifetime.signal,
-    store: new ContentStore(resolved.seed, resolved.articles),
+    store: new ContentStore(resolved.seed, resolved.articles, () => resolved.variants),
     options: resolved,
     baseUrl: '',
     stats: new StatsCollector(),

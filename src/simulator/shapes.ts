@@ -3,8 +3,9 @@ import type { ArticleRecord } from './articles.js';
 
 /** The JSON shapes of the API, built from stored records in one place. */
 
-export function articleUrl(site: SiteDefinition, slug: string): string {
-  return `${siteOrigin(site)}/blog/${encodeURIComponent(slug)}/`;
+/** The public URL; with the `sharedSlugs` variant it carries the language (`/fr/blog/slug/`), as the slug alone is not unique. */
+export function articleUrl(site: SiteDefinition, slug: string, language?: string): string {
+  return `${siteOrigin(site)}${language ? `/${encodeURIComponent(language)}` : ''}/blog/${encodeURIComponent(slug)}/`;
 }
 
 export function listItem(article: ArticleRecord) {
@@ -18,12 +19,12 @@ export function listItem(article: ArticleRecord) {
   };
 }
 
-export function articleDetail(article: ArticleRecord, site: SiteDefinition) {
+export function articleDetail(article: ArticleRecord, site: SiteDefinition, languageInUrl = false) {
   return {
     ...listItem(article),
     content: article.content,
     excerpt: article.excerpt,
-    url: articleUrl(site, article.slug),
+    url: articleUrl(site, article.slug, languageInUrl ? article.language : undefined),
     updated_at: article.updatedAt,
     meta_description: article.metaDescription,
     featured_image: article.featuredImage,

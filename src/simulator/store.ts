@@ -1,6 +1,7 @@
 import { PLANS, SITES, USERS, type SiteDefinition, type UserDefinition } from './accounts.js';
 import { seedArticles, type ArticleRecord } from './articles.js';
 import { seedKeywords, type KeywordState } from './keyword-data.js';
+import { serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
 
 interface UserState {
   articlesThisMonth: number;
@@ -24,10 +25,14 @@ export class ContentStore {
   private feedChangedAt = new Map<number, number>();
   private nextSeq = 0;
   readonly auditCache = new Set<string>();
+  /** The `feedCdnMaxAgeSeconds` variant: the copy of each feed the CDN serves, and when it was taken. */
+  readonly feedCopies = new Map<string, { body: string; lastModified: number; takenAt: number }>();
 
   constructor(
     readonly seed: number,
     readonly articlesPerSite: number,
+    /** The service variants in force (they may change at run time through the admin API). */
+    readonly variants: () => ResolvedServiceVariants = () => serviceVariantsSchema.parse({}),
   ) {
     this.reset();
   }
@@ -38,9 +43,17 @@ export class ContentStore {
     this.keywords.clear();
     this.feedChangedAt.clear();
     this.auditCache.clear();
+    this.feedCopies.clear();
     this.nextSeq = this.articlesPerSite + 1;
     for (const site of SITES) {
-      this.articles.set(site.id, seedArticles(site, this.seed, this.articlesPerSite));
+      const seeded = seedArticles(site, this.seed, this.articlesPerSite);
+      // sharedSlugs: each `fr` article takes the slug of the `en` article seeded before it (another article).
+      if (this.variants().sharedSlugs) {
+        for (let i = 1; i < seeded.length; i += 1) {
+          if (seeded[i]!.language === 'fr' && seeded[i - 1]!.language === 'en') seeded[i]!.slug = seeded[i - 1]!.slug;
+        }
+      }
+      this.articles.set(site.id, seeded);
       this.keywords.set(site.id, seedKeywords(site, this.seed));
     }
     for (const user of USERS) {
@@ -59,8 +72,11 @@ export class ContentStore {
       .sort((a, b) => (a.publishedAt === b.publishedAt ? b.seq - a.seq : a.publishedAt < b.publishedAt ? 1 : -1));
   }
 
-  find(siteId: number, slug: string): ArticleRecord | undefined {
-    return (this.articles.get(siteId) ?? []).find((a) => a.slug === slug && a.published);
+  /** The published article of this slug (of this language when given; else the oldest of that slug). */
+  find(siteId: number, slug: string, language?: string): ArticleRecord | undefined {
+    return (this.articles.get(siteId) ?? [])
+      .filter((a) => a.slug === slug && a.published && (language === undefined || a.language === language))
+      .sort((a, b) => a.seq - b.seq)[0];
   }
 
   /** Any stored article with this slug, published or not (slugs stay unique per site). */
@@ -74,13 +90,14 @@ export class ContentStore {
   }
 
   add(article: ArticleRecord): void {
-    const list = (this.articles.get(article.siteId) ?? []).filter((a) => a.slug !== article.slug);
+    const shared = this.variants().sharedSlugs;
+    const list = (this.articles.get(article.siteId) ?? []).filter((a) => a.slug !== article.slug || (shared && a.language !== article.language));
     list.push(article);
     this.articles.set(article.siteId, list);
   }
 
-  unpublish(siteId: number, slug: string, nowMs: number): boolean {
-    const article = this.find(siteId, slug);
+  unpublish(siteId: number, slug: string, nowMs: number, language?: string): boolean {
+    const article = this.find(siteId, slug, language);
     if (!article) return false;
     article.published = false;
     this.feedChangedAt.set(siteId, nowMs);

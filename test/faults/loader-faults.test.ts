@@ -101,13 +101,14 @@ const ROWS: Row[] = [
     name: 'a list that suddenly comes back empty',
     endpoints: ['list', 'sitemap', 'rss'],
     fault: (endpoint) => (endpoint === 'list' ? { json: { results: [] } } : { body: endpoint === 'sitemap' ? EMPTY_SITEMAP : EMPTY_RSS }),
-    strictNames: 'The list of site 12 came back with 0 articles where 12 are stored',
+    // The sitemap still lists them: the list left them out, nothing is removed.
+    strictNames: 'The list of site 12 came back with 0 articles and left out published ones',
   },
   {
     name: 'a list that loses most articles at once',
     endpoints: ['list'],
     fault: () => ({ json: { results: listItems.slice(0, 3) } }),
-    strictNames: 'The list of site 12 came back with 3 articles where 12 are stored',
+    strictNames: 'The list of site 12 came back with 3 articles and left out published ones',
   },
   { name: 'a huge body', endpoints: ALL, fault: (endpoint) => ({ body: 'huge', hugeBytes: endpoint === 'list' || endpoint === 'detail' ? 24 * 1024 * 1024 : 64 * 1024 * 1024 }) },
 ];
@@ -222,9 +223,10 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
     await clearFaults(sim);
   });
 
-  it('an empty list is kept until the user confirms with allowMassRemoval', async () => {
+  it('an empty list and an empty sitemap are kept until the user confirms with allowMassRemoval', async () => {
     await clearFaults(sim);
     await addFault(sim, { route: ROUTES.list, json: { results: [] } });
+    await addFault(sim, { route: ROUTES.sitemap, body: EMPTY_SITEMAP });
     const ctx = copyOf(before);
     await loader().load(ctx.context);
     expect(ctx.take().join('\n')).toContain('came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listMayBeCapped, planSync, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
-import { detailSlots, listRetries } from '../../src/loader/budget.js';
+import { listMayBeCapped, planSync, removalsNow, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
+import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
 import { summaryLine } from '../../src/loader/summary.js';
 import type { EntryState } from '../../src/loader/state.js';
 
@@ -215,9 +215,10 @@ describe('planSync: removals and the mass-removal guard', () => {
     expect(plan.massRemoval).toBeUndefined();
   });
 
-  it('without previous state (first build, filters changed) foreign entries go without the guard', () => {
+  it('applies without previous state too (state lost, filters changed): an empty list never empties the store', () => {
     const plan = planSync(input({ listed: [], hadState: false }));
-    expect(plan.remove).toEqual(['a', 'b', 'c']);
+    expect(plan.remove).toEqual([]);
+    expect(plan.massRemoval).toEqual({ removed: 3, stored: 3, listed: 0 });
   });
 });
 
@@ -231,9 +232,9 @@ describe('planSync: a list at the service\'s maximum (1000) may be capped', () =
     return p;
   };
 
-  it('listMayBeCapped: only without a limit and at the maximum (a limit asks for the newest N: older ones leave)', () => {
+  it('listMayBeCapped: whenever no limit was sent (the maximum is not documented; a limit asks for the newest N: older ones leave)', () => {
     expect(listMayBeCapped(1000, undefined)).toBe(true);
-    expect(listMayBeCapped(999, undefined)).toBe(false);
+    expect(listMayBeCapped(20, undefined)).toBe(true);
     expect(listMayBeCapped(10, 10)).toBe(false);
     expect(listMayBeCapped(1000, 1000)).toBe(false);
   });
@@ -241,14 +242,31 @@ describe('planSync: a list at the service\'s maximum (1000) may be capped', () =
   it('with the sitemap read: only articles missing from the sitemap too are removed', () => {
     const plan = planSync(cappedInput({ listMayBeCapped: true, sitemapSlugs: new Set([...many, 'old-kept']) }));
     expect(plan.remove).toEqual(['old-gone']);
-    expect(plan.capped).toEqual({ listed: 1000, kept: 1, checkedAgainstSitemap: true });
+    expect(plan.capped).toEqual({ listed: 1000, kept: 1, checkedAgainstSitemap: true, beyond: 0 });
     expect(plan.massRemoval).toBeUndefined();
   });
 
   it('without the sitemap: nothing unlisted is removed', () => {
     const plan = planSync(cappedInput({ listMayBeCapped: true }));
     expect(plan.remove).toEqual([]);
-    expect(plan.capped).toEqual({ listed: 1000, kept: 2, checkedAgainstSitemap: false });
+    expect(plan.capped).toEqual({ listed: 1000, kept: 2, checkedAgainstSitemap: false, beyond: 0 });
+  });
+
+  it('articles only the sitemap shows are new, after the listed new ones, by detail; kept ones follow their sitemap lastmod', () => {
+    const p = cappedInput({ listMayBeCapped: true, slots: 3, sitemapSlugs: new Set([...many, 'old-kept', 'beyond-1', 'beyond-2']), sitemapOnly: ['beyond-1', 'beyond-2'] });
+    p.sitemap = new Map([['old-kept', '2026-06-01T00:00:00Z']]);
+    p.listed.unshift({ slug: 'listed-new', listDigest: 'd' });
+    const plan = planSync(p);
+    expect(plan.fetch.map((f) => [f.slug, f.reason, f.via])).toEqual([['listed-new', 'new', 'detail'], ['beyond-1', 'new', 'detail'], ['beyond-2', 'new', 'detail']]);
+    expect(plan.pending).toEqual([{ slug: 'old-kept', reason: 'changed' }]);
+    expect(plan.capped).toEqual({ listed: 1001, kept: 1, checkedAgainstSitemap: true, beyond: 2 });
+  });
+
+  it('removalsNow: a removal waits while a new article of the same title and day waits (a renamed slug)', () => {
+    const identity = { ofStored: (s: string) => (s === 'old' ? 'T' : undefined), ofListed: (s: string) => (s === 'renamed' ? 'T' : 'U') };
+    const plan = { fetch: [], pending: [{ slug: 'renamed', reason: 'new' as const }, { slug: 'other', reason: 'new' as const }], remove: ['old', 'gone'] };
+    expect(removalsNow(plan, () => false, identity)).toEqual({ remove: ['gone'], deferred: 1, waitingNew: 2 });
+    expect(removalsNow({ ...plan, pending: [] }, () => false, identity)).toEqual({ remove: ['old', 'gone'], deferred: 0, waitingNew: 0 });
   });
 
   it('a list below the maximum is complete: the unlisted leave whatever the sitemap says', () => {
@@ -265,6 +283,15 @@ describe('budget arithmetic', () => {
     expect(detailSlots({ maxRequests: 20, reserve: 5, spent: 1, remaining: 2 })).toBe(0);
     expect(detailSlots({ maxRequests: 1, reserve: 0, spent: 1, remaining: 100 })).toBe(0);
     expect(detailSlots({ maxRequests: 10, reserve: 0, spent: 3, remaining: undefined })).toBe(7);
+  });
+
+  it('revalidations: at most 10% of the hourly limit per sliding hour, at least one', () => {
+    expect(revalidationSlots(30, [], 0)).toBe(3);
+    expect(revalidationSlots(30, [1, 2], 1000)).toBe(1);
+    expect(revalidationSlots(30, [1, 2, 3], 3_600_010)).toBe(3);
+    expect(revalidationSlots(5, [], 0)).toBe(1);
+    const p = input({ storedStates: { a: state({ checkedAt: 0 }), b: state({ checkedAt: 0 }) }, slots: 10, revalidateAfterMs: 1, revalidateSlots: 1 });
+    expect(planSync(p).fetch.filter((f) => f.reason === 'revalidate')).toHaveLength(1);
   });
 
   it('list retries never push the list call past the budget', () => {

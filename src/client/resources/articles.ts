@@ -17,6 +17,13 @@ export const articleListItemSchema = z.looseObject({
 
 export const articleListSchema = z.looseObject({ results: z.array(articleListItemSchema) });
 
+/** One page of the list with the paging hints some services add (`count`, `next`); the API documents none. */
+export const articlePageSchema = articleListSchema.extend({
+  count: z.number().int().nonnegative().optional(),
+  next: z.string().nullish(),
+});
+export type ArticlePage = z.output<typeof articlePageSchema>;
+
 /** The document lists only `content` for the detail; the rest is what the service sends today, all optional. */
 export const articleDetailSchema = z.looseObject({
   slug: z.string(),
@@ -58,6 +65,22 @@ export async function articles(ctx: ResourceContext, siteId: number, query?: Art
     limit: query?.limit,
   });
   return body.results;
+}
+
+/**
+ * The list call with its paging hints kept, from `offset` (sent only when given: the API documents no
+ * paging). A caller follows `next` by reading its `offset`, never by requesting the URL as given.
+ */
+export async function articlesPage(ctx: ResourceContext, siteId: number, query?: ArticleQuery, offset?: number): Promise<ArticlePage> {
+  const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/' };
+  assertSiteId(siteId, call);
+  assertArticleQuery(query, call);
+  return getJson(ctx, `/api/v1/sites/${siteId}/articles/`, articlePageSchema, {
+    status: query?.status,
+    language: query?.language,
+    limit: query?.limit,
+    offset,
+  });
 }
 
 export async function article(ctx: ResourceContext, siteId: number, slug: string): Promise<ArticleDetail> {

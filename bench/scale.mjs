@@ -1,0 +1,102 @@
+// The 10,000-article site of `npm run bench` (issue 10): a list capped at 1,000 (the simulator's default),
+// so membership must come from the sitemap. Figures: pages of the cold build, authenticated requests of a
+// warm build, warm build time against Astro's glob() build of the same 10,000 files, and peak memory of both.
+// `node bench/scale.mjs` prints them alone; bench/run.mjs adds them to its table.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startSimulator } from 'astro-content-publisher/simulator';
+
+const run = promisify(execFile);
+export const SCALE_ARTICLES = Number(process.env.BENCH_SCALE_ARTICLES ?? 10_000);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+async function build(env, outDir, cacheDir) {
+  const { stdout } = await run(process.execPath, [join(here, 'build-site.mjs'), outDir, cacheDir], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1));
+}
+
+/** Every published article's detail, found through the public sitemap (the list stops at 1,000). */
+async function allDetails(simulator, siteId, token) {
+  const sitemap = await (await fetch(`${simulator.url}/api/sites/${siteId}/sitemap.xml`)).text();
+  const slugs = [...sitemap.matchAll(/<loc>[^<]*\/blog\/([^/<]+)\/<\/loc>/g)].map((m) => decodeURIComponent(m[1]));
+  const details = [];
+  for (let i = 0; i < slugs.length; i += 32) {
+    details.push(...(await Promise.all(slugs.slice(i, i + 32).map(async (slug) => {
+      const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`, { headers: { authorization: `Bearer ${token}` } });
+      return response.json();
+    }))));
+  }
+  return details;
+}
+
+function writeMarkdown(details, dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const article of details) {
+    const frontmatter = ['---', `slug: ${JSON.stringify(article.slug)}`, `title: ${JSON.stringify(article.title)}`, `language: ${JSON.stringify(article.language)}`,
+      `publishedAt: ${article.published_at}`, `excerpt: ${JSON.stringify(article.excerpt ?? '')}`, '---', ''].join('\n');
+    writeFileSync(join(dir, `${article.slug}.md`), `${frontmatter}${article.content}\n`);
+  }
+}
+
+export const SCALE_TARGETS = {
+  'scale.coldPages': [`= ${SCALE_ARTICLES}`, (f) => f['scale.coldPages'] === SCALE_ARTICLES],
+  'scale.warmRequests': ['<= 1 + paging', (f) => f['scale.warmRequests'] <= 1],
+  'scale.warmVsGlob': ['<= 1.3', (f) => f['scale.warmVsGlob'] <= 1.3],
+  'scale.peakVsGlob': ['<= 1.5', (f) => f['scale.peakVsGlob'] <= 1.5],
+};
+
+export async function measureScale({ log = () => undefined } = {}) {
+  mkdirSync(join(here, 'dist'), { recursive: true });
+  const work = mkdtempSync(join(here, 'dist', 'scale-'));
+  const simulator = await startSimulator({ articles: SCALE_ARTICLES, rateLimitOverride: 1_000_000 });
+  try {
+    const siteId = simulator.sites.agence[0];
+    const env = { PUBLISHER_BASE_URL: simulator.url, PUBLISHER_API_KEY: simulator.tokens.agence, PUBLISHER_SITE_ID: String(siteId), BENCH_SOURCE: 'remote' };
+    const cache = join(work, 'remote-cache');
+    log(`bench: ${SCALE_ARTICLES} articles, list capped at 1000: cold build...`);
+    let before = simulator.stats().authenticated;
+    const cold = await build(env, join(work, 'out-cold'), cache);
+    const coldRequests = simulator.stats().authenticated - before;
+    log('bench: warm build...');
+    before = simulator.stats().authenticated;
+    const warm = await build(env, join(work, 'out-warm'), cache);
+    const warmRequests = simulator.stats().authenticated - before;
+    log(`bench: the same ${SCALE_ARTICLES} articles as Markdown files (glob), cold then warm...`);
+    const globDir = join(work, 'articles');
+    writeMarkdown(await allDetails(simulator, siteId, simulator.tokens.agence), globDir);
+    const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
+    await build(globEnv, join(work, 'out-glob-cold'), join(work, 'glob-cache'));
+    const glob = await build(globEnv, join(work, 'out-glob-warm'), join(work, 'glob-cache'));
+    return {
+      'scale.coldPages': cold.articles,
+      'scale.coldRequests': coldRequests,
+      'scale.coldMs': cold.ms,
+      'scale.warmRequests': warmRequests,
+      'scale.warmMs': warm.ms,
+      'scale.globMs': glob.ms,
+      'scale.warmVsGlob': Math.round((warm.ms / glob.ms) * 100) / 100,
+      'scale.warmPeakMB': warm.peakMB,
+      'scale.globPeakMB': glob.peakMB,
+      'scale.peakVsGlob': Math.round((warm.peakMB / glob.peakMB) * 100) / 100,
+    };
+  } finally {
+    await simulator.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const figures = await measureScale({ log: (line) => console.error(line) });
+  for (const [name, value] of Object.entries(figures)) {
+    const target = SCALE_TARGETS[name];
+    console.log(`${name.padEnd(20)} ${String(value).padStart(8)}  ${target ? `${target[0]} ${target[1](figures) ? 'met' : 'MISSED'}` : ''}`);
+  }
+}

@@ -1,0 +1,196 @@
+import type { LoaderContext } from 'astro/loaders';
+import type { ArticleDetail, ArticleListItem } from '../client/index.js';
+import { sanitizeArticle } from '../html/index.js';
+import type { LoaderClients } from './clients.js';
+import { dataFromDetail, dataFromRss } from './entries.js';
+import { shortHash, stableStringify } from './fingerprint.js';
+import type { ResolvedArticlesLoaderOptions } from './options.js';
+import { safeEntry } from './entry-safety.js';
+import type { EntryState, SyncState } from './state.js';
+import type { FreeSignals } from './sync-signals.js';
+import { listDigest } from './sync-list.js';
+import type { PlannedFetch, SyncPlan } from './sync-plan.js';
+
+/**
+ * Step 4 of a build: carry out the plan. Fetches (detail calls, or the feed's copy), sanitises, stores, and
+ * removes what the plan says is gone. The only step that writes entries; `storeEntry` is the one place an
+ * entry is written from the service's content.
+ */
+
+export interface ApplyInput {
+  ctx: LoaderContext;
+  opts: ResolvedArticlesLoaderOptions;
+  clients: LoaderClients;
+  state: SyncState;
+  items: Map<string, ArticleListItem>;
+  signals: FreeSignals;
+  fingerprint: string;
+  /** slug -> hash of the detail content fetched in this build (filled by the detail calls). */
+  fetchedHashes?: Map<string, string>;
+}
+
+export interface ApplyOutcome {
+  added: number;
+  changed: number;
+  /** Fetches that failed: the previous version (if any) is kept. */
+  failures: Array<{ slug: string; error: unknown }>;
+  /** Feed copies not used because nothing showed the feed carries whole articles: they wait for a detail call. */
+  skipped: string[];
+  /** New articles stored from the feed's copy after their detail call failed. */
+  fellBack: string[];
+}
+
+/**
+ * Does the feed carry whole articles? Only evidence counts: an article whose feed copy is the very HTML a
+ * detail call gave (held from an earlier build, or fetched in this one). A feed of teasers never matches.
+ */
+export function feedIsWhole(state: SyncState, signals: FreeSignals, fetched: ReadonlyMap<string, string> = new Map()): boolean {
+  for (const hash of fetched.values()) if (signals.rssHashes.has(hash)) return true;
+  for (const [slug, { signal }] of signals.rss) {
+    if (signal.contentHash === undefined) continue;
+    const held = state.entries[slug];
+    if (held && !held.partial && held.checkedAt > 0 && held.contentHash === signal.contentHash) return true;
+  }
+  return false;
+}
+
+/** The detail call answered another language's article of the same slug. */
+export class LanguageMismatchError extends Error {
+  override name = 'LanguageMismatchError';
+}
+
+/** What a reader sees: everything but the view count (which changes without the article changing). */
+function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
+  const { viewCount: _viewCount, ...rest } = data;
+  return stableStringify({ rest, html: html ?? '' });
+}
+
+function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
+  return value ? ({ [key]: value } as Record<K, string>) : {};
+}
+
+/** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
+async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<string, unknown>, unsafeContent: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
+  const { ctx, opts, state } = input;
+  const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
+  const before = ctx.store.get(slug);
+  const url = typeof data.url === 'string' ? data.url : undefined;
+  const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
+  const parsed = await ctx.parseData({ id: slug, data });
+  const digest = ctx.generateDigest(stableStringify({ data: parsed, html }));
+  ctx.store.set({ id: slug, data: parsed, rendered: { html, metadata: { headings } }, digest });
+  state.entries[slug] = entryState;
+  if (!before) return 'added';
+  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, html) ? 'changed' : 'same';
+}
+
+/** The list fields of an article the list did not return (only the sitemap showed it): from its detail. */
+function listItemOf(detail: ArticleDetail): ArticleListItem {
+  return {
+    ...detail,
+    status: detail.status ?? 'published',
+    language: detail.language ?? '',
+    published_at: detail.published_at ?? '',
+    view_count: detail.view_count ?? 0,
+  };
+}
+
+async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
+  const { clients, opts, state, items, signals, fingerprint } = input;
+  const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  const item = items.get(action.slug) ?? listItemOf(detail);
+  // Any detail is evidence about the feed, even one that is not stored (another language's).
+  input.fetchedHashes?.set(action.slug, shortHash(detail.content));
+  if (opts.language && detail.language && detail.language !== opts.language) {
+    // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
+    throw new LanguageMismatchError(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
+  }
+  const lastmod = signals.sitemap?.get(action.slug);
+  const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
+  return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {
+    listDigest: listDigest(item),
+    ...optional('lastmod', lastmod),
+    contentHash: shortHash(detail.content),
+    ...optional('rssHash', rssHash),
+    checkedAt: Date.now(),
+    fingerprint,
+  });
+}
+
+async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
+  const { ctx, state, items, signals, fingerprint } = input;
+  const item = items.get(action.slug)!;
+  const feedItem = signals.rss.get(action.slug)!;
+  const before = ctx.store.get(action.slug);
+  const prevState = state.entries[action.slug];
+  const lastmod = signals.sitemap?.get(action.slug);
+  return storeEntry(input, action.slug, dataFromRss(item, feedItem.item, before?.data, lastmod), feedItem.item.contentEncoded ?? '', {
+    listDigest: listDigest(item),
+    ...optional('lastmod', lastmod ?? prevState?.lastmod),
+    contentHash: feedItem.signal.contentHash!,
+    rssHash: feedItem.signal.contentHash!,
+    checkedAt: prevState?.checkedAt ?? 0,
+    fingerprint,
+    // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
+    partial: before ? (prevState?.partial ?? false) : true,
+  });
+}
+
+/** Removes what the plan says is gone. */
+export function applyRemovals(input: ApplyInput, remove: readonly string[]): void {
+  for (const id of remove) {
+    input.ctx.store.delete(id);
+    delete input.state.entries[id];
+  }
+}
+
+/**
+ * Runs the plan's fetches (their number was bounded by the budget beforehand): the detail calls side by side
+ * first, then the feed copies, which are used only when they are known to be whole articles (an exact match
+ * for a re-render; else evidence that the feed carries whole articles). A new article whose detail call
+ * failed falls back to its feed copy under the same rule.
+ */
+export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
+  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [] };
+  const fetchedHashes = (input.fetchedHashes ??= new Map());
+  const count = (result: 'added' | 'changed' | 'same') => {
+    if (result === 'added') outcome.added += 1;
+    else if (result === 'changed') outcome.changed += 1;
+  };
+  const failedNew: PlannedFetch[] = [];
+  const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
+  await Promise.all(plan.fetch.filter((a) => a.via === 'detail').map(async (action) => {
+    try {
+      count(await fromDetail(input, action));
+    } catch (error) {
+      outcome.failures.push({ slug: action.slug, error });
+      if (action.reason === 'new') failedNew.push(action);
+    }
+  }));
+  const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
+  const fromFeed = [
+    ...plan.fetch.filter((a) => a.via === 'rss'),
+    ...failedNew.filter((a) => input.signals.rss.get(a.slug)?.signal.contentHash !== undefined).map((a) => ({ ...a, via: 'rss' as const })),
+  ];
+  const fellBackCandidates = failedNewSlugs();
+  for (const action of fromFeed) {
+    const exact = input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
+    if (!whole && !(action.reason === 'fingerprint' && exact)) {
+      if (!fellBackCandidates.has(action.slug)) outcome.skipped.push(action.slug);
+      continue;
+    }
+    try {
+      count(await fromRss(input, action));
+      if (fellBackCandidates.has(action.slug)) {
+        outcome.fellBack.push(action.slug);
+        const refused = outcome.failures.find((f) => f.slug === action.slug)?.error instanceof LanguageMismatchError;
+        const entryState = input.state.entries[action.slug];
+        if (refused && entryState) Object.assign(entryState, { partial: false, detailElsewhere: true });
+        outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
+      }
+    } catch (error) {
+      if (!outcome.failures.some((f) => f.slug === action.slug)) outcome.failures.push({ slug: action.slug, error });
+    }
+  }
+  return outcome;
+}

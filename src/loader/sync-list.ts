@@ -1,0 +1,94 @@
+import type { ArticleListItem } from '../client/index.js';
+import type { LoaderClients } from './clients.js';
+import { shortHash, stableStringify } from './fingerprint.js';
+import type { ResolvedArticlesLoaderOptions } from './options.js';
+import { slugProblem } from './slugs.js';
+
+/**
+ * Step 1 of a build: the list call (the one authenticated request every build sends), reduced to one item
+ * per slug. The list decides, with the sitemap, what exists; its items carry the fields that change most.
+ */
+
+export interface ListedArticles {
+  /** What the service sent, in its order (newest first), repeats included: its length says whether it was capped. */
+  listed: ArticleListItem[];
+  /** One item per slug, the first of each. */
+  items: Map<string, ArticleListItem>;
+  /** Slugs the list sent more than once. */
+  repeated: string[];
+  /** Slugs that cannot be entry ids (path traversal, "/", "?"), with the reason: never stored nor requested. */
+  rejected: Array<{ slug: string; problem: string }>;
+  /** Where the next page starts, when the service's `next` hint names an offset (undefined: no more pages). */
+  nextOffset?: number | undefined;
+  /** Pages read (each one authenticated request). */
+  pages: number;
+}
+
+/** The list item's own fields; the view count is left out because every detail GET moves it. */
+export function listDigest(item: ArticleListItem): string {
+  return shortHash(stableStringify({ title: item.title, status: item.status, language: item.language, published_at: item.published_at }));
+}
+
+export function indexListed(listed: ArticleListItem[], nextOffset?: number, pages = 1): ListedArticles {
+  const items = new Map<string, ArticleListItem>();
+  const repeated: string[] = [];
+  const rejected: ListedArticles['rejected'] = [];
+  for (const item of listed) {
+    const problem = slugProblem(item.slug);
+    if (problem) rejected.push({ slug: item.slug, problem });
+    else if (items.has(item.slug)) repeated.push(item.slug);
+    else items.set(item.slug, item);
+  }
+  return { listed, items, repeated, rejected, nextOffset, pages };
+}
+
+/**
+ * The offset a `next` hint asks for: only its `offset` parameter is read, and only when the URL is the same
+ * list path; the URL itself is never requested (it could name another host, which must not get the key).
+ */
+export function offsetOfNext(next: string | null | undefined, after: number): number | undefined {
+  if (!next) return undefined;
+  try {
+    const offset = Number(new URL(next, 'http://x.invalid').searchParams.get('offset'));
+    return Number.isSafeInteger(offset) && offset >= after ? offset : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const queryOf = (opts: ResolvedArticlesLoaderOptions) =>
+  Object.fromEntries(Object.entries({ status: opts.status, language: opts.language, limit: opts.limit }).filter(([, v]) => v !== undefined));
+
+/** Sends the list call with the loader's filters; errors are the caller's to judge (transient or not). */
+export async function listArticles(clients: LoaderClients, opts: ResolvedArticlesLoaderOptions): Promise<ListedArticles> {
+  const page = await clients.list.articlesPage(opts.siteId, queryOf(opts));
+  // With a `limit` the newest `limit` were asked for: no further page.
+  const next = opts.limit === undefined ? offsetOfNext(page.next, page.results.length) : undefined;
+  return indexListed(page.results, next);
+}
+
+/**
+ * Follows the service's paging hints for at most `maxPages` more requests (the caller's budget). A failed
+ * page ends the walk: what was read so far stands, and the sitemap covers the rest.
+ */
+export async function followPages(clients: LoaderClients, opts: ResolvedArticlesLoaderOptions, first: ListedArticles, maxPages: number): Promise<ListedArticles> {
+  let all = first.listed;
+  let offset = first.nextOffset;
+  let pages = first.pages;
+  while (offset !== undefined && pages - first.pages < maxPages) {
+    let page;
+    try {
+      page = await clients.list.articlesPage(opts.siteId, queryOf(opts), offset);
+    } catch {
+      break;
+    }
+    pages += 1;
+    if (page.results.length === 0) {
+      offset = undefined;
+      break;
+    }
+    all = [...all, ...page.results];
+    offset = offsetOfNext(page.next, offset + page.results.length);
+  }
+  return indexListed(all, offset, pages);
+}

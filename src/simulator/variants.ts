@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * What `API.md` leaves open ("not shown"), as selectable behaviours of the simulator. The defaults are the
+ * simulator's original answers; every other value is one a real service could give without breaking the
+ * document. Set them with `startSimulator({ variants })`, `--variant key=value`, `--profile name`, or at run
+ * time with `PUT /__simulator/variants`.
+ */
+export const serviceVariantsSchema = z.strictObject({
+  /**
+   * How many articles the list returns when no `limit` is sent (`'none'`: all of them).
+   * @default the `listMax` value
+   */
+  listDefault: z.union([z.number().int().positive(), z.literal('none')]).optional(),
+  /**
+   * The largest `limit` honoured; larger values are clamped, not refused (`'none'`: no maximum).
+   * @default 1000
+   */
+  listMax: z.union([z.number().int().positive(), z.literal('none')]).default(1000),
+  /**
+   * Paging beyond one list page: `'none'` (older articles cannot be listed), `'next-count'` (the response
+   * carries `count` and a `next` URL), `'offset'` (an `offset` parameter) or `'page'` (a 1-based `page`
+   * parameter, pages of the page size). Parameters are ignored unless the variant accepts them.
+   * @default 'none'
+   */
+  paging: z.enum(['none', 'next-count', 'offset', 'page']).default('none'),
+  /**
+   * The sitemap's `<lastmod>`: the update time (`'updated'`), its date only (`'date'`), the publication
+   * date (`'published'`, so edits never move it) or no `<lastmod>` at all (`'absent'`).
+   * @default 'updated'
+   */
+  sitemapLastmod: z.enum(['updated', 'date', 'published', 'absent']).default('updated'),
+  /**
+   * What an RSS item carries: the whole article in `content:encoded` (`'full'`), a teaser (the first
+   * paragraph and a "read more" link) in `content:encoded` (`'teaser'`), only the `description`
+   * (`'description'`), or neither (`'none'`).
+   * @default 'full'
+   */
+  rssContent: z.enum(['full', 'teaser', 'description', 'none']).default('full'),
+  /**
+   * Feeds served from a CDN copy up to this many seconds old (`0`: always fresh). The copy is refreshed
+   * when it is older than this.
+   * @default 0
+   */
+  feedCdnMaxAgeSeconds: z.number().int().min(0).max(3600).default(0),
+  /**
+   * The same slug in several languages: seeded `fr` articles reuse the slug of the `en` article before
+   * them, the admin API accepts a published slug again in another language, article URLs carry the
+   * language (`/fr/blog/slug/`), and the detail endpoint answers with the oldest article of that slug.
+   * @default false
+   */
+  sharedSlugs: z.boolean().default(false),
+  /**
+   * `X-RateLimit-Reset` as epoch seconds (`'epoch'`) or as seconds until the reset (`'delta'`).
+   * @default 'epoch'
+   */
+  rateLimitReset: z.enum(['epoch', 'delta']).default('epoch'),
+  /**
+   * `Retry-After` of a 429: seconds until a slot frees (`'seconds'`), `0` (`'zero'`), or an HTTP date
+   * (`'http-date'`, one second in the past: some servers round down).
+   * @default 'seconds'
+   */
+  retryAfter: z.enum(['seconds', 'zero', 'http-date']).default('seconds'),
+});
+
+export type ServiceVariants = z.input<typeof serviceVariantsSchema>;
+export type ResolvedServiceVariants = z.output<typeof serviceVariantsSchema>;
+
+/** Named combinations seen in real services (`--profile`). `current` is the default behaviour. */
+export const PROFILES = {
+  /** The simulator's original answers. */
+  current: {},
+  /** A small default page with next/count paging and feeds from a CDN (a typical REST framework). */
+  paged: { listDefault: 50, listMax: 100, paging: 'next-count', feedCdnMaxAgeSeconds: 3600 },
+  /** Teaser feeds, date-only lastmods and no paging at a small cap: the loader has the least to go on. */
+  sparse: { listDefault: 20, listMax: 20, paging: 'none', sitemapLastmod: 'date', rssContent: 'teaser' },
+  /** One slug per language, language-prefixed URLs, delta resets and Retry-After 0. */
+  multilingual: { sharedSlugs: true, rateLimitReset: 'delta', retryAfter: 'zero' },
+} as const satisfies Record<string, ServiceVariants>;
+
+export type ProfileName = keyof typeof PROFILES;
+
+/** The list page size when the request sends `limit` (or not), under the variants. */
+export function pageSize(variants: ResolvedServiceVariants, limit: number | undefined): number {
+  const max = variants.listMax === 'none' ? Number.POSITIVE_INFINITY : variants.listMax;
+  if (limit !== undefined) return Math.min(limit, max);
+  const fallback = variants.listDefault ?? variants.listMax;
+  return fallback === 'none' ? max : Math.min(fallback, max);
+}
