@@ -12,6 +12,7 @@ import { startSimulator } from 'astro-content-publisher/simulator';
 import { measureSanitize } from './sanitize.mjs';
 import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { measureFeedsHostile } from './feeds-hostile.mjs';
+import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -142,6 +143,7 @@ async function main() {
 
     log('bench: feeds and sitemaps, adversarial shapes at the size caps...');
     const feedsHostile = await measureFeedsHostile();
+    const deploy = await measureDeploy({ simulator, siteId, work, log, articles: ARTICLES, repeat: REPEAT });
 
     const figures = {
       'cold.requests': cold.requests,
@@ -157,6 +159,7 @@ async function main() {
       'sanitize.mbPerS': sanitize.mbPerS,
       'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
       ...feedsHostile,
+      ...deploy,
     };
     // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.
     if (process.env.BENCH_SCALE !== '0') Object.assign(figures, await measureScale({ log }));
@@ -176,6 +179,7 @@ const TARGETS = {
   'sitemap50k.peakMB': ['<= 256', (f) => f['sitemap50k.peakMB'] <= 256],
   'sanitize.mbPerS': ['>= 0.8 x baseline', (f) => f['sanitize.mbPerS'] >= 0.8 * f['sanitizeBaseline.mbPerS']],
   ...SCALE_TARGETS,
+  ...DEPLOY_TARGETS,
 };
 
 function printTable(figures) {

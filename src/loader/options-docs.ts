@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { SanitizeOptions } from '../html/index.js';
 import type { Documents, Proof } from '../options/documented.js';
+import type { imagesOptionSchema } from './image-options.js';
 import type { articlesLoaderOptionsSchema, budgetSchema, dataLoaderOptionsSchema, liveArticlesLoaderOptionsSchema } from './options.js';
 
 /** The request budget of one build. */
@@ -19,6 +20,30 @@ export interface BudgetOptions {
    * @default 5
    */
   reserve?: number | undefined;
+}
+
+/** `articlesLoader({ images })`: article images through Astro's image pipeline. */
+export interface ImagesOptions {
+  /**
+   * Largest image accepted, in bytes (1024 to 104857600); a larger one keeps its remote URL with a warning.
+   * @default 10485760 (10 MiB)
+   */
+  maxBytes?: number | undefined;
+  /**
+   * At most this many downloads per build; the rest keep their remote URL and are fetched next build.
+   * @default 500
+   */
+  maxDownloads?: number | undefined;
+  /**
+   * Timeout of one image download, in milliseconds (100 to 600000).
+   * @default 15000
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Downloads running at once (1 to 32).
+   * @default 4
+   */
+  concurrency?: number | undefined;
 }
 
 /** Options shared by every loader that talks to the service. */
@@ -101,6 +126,13 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    * @default 24
    */
   revalidateAfterHours?: number | false | undefined;
+  /**
+   * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
+   * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
+   * every image on the service's CDN.
+   * @default { maxBytes: 10485760, maxDownloads: 500, timeoutMs: 15000, concurrency: 4 }
+   */
+  images?: false | ImagesOptions | undefined;
 }
 
 /** The options of `keywordsLoader(options)` and `digestLoader(options)`. */
@@ -160,6 +192,7 @@ export interface LiveArticlesLoaderOptions extends ConnectionOptions {
   cacheSeconds?: number | undefined;
 }
 
+export type ImagesOptionsMatchSchema = Proof<Documents<false | ImagesOptions, z.input<typeof imagesOptionSchema>>>;
 export type BudgetOptionsMatchSchema = Proof<Documents<BudgetOptions, z.input<typeof budgetSchema>>>;
 export type ArticlesLoaderOptionsMatchSchema = Proof<Documents<ArticlesLoaderOptions, Partial<z.input<typeof articlesLoaderOptionsSchema>>>>;
 export type DataLoaderOptionsMatchSchema = Proof<Documents<DataLoaderOptions, Partial<z.input<typeof dataLoaderOptionsSchema>>>>;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Documents, Proof } from '../options/documented.js';
+import type { HOOK_PROVIDERS } from './hook-request.js';
 import type { triggerSchema, watchOptionsSchema } from './options.js';
 
 /** Run a shell command (a build) when the feeds change; stdio inherited, exit code 0 means success. */
@@ -37,6 +38,21 @@ export interface HookTriggerOptions {
    * @default 30000
    */
   timeoutMs?: number | undefined;
+  /**
+   * Which host's hook: the request it expects (netlify, vercel, cloudflare, github or generic).
+   * @default inferred from the URL, else 'generic'
+   */
+  provider?: (typeof HOOK_PROVIDERS)[number] | undefined;
+  /**
+   * Bearer token (GitHub repository_dispatch); a secret, never printed.
+   * @default undefined
+   */
+  token?: string | undefined;
+  /**
+   * GitHub repository_dispatch `event_type`.
+   * @default 'content-published'
+   */
+  eventType?: string | undefined;
 }
 
 /** The options of `runWatch()` (the loop behind `content-publisher watch`). */
