@@ -24,6 +24,8 @@ export interface Article {
   publishedAt: string;
   /** Publication order on the service: the detail endpoint answers the oldest published article of a slug. */
   seq: number;
+  /** The slug it had before a rename: the loader keeps that entry until the renamed one is stored. */
+  renamedFrom?: string;
 }
 export interface Model {
   /** Several languages share slugs (the `sharedSlugs` variant): one loader per language. */
@@ -152,7 +154,7 @@ export class Rename implements fc.AsyncCommand<Model, Real> {
     const article = pick(model.published, this.pick);
     await unpublishOnService(model, real, article);
     model.published.delete(keyOf(article.lang, article.slug));
-    await publishOnService(model, real, { ...article, slug: `a${model.next++}`, version: 1 });
+    await publishOnService(model, real, { ...article, slug: `a${model.next++}`, version: 1, renamedFrom: article.slug });
   }
   toString = () => `Rename(${this.pick})`;
 }
