@@ -12,4 +12,10 @@ export default defineConfig({
   site,
   trailingSlash: 'always',
   integrations: [publisher({ siteId, baseUrl })],
+  // Article images are optimised by Astro and served from the blog when their host is allowed here: the
+  // service's image host (the simulator serves its images itself, so its host is the API's).
+  image: { domains: baseUrl ? [new URL(baseUrl).hostname] : [] },
+  // Pages return a cacheKey from getStaticPaths (entry.digest, listCacheKey): a rebuild renders only the
+  // pages whose content changed; the others are copied from Astro's cache (README, "Incremental rebuilds").
+  experimental: { incrementalBuild: true },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeXmlBytes } from '../feeds/decode-xml.js';
 import { readBodyCapped, type CappedBody } from './read-body.js';
 
 /**
@@ -154,5 +155,8 @@ export async function fetchPublicFeed(url: string, options: FetchFeedOptions): P
     const size = body.declared ? `${body.bytesSeen} bytes, over` : 'over';
     throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is ${size} the ${options.maxBytes}-byte size cap.` });
   }
-  return { status: 200, body: body.text, maxAgeMs, ...validators };
+  // Decoded by the document's byte-order mark or encoding declaration, not as UTF-8 regardless.
+  const decoded = decodeXmlBytes(body.bytes, { url, kind: 'feed' });
+  for (const warning of decoded.warnings) console.warn(`[astro-content-publisher] ${warning}`);
+  return { status: 200, body: decoded.text, maxAgeMs, ...validators };
 }

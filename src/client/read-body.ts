@@ -4,7 +4,7 @@
  * before reading, and streaming stops as soon as the running count passes the cap.
  */
 
-export type CappedBody = { ok: true; text: string } | { ok: false; bytesSeen: number; declared: boolean };
+export type CappedBody = { ok: true; text: string; bytes: Uint8Array } | { ok: false; bytesSeen: number; declared: boolean };
 
 export async function readBodyCapped(response: Response, maxBytes: number): Promise<CappedBody> {
   const header = response.headers.get('content-length');
@@ -14,7 +14,7 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
     await response.body?.cancel().catch(() => undefined);
     return { ok: false, bytesSeen: declared, declared: true };
   }
-  if (!response.body) return { ok: true, text: '' };
+  if (!response.body) return { ok: true, text: '', bytes: new Uint8Array(0) };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,5 +28,7 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
     }
     chunks.push(value);
   }
-  return { ok: true, text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)) };
+  const bytes = Buffer.concat(chunks);
+  // XML feeds decode their bytes by their own declaration (feeds/decode-xml.ts): they read `bytes`.
+  return { ok: true, text: new TextDecoder('utf-8').decode(bytes), bytes };
 }

@@ -11,7 +11,9 @@ export type XmlSafetyReason =
   | 'truncated'
   | 'too-complex'
   | 'unexpected-root'
-  | 'sitemap-index';
+  | 'sitemap-index'
+  | 'encoding'
+  | 'index-part';
 
 /**
  * Thrown for any upstream sitemap/RSS document that is not safe or not usable: too large, declaring a

@@ -17,6 +17,12 @@ export const rewriteOptionsSchema = z.object({
    * @default 50 MB for sitemaps, 10 MB for RSS
    */
   maxBytes: z.int().positive().optional(),
+  /**
+   * Told what was repaired or dropped (an encoding fallback, whitespace before `<?xml`, control
+   * characters, undeclared prefixes, XHTML elements): the output is still written.
+   * @default undefined (nothing is reported)
+   */
+  onWarning: z.custom<(message: string) => void>((v) => typeof v === 'function', { error: 'must be a function (message) => void' }).optional(),
 });
 export type RewriteOptions = z.input<typeof rewriteOptionsSchema>;
 

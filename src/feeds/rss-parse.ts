@@ -28,18 +28,20 @@ export interface RssDocument extends SafeXmlDocument {
 }
 
 /** Safe-parses an RSS 2.0 (`<rss>`) or RSS 1.0 (`<rdf:RDF>`) document. Atom feeds are refused. */
-export function parseRssDocument(xml: string, opts: ParseFeedOptions): RssDocument {
+export function parseRssDocument(xml: string | Uint8Array, opts: ParseFeedOptions): RssDocument {
   const doc = parseSafeXml(xml, { url: opts.url, kind: 'RSS feed', maxBytes: opts.maxBytes ?? DEFAULT_MAX_RSS_BYTES });
   const root = doc.root;
-  const channel = root.children.find((c) => c.local === 'channel');
-  if ((root.local !== 'rss' && root.local !== 'RDF') || !channel) {
+  if (root.local !== 'rss' && root.local !== 'RDF') {
     throw new XmlSafetyError({
       url: opts.url,
       kind: 'RSS feed',
       reason: 'unexpected-root',
-      detail: `its root element is <${root.name}>${channel ? '' : ' without a <channel>'}, not an RSS 2.0 <rss><channel> document${root.local === 'feed' ? ' (Atom feeds are not supported)' : ''}. Check that the URL points at the RSS feed.`,
+      detail: `its root element is <${root.name}>, not an RSS 2.0 <rss><channel> or RSS 1.0 <rdf:RDF> document${root.local === 'feed' ? ' (Atom feeds are not supported)' : ''}. Check that the URL points at the RSS feed.`,
     });
   }
+  // A well-formed <rss> without a <channel> is an empty feed, not an error: it is read (and written) as
+  // one with no channel data and no items.
+  const channel = root.children.find((c) => c.local === 'channel') ?? root;
   const itemParent = root.local === 'rss' ? channel : root;
   return { ...doc, channel, items: itemParent.children.filter((c) => c.local === 'item') };
 }
@@ -59,7 +61,7 @@ export function contentEncodedOf(xml: string, item: XmlElement): XmlElement | un
  * The channel title/link and every item (guid, link, title, pubDate, description, content:encoded),
  * decoded and trimmed, in document order. Throws XmlSafetyError for unsafe or unusable XML.
  */
-export function parseRssFeed(xml: string, opts: ParseFeedOptions): RssFeed {
+export function parseRssFeed(xml: string | Uint8Array, opts: ParseFeedOptions): RssFeed {
   const doc = parseRssDocument(xml, opts);
   const text = doc.xml;
   const feed: RssFeed = { items: [] };

@@ -1,14 +1,18 @@
-// Rewrites an upstream RSS feed for the blog at the string level: only the URL values are spliced in,
-// so CDATA sections, namespaces, unknown extension elements, the items and their order stay intact.
+// Writes an upstream RSS feed (2.0, 0.9x or 1.0) for the blog from an allow-list (see rss-rules.ts and
+// allowlist-writer.ts): the listed elements with their text, URLs of the service's pages pointing at the
+// blog, article HTML run through the package's sanitiser, and nothing else.
 
 import { z } from 'zod';
+import { sanitizeArticle } from '../html/index.js';
+import { AllowListWriter, type UrlKind } from './allowlist-writer.js';
 import { isOnOrigins, toOriginSet } from './article-url.js';
-import { absolutizeHtmlUrls } from './html-urls.js';
+import { mapSanitizedLinks } from './html-links.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
-import { ATOM_NS, contentEncodedOf, parseRssDocument } from './rss-parse.js';
-import { splice, strayAmpersandEdits, type Edit } from './splice.js';
-import { attribute, isSingleCdata, namespaceOf, textOf, type XmlElement } from './xml-scan.js';
-import { escapeXmlAttribute, escapeXmlText, toCdata } from './xml-text.js';
+import { parseRssDocument } from './rss-parse.js';
+import { RSS1_ROOT, RSS2_ROOT, RSS2_ROOT_WITHOUT_CHANNEL } from './rss-rules.js';
+import { XML_DECLARATION } from './sitemap-split.js';
+import { NamespaceResolver, RDF_NS } from './xml-namespaces.js';
+import { attributesOf, textOf, type XmlElement } from './xml-scan.js';
 
 export const rewriteRssOptionsSchema = rewriteOptionsSchema.extend({
   /** The feed's own public URL on the blog, written into `atom:link rel="self"`. */
@@ -16,64 +20,46 @@ export const rewriteRssOptionsSchema = rewriteOptionsSchema.extend({
 });
 export type RewriteRssOptions = z.input<typeof rewriteRssOptionsSchema>;
 
+/** The upstream page an item's HTML belongs to: its `<link>`, else its RSS 1.0 `rdf:about`. */
+function itemLink(xml: string, item: XmlElement | undefined): string | undefined {
+  if (!item) return undefined;
+  const link = item.children.find((c) => c.local === 'link' && c.prefix === '');
+  const value = link ? textOf(xml, link).trim() : attributesOf(xml, item).find((a) => a.name.endsWith(':about') || a.name === 'about')?.value.trim();
+  return value !== undefined && URL.canParse(value) ? value : undefined;
+}
+
 /**
- * Rewrites channel `link`, `atom:link rel="self"` (to `selfUrl`), item `link` and permalink `guid`s
- * (isPermaLink not "false") on `upstreamOrigins` through `mapUrl`; makes relative URLs in item
- * `description` and `content:encoded` absolute against the item's upstream link and maps their links.
- * The XML declaration is set to UTF-8, since the result is a JS string served as UTF-8.
+ * Writes the feed for the blog: channel and item `<link>`, permalink `<guid>`s (every one of them),
+ * `<comments>`, `feedburner:origLink` and RSS 1.0 `rdf:about`/`rdf:resource` on `upstreamOrigins` go
+ * through `mapUrl`; `atom:link rel="self"` becomes `selfUrl`; files (enclosures, media, images) keep their
+ * URL. Item `description` and `content:encoded` are sanitised as articles whose address is the item's
+ * link (relative URLs resolved, links to the service mapped). Output: UTF-8, every prefix declared, no
+ * processing instruction, comment or XHTML/SVG/MathML element. Throws XmlSafetyError for unsafe input.
  */
-export function rewriteRss(xml: string, options: RewriteRssOptions): string {
+export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions): string {
   const opts = validateOptions(rewriteRssOptionsSchema, options, 'rewriteRss');
   const doc = parseRssDocument(xml, { url: opts.url, maxBytes: opts.maxBytes });
   const source = doc.xml;
   const origins = toOriginSet(opts.upstreamOrigins);
-  const rewrite = (value: string): string => (isOnOrigins(value, origins) ? opts.mapUrl(value) : value);
-  const edits: Edit[] = [];
-  const plain = (parent: XmlElement, local: string): XmlElement | undefined =>
-    parent.children.find((c) => c.prefix === '' && c.local === local);
-  const rewriteText = (element: XmlElement | undefined): void => {
-    if (!element) return;
-    const value = textOf(source, element).trim();
-    const next = rewrite(value);
-    if (next !== value) edits.push({ start: element.startTagEnd, end: element.contentEnd, text: escapeXmlText(next) });
-  };
-
-  const declaration = /^<\?xml[^?]*?encoding\s*=\s*(["'])([^"']*)\1/.exec(source);
-  if (declaration?.[2] !== undefined && declaration[2].toLowerCase() !== 'utf-8') {
-    const end = declaration[0].length - 1;
-    edits.push({ start: end - declaration[2].length, end, text: 'UTF-8' });
-  }
-
-  const channelLink = plain(doc.channel, 'link');
-  rewriteText(channelLink);
-  const image = plain(doc.channel, 'image');
-  if (image) rewriteText(plain(image, 'link'));
-  for (const child of doc.channel.children) {
-    if (child.local !== 'link' || child.prefix === '' || namespaceOf(source, child) !== ATOM_NS) continue;
-    if (attribute(source, child, 'rel')?.value !== 'self') continue;
-    const href = attribute(source, child, 'href');
-    if (href) edits.push({ start: href.valueStart, end: href.valueEnd, text: escapeXmlAttribute(opts.selfUrl) });
-  }
-
-  const fallbackBase = channelLink ? textOf(source, channelLink).trim() : opts.url;
-  for (const item of doc.items) {
-    const link = plain(item, 'link');
-    const upstreamLink = link ? textOf(source, link).trim() : '';
-    rewriteText(link);
-    const guid = plain(item, 'guid');
-    if (guid && attribute(source, guid, 'isPermaLink')?.value.trim() !== 'false') rewriteText(guid);
-    const base = URL.canParse(upstreamLink) ? upstreamLink : URL.canParse(fallbackBase) ? fallbackBase : opts.url;
-    for (const html of [plain(item, 'description'), contentEncodedOf(source, item)]) {
-      if (!html || !URL.canParse(base)) continue;
-      const before = textOf(source, html);
-      const after = absolutizeHtmlUrls(before, base, rewrite);
-      if (after === before) continue;
-      // Keep the author's choice of CDATA vs escaped text.
-      const text = isSingleCdata(source, html) ? toCdata(after) : escapeXmlText(after);
-      edits.push({ start: html.startTagEnd, end: html.contentEnd, text });
-    }
-  }
-  // Stray `&nbsp;`-like references copied as they are would make the output ill-formed for every reader.
-  edits.push(...strayAmpersandEdits(doc.strayAmpersands, 0, source.length, edits));
-  return splice(source, 0, source.length, edits);
+  const page = (value: string): string => (isOnOrigins(value, origins) ? opts.mapUrl(value) : value);
+  const channelLink = itemLink(source, doc.channel);
+  const ns = new NamespaceResolver(source);
+  const rss1 = doc.root.local === 'RDF';
+  const sourceNs = (rss1 ? ns.resolve(doc.channel) : ns.resolve(doc.root)) ?? '';
+  const writer = new AllowListWriter({
+    xml: source,
+    ns,
+    sourceNs,
+    targetNs: rss1 ? sourceNs : '',
+    mapUrl: (kind: UrlKind, value: string) => (kind === 'self' ? opts.selfUrl : kind === 'page' ? page(value) : value),
+    html: (html, element) => {
+      const articleUrl = itemLink(source, element.parent) ?? channelLink ?? opts.url;
+      return mapSanitizedLinks(sanitizeArticle(html, { articleUrl }).html, page);
+    },
+  });
+  const body = writer.write(doc.root, rss1 ? RSS1_ROOT : doc.channel === doc.root ? RSS2_ROOT_WITHOUT_CHANNEL : RSS2_ROOT);
+  // The root's start tag ends at its first '>': attribute values are written escaped.
+  const tagEnd = body.indexOf('>');
+  for (const warning of [...doc.warnings, ...writer.warnings(`The RSS feed at ${opts.url}`)]) opts.onWarning?.(warning);
+  return `${XML_DECLARATION}${body.slice(0, tagEnd)}${writer.declarations(rss1 ? [RDF_NS] : [])}${body.slice(tagEnd)}\n`;
 }

@@ -3,7 +3,9 @@
 // expanded), and fast-xml-parser's validator before our offset scanner.
 
 import { XMLValidator } from 'fast-xml-parser';
+import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
+import { splice } from './splice.js';
 import { lineColumn, scanXml, scanReferences, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
@@ -29,7 +31,13 @@ export interface SafeXmlDocument {
    * the validator accepts them, but copied verbatim they would make a rewritten document ill-formed.
    */
   strayAmpersands: number[];
+  /** What was repaired or tolerated (encoding fallbacks, leading whitespace, dropped characters). */
+  warnings: string[];
 }
+
+const QUOTED = `(?:"[^"<>]*"|'[^'<>]*')`;
+/** A DOCTYPE with at most an external identifier and no internal subset. */
+const EXTERNAL_DOCTYPE = new RegExp(`<!DOCTYPE\\s+[A-Za-z_][\\w:.-]*(?:\\s+(?:PUBLIC\\s+${QUOTED}\\s+${QUOTED}|PUBLIC\\s+${QUOTED}|SYSTEM\\s+${QUOTED}))?\\s*>`, 'y');
 
 const HTML_ROOT = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 
@@ -92,23 +100,44 @@ function declarationOffset(xml: string): number {
  * when it is over the size cap, empty, an HTML page, declares a DOCTYPE/entities, is not well-formed or
  * is truncated. Time and memory are linear in the (capped) input.
  */
-export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocument {
+export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): SafeXmlDocument {
+  const size = typeof input === 'string' ? input.length : input.byteLength;
   // UTF-16 length is a lower bound of the UTF-8 size, so this rejects huge input without measuring it.
-  if (input.length > opts.maxBytes || Buffer.byteLength(input, 'utf8') > opts.maxBytes) {
-    fail(opts, 'too-large', `it is ${Buffer.byteLength(input, 'utf8')} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`);
+  if (size > opts.maxBytes || (typeof input === 'string' && Buffer.byteLength(input, 'utf8') > opts.maxBytes)) {
+    fail(opts, 'too-large', `it is ${typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : size} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`);
   }
-  const xml = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const decoded = typeof input === 'string' ? { text: input, warnings: [] } : decodeXmlBytes(input, opts);
+  const cleaned = cleanXmlText(decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text, opts);
+  const warnings = [...decoded.warnings, ...cleaned.warnings];
+  let xml = cleaned.text;
   if (xml.trim() === '') fail(opts, 'empty', 'the response is empty. Check the URL and that the service is up.');
   if (looksLikeHtml(xml)) {
     fail(opts, 'html', 'it is an HTML page, not XML (the server probably answered an error or login page). Check the URL and the service status.');
   }
-  const declaration = declarationOffset(xml);
+  let declaration = declarationOffset(xml);
+  if (declaration !== -1) {
+    // `<!DOCTYPE rss PUBLIC "..." "http://my.netscape.com/...dtd">` (RSS 0.91) names an external DTD and
+    // declares nothing itself: it is dropped, and the DTD is never fetched. An internal subset (`[...]`),
+    // where entities are declared, is still refused.
+    EXTERNAL_DOCTYPE.lastIndex = declaration;
+    const external = EXTERNAL_DOCTYPE.exec(xml);
+    if (external) {
+      xml = xml.slice(0, declaration) + xml.slice(declaration + external[0].length);
+      declaration = declarationOffset(xml);
+    }
+  }
   if (declaration !== -1) {
     fail(opts, 'doctype', `it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A ${opts.kind} never needs one; check that the URL points at the service's public feed.`, xml, declaration);
   }
   // Our scanner runs first: it enforces the structural limits in linear time before the validator (which
   // is slow on pathological shapes) sees the document. On a structural error the validator's message is
   // preferred, being more precise.
+  // Stray `&`s (`Fish & Chips`, `&nbsp;` copied from HTML) are escaped before anything parses the text:
+  // they are the commonest defect of hand-made feeds, and as `&amp;` they read as what was meant.
+  const early = scanReferences(xml);
+  if (early.stray.length > 0) {
+    xml = splice(xml, 0, xml.length, early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })));
+  }
   let root: XmlElement | undefined;
   let scanError: XmlScanError | undefined;
   try {
@@ -151,5 +180,5 @@ export function parseSafeXml(input: string, opts: SafeXmlOptions): SafeXmlDocume
     const reference = xml.slice(at, xml.indexOf(';', at) + 1);
     fail(opts, 'not-well-formed', `it is not well-formed XML: the character reference ${reference} names a character XML does not allow.`, xml, at);
   }
-  return { xml, root, strayAmpersands: references.stray };
+  return { xml, root, strayAmpersands: references.stray, warnings };
 }

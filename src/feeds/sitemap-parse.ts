@@ -32,20 +32,54 @@ export function childNamed(parent: XmlElement, local: string, prefix = parent.pr
 // Callers commonly read the entries and then rewrite the same body (the integration derives the upstream
 // origins from the locs first): a one-slot memo makes the second safe parse of a 50,000-URL sitemap free.
 // The tree is never mutated after scanning, so sharing it is safe; only the latest document is retained.
-let memo: { xml: string; url: string; maxBytes: number | undefined; doc: SitemapDocument } | undefined;
+let memo: { xml: string | Uint8Array; url: string; maxBytes: number | undefined; doc: SitemapDocument } | undefined;
 
 /**
  * Safe-parses a `<urlset>` sitemap. An upstream `<sitemapindex>` is refused (reason 'sitemap-index'):
  * the service publishes one urlset per site, and proxying an index would mean fetching its children.
  */
-export function parseSitemapDocument(xml: string, opts: ParseFeedOptions): SitemapDocument {
+export function parseSitemapDocument(xml: string | Uint8Array, opts: ParseFeedOptions): SitemapDocument {
   if (memo && memo.xml === xml && memo.url === opts.url && memo.maxBytes === opts.maxBytes) return memo.doc;
   const doc = parseSitemapDocumentUncached(xml, opts);
   memo = { xml, url: opts.url, maxBytes: opts.maxBytes, doc };
   return doc;
 }
 
-function parseSitemapDocumentUncached(xml: string, opts: ParseFeedOptions): SitemapDocument {
+/** Safe-parses a sitemap that may be a `<urlset>` or a `<sitemapindex>`; anything else is refused. */
+export function parseAnySitemap(xml: string | Uint8Array, opts: ParseFeedOptions): SafeXmlDocument {
+  const doc = parseSafeXml(xml, { url: opts.url, kind: 'sitemap', maxBytes: opts.maxBytes ?? DEFAULT_MAX_XML_BYTES });
+  if (doc.root.local !== 'urlset' && doc.root.local !== 'sitemapindex') {
+    throw new XmlSafetyError({
+      url: opts.url,
+      kind: 'sitemap',
+      reason: 'unexpected-root',
+      detail: `its root element is <${doc.root.name}>, not <urlset> or <sitemapindex> (a sitemap 0.9 document). Check that the URL points at a sitemap.`,
+    });
+  }
+  return doc;
+}
+
+/** The `<sitemap>` entries of a sitemap index: each part's `<loc>` and `<lastmod>`, in order. */
+export function sitemapIndexEntries(doc: SafeXmlDocument): SitemapEntry[] {
+  const entries: SitemapEntry[] = [];
+  for (const sitemap of doc.root.children) {
+    if (sitemap.local !== 'sitemap' || sitemap.prefix !== doc.root.prefix) continue;
+    const locElement = childNamed(sitemap, 'loc');
+    const loc = locElement ? textOf(doc.xml, locElement).trim() : '';
+    if (loc === '') continue;
+    const lastmodElement = childNamed(sitemap, 'lastmod');
+    const lastmod = lastmodElement ? textOf(doc.xml, lastmodElement).trim() : '';
+    entries.push(lastmod === '' ? { loc } : { loc, lastmod });
+  }
+  return entries;
+}
+
+/** The `<url>` elements of a parsed urlset. */
+export function urlsetDocument(doc: SafeXmlDocument): SitemapDocument {
+  return { ...doc, urls: doc.root.children.filter((c) => c.local === 'url' && c.prefix === doc.root.prefix) };
+}
+
+function parseSitemapDocumentUncached(xml: string | Uint8Array, opts: ParseFeedOptions): SitemapDocument {
   const doc = parseSafeXml(xml, { url: opts.url, kind: 'sitemap', maxBytes: opts.maxBytes ?? DEFAULT_MAX_XML_BYTES });
   const root = doc.root;
   if (root.local === 'sitemapindex') {
@@ -53,7 +87,7 @@ function parseSitemapDocumentUncached(xml: string, opts: ParseFeedOptions): Site
       url: opts.url,
       kind: 'sitemap',
       reason: 'sitemap-index',
-      detail: 'it is a <sitemapindex>, not a <urlset>. Only a urlset (the service\'s per-site sitemap, /api/sites/<id>/sitemap.xml) can be proxied; point the sitemap option at it.',
+      detail: 'it is a <sitemapindex>, not a <urlset>. Read it with parseAnySitemap() and fetch its parts, or point at one urlset (the service\'s per-site sitemap, /api/sites/<id>/sitemap.xml).',
     });
   }
   if (root.local !== 'urlset') {
@@ -64,14 +98,14 @@ function parseSitemapDocumentUncached(xml: string, opts: ParseFeedOptions): Site
       detail: `its root element is <${root.name}>, not <urlset> (a sitemap 0.9 document). Check that the URL points at a sitemap.`,
     });
   }
-  return { ...doc, urls: root.children.filter((c) => c.local === 'url' && c.prefix === root.prefix) };
+  return urlsetDocument(doc);
 }
 
 /**
  * The `<loc>`/`<lastmod>` of every `<url>` of an upstream sitemap (values trimmed and decoded), in
  * document order. Entries without a `<loc>` are skipped. Throws XmlSafetyError for unsafe or unusable XML.
  */
-export function parseSitemapEntries(xml: string, opts: ParseFeedOptions): SitemapEntry[] {
+export function parseSitemapEntries(xml: string | Uint8Array, opts: ParseFeedOptions): SitemapEntry[] {
   const doc = parseSitemapDocument(xml, opts);
   const entries: SitemapEntry[] = [];
   for (const url of doc.urls) {

@@ -23,7 +23,7 @@ export interface FeedCacheOptions<T> {
   timeoutMs: number;
   maxBytes: number;
   /** Makes the served value from the upstream body; throwing marks the body as unusable. */
-  transform: (body: string) => T;
+  transform: (body: string) => T | Promise<T>;
   /** @default one hour: the service's own CDN cache time. */
   maxAgeMs?: number;
   /** The floor of the lifetime (an upstream `no-store` or `max-age=0` is raised to it). @default 60 s */
@@ -96,7 +96,7 @@ export class FeedCache<T> {
         if (fetched.lastModified) entry.lastModified = fetched.lastModified;
         return { value: entry.value, outcome: 'revalidated' };
       }
-      value = this.#options.transform(fetched.body);
+      value = await this.#options.transform(fetched.body);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);

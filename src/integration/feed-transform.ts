@@ -3,10 +3,15 @@ import {
   DEFAULT_MAX_XML_BYTES,
   makeArticleUrlMapper,
   parseRssFeed,
-  parseSitemapEntries,
   rewriteRss,
-  rewriteSitemap,
+  XmlSafetyError,
 } from '../feeds/index.js';
+import { parseAnySitemap, sitemapIndexEntries, urlsetDocument } from '../feeds/sitemap-parse.js';
+import { writeExtraUrls, writeSitemapUrls } from '../feeds/sitemap-rewrite.js';
+import { indexOf, packGroup, packSitemap, type PackedGroup, type WrittenUrl } from '../feeds/sitemap-split.js';
+import type { SafeXmlDocument } from '../feeds/safe-xml.js';
+import { textOf } from '../feeds/xml-scan.js';
+import { fetchPublicFeed } from '../client/public-feed.js';
 import { articleLinkTarget, serviceArticleSlug } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
 import { knownArticlesOf } from './known-articles.js';
@@ -14,9 +19,18 @@ import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
 export const RSS_MAX_BYTES = DEFAULT_MAX_RSS_BYTES;
+/**
+ * An upstream sitemap index is proxied with at most this many parts, together at most
+ * SITEMAP_INDEX_MAX_TOTAL_BYTES: the on-demand route keeps the rewritten parts in memory.
+ */
+export const SITEMAP_INDEX_MAX_PARTS = 50;
+export const SITEMAP_INDEX_MAX_TOTAL_BYTES = 4 * SITEMAP_MAX_BYTES;
 
 /** What the sitemap route serves: one urlset, or an index and its parts (part n at index n - 1). */
 export type SitemapFiles = { kind: 'urlset'; xml: string } | { kind: 'index'; xml: string; parts: string[] };
+
+/** Fetches one part of an upstream sitemap index (same caps and timeout as the index itself). */
+export type FetchSitemapPart = (url: string) => Promise<string>;
 
 function originOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
@@ -63,30 +77,88 @@ function knownFor(config: RouteConfig, origins: string[]): { origins: string[]; 
   return { origins: known ? [...known.origins] : origins, known };
 }
 
-/** The service's sitemap rewritten for the blog, merged with the blog's own pages, split when too big. */
-export function buildSitemap(body: string, config: RouteConfig, localPages: readonly string[]): SitemapFiles {
+const warn = (message: string): void => console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
+
+/** Every `<loc>` of a urlset: their origins are the service's site domain. */
+function* locs(doc: ReturnType<typeof urlsetDocument>): Iterable<string | undefined> {
+  for (const url of doc.urls) {
+    const loc = url.children.find((c) => c.local === 'loc');
+    yield loc ? textOf(doc.xml, loc).trim() : undefined;
+  }
+}
+
+/**
+ * The service's sitemap rewritten for the blog, merged with the blog's own pages, split when too big.
+ * An upstream `<sitemapindex>` is proxied: each part (on the index's own origin only) is fetched with
+ * `fetchPart`, rewritten and served as a part of the blog's index with its upstream `lastmod`; the blog's
+ * own pages come last, in parts of their own.
+ */
+export async function buildSitemap(body: string, config: RouteConfig, localPages: readonly string[], fetchPart?: FetchSitemapPart): Promise<SitemapFiles> {
   if (config.sitemap === false) throw new TypeError('[astro-content-publisher] buildSitemap() called with the sitemap disabled.');
   const { path, maxUrlsPerFile } = config.sitemap;
   const url = config.sitemapUrl;
-  const entries = parseSitemapEntries(body, { url, maxBytes: SITEMAP_MAX_BYTES });
-  const { origins, known } = knownFor(config, upstreamOrigins(config, entries.map((entry) => entry.loc)));
-  const source = known ? filterSitemapArticles(body, { url, maxBytes: SITEMAP_MAX_BYTES }, known).xml : body;
-  // The blog's own pages under the article pattern, unless they are the page of a listed service article.
+  const pack = { maxUrlsPerFile, maxBytesPerFile: SITEMAP_MAX_BYTES, partUrl: (n: number) => blogUrl(config, sitemapPartPath(path, n + 1)) };
+  const seen = new Set<string>();
+  // Service articles listed upstream whose page the blog has: the blog's own article pages beside them are not added twice.
   const listed = new Set<string>();
-  for (const entry of entries) {
-    const slug = URL.canParse(entry.loc) ? serviceArticleSlug(new URL(entry.loc), origins) : undefined;
-    if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+  /** One upstream urlset written for the blog, without the articles the blog does not have. */
+  const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
+    let urlset = urlsetDocument(doc);
+    const { origins, known } = knownFor(config, upstreamOrigins(config, locs(urlset)));
+    for (const loc of locs(urlset)) {
+      const slug = loc !== undefined && URL.canParse(loc) ? serviceArticleSlug(new URL(loc), origins) : undefined;
+      if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+    }
+    if (known) {
+      const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known);
+      if (filtered.dropped > 0) urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
+    }
+    return writeSitemapUrls(urlset, { url: partUrl, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), seen, onWarning: warn });
+  };
+  const extras = (): Array<{ loc: string }> => {
+    const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
+    return [...localPages, ...localArticles].map((loc) => ({ loc }));
+  };
+  const doc = parseAnySitemap(body, { url, maxBytes: SITEMAP_MAX_BYTES });
+  if (doc.root.local === 'urlset') {
+    const entries = writeUrlset(doc, url, body);
+    entries.push(...writeExtraUrls(extras(), seen));
+    return packSitemap(entries, pack);
   }
-  const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
-  return rewriteSitemap(source, {
-    url,
-    upstreamOrigins: origins,
-    mapUrl: mapper(config, origins, known),
-    maxBytes: SITEMAP_MAX_BYTES,
-    extraUrls: [...localPages, ...localArticles].map((loc) => ({ loc })),
-    maxUrlsPerFile,
-    partUrl: (n) => blogUrl(config, sitemapPartPath(path, n + 1)),
-  });
+  // A relative <loc> (not allowed by the protocol, written by some generators) is a part on the index's origin.
+  const parts = sitemapIndexEntries(doc).map((part) => (URL.canParse(part.loc, url) ? { ...part, loc: new URL(part.loc, url).href } : part));
+  const refuse = (detail: string): never => {
+    throw new XmlSafetyError({ url, kind: 'sitemap index', reason: 'index-part', detail });
+  };
+  if (parts.length > SITEMAP_INDEX_MAX_PARTS) refuse(`it lists ${parts.length} sitemaps; at most ${SITEMAP_INDEX_MAX_PARTS} are proxied. Point the sitemap option at a smaller index.`);
+  const indexOrigin = new URL(url).origin;
+  const foreign = parts.find((part) => originOf(part.loc) !== indexOrigin);
+  // A part elsewhere would make the blog's server fetch any address an upstream names.
+  if (foreign) refuse(`it lists ${foreign.loc}, which is not on ${indexOrigin}; only parts on the index's own origin are proxied.`);
+  if (!fetchPart) refuse('it is a sitemap index, and no way to fetch its parts was given.');
+  const groups: PackedGroup[] = [];
+  let total = 0;
+  for (const part of parts) {
+    const partBody = await fetchPart!(part.loc);
+    total += Buffer.byteLength(partBody);
+    if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES) refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
+    const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_MAX_BYTES });
+    if (partDoc.root.local !== 'urlset') refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
+    // Packed right away: only the part texts stay in memory, not this part's tree and entries.
+    groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
+  }
+  const own = writeExtraUrls(extras(), seen);
+  // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
+  if (groups.length === 0) return packSitemap(own, pack);
+  if (own.length > 0) groups.push(packGroup({ entries: own }, pack));
+  return indexOf(groups, pack.partUrl);
+}
+
+/** One part of an upstream sitemap index, with the index's own size cap and timeout. */
+export async function fetchSitemapPart(url: string, config: Pick<RouteConfig, 'timeoutMs'>): Promise<string> {
+  const fetched = await fetchPublicFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+  if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
+  return fetched.body;
 }
 
 /** The service's RSS feed with every service URL pointing at the blog. */
@@ -96,5 +168,5 @@ export function buildRss(body: string, config: RouteConfig): string {
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
   const { origins, known } = knownFor(config, upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]));
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known).xml : body;
-  return rewriteRss(source, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path) });
+  return rewriteRss(source, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path), onWarning: warn });
 }

@@ -1,6 +1,8 @@
 import type { AstroIntegration } from 'astro';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
+import { loadPublisherEnvFiles } from './env-files.js';
+import { publisherEnvSchema } from './env-schema.js';
 import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
 import { checkBuiltSitemapLink, checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
@@ -67,6 +69,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
+        if (config.vite?.envDir !== false) loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
         resolved = resolveOptions(options, { site: config.site, base: config.base, output: config.output, trailingSlash });
         const { prerender, route } = resolved;
@@ -95,6 +98,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           }
         }
         updateConfig({
+          env: { schema: publisherEnvSchema(config.env?.schema) },
           vite: {
             plugins: [routeConfigPlugin(() => routeConfig(pathnames)), noExternalPlugin(INTEGRATION_NAME)],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.

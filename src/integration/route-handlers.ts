@@ -1,5 +1,5 @@
 import { FeedCache } from './feed-cache.js';
-import { buildRss, buildSitemap, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
+import { buildRss, buildSitemap, fetchSitemapPart, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { robotsTxtBody } from './conflicts.js';
 import { knownArticlesKey } from './known-articles.js';
 import { blogUrl, type RouteConfig } from './route-config.js';
@@ -44,7 +44,7 @@ function warnStale(error: Error): void {
 
 function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
   return cacheFor(`sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`, () =>
-    new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages), onStale: warnStale }),
+    new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages, (part) => fetchSitemapPart(part, config)), onStale: warnStale }),
     context,
     config,
   );
@@ -58,8 +58,18 @@ function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<str
   );
 }
 
+/**
+ * The feeds are written from an allow-list (no XHTML, SVG, MathML or stylesheet instruction can come
+ * out); these headers are the second wall for a browser that opens them: no type sniffing, and a CSP
+ * sandbox with nothing allowed, so no script could run and no resource load even if markup got through.
+ */
+export const FEED_SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'",
+} as const;
+
 function xmlResponse(body: string, type: string): Response {
-  return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE } });
+  return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE, ...FEED_SECURITY_HEADERS } });
 }
 
 function plain(status: number, message: string): Response {

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
-import { buildSitemap, SITEMAP_MAX_BYTES } from './feed-transform.js';
+import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
 import { sitemapPartPath, type RouteConfig } from './route-config.js';
 
 /**
@@ -16,7 +16,7 @@ export async function writeStaticSitemap(config: RouteConfig, localPages: readon
   try {
     const fetched = await fetchPublicFeed(config.sitemapUrl, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
     if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`);
-    files = buildSitemap(fetched.body, config, localPages);
+    files = await buildSitemap(fetched.body, config, localPages, (part) => fetchSitemapPart(part, config));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new AstroError(

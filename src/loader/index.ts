@@ -9,3 +9,4 @@ export { StrictModeError } from './warnings.js';
 // The helpers of the README section "Mapping the articles to a theme's schema".
 export { articleDataSchema } from './schemas.js';
 export { readingTime, entryDescription, starterFields, type StarterFields } from './theme-fields.js';
+export { listCacheKey } from './page-digest.js';

@@ -4,7 +4,8 @@ import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, dataFromListItem, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
 import { callRefusal, TtlCache } from './live-guard.js';
-import { liveArticlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
+import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
+import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 
 /** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
@@ -42,8 +43,22 @@ type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: st
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
  */
 export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
-  const opts = parseOptions(liveArticlesLoaderOptionsSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0, allowInsecureHttp: opts.allowInsecureHttp });
+  const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
+  // The key is read at the first request (astro:env's getSecret, then process.env): edge adapters have no environment at import.
+  let apiKey = opts.apiKey;
+  let client: ReturnType<typeof createClient> | undefined;
+  let connecting: Promise<ReturnType<typeof createClient>> | undefined;
+  const connect = () => (connecting ??= liveApiKey(opts.apiKey).then(
+    (key) => {
+      apiKey = key;
+      client = createClient({ baseUrl: opts.baseUrl, apiKey: key, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0, allowInsecureHttp: opts.allowInsecureHttp });
+      return client;
+    },
+    (error: unknown) => {
+      connecting = undefined; // a key set later (a new deployment's secret) is picked up by the next request
+      throw error;
+    },
+  ));
   const siteTag = `publisher:site-${opts.siteId}`;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
@@ -53,7 +68,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
 
   /** Sends one call if the gate is open; records what the service said about the window. */
   const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    const remaining = knownRemaining(opts.baseUrl, opts.apiKey ?? '') ?? client.rateLimit?.remaining;
+    const remaining = knownRemaining(opts.baseUrl, apiKey ?? '') ?? client?.rateLimit?.remaining;
     const refusal = callRefusal({ remaining, reserve: opts.reserve, blockedUntil, now: Date.now() });
     if (refusal) {
       const hint = 'Cache the on-demand pages, raise `cacheSeconds`, or lower `reserve` of liveArticlesLoader.';
@@ -65,7 +80,7 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
       if (error instanceof RateLimitError) blockedUntil = Date.now() + (error.retryAfter ?? 60) * 1000;
       throw error;
     } finally {
-      recordRemaining(opts.baseUrl, opts.apiKey ?? '', client.rateLimit);
+      recordRemaining(opts.baseUrl, apiKey ?? '', client?.rateLimit);
     }
   };
 
@@ -76,11 +91,11 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     if (cached?.fresh) return cached.value;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = call('GET /api/v1/sites/<id>/articles/', () => client.articles(opts.siteId, query)).finally(() => inFlight.delete(key));
+      pending = call('GET /api/v1/sites/<id>/articles/', async () => (await connect()).articles(opts.siteId, query)).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     try {
-      const items = (await pending).map((item) => safeEntryData(item, opts.apiKey));
+      const items = (await pending).map((item) => safeEntryData(item, apiKey));
       lists.set(key, items);
       return items;
     } catch (error) {
@@ -91,8 +106,8 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
 
   const fetchEntry = async (slug: string): Promise<LiveEntryAnswer> => {
     try {
-      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', () => client.article(opts.siteId, slug));
-      const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, opts.apiKey); // no secret, no non-http(s) url/featuredImage
+      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', async () => (await connect()).article(opts.siteId, slug));
+      const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
       const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
       const lastModified = toDate(detail.updated_at);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
 import { describeUnparsedUrl, redactText } from '../client/redact.js';
@@ -100,6 +101,8 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
   budget: budgetSchema.default({ ...ARTICLES_LOADER_DEFAULTS.budget }),
   /** Extensions of the sanitising policy (allow-lists only; sanitising cannot be switched off). @default undefined */
   sanitize: sanitizeOptionsSchema.optional(),
+  /** Article images through Astro's image pipeline (see image-options.ts); `false` leaves them on the service's CDN. @default {} */
+  images: imagesOptionSchema.default({ ...IMAGE_DEFAULTS }),
   /** `'force'` re-fetches every article (oldest checked first) within the budget. @default 'auto' */
   refresh: z.enum(['auto', 'force']).default(ARTICLES_LOADER_DEFAULTS.refresh),
   /** Turn every warning (stale content kept, request failed, removal withheld) into a build failure. @default false */

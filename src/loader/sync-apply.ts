@@ -1,6 +1,8 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
+import type { ImageStep } from './images-step.js';
+import { pageDigest } from './page-digest.js';
 import type { LoaderClients } from './clients.js';
 import { dataFromDetail, dataFromRss } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
@@ -19,6 +21,8 @@ import type { PlannedFetch, SyncPlan } from './sync-plan.js';
 
 export interface ApplyInput {
   ctx: LoaderContext;
+  /** The image step (images-step.ts): article images handed to Astro's pipeline. */
+  images: ImageStep;
   opts: ResolvedArticlesLoaderOptions;
   clients: LoaderClients;
   state: SyncState;
@@ -71,17 +75,18 @@ function optional<K extends string>(key: K, value: string | null | undefined): P
 
 /** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
 async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<string, unknown>, unsafeContent: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
-  const { ctx, opts, state } = input;
+  const { ctx, opts, state, images } = input;
   const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
   const before = ctx.store.get(slug);
   const url = typeof data.url === 'string' ? data.url : undefined;
   const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
   const parsed = await ctx.parseData({ id: slug, data });
-  const digest = ctx.generateDigest(stableStringify({ data: parsed, html }));
-  ctx.store.set({ id: slug, data: parsed, rendered: { html, metadata: { headings } }, digest });
+  const local = await images.localise(html);
+  const digest = pageDigest(ctx, parsed, local.html);
+  ctx.store.set({ id: slug, data: parsed, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(local.imagePaths) });
   state.entries[slug] = entryState;
   if (!before) return 'added';
-  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, html) ? 'changed' : 'same';
+  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
 }
 
 /** The list fields of an article the list did not return (only the sitemap showed it): from its detail. */

@@ -1,6 +1,6 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleListItem } from '../client/index.js';
-import { stableStringify } from './fingerprint.js';
+import { pageDigest, setSameDigest } from './page-digest.js';
 import type { SyncState } from './state.js';
 import type { FreeSignals } from './sync-signals.js';
 import type { SyncPlan } from './sync-plan.js';
@@ -27,7 +27,7 @@ export function reconcileListed(ctx: LoaderContext, state: SyncState, items: Map
     }
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
-      ctx.store.set({ ...entry, data, digest: ctx.generateDigest(stableStringify({ data, html: entry.rendered?.html ?? '' })) });
+      setSameDigest(ctx.store, { ...entry, data, digest: pageDigest(ctx, data, entry.rendered?.html ?? '') });
     }
   }
 }

@@ -15,6 +15,9 @@ import { listMayBeCapped, planSync, removalsNow, type SyncPlan } from './sync-pl
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { describeError, makeWarn } from './warnings.js';
+import { emptyStoreNotice, isCi } from './ci-notice.js';
+import { pageDigest } from './page-digest.js';
+import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
 
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
@@ -77,6 +80,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const refresh = refreshFromContext(ctx.refreshContextData) ?? opts.refresh;
   const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp }, logger);
   const site = `site ${opts.siteId}`;
+  const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
 
   // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
   // the list call would eat into it. Keep what is stored.
@@ -158,7 +162,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   });
   warnAboutPlan(plan, site, warn, new Set(plan.pending.map((p) => p.slug)), sitemapOnly);
 
-  const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint };
+  const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint, images };
   const outcome = await applyFetches(apply, plan);
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
@@ -175,8 +179,10 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate').map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
 
+  await refreshStoredImages(ctx, images, (data, html) => pageDigest(ctx, data, html), new Set(plan.fetch.map((f) => f.slug)));
   shareWindow();
   meta.set(metaKey, JSON.stringify(state));
+  meta.set(`${key}:images`, JSON.stringify(images.index()));
   logger.info(summaryLine(summarise({
     plan: { fetch: plan.fetch, pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug }))], remove: removals.remove },
     failures: outcome.failures,
@@ -187,6 +193,10 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     requests: clients.requests(),
     remaining: clients.remaining(),
   })));
+  const ciLine = emptyStoreNotice({ ci: isCi(), storedAtStart: storedIds.length, total: store.keys().length, requests: clients.requests() });
+  if (ciLine) logger.warn(ciLine);
+  const imageLine = images.finish(warn);
+  if (imageLine) logger.info(imageLine);
   if (outcome.failures.length) {
     const first = outcome.failures[0]!;
     warn(`${outcome.failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`, first.error);

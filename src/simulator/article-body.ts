@@ -1,5 +1,6 @@
 import { bankFor } from './corpus.js';
 import { escapeHtml } from './html.js';
+import { MEDIA_HEIGHT, MEDIA_WIDTH, mediaUrl } from './media.js';
 import type { Rng } from './random.js';
 
 export type ArticleLength = 'short' | 'medium' | 'long';
@@ -18,6 +19,14 @@ export interface BodyInput {
 }
 
 const SECTIONS: Record<ArticleLength, number> = { short: 2, medium: 3, long: 5 };
+
+/** A figure as a CMS writes it: served for real by the simulator's /media/ (see media.ts). */
+function figure(input: BodyInput, name: string, caption: string): string {
+  return (
+    `<figure><img src="${mediaUrl(input.siteId, input.slug, name)}" alt="${escapeHtml(caption)}" width="${MEDIA_WIDTH}" height="${MEDIA_HEIGHT}" loading="lazy">` +
+    `<figcaption>${escapeHtml(caption)}</figcaption></figure>`
+  );
+}
 
 function paragraph(rng: Rng, sentences: readonly string[], count: number): string {
   const picked = rng.sample(sentences, count);
@@ -45,11 +54,7 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
     if (index === 0) {
       parts.push(`<h3>${escapeHtml(rng.pick(bank.subheadings))}</h3>`);
       parts.push(`<ul>${rng.sample(bank.listItems, 4).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`);
-      const image = `https://cdn.example.com/sites/${input.siteId}/${input.slug}/figure-1.jpg`;
-      parts.push(
-        `<figure><img src="${image}" alt="${escapeHtml(`${bank.figureCaption} ${input.topic}`)}" width="1200" height="800" loading="lazy">` +
-          `<figcaption>${escapeHtml(`${bank.figureCaption} ${input.topic}`)}</figcaption></figure>`,
-      );
+      parts.push(figure(input, 'figure-1.jpg', `${bank.figureCaption} ${input.topic}`));
     } else if (index === 1) {
       parts.push(`<ol>${rng.sample(bank.listItems, 3).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ol>`);
       const rows = ['A', 'B', 'C'].map(
@@ -60,6 +65,7 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
         `<table><thead><tr>${bank.tableHead.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
           `<tbody>${rows.join('')}</tbody></table>`,
       );
+      parts.push(figure(input, 'figure-2.png', `${bank.figureCaption} ${input.topic} (2)`));
     } else if (index === 2) {
       parts.push(`<h3>${escapeHtml(rng.pick(bank.subheadings))}</h3>`);
       parts.push(
@@ -86,6 +92,7 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
     `<iframe width="560" height="315" src="https://www.youtube.com/embed/${videoId}" title="${escapeHtml(input.title)}" ` +
       'frameborder="0" allow="accelerometer; autoplay; clipboard-write; encrypted-media; picture-in-picture" allowfullscreen></iframe>',
   );
+  parts.push(figure(input, 'figure-3.webp', `${bank.figureCaption} ${input.topic} (3)`));
   parts.push(`<h2>${escapeHtml(bank.conclusion)}</h2>`);
   parts.push(paragraph(rng, bank.sentences, 2));
   return parts.join('\n');

@@ -1,6 +1,7 @@
 import { siteOrigin, type SiteDefinition } from './accounts.js';
 import { generateArticleBody, type ArticleLength } from './article-body.js';
 import { bankFor, LANGUAGES } from './corpus.js';
+import { mediaUrl } from './media.js';
 import { htmlToText, slugify, truncateText } from './html.js';
 import { createRng } from './random.js';
 
@@ -58,7 +59,7 @@ export function deriveFields(site: SiteDefinition, slug: string, title: string, 
   return {
     excerpt: truncateText(text, 200),
     metaDescription: truncateText(`${title}. ${text}`, 155),
-    featuredImage: `https://cdn.example.com/sites/${site.id}/${slug}/featured.jpg`,
+    featuredImage: mediaUrl(site.id, slug, 'featured.jpg'),
     keywords: [topic, ...words.slice(0, 3)].filter((k, i, all) => all.indexOf(k) === i),
   };
 }

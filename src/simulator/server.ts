@@ -12,6 +12,7 @@ import { ROUTES } from './routes.js';
 import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
 import { adminRequestRefusal, resetAll } from './admin.js';
+import { createMediaLibrary, MEDIA_ROUTE, serveMedia, withMediaOrigin } from './media.js';
 
 export interface Simulator {
   /** "http://127.0.0.1:PORT" */
@@ -81,6 +82,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const resolved = resolveSimulatorOptions(options);
   // One per server: close() aborts it so no pending delay outlives the server.
   const lifetime = new AbortController();
+  const media = await createMediaLibrary();
   const ctx: HandlerContext = {
     signal: lifetime.signal,
     store: new ContentStore(resolved.seed, resolved.articles, () => resolved.variants),
@@ -97,6 +99,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
+    if (path.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
+      const status = serveMedia(req, res, media, path);
+      ctx.stats.record('other', { method, path, route: MEDIA_ROUTE, status, authorization: req.headers.authorization !== undefined, tokenIn: [] });
+      return;
+    }
     const simReq: SimRequest = {
       method, path, query: url.searchParams, rawUrl: req.url ?? '/', headers: req.headers, body: body ?? '',
       remoteAddress: req.socket.remoteAddress ?? '', params: {},
@@ -138,6 +145,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (fault?.delayMs && !(await pause(fault.delayMs, ctx.signal))) return;
     }
 
+    response = { ...response, body: withMediaOrigin(response.body, ctx.baseUrl) };
     const status = send(res, response, method === 'HEAD', fault?.drop);
     if (kind !== 'admin') {
       const tokenIn: string[] = [];

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { Change } from './detect.js';
+import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
 
 import type { TriggerSpec } from './options.js';
 
@@ -30,7 +31,9 @@ export function describeHookUrl(url: string): string {
 }
 
 export function describeTrigger(spec: TriggerSpec): string {
-  return spec.kind === 'run' ? `command \`${spec.command}\`` : `deploy hook ${describeHookUrl(spec.url)}`;
+  if (spec.kind === 'run') return `command \`${spec.command}\``;
+  const provider = spec.provider ?? inferHookProvider(spec.url);
+  return `${provider === 'generic' ? '' : `${provider} `}deploy hook ${describeHookUrl(spec.url)}`;
 }
 
 export async function runTrigger(spec: TriggerSpec, context: TriggerContext): Promise<TriggerResult> {
@@ -58,22 +61,20 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
   });
 }
 
-async function postHook(spec: { url: string; timeoutMs: number }, context: TriggerContext): Promise<TriggerResult> {
+async function postHook(spec: Extract<TriggerSpec, { kind: 'hook' }>, context: TriggerContext): Promise<TriggerResult> {
   const where = describeHookUrl(spec.url);
+  const provider = spec.provider ?? inferHookProvider(spec.url);
   try {
-    const response = await fetch(spec.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'content-publisher-watch' },
-      body: JSON.stringify({ source: 'content-publisher watch', site: context.site, changes: context.changes.length }),
-      signal: AbortSignal.timeout(spec.timeoutMs),
-    });
-    // Drain the body so the connection is released; its content is not needed.
+    const request = buildHookRequest({ url: spec.url, provider, token: spec.token, eventType: spec.eventType, site: context.site, changes: context.changes.length });
+    const response = await fetch(request.url, { ...request.init, redirect: 'manual', signal: AbortSignal.timeout(spec.timeoutMs) });
+    // Drain the body so the connection is released; its content is not needed (and may echo the secret).
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return { ok: true, detail: `${where} answered ${response.status}` };
-    return { ok: false, detail: `answered ${response.status} ${response.statusText}` };
+    return { ok: false, detail: `answered ${response.status}` };
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
-    return { ok: false, detail: `could not be reached (${(error as Error).message})` };
+    // Never fetch's message: it can quote the URL, credentials and all.
+    return { ok: false, detail: describeNetworkError(error) };
   }
 }

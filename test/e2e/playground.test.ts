@@ -147,3 +147,36 @@ describe('playground in Chromium', () => {
     expect(new Set(links)).toEqual(new Set(upstream.slice(0, 50).map((item) => `${BLOG}/blog/${item.slug}/`)));
   });
 });
+
+describe('playground images in Chromium', () => {
+  it('every image on every page loads (naturalWidth > 0) and comes from the blog, optimised by Astro', async () => {
+    const { readdirSync } = await import('node:fs');
+    const paths = (readdirSync(site.outDir, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('index.html'))
+      .map((file) => `/${file.replace(/index\.html$/, '')}`.replaceAll('\\', '/'));
+    expect(paths.filter((p) => p.startsWith('/blog/'))).toHaveLength(ARTICLES);
+    let seen = 0;
+    const page = await browser!.newPage();
+    await isolateFromNetwork(page, site.url);
+    for (const path of paths) {
+      await page.goto(site.url + path);
+      const images = await page.evaluate(async () => {
+        const all = [...document.querySelectorAll('img')];
+        // Lazy images below the fold load only when scrolled to: load them all now, then read what arrived.
+        for (const img of all) img.loading = 'eager';
+        await Promise.all(all.map((img) => img.decode().catch(() => undefined)));
+        return all.map((img) => ({ src: img.currentSrc, width: img.naturalWidth, srcset: img.getAttribute('srcset') ?? '' }));
+      });
+      for (const image of images) {
+        expect(image.width, `${path}: ${image.src}`).toBeGreaterThan(0);
+        expect(new URL(image.src).origin, `${path}: ${image.src}`).toBe(site.url);
+        expect(new URL(image.src).pathname).toMatch(/^\/_astro\/.+\.webp$/);
+        expect(image.srcset).toMatch(/ \d+w/);
+      }
+      seen += images.length;
+    }
+    await page.close();
+    // Three figures per article page, none elsewhere (the list pages show no image).
+    expect(seen).toBe(ARTICLES * 3);
+  });
+});

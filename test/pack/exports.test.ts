@@ -26,8 +26,9 @@ const CLIENT_ERRORS = [
   'UnauthorizedError',
 ];
 const LOADERS = {
-  // articleDataSchema and the theme helpers: the README's "Mapping the articles to a theme's schema" (issue 11).
-  runtime: ['StrictModeError', 'articleDataSchema', 'articlesLoader', 'digestLoader', 'entryDescription', 'keywordsLoader', 'liveArticlesLoader', 'readingTime', 'starterFields'],
+  // articleDataSchema and the theme helpers: the README's "Mapping the articles to a theme's schema" (issue 11);
+  // listCacheKey: the cacheKey of list pages in the incremental-build recipe (issue 12).
+  runtime: ['StrictModeError', 'articleDataSchema', 'articlesLoader', 'digestLoader', 'entryDescription', 'keywordsLoader', 'listCacheKey', 'liveArticlesLoader', 'readingTime', 'starterFields'],
   types: ['ArticleData', 'ArticlesLoaderOptions', 'DataLoaderOptions', 'DigestData', 'KeywordData', 'LiveArticleData', 'LiveArticleEntryFilter', 'LiveArticlesFilter', 'LiveArticlesLoaderOptions', 'StarterFields'],
 };
 

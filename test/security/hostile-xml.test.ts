@@ -64,7 +64,8 @@ async function samples(): Promise<Sample[]> {
  */
 const TOLERATED: Record<'sitemap' | 'rss', string[]> = {
   sitemap: [],
-  rss: ['rss/feedvalidator/rss/must/rss91u_entity.xml'],
+  // `&#X26;` (an upper-case X) is no character reference: a stray `&`, escaped and shown as written.
+  rss: ['rss/feedvalidator/rss/must/rss91u_entity.xml', 'rss/feedvalidator/rss20/data-types-characterdata/amp-HEX-upper.xml'],
 };
 
 let sim: Simulator;

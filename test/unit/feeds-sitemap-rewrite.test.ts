@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { activeContent, countNs, parseStrict } from './feeds-xml-check.js';
 import { makeArticleUrlMapper, parseSitemapEntries, rewriteSitemap, XmlSafetyError, type RewriteSitemapOptions } from '../../src/feeds/index.js';
 import { validateAgainstXsd } from '../support/xmllint.js';
 
@@ -64,13 +65,14 @@ describe('rewriteSitemap: URLs', () => {
     expect(xml).toContain('href="https://other.example.net/de/"');
     expect(xml).toContain('<image:loc>https://cdn.example.com/pic.jpg</image:loc>');
   });
-  it('rewrites xhtml:link hreflang alternates and image:loc on the service domain, keeps CDATA', () => {
+  it('rewrites xhtml:link hreflang alternates on the service domain; image:loc is a file the blog does not have, kept', () => {
     expect(xml).toContain('hreflang="fr" href="https://blog.example.com/base/blog/avec-alternatives/"');
-    expect(xml).toContain('<image:loc>https://blog.example.com/images/cover.png</image:loc>');
-    expect(xml).toContain('<image:caption><![CDATA[A <b>cover</b> & more]]></image:caption>');
+    expect(xml).toContain(`<image:loc>${SITE}/images/cover.png</image:loc>`);
+    expect(xml).toContain('<image:caption>A &lt;b&gt;cover&lt;/b&gt; &amp; more</image:caption>');
   });
-  it('keeps the namespace declarations and validates against sitemap-0.9.xsd', async () => {
-    expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+  it('declares the sitemap namespace and its extensions on the root and validates against sitemap-0.9.xsd', async () => {
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+    expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml">');
     expect(await xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
     expect(parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' })).toHaveLength(4);
   });
@@ -121,7 +123,8 @@ describe('rewriteSitemap: splitting', () => {
     const result = rewriteSitemap(urlset(body), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] }));
     if (result.kind !== 'index') throw new Error('expected an index');
     expect(result.parts).toHaveLength(2);
-    expect(result.xml).toContain('<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>');
+    // Each part carries the newest lastmod of its URLs (the blog's page has none).
+    expect(result.xml).toContain('<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc><lastmod>2026-11-21T10:00:00Z</lastmod></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>');
     expect(await xsdErrors(result.xml, 'siteindex-0.9.xsd', 'index.xml')).toBe('');
     const [first = '', second = ''] = result.parts;
     expect(await xsdErrors(first, 'sitemap-0.9.xsd', 'part-0.xml')).toBe('');
@@ -158,9 +161,23 @@ describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
       const after = parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' });
       expect(after.map((e) => e.loc)).toEqual([...new Set(before.map((e) => mapper(e.loc)))]);
       expect(after.every((e) => e.loc.startsWith('https://blog.example.com/'))).toBe(true);
-      for (const marker of ['<![CDATA[', '<video:', '<image:', '<news:', '<xhtml:link', '<changefreq>', '<priority>', '<lastmod>']) {
-        if (new Set(before.map((e) => e.loc)).size === before.length) expect(count(xml, marker), marker).toBe(count(upstream, marker));
+      // Every listed element survives (counted namespace-aware), nothing active does.
+      const inDoc = parseStrict(upstream.trimStart());
+      const outDoc = parseStrict(xml);
+      expect(activeContent(outDoc)).toEqual([]);
+      const sm = inDoc.documentElement?.namespaceURI ?? '';
+      const listed: Array<[string, string, string]> = [
+        [sm, 'http://www.sitemaps.org/schemas/sitemap/0.9', 'changefreq'],
+        [sm, 'http://www.sitemaps.org/schemas/sitemap/0.9', 'priority'],
+        [sm, 'http://www.sitemaps.org/schemas/sitemap/0.9', 'lastmod'],
+        ['http://www.google.com/schemas/sitemap-image/1.1', 'http://www.google.com/schemas/sitemap-image/1.1', 'image'],
+        ['http://www.google.com/schemas/sitemap-news/0.9', 'http://www.google.com/schemas/sitemap-news/0.9', 'news'],
+        ['http://www.google.com/schemas/sitemap-video/1.1', 'http://www.google.com/schemas/sitemap-video/1.1', 'video'],
+      ];
+      if (new Set(before.map((e) => e.loc)).size === before.length) {
+        for (const [inNs, outNs, local] of listed) expect(countNs(outDoc, outNs, local), local).toBe(countNs(inDoc, inNs, local));
       }
+      expect(count(xml, '<![CDATA[')).toBe(0);
       if (entry.xsd_valid) expect(await xsdErrors(xml, 'sitemap-0.9.xsd', entry.file)).toBe('');
     });
   }

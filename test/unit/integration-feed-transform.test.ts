@@ -32,8 +32,8 @@ function urlset(count: number): string {
 }
 
 describe('integration feed transform', () => {
-  it('sitemap: article URLs follow the article pattern; local pages are appended', () => {
-    const files = buildSitemap(urlset(2), config, ['https://blog.example.com/', 'https://blog.example.com/about/']);
+  it('sitemap: article URLs follow the article pattern; local pages are appended', async () => {
+    const files = await buildSitemap(urlset(2), config, ['https://blog.example.com/', 'https://blog.example.com/about/']);
     expect(files.kind).toBe('urlset');
     expect(locsOf(files.xml)).toEqual([
       'https://blog.example.com/articles/post-0/',
@@ -44,10 +44,12 @@ describe('integration feed transform', () => {
   });
 
   it('sitemap: above 50,000 URLs, an index at /sitemap.xml and the parts beside it, all schema-valid', async () => {
-    const files = buildSitemap(urlset(50_001), config, ['https://blog.example.com/']);
+    const files = await buildSitemap(urlset(50_001), config, ['https://blog.example.com/']);
     expect(files.kind).toBe('index');
     if (files.kind !== 'index') return;
     expect(locsOf(files.xml)).toEqual(['https://blog.example.com/sitemap-1.xml', 'https://blog.example.com/sitemap-2.xml']);
+    // Each part carries the newest lastmod of its URLs; the blog's own page has none.
+    expect(files.xml).toContain('<loc>https://blog.example.com/sitemap-1.xml</loc><lastmod>2025-01-01T00:00:00Z</lastmod>');
     expect(files.parts.map((part) => locsOf(part).length)).toEqual([50_000, 2]);
     await expect(xmllintString(files.xml, 'siteindex-0.9.xsd')).resolves.toContain('validates');
     await expect(xmllintString(files.parts[1] ?? '', 'sitemap-0.9.xsd')).resolves.toContain('validates');
@@ -73,7 +75,7 @@ describe('integration feed transform', () => {
         for (const run of [() => buildSitemap(xml, config, []), () => buildRss(xml, config)]) {
           let error: unknown;
           try {
-            run();
+            await run();
           } catch (e) {
             error = e;
           }
@@ -91,7 +93,7 @@ describe('integration feed transform', () => {
     for (const entry of manifest.filter((e) => e.well_formed && e.root === 'urlset')) {
       it(entry.file, async () => {
         const xml = await readFile(join(CORPUS, 'sitemap', entry.file), 'utf8');
-        const files = buildSitemap(xml, config, []);
+        const files = await buildSitemap(xml, config, []);
         expect(files.kind).toBe('urlset');
         const urls = (s: string) => s.match(/<(?:\w+:)?url[\s>]/g)?.length ?? 0;
         expect(urls(files.xml)).toBe(urls(xml));

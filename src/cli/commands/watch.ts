@@ -8,6 +8,7 @@ import { positiveInteger, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
+import { HOOK_OPTIONS, hookDetailsFromArgs, hookUrlFromArgs } from './watch-hook.js';
 import { defaultStatePath, describeTrigger, formatDuration, MAX_TIMER_MS, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
 import { oneLine } from '../terminal-text.js';
 
@@ -46,7 +47,7 @@ function humanLine(event: WatchEvent): string {
 export const watchCommand: CommandSpec = {
   name: 'watch',
   summary: "poll a site's public RSS feed and sitemap; run a command or a deploy hook when they change",
-  usage: '--site ID (--run "CMD" | --hook URL) [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
+  usage: '--site ID (--run "CMD" | --hook URL | --hook-env VAR | --hook-file FILE) [--hook-provider NAME] [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
   details:
     'A change is a new article, a changed publication date or content, an article unpublished from the feed\n' +
     '(not one that aged out of the 50 newest), or a newer sitemap lastmod (updates of older articles).\n' +
@@ -60,7 +61,7 @@ export const watchCommand: CommandSpec = {
   options: {
     site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
     run: { type: 'string', placeholder: 'CMD', description: 'shell command to run on a change (own process group, no stdin; exit code checked)' },
-    hook: { type: 'string', placeholder: 'URL', description: 'deploy hook to POST to on a change (2xx expected)' },
+    ...HOOK_OPTIONS,
     'hook-timeout': { type: 'string', placeholder: 'DUR', description: 'timeout of the hook request (default 30s)' },
     interval: { type: 'string', placeholder: 'DUR', description: 'time between polls: 200ms, 30s, 5m, 1h (default 5m)' },
     debounce: { type: 'string', placeholder: 'DUR', description: 'wait this long after a change to group a burst (default 30s; not with --once)' },
@@ -71,15 +72,16 @@ export const watchCommand: CommandSpec = {
   positionals: [],
   examples: [
     'content-publisher watch --site 12 --run "npm run build" --interval 5m',
-    'content-publisher watch --site 12 --once --hook "$DEPLOY_HOOK" --state .cache/watch-12.json',
+    'content-publisher watch --site 12 --once --hook-env DEPLOY_HOOK --state .cache/watch-12.json',
+    'GITHUB_TOKEN=... content-publisher watch --site 12 --hook github:OWNER/REPO',
   ],
   async run(context, args) {
     const siteText = stringOption(args, 'site');
     if (siteText === undefined) throw new UsageError('--site ID is required.', 'watch');
     const site = positiveInteger(siteText, '--site', 'watch');
     const command = stringOption(args, 'run');
-    const hook = stringOption(args, 'hook');
-    if ((command === undefined) === (hook === undefined)) throw new UsageError('watch needs exactly one of --run "CMD" or --hook URL.', 'watch');
+    const hook = hookUrlFromArgs(args);
+    if ((command === undefined) === (hook === undefined)) throw new UsageError('watch needs exactly one of --run "CMD" or --hook URL (or --hook-env VAR, --hook-file FILE).', 'watch');
     let trigger: TriggerSpec;
     if (hook !== undefined) {
       let protocol = '';
@@ -89,7 +91,7 @@ export const watchCommand: CommandSpec = {
         // reported below
       }
       if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError('--hook must be an http(s) URL.', 'watch');
-      trigger = { kind: 'hook', url: hook, timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1) };
+      trigger = { kind: 'hook', url: hook, timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1), ...hookDetailsFromArgs(args, hook) };
     } else {
       if (!command?.trim()) throw new UsageError('--run needs a command.', 'watch');
       trigger = { kind: 'run', command };

@@ -1,0 +1,35 @@
+import { liveArticlesLoaderOptionsSchema, parseOptions } from './options.js';
+
+interface AstroEnvServer {
+  getSecret(key: string): string | undefined;
+}
+
+/**
+ * Reads a secret the way Astro users expect: `getSecret` from `astro:env/server` (`.env` files in dev, the
+ * adapter's runtime environment on server and edge adapters, where `process.env` may not exist), then
+ * `process.env` where `astro:env` is not available (a loader used outside Vite, tests, scripts).
+ * Read at request time, not at import: an edge adapter only provides its environment to a request.
+ */
+export async function readSecret(key: string, env: Record<string, string | undefined> | undefined = globalThis.process?.env): Promise<string | undefined> {
+  try {
+    // A literal specifier, so that Vite resolves Astro's virtual module when it bundles this package (the
+    // integration marks it `noExternal`); plain Node refuses the `astro:` scheme and we fall through.
+    const mod = (await import('astro:env/server')) as AstroEnvServer;
+    const value = mod.getSecret(key);
+    if (value) return value;
+  } catch {
+    // Not bundled by Vite (or an Astro without astro:env): the environment is all there is.
+  }
+  return env?.[key] || undefined;
+}
+
+/** The live loader's schema with the key optional at construction: it is read at the first request. */
+export const liveLoaderConstructionSchema = liveArticlesLoaderOptionsSchema.extend({
+  apiKey: liveArticlesLoaderOptionsSchema.shape.apiKey.optional(),
+});
+
+/** The live loader's key: the option when given, else `PUBLISHER_API_KEY` through `readSecret`, validated. */
+export async function liveApiKey(configured: string | undefined): Promise<string> {
+  const apiKey = configured ?? (await readSecret('PUBLISHER_API_KEY'));
+  return parseOptions(liveArticlesLoaderOptionsSchema.pick({ apiKey: true }), 'liveArticlesLoader', { apiKey }).apiKey;
+}

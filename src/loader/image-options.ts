@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const IMAGE_DEFAULTS = {
+  maxBytes: 10 * 1024 * 1024,
+  maxDownloads: 500,
+  timeoutMs: 15_000,
+  concurrency: 4,
+} as const satisfies Record<string, number>;
+
+/**
+ * `articlesLoader({ images })`: article images through Astro's image pipeline. Each allowed image is
+ * downloaded once into Astro's cache directory and handed to `render(entry)` as a local image, so Astro
+ * optimises it (`srcset`, `sizes`, modern formats, `width`/`height`) and serves it from the blog. `false`
+ * leaves every image on the service's CDN, as the article's HTML names it.
+ */
+export const imagesOptionSchema = z.union([
+  z.literal(false),
+  z.strictObject({
+    /** Largest image accepted, in bytes; a larger one keeps its remote URL with a warning. @default 10485760 (10 MiB) */
+    maxBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(IMAGE_DEFAULTS.maxBytes),
+    /** At most this many downloads per build; the rest keep their remote URL and are fetched next build. @default 500 */
+    maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),
+    /** Timeout of one image download, in milliseconds. @default 15000 */
+    timeoutMs: z.number().int().min(100).max(600_000).default(IMAGE_DEFAULTS.timeoutMs),
+    /** Downloads running at once. @default 4 */
+    concurrency: z.number().int().min(1).max(32).default(IMAGE_DEFAULTS.concurrency),
+  }),
+]);
+
+export type ImagesOption = z.input<typeof imagesOptionSchema>;
+export type ResolvedImagesOption = z.output<typeof imagesOptionSchema>;

@@ -1,0 +1,158 @@
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoaderContext } from 'astro/loaders';
+import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
+import { ImageCache } from './image-cache.js';
+import type { ResolvedImagesOption } from './image-options.js';
+
+const PLACEHOLDER = /<img __ASTRO_IMAGE_="([^"]+)">/g;
+
+/** What `store.set` needs for an article whose images were localised. */
+export interface LocalisedHtml {
+  html: string;
+  imagePaths: string[];
+}
+
+export interface ImageStep {
+  /** One article's sanitised HTML: allowed images become placeholders of local copies; the rest stay remote. */
+  localise(html: string): Promise<LocalisedHtml>;
+  /** The `store.set` fields that make `render(entry)` resolve the placeholders (none without images). */
+  entryFields(imagePaths: readonly string[]): { filePath?: string; assetImports?: string[] };
+  /**
+   * A stored article's HTML in this build: local copies that are gone (cache cleared by hand) fetched again,
+   * images that failed before tried again, everything back to remote URLs when images were turned off.
+   * `undefined` when nothing changes (the usual case: no request, no write).
+   */
+  refresh(html: string, imagePaths: readonly string[]): Promise<LocalisedHtml | undefined>;
+  /** One warning for the build's failed images (strict fails), and the summary's image figures. */
+  finish(warn: (message: string) => void): string | undefined;
+  /** The name -> URL index to keep in the loader's meta. */
+  index(): Record<string, string>;
+}
+
+/**
+ * The loader's image step (see `html/images.ts` for the placeholder contract and `image-cache.ts` for the
+ * downloads). Hosts come from Astro's own `image.domains` / `image.remotePatterns`, so one list decides what
+ * Astro may optimise and what the loader may fetch.
+ */
+export async function createImageStep(ctx: LoaderContext, requested: ResolvedImagesOption, previousIndex: Record<string, string>): Promise<ImageStep> {
+  const config = ctx.config;
+  // Outside an Astro build (a hand-made context) nothing resolves placeholders: leave the HTML as it is.
+  const option = config?.cacheDir && config.root ? requested : false;
+  const allow = { domains: config.image?.domains ?? [], remotePatterns: (config.image?.remotePatterns ?? []) as RemotePattern[] };
+  const dir = option === false ? '' : join(fileURLToPath(config.cacheDir), 'astro-content-publisher', 'images');
+  const cache = new ImageCache(dir, option === false ? { maxBytes: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option);
+  if (option !== false) await cache.open();
+  const root = option === false ? '' : fileURLToPath(config.root);
+  // The importer the content layer resolves `./<file>` against: a name inside the cache directory.
+  const filePath = relative(root, join(dir, 'articles')).split(sep).join('/');
+  const urls = new Map<string, string>(Object.entries(previousIndex));
+  const failures: Array<{ url: string; reason: string }> = [];
+  let notAllowed = 0;
+  let deferred = 0;
+
+  const localCopies = async (sources: string[]): Promise<Map<string, string>> => {
+    const local = new Map<string, string>();
+    await Promise.all([...new Set(sources)].map(async (src) => {
+      if (looksLikeSvg(src)) return; // never fetched nor inlined; stays an <img> of the remote SVG
+      if (!isAllowedImageUrl(src, allow)) {
+        notAllowed += 1;
+        return;
+      }
+      const result = await cache.get(src);
+      if ('deferred' in result) deferred += 1;
+      else if ('error' in result) failures.push({ url: src, reason: result.error });
+      else {
+        local.set(src, `./${result.file}`);
+        urls.set(result.file, src);
+      }
+    }));
+    return local;
+  };
+
+  const localise = async (html: string): Promise<LocalisedHtml> => {
+    const images = option === false ? [] : findImages(html);
+    if (images.length === 0) return { html, imagePaths: [] };
+    return replaceImages(html, await localCopies(images.map((i) => i.src)));
+  };
+
+  return {
+    localise,
+    entryFields(imagePaths) {
+      return imagePaths.length ? { filePath, assetImports: [...imagePaths] } : {};
+    },
+    async refresh(html, imagePaths) {
+      const intact = option !== false && imagePaths.every((p) => cache.has(p));
+      const retry = option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
+      if (intact && !retry) return undefined;
+      if (intact) return localise(html);
+      // Back to plain <img> tags with the remote URLs, then localised again like a new article.
+      const plain = html.replace(PLACEHOLDER, (full, json: string) => {
+        try {
+          const props = JSON.parse(json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')) as Record<string, unknown>;
+          const url = urls.get(String(props.src).replace(/^\.\//, ''));
+          if (!url) return '';
+          const attr = (name: string) => (props[name] === undefined ? '' : ` ${name}="${String(props[name]).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`);
+          return `<img src="${url.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"${attr('alt')}${attr('width')}${attr('height')}${attr('loading')}${attr('decoding')}${attr('title')} />`;
+        } catch {
+          return full;
+        }
+      });
+      return localise(plain);
+    },
+    finish(warn) {
+      if (failures.length) {
+        const first = failures[0]!;
+        let host = '';
+        try {
+          host = new URL(first.url).host;
+        } catch {
+          host = 'an unknown host';
+        }
+        // The host only: an image URL can carry a signed query string.
+        warn(`${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`);
+      }
+      if (option === false) return undefined;
+      const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
+      if (failures.length) parts.push(`${failures.length} failed`);
+      // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
+      if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
+      if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
+      return cache.downloaded.length || cache.reused || failures.length || notAllowed || deferred ? parts.join(', ') : undefined;
+    },
+    index: () => Object.fromEntries(urls),
+  };
+}
+
+/** The name -> URL index kept in the loader's meta (unreadable: empty, the images are fetched again). */
+export function readImageIndex(text: string | undefined): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(text ?? '{}');
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+type Store = LoaderContext['store'];
+
+/** Runs `refresh` over every stored article; writes only those that changed (a new digest from the new HTML). */
+export async function refreshStoredImages(ctx: LoaderContext, step: ImageStep, digestOf: (data: Record<string, unknown>, html: string) => string, skip: ReadonlySet<string>): Promise<void> {
+  const store: Store = ctx.store;
+  for (const id of store.keys()) {
+    if (skip.has(id)) continue;
+    const entry = store.get(id);
+    const html = entry?.rendered?.html;
+    if (!entry || html === undefined) continue;
+    const paths = (entry.rendered?.metadata?.imagePaths ?? []) as string[];
+    const next = await step.refresh(html, paths);
+    if (!next) continue;
+    const { filePath: _f, assetImports: _a, ...rest } = entry as typeof entry & { assetImports?: string[] };
+    store.set({
+      ...rest,
+      rendered: { ...entry.rendered, html: next.html, metadata: { ...entry.rendered?.metadata, imagePaths: next.imagePaths } },
+      digest: digestOf(entry.data, next.html),
+      ...step.entryFields(next.imagePaths),
+    });
+  }
+}

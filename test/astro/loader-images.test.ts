@@ -1,0 +1,134 @@
+/**
+ * articlesLoader's image step, by real builds: allowed images become Astro-optimised local images served
+ * from the blog, a warm build downloads nothing, a failed image keeps its remote URL with one warning
+ * (strict fails), SVG and other hosts are never fetched, `images: false` leaves everything remote.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from './loader-harness.js';
+
+const root = fixtureRoot('images-site');
+const MEDIA = 'GET /media/*';
+let sim: Simulator;
+let dirs: Awaited<ReturnType<typeof tempDirs>>;
+const env = (extra: Record<string, string> = {}) => ({ PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...extra });
+const mediaCount = (status: string) => sim.stats().routes[MEDIA]?.[status] ?? 0;
+const imgTags = (html: string) => html.match(/<img\b[^>]*>/g) ?? [];
+
+async function pages(outDir: string): Promise<Map<string, string>> {
+  const files = await readTree(outDir);
+  return new Map([...files].filter(([path]) => path.startsWith('blog/') && path.endsWith('.html')));
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ articles: 3, rateLimitOverride: 100_000 });
+  dirs = await tempDirs('images', root);
+});
+afterAll(async () => {
+  await sim?.close();
+  await dirs?.cleanup();
+});
+
+describe('articlesLoader images', () => {
+  it('cold build: every article image is optimised by Astro (srcset, sizes, width/height) and served from the blog', async () => {
+    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    expect(result.error).toBeUndefined();
+    expect(result.logs).toContain('images: 9 downloaded, 0 cached');
+    expect(mediaCount('200')).toBe(9);
+    const built = await pages(dirs.outDir);
+    expect(built.size).toBe(3);
+    for (const html of built.values()) {
+      const tags = imgTags(html);
+      expect(tags).toHaveLength(3);
+      for (const tag of tags) {
+        expect(tag).toMatch(/ src="\/_astro\/[^"]+\.webp"/);
+        expect(tag).toMatch(/ srcset="[^"]*\/_astro\/[^"]+ \d+w/);
+        expect(tag).toMatch(/ sizes="[^"]+"/);
+        expect(tag).toMatch(/ width="640" height="400"/);
+        expect(tag).not.toContain(sim.url);
+        const file = /src="(\/_astro\/[^"]+)"/.exec(tag)![1]!;
+        expect((await readFile(join(dirs.outDir, file))).subarray(8, 12).toString('latin1')).toBe('WEBP');
+      }
+    }
+  });
+
+  it('warm build: nothing downloaded, the same optimised images', async () => {
+    sim.resetStats();
+    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    expect(result.error).toBeUndefined();
+    expect(sim.stats().routes[MEDIA]).toBeUndefined();
+    for (const html of (await pages(dirs.outDir)).values()) expect(imgTags(html).every((t) => t.includes('src="/_astro/'))).toBe(true);
+  });
+
+  it('a failing image keeps its remote URL with one warning; SVG and other hosts are never fetched; strict fails', async () => {
+    const missing = `${sim.url}/media/sites/12/broken/missing-1.jpg`;
+    const svg = `${sim.url}/media/sites/12/broken/logo.svg`;
+    const other = 'https://images.other.example/a.jpg';
+    const good = `${sim.url}/media/sites/12/broken/figure-1.png`;
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12, slug: 'broken-images', title: 'Broken images',
+      content: `<p>x</p><img src="${missing}" alt="gone" width="10" height="10"><img src="${svg}" alt="svg"><img src="${other}" alt="elsewhere"><img src="${good}" alt="fine" width="640" height="400">`,
+    });
+    sim.resetStats();
+    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    expect(result.error).toBeUndefined();
+    const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`1 article image(s) could not be fetched (first: from ${new URL(sim.url).host}: HTTP 404)`);
+    expect(sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path).sort()).toEqual(['/media/sites/12/broken/figure-1.png', '/media/sites/12/broken/missing-1.jpg']);
+    const html = (await pages(dirs.outDir)).get('blog/broken-images/index.html') ?? '';
+    expect(html).toContain(`src="${missing}"`);
+    expect(html).toContain(`src="${svg}"`);
+    expect(html).toContain(`src="${other}"`);
+    expect(html).not.toContain('<svg');
+    expect(imgTags(html).filter((t) => t.includes('src="/_astro/'))).toHaveLength(1);
+
+    const strict = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env({ IMAGES_TEST_STRICT: '1' }) });
+    expect(strict.error?.message).toMatch(/1 article image\(s\) could not be fetched .*strict: true turns this warning into a failure/);
+  });
+
+  it('images: false puts every image back on the remote URL, without a request to the service', async () => {
+    sim.resetStats();
+    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env({ IMAGES_TEST_OFF: '1' }) });
+    expect(result.error).toBeUndefined();
+    expect(sim.stats().routes[MEDIA]).toBeUndefined();
+    for (const html of (await pages(dirs.outDir)).values()) {
+      expect(imgTags(html).length).toBeGreaterThan(0);
+      expect(imgTags(html).every((t) => !t.includes('/_astro/'))).toBe(true);
+    }
+  });
+});
+
+describe('articlesLoader images: images.maxDownloads', () => {
+  it('bounds the downloads of one build; the rest stay remote without a warning and come with the next build', async () => {
+    const own = await tempDirs('images-max', root);
+    try {
+      sim.resetStats();
+      const first = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '2' }) });
+      expect(first.error).toBeUndefined();
+      // Which images wait is a matter of timing; the counts are not.
+      const line = /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(first.logs);
+      expect(line).not.toBeNull();
+      const failed = Number(line![2] ?? 0);
+      const deferred = Number(line![3]);
+      // Two attempts in all, whether they succeeded or not.
+      expect(Number(line![1]) + failed).toBe(2);
+      if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
+      const fetchedFirst = sim.stats().requests.filter((r) => r.route === MEDIA && r.status === 200).map((r) => r.path);
+      expect(fetchedFirst).toHaveLength(2 - failed);
+
+      sim.resetStats();
+      const second = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '100' }) });
+      expect(second.error).toBeUndefined();
+      const requested = sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path);
+      // The waiting ones and the failed ones (tried again), never the two already downloaded.
+      expect(requested).toHaveLength(deferred + failed);
+      expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);
+      expect(second.logs).not.toContain('left for the next build');
+    } finally {
+      await own.cleanup();
+    }
+  });
+});
