@@ -40,7 +40,7 @@ export interface ApplyOutcome {
   failures: Array<{ slug: string; error: unknown }>;
   /** Feed copies not used because nothing showed the feed carries whole articles: they wait for a detail call. */
   skipped: string[];
-  /** New articles stored from the feed's copy after their detail call failed. */
+  /** Articles stored from the feed's copy after their detail call failed (new) or was refused (another language's). */
   fellBack: string[];
 }
 
@@ -153,7 +153,7 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
  * Runs the plan's fetches (their number was bounded by the budget beforehand): the detail calls side by side
  * first, then the feed copies, which are used only when they are known to be whole articles (an exact match
  * for a re-render; else evidence that the feed carries whole articles). A new article whose detail call
- * failed falls back to its feed copy under the same rule.
+ * failed, or whose detail answered another language, falls back to its feed copy under the same rule.
  */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
   const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [] };
@@ -169,7 +169,8 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       count(await fromDetail(input, action));
     } catch (error) {
       outcome.failures.push({ slug: action.slug, error });
-      if (action.reason === 'new') failedNew.push(action);
+      // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
+      if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
     }
   }));
   const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
