@@ -4,7 +4,7 @@ import { sanitizeArticle } from '../html/index.js';
 import type { ImageStep } from './images-step.js';
 import { pageDigest } from './page-digest.js';
 import type { LoaderClients } from './clients.js';
-import { dataFromDetail, dataFromRss } from './entries.js';
+import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { safeEntry } from './entry-safety.js';
@@ -87,17 +87,6 @@ async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<st
   state.entries[slug] = entryState;
   if (!before) return 'added';
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
-}
-
-/** The list fields of an article the list did not return (only the sitemap showed it): from its detail. */
-function listItemOf(detail: ArticleDetail): ArticleListItem {
-  return {
-    ...detail,
-    status: detail.status ?? 'published',
-    language: detail.language ?? '',
-    published_at: detail.published_at ?? '',
-    view_count: detail.view_count ?? 0,
-  };
 }
 
 async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
