@@ -22,7 +22,8 @@ interface ErrorShape {
 export function errorLine(error: unknown): string {
   if (!(error instanceof Error)) return `unexpected failure: ${String(error)}`;
   const e = error as ErrorShape;
-  if (e.name === 'UsageError' || e.name === 'StateFileError' || e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.name === 'UsageError' || e.name === 'StateFileError') return e.message;
+  if (e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
   if (e.name === 'MissingApiKeyError') return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
   // Before the status: a malformed 200 response carries status 200.
   if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
@@ -36,7 +37,7 @@ export function errorLine(error: unknown): string {
     // The client's message already says which URL to check.
     return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message}`;
   }
-  if (e.code === 'invalid_option') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.code === 'invalid_option') return e.message;
   return `unexpected failure: ${e.message}`;
 }
 

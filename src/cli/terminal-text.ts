@@ -9,7 +9,6 @@
 /** C0 controls except tab and newline, DEL, and C1 controls. */
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex
 const JSON_RAW_CONTROLS = /[\u007f-\u009f]/g;
 
 const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(2, '0');

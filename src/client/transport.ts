@@ -13,6 +13,7 @@ import { readBodyCapped } from './read-body.js';
 import { readRateLimit, type RateLimitState } from './rate-limit.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
+import { withPrefix } from '../options/prefix.js';
 
 export interface TransportRequest {
   method: 'GET' | 'POST';
@@ -104,7 +105,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     const fn = options.logger?.[level];
     if (!fn) return;
     try {
-      fn.call(options.logger, redact(`[astro-content-publisher] ${message}`));
+      fn.call(options.logger, redact(withPrefix(message)));
     } catch {
       // A failing logger must not fail the request.
     }
@@ -228,7 +229,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         option: 'apiKey',
         method,
         path,
-        message: `[astro-content-publisher] \`apiKey\` is missing: ${method} ${path} needs an API key. ${hint}`,
+        message: `\`apiKey\` is missing: ${method} ${path} needs an API key. ${hint}`,
         hint,
       });
     }

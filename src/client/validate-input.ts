@@ -18,7 +18,7 @@ export function assertSiteId(siteId: unknown, call: CallSite): asserts siteId is
     option: 'siteId',
     method: call.method,
     path: call.path,
-    message: `[astro-content-publisher] \`siteId\` must be a positive integer (got ${describeValue(siteId)}). ${hint}`,
+    message: `\`siteId\` must be a positive integer (got ${describeValue(siteId)}). ${hint}`,
     hint,
   });
 }
@@ -38,7 +38,7 @@ export function assertSlug(slug: unknown, call: CallSite): asserts slug is strin
     option: 'slug',
     method: call.method,
     path: call.path,
-    message: `[astro-content-publisher] \`slug\` ${problem} (got ${describeValue(slug)}). ${hint}`,
+    message: `\`slug\` ${problem} (got ${describeValue(slug)}). ${hint}`,
     hint,
   });
 }
@@ -51,7 +51,7 @@ export function assertArticleQuery(query: unknown, call: CallSite): void {
       option,
       method: call.method,
       path: call.path,
-      message: `[astro-content-publisher] \`${option}\` ${problem} (got ${describeValue(value)}). ${hint}`,
+      message: `\`${option}\` ${problem} (got ${describeValue(value)}). ${hint}`,
       hint,
     });
   };
@@ -72,7 +72,7 @@ export function assertBody(body: unknown, call: CallSite, requireTopicOrTitle: b
       option: 'body',
       method: call.method,
       path: call.path,
-      message: `[astro-content-publisher] \`body\` must be an object (got ${describeValue(body)}). ${hint}`,
+      message: `\`body\` must be an object (got ${describeValue(body)}). ${hint}`,
       hint,
     });
   }
@@ -85,7 +85,7 @@ export function assertBody(body: unknown, call: CallSite, requireTopicOrTitle: b
       option: 'body.topic',
       method: call.method,
       path: call.path,
-      message: `[astro-content-publisher] \`body.topic\` or \`body.title\` is required for generate. ${hint}`,
+      message: `\`body.topic\` or \`body.title\` is required for generate. ${hint}`,
       hint,
     });
   }

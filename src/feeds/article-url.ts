@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssue } from '../options/issues.js';
 
 /**
  * The slug of an article URL: its last non-empty path segment, percent-decoded.
@@ -77,8 +78,8 @@ const UPSTREAM_ARTICLE_PATH = /^\/blog\/([^/]+)\/?$/;
 export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstream: string) => string {
   const parsed = articleUrlMapperOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new TypeError(`[astro-content-publisher] makeArticleUrlMapper: \`${issue?.path.join('.') ?? ''}\` ${issue?.message ?? 'is invalid'}.`);
+    const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'makeArticleUrlMapper()', docs: 'integration' });
+    throw new TypeError(`makeArticleUrlMapper(): ${problem.message}`);
   }
   const { articlePattern, upstreamOrigins } = parsed.data;
   const site = new URL(parsed.data.blogSite);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssue } from '../options/issues.js';
 
 const urlMapper = z.custom<(upstream: string) => string>((v) => typeof v === 'function', {
   error: 'must be a function (upstream URL) => blog URL, e.g. makeArticleUrlMapper({...})',
@@ -30,6 +31,7 @@ export type RewriteOptions = z.input<typeof rewriteOptionsSchema>;
 export function validateOptions<T extends z.ZodType>(schema: T, value: unknown, fn: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new TypeError(`[astro-content-publisher] ${fn}: \`${issue?.path.join('.') ?? 'options'}\` ${issue?.message ?? 'is invalid'}.`);
+  const problem = formatIssue(parsed.error.issues[0]!, value, { call: `${fn}()`, docs: 'integration' });
+  // An internal call (the routes build these options): the message names the function, no README section.
+  throw new TypeError(`${fn}(): ${problem.message}`);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssue } from '../options/issues.js';
 import {
   ALLOWED_SCHEMES,
   BASE_ALLOWED_ATTRIBUTES,
@@ -10,7 +11,6 @@ import {
   type AllowedScheme,
 } from './policy.js';
 
-const PREFIX = '[astro-content-publisher]';
 const KNOWN_KEYS = ['allowedTags', 'allowedAttributes', 'allowedIframeHosts', 'allowedClasses', 'allowedSchemes'];
 const TAG_NAME = /^[a-z][a-z0-9-]*$/;
 const ATTRIBUTE_NAME = /^[a-z_][a-z0-9_.:-]*$/;
@@ -26,18 +26,18 @@ function show(value: unknown): string {
 function tagProblem(tag: string, option: string): string | undefined {
   const name = tag.toLowerCase();
   if (FORBIDDEN_TAGS.has(name)) {
-    return `${PREFIX} \`sanitize.${option}\` cannot allow <${name}>: it can run script, load content or submit data. ` +
+    return `\`sanitize.${option}\` cannot allow <${name}>: it can run script, load content or submit data. ` +
       'Sanitising cannot be loosened for such tags; remove it from the list.';
   }
   if (name !== '*' && !TAG_NAME.test(name)) {
-    return `${PREFIX} \`sanitize.${option}\` has an invalid tag name ${show(tag)}. Use plain element names such as "video".`;
+    return `\`sanitize.${option}\` has an invalid tag name ${show(tag)}. Use plain element names such as "video".`;
   }
   return undefined;
 }
 
 const tagSchema = z.string().superRefine((tag, ctx) => {
   if (tag === '*') {
-    ctx.addIssue({ code: 'custom', message: `${PREFIX} \`sanitize.allowedTags\` cannot be "*": list the extra tags one by one.` });
+    ctx.addIssue({ code: 'custom', message: `\`sanitize.allowedTags\` cannot be "*": list the extra tags one by one.` });
     return;
   }
   const problem = tagProblem(tag, 'allowedTags');
@@ -48,11 +48,11 @@ const attributeSchema = z.string().superRefine((attribute, ctx) => {
   const name = attribute.toLowerCase();
   let message: string | undefined;
   if (name.startsWith('on')) {
-    message = `${PREFIX} \`sanitize.allowedAttributes\` cannot allow event handler ${show(attribute)}: on* attributes run script. Remove it.`;
+    message = `\`sanitize.allowedAttributes\` cannot allow event handler ${show(attribute)}: on* attributes run script. Remove it.`;
   } else if (FORBIDDEN_ATTRIBUTES.has(name) || name.startsWith('xlink:') || name.startsWith('xmlns')) {
-    message = `${PREFIX} \`sanitize.allowedAttributes\` cannot allow ${show(attribute)}: it can carry script, styles or another document. Remove it.`;
+    message = `\`sanitize.allowedAttributes\` cannot allow ${show(attribute)}: it can carry script, styles or another document. Remove it.`;
   } else if (name.includes('*') ? !ATTRIBUTE_GLOBS.has(name) : !ATTRIBUTE_NAME.test(name)) {
-    message = `${PREFIX} \`sanitize.allowedAttributes\` has an invalid attribute name ${show(attribute)}. ` +
+    message = `\`sanitize.allowedAttributes\` has an invalid attribute name ${show(attribute)}. ` +
       'Use plain names such as "controls"; the only patterns accepted are "data-*" and "aria-*".';
   }
   if (message) ctx.addIssue({ code: 'custom', message });
@@ -69,7 +69,7 @@ const hostSchema = z.string().superRefine((host, ctx) => {
   if (!HOSTNAME.test(host.toLowerCase())) {
     ctx.addIssue({
       code: 'custom',
-      message: `${PREFIX} \`sanitize.allowedIframeHosts\` entries must be bare hostnames such as "player.vimeo.com" ` +
+      message: `\`sanitize.allowedIframeHosts\` entries must be bare hostnames such as "player.vimeo.com" ` +
         `(got ${show(host)}). Leave out the scheme, port, path and wildcards.`,
     });
   }
@@ -79,7 +79,7 @@ const classesSchema = z.record(z.string(), z.array(z.string().superRefine((name,
   if (!CLASS_NAME.test(name)) {
     ctx.addIssue({
       code: 'custom',
-      message: `${PREFIX} \`sanitize.allowedClasses\` has an invalid class name ${show(name)}. Use letters, digits, "-", "_" and "*" globs.`,
+      message: `\`sanitize.allowedClasses\` has an invalid class name ${show(name)}. Use letters, digits, "-", "_" and "*" globs.`,
     });
   }
 }))).superRefine((record, ctx) => {
@@ -93,7 +93,7 @@ const schemeSchema = z.string().superRefine((scheme, ctx) => {
   if (!(ALLOWED_SCHEMES as readonly string[]).includes(scheme.toLowerCase().replace(/:$/, ''))) {
     ctx.addIssue({
       code: 'custom',
-      message: `${PREFIX} \`sanitize.allowedSchemes\` may only narrow the list http, https, mailto (got ${show(scheme)}). ` +
+      message: `\`sanitize.allowedSchemes\` may only narrow the list http, https, mailto (got ${show(scheme)}). ` +
         'Other schemes can run script or reach local apps; link to an https page instead.',
     });
   }
@@ -136,11 +136,11 @@ export const sanitizeOptionsSchema = z.strictObject(
   {
     error: (issue) => {
       if (issue.code === 'unrecognized_keys') {
-        return `${PREFIX} \`sanitize\` has no option ${issue.keys.map((k) => `"${k}"`).join(', ')}. ` +
+        return `\`sanitize\` has no option ${issue.keys.map((k) => `"${k}"`).join(', ')}. ` +
           `Supported: ${KNOWN_KEYS.join(', ')}. Sanitising cannot be switched off or bypassed.`;
       }
       if (issue.code === 'invalid_type') {
-        return `${PREFIX} \`sanitize\` must be an object of allow-list extensions (got ${show(issue.input)}). ` +
+        return `\`sanitize\` must be an object of allow-list extensions (got ${show(issue.input)}). ` +
           'Sanitising cannot be switched off; to keep more markup, extend allowedTags or allowedAttributes.';
       }
       return undefined;
@@ -148,7 +148,7 @@ export const sanitizeOptionsSchema = z.strictObject(
   },
 );
 
-export type SanitizeOptions = z.input<typeof sanitizeOptionsSchema>;
+export type { SanitizeOptions } from './options-docs.js';
 
 /** The merged policy, ready for sanitize-html (lists lowercased and de-duplicated). */
 export interface ResolvedPolicy {
@@ -183,7 +183,10 @@ function mergeLists(
 /** Validates user extensions and merges them over the base policy. Throws SanitizeOptionsError. */
 export function resolvePolicy(input: unknown): ResolvedPolicy {
   const parsed = sanitizeOptionsSchema.safeParse(input ?? {});
-  if (!parsed.success) throw new SanitizeOptionsError(parsed.error.issues.map((issue) => issue.message));
+  if (!parsed.success) {
+    const context = { call: 'the loader', docs: 'The sanitising policy', under: 'sanitize' };
+    throw new SanitizeOptionsError(parsed.error.issues.map((issue) => formatIssue(issue, input, context).message));
+  }
   const options = parsed.data;
   const classes = mergeLists(BASE_ALLOWED_CLASSES, undefined);
   for (const [tag, names] of Object.entries(options.allowedClasses ?? {})) {

@@ -31,7 +31,7 @@ export function integrationConflicts(names: readonly string[], routes: ConflictR
     .map(
       (name) =>
         `${PREFIX} ${name} is also in \`integrations\`: the blog then has two sitemaps (${name}'s sitemap-index.xml and this integration's ${routes.sitemap === false ? '' : routes.sitemap.path}), and robots.txt can point at only one of them. ` +
-        `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }) and add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }). See the README section "Migrating from @astrojs/sitemap and @astrojs/rss".`,
+        `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }), add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }) and leave the article pages out of the other's with its \`filter\` option (ours lists them). See the README section "Migrating from @astrojs/sitemap and @astrojs/rss".`,
     );
 }
 

@@ -23,13 +23,13 @@ export interface DevRefreshSetup {
   refreshContent: NonNullable<HookParameters<'astro:server:setup'>['refreshContent']>;
   logger: AstroIntegrationLogger;
   endpoint: string;
-  pollInterval: number | undefined;
+  pollIntervalMs: number | undefined;
   loaders: readonly string[] | undefined;
   /** The public RSS URL to poll (undefined: no poll possible). */
   rssUrl: string | undefined;
   timeoutMs: number;
   /** At most one refresh per this many ms. @default 30000 */
-  minInterval?: number;
+  minIntervalMs?: number;
   /** When set, a POST must carry `Authorization: Bearer <token>`. @default undefined */
   token?: string | undefined;
   /** No refresh when the lowest X-RateLimit-Remaining a loader saw for `serviceOrigin` is at or below this. @default 5 */
@@ -79,19 +79,19 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   const { logger } = setup;
   const now = setup.now ?? Date.now;
-  const minInterval = setup.minInterval ?? 30_000;
+  const minIntervalMs = setup.minIntervalMs ?? 30_000;
   let running: Promise<string[]> | undefined;
   let lastStarted = -Infinity;
 
   // One refresh at a time; a call during a refresh waits for it rather than queueing another. At most one
-  // per `minInterval`, and none when the loaders last saw the hourly window at or below the reserve: every
+  // per `minIntervalMs`, and none when the loaders last saw the hourly window at or below the reserve: every
   // refresh runs the loaders, and each loader's list call is a request of the owner's budget.
   const refresh = (why: string): Promise<string[]> => {
     if (running) return running;
-    const wait = lastStarted + minInterval - now();
+    const wait = lastStarted + minIntervalMs - now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      return Promise.reject(new RefreshRefused(429, `Not refreshed: one refresh per ${minInterval} ms (devRefresh.minInterval); retry in ${seconds} s.`, seconds));
+      return Promise.reject(new RefreshRefused(429, `Not refreshed: one refresh per ${minIntervalMs} ms (devRefresh.minIntervalMs); retry in ${seconds} s.`, seconds));
     }
     const left = setup.serviceOrigin === undefined ? undefined : lowestKnownRemaining(setup.serviceOrigin);
     if (left !== undefined && left <= (setup.reserve ?? 5)) {
@@ -144,10 +144,10 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   });
   logger.info(`Dev refresh: POST ${setup.endpoint} refreshes this package's collections.`);
 
-  if (setup.pollInterval === undefined || setup.rssUrl === undefined) return () => {};
+  if (setup.pollIntervalMs === undefined || setup.rssUrl === undefined) return () => {};
   const stop = startFeedPoll({
     rssUrl: setup.rssUrl,
-    interval: setup.pollInterval,
+    interval: setup.pollIntervalMs,
     timeoutMs: setup.timeoutMs,
     logger,
     onChange: () => refresh('the RSS feed changed'),

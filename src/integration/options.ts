@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
 
 /**
  * The options of `publisher(options)`: one strict schema, from which the types are derived.
  * Environment fallbacks (`PUBLISHER_SITE_ID`, `PUBLISHER_BASE_URL`) are applied in `resolve-options.ts`,
  * so the schema itself stays a pure description of what the user may write.
  */
-
-/** The largest delay a Node timer accepts (2^31 - 1 ms); a larger one is clamped to 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
 const xmlRoutePath = (option: string) =>
@@ -89,17 +87,11 @@ export const devRefreshOptionsSchema = z.strictObject({
     })
     .default('/_publisher/refresh'),
   /**
-   * Poll the public RSS feed every `pollInterval` milliseconds while `astro dev` runs (a conditional
+   * Poll the public RSS feed every `pollIntervalMs` milliseconds while `astro dev` runs (a conditional
    * request: an unchanged feed costs a 304) and refresh the collections when it changed.
    * @default undefined (no polling)
    */
-  pollInterval: z
-    .number({ error: '`devRefresh.pollInterval` must be a number of milliseconds.' })
-    .int({ error: '`devRefresh.pollInterval` must be a whole number of milliseconds.' })
-    .min(1_000, { error: '`devRefresh.pollInterval` must be at least 1000 (milliseconds).' })
-    // Past the timer range (2^31 - 1 ms) Node clamps the delay to 1 ms: the poll would run in a tight loop.
-    .max(MAX_TIMER_MS, { error: '`devRefresh.pollInterval` must be at most 2147483647 (milliseconds, about 24.8 days).' })
-    .optional(),
+  pollIntervalMs: durationMsSchema(1_000).optional(),
   /**
    * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
    * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
@@ -113,16 +105,11 @@ export const devRefreshOptionsSchema = z.strictObject({
     .min(1, { error: '`devRefresh.loaders` must name at least one loader.' })
     .optional(),
   /**
-   * At most one refresh per `minInterval` milliseconds: every refresh runs the loaders (a list call each), and
+   * At most one refresh per `minIntervalMs` milliseconds: every refresh runs the loaders (a list call each), and
    * any local process (or LAN host with `--host`) can POST. A POST within the interval gets 429 and Retry-After.
    * @default 30000
    */
-  minInterval: z
-    .number({ error: '`devRefresh.minInterval` must be a number of milliseconds.' })
-    .int({ error: '`devRefresh.minInterval` must be a whole number of milliseconds.' })
-    .min(0, { error: '`devRefresh.minInterval` must be 0 or more (milliseconds).' })
-    .max(MAX_TIMER_MS, { error: '`devRefresh.minInterval` must be at most 2147483647 (milliseconds).' })
-    .default(30_000),
+  minIntervalMs: durationMsSchema(0).default(30_000),
   /**
    * A shared secret the POST must carry as `Authorization: Bearer <token>` (pass it from the environment, not
    * from the source). Without it, any process that reaches the dev server may trigger a refresh.
@@ -148,16 +135,12 @@ export const publisherOptionsSchema = z.strictObject({
    * The service's id of the site whose feeds the blog serves.
    * @default Number(process.env.PUBLISHER_SITE_ID)
    */
-  siteId: z
-    .number({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
-    .int({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
-    .positive({ error: (issue) => `\`siteId\` must be a positive integer (got ${JSON.stringify(issue.input)}).` })
-    .optional(),
+  siteId: siteIdSchema().optional(),
   /**
    * The service's base URL (its public feeds live under `<baseUrl>/api/sites/<siteId>/`).
    * @default process.env.PUBLISHER_BASE_URL
    */
-  baseUrl: z.string({ error: '`baseUrl` must be a string URL such as "https://service.example.com".' }).optional(),
+  baseUrl: baseUrlSchema().optional(),
   /**
    * The sitemap route, or `false` for none.
    * @default { path: '/sitemap.xml', includeLocalPages: true, maxUrlsPerFile: 50000 }
@@ -202,13 +185,7 @@ export const publisherOptionsSchema = z.strictObject({
    * Timeout of one request to the service's public feeds, in milliseconds.
    * @default 30000
    */
-  timeoutMs: z
-    .number({ error: '`timeoutMs` must be a number of milliseconds.' })
-    .int({ error: '`timeoutMs` must be a whole number of milliseconds.' })
-    .min(100, { error: '`timeoutMs` must be at least 100 (milliseconds).' })
-    // Past the timer range Node fires the timeout after 1 ms: every request would abort at once.
-    .max(MAX_TIMER_MS, { error: '`timeoutMs` must be at most 2147483647 (milliseconds, about 24.8 days).' })
-    .default(30_000),
+  timeoutMs: durationMsSchema(100).default(30_000),
   /**
    * Refresh this package's collections while `astro dev` runs, or `false` to disable.
    * @default { endpoint: '/_publisher/refresh' } (no polling)
@@ -228,10 +205,7 @@ export const publisherOptionsSchema = z.strictObject({
   allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),
 });
 
-/** What the user may pass to `publisher()`. */
-export type PublisherOptions = z.input<typeof publisherOptionsSchema>;
+/** What the user may pass to `publisher()`: documented interfaces, proven equal to the schemas' input. */
+export type { PublisherOptions, SitemapOptions, RssOptions, DevRefreshOptions } from './options-docs.js';
 /** The options after defaults. */
 export type ParsedPublisherOptions = z.output<typeof publisherOptionsSchema>;
-export type SitemapOptions = z.input<typeof sitemapOptionsSchema>;
-export type RssOptions = z.input<typeof rssOptionsSchema>;
-export type DevRefreshOptions = z.input<typeof devRefreshOptionsSchema>;

@@ -1,11 +1,10 @@
 import { AstroError } from 'astro/errors';
-import { describeUnparsedUrl } from '../client/redact.js';
-import type { z } from 'zod';
+import { baseUrlProblem } from '../options/fields.js';
+import { formatIssue } from '../options/issues.js';
+import { withPrefix } from '../options/prefix.js';
 import { publisherOptionsSchema, type ParsedPublisherOptions } from './options.js';
 import type { RouteConfig } from './route-config.js';
 
-const PREFIX = '[astro-content-publisher]';
-const FIX = 'Fix it in publisher({ ... }) in astro.config.mjs.';
 
 /** The subset of the Astro config the options depend on. */
 export interface AstroConfigView {
@@ -23,45 +22,19 @@ export interface ResolvedOptions {
   prerender: boolean;
 }
 
-type Issue = z.core.$ZodIssue;
-
-/** One readable line per issue, naming the option by its dotted path. */
-function describeIssue(issue: Issue): string {
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.map((key) => `\`${path ? `${path}.` : ''}${key}\``).join(', ');
-    return `Unknown option ${names}: remove it or check its spelling (see the README section "integration").`;
-  }
-  if (issue.code === 'invalid_union') {
-    // Show the most specific branch (e.g. the object's field error rather than "expected false").
-    const nested = issue.errors.flat().find((e) => e.path.length > 0);
-    if (nested) return describeIssue({ ...nested, path: [...issue.path, ...nested.path] });
-  }
-  return issue.message.startsWith('`') ? issue.message : `\`${path || 'options'}\`: ${issue.message}`;
-}
+const CONTEXT = { call: 'publisher()', docs: 'integration' } as const;
 
 function fail(message: string, hint: string): never {
-  throw new AstroError(`${PREFIX} ${message}`, hint);
+  throw new AstroError(withPrefix(message), hint);
 }
 
-function parseBaseUrl(raw: string, from: 'option' | 'env'): URL {
-  const source = from === 'option' ? '`baseUrl`' : 'PUBLISHER_BASE_URL';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    fail(`${source} must be an absolute http(s) URL (got ${describeUnparsedUrl(raw)}).`, 'Use the service address without /api/v1, such as "https://service.example.com".');
+/** PUBLISHER_BASE_URL, checked as the `baseUrl` option is (the option itself is checked by its schema). */
+function parseEnvBaseUrl(raw: string): URL {
+  const problem = baseUrlProblem(raw);
+  if (problem) {
+    fail(`PUBLISHER_BASE_URL ${problem}.`, 'Set PUBLISHER_BASE_URL to the service address without /api/v1, such as "https://service.example.com".');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(`${source} must use http or https (got "${url.protocol}").`, 'Use the service address, such as "https://service.example.com".');
-  }
-  if (url.username || url.password) {
-    fail(`${source} must not contain credentials.`, 'The public feeds need no credentials: remove "user:password@" from the URL.');
-  }
-  if (url.search || url.hash) {
-    fail(`${source} must not contain a query or a fragment.`, 'Use the bare service address, such as "https://service.example.com".');
-  }
-  return url;
+  return new URL(raw);
 }
 
 /**
@@ -75,8 +48,8 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
   }
   const parsed = publisherOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(describeIssue);
-    fail(lines.join(' '), `${FIX} Every option and its default is listed in the README section "integration".`);
+    const problems = parsed.error.issues.map((issue) => formatIssue(issue, input, CONTEXT));
+    fail(problems.map((p) => p.message).join(' '), problems[0]!.hint);
   }
   const options = parsed.data;
 
@@ -96,7 +69,7 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
   if (rawBase === undefined || rawBase === '') {
     fail('`baseUrl` is missing.', 'Set publisher({ baseUrl: "https://service.example.com" }) or the environment variable PUBLISHER_BASE_URL (the service address, without /api/v1).');
   }
-  const baseUrl = parseBaseUrl(rawBase, options.baseUrl !== undefined ? 'option' : 'env');
+  const baseUrl = options.baseUrl !== undefined ? new URL(options.baseUrl) : parseEnvBaseUrl(rawBase);
 
   const feedsEnabled = options.sitemap !== false || options.rss !== false;
   let blogSite = '';

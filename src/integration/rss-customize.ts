@@ -54,7 +54,7 @@ export const rssHandlerOptionsSchema = z.strictObject({
    */
   filter: z.custom<(item: RssItemView) => boolean>((v) => typeof v === 'function', { error: '`filter` must be a function (item) => boolean.' }).optional(),
 });
-export type RssHandlerOptions = z.input<typeof rssHandlerOptionsSchema>;
+export type { RssHandlerOptions } from './rss-handler-docs.js';
 export type ParsedRssHandlerOptions = z.output<typeof rssHandlerOptionsSchema>;
 
 export interface CustomizeContext extends BlogLayout {

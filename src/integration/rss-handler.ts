@@ -7,6 +7,7 @@
 //   export const GET = rssHandler({ title: 'My blog', language: 'en' });
 
 import type { APIRoute } from 'astro';
+import { formatIssue } from '../options/issues.js';
 import { knownArticlesOf } from './known-articles.js';
 import { readRouteConfig } from './read-route-config.js';
 import type { RouteConfig } from './route-config.js';
@@ -28,8 +29,8 @@ const loadRouteConfig = () => (routeConfig ??= import('virtual:astro-content-pub
 export function rssHandler(options: RssHandlerOptions = {}): APIRoute {
   const parsed = rssHandlerOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new TypeError(`[astro-content-publisher] rssHandler(): ${issue?.message ?? 'invalid options'} (see the README section "RSS handler").`);
+    const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'rssHandler()', docs: 'RSS handler' });
+    throw new TypeError(`${problem.message} ${problem.hint}`);
   }
   return async (context) => {
     const config = await loadRouteConfig();

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
-import { describeUnparsedUrl, redactText } from '../client/redact.js';
+import { apiKeySchema, baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
+import { formatIssue } from '../options/issues.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 
 /**
@@ -27,7 +28,6 @@ export const ARTICLES_LOADER_DEFAULTS = {
 };
 
 const MUST_BE_POSITIVE_INT = 'must be a positive integer';
-const MUST_BE_TIMEOUT = 'must be a positive integer number of milliseconds, at most 2147483647';
 const positiveInt = () =>
   z.number({ error: MUST_BE_POSITIVE_INT }).int({ error: MUST_BE_POSITIVE_INT }).positive({ error: MUST_BE_POSITIVE_INT });
 
@@ -50,25 +50,17 @@ export const connectionSchema = z.strictObject({
    * The site whose articles are loaded.
    * @default process.env.PUBLISHER_SITE_ID
    */
-  siteId: positiveInt(),
+  siteId: siteIdSchema(),
   /**
    * The service's base URL (http or https, no credentials, no query string).
    * @default process.env.PUBLISHER_BASE_URL
    */
-  baseUrl: z.string({ error: 'must be a URL string' }).refine((value) => {
-    try {
-      const url = new URL(value);
-      // The client refuses a query string or fragment too: refuse it here, with this loader's own message.
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash;
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL without credentials, query string or fragment'),
+  baseUrl: baseUrlSchema(),
   /**
    * The API key (`btb_...`). Never written to the store, the output or the logs.
    * @default process.env.PUBLISHER_API_KEY
    */
-  apiKey: z.string({ error: 'must be a string' }).refine((value) => value.startsWith('btb_') && !/\s/.test(value), 'must be an API key starting with btb_'),
+  apiKey: apiKeySchema(),
   /**
    * Accept a plain `http://` baseUrl to a host other than this machine (the key then travels in cleartext):
    * only for a trusted private network. Loopback is always accepted.
@@ -81,13 +73,7 @@ export const connectionSchema = z.strictObject({
    * warning (`strict` fails). Lower it so that a slow service cannot hold a build for 30 s per request.
    * @default 30000
    */
-  timeoutMs: z
-    .number({ error: MUST_BE_TIMEOUT })
-    .int({ error: MUST_BE_TIMEOUT })
-    .positive({ error: MUST_BE_TIMEOUT })
-    // The largest delay a Node.js timer accepts: anything above fires at once.
-    .max(2_147_483_647, { error: MUST_BE_TIMEOUT })
-    .default(ARTICLES_LOADER_DEFAULTS.timeoutMs),
+  timeoutMs: durationMsSchema(1).default(ARTICLES_LOADER_DEFAULTS.timeoutMs),
 });
 
 export const articlesLoaderOptionsSchema = connectionSchema.extend({
@@ -120,7 +106,6 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
   revalidateAfterHours: z.union([z.number().positive().max(24 * 365), z.literal(false)]).default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
 });
 
-export type ArticlesLoaderOptions = Partial<z.input<typeof articlesLoaderOptionsSchema>>;
 export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOptionsSchema>;
 
 export const dataLoaderOptionsSchema = connectionSchema.extend({
@@ -136,14 +121,13 @@ export const dataLoaderOptionsSchema = connectionSchema.extend({
   /** Turn a failed or skipped request (stale copy kept) into a build failure. @default false */
   strict: z.boolean().default(false),
 });
-export type DataLoaderOptions = Partial<z.input<typeof dataLoaderOptionsSchema>>;
 export type ResolvedDataLoaderOptions = z.output<typeof dataLoaderOptionsSchema>;
 
-const ENV_HINT: Record<string, string> = {
+const ENV_HINT = {
   siteId: 'PUBLISHER_SITE_ID',
   baseUrl: 'PUBLISHER_BASE_URL',
   apiKey: 'PUBLISHER_API_KEY',
-};
+} as const;
 
 /** Fills siteId/baseUrl/apiKey from the environment when the caller left them out. */
 export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown }>(
@@ -160,56 +144,26 @@ export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown;
   return out as T;
 }
 
-/** Describes a value for a message without ever echoing a secret. */
-function describe(path: string, input: unknown): string {
-  if (path === 'apiKey') return input === undefined ? 'nothing' : 'a value that is not a key';
-  if (input === undefined) return 'nothing';
-  // A URL may carry credentials or a token in its query string: never echo them.
-  if (path === 'baseUrl' && typeof input === 'string' && !URL.canParse(input)) return describeUnparsedUrl(input);
-  if (path === 'baseUrl' && typeof input === 'string') return redactText(JSON.stringify(input.replace(/\/\/[^/@]*@/, '//***@').replace(/[?#].*$/, '?...')));
-  const text = typeof input === 'string' ? JSON.stringify(input) : (() => {
-    try { return JSON.stringify(input) ?? String(input); } catch { return String(input); }
-  })();
-  return redactText(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-}
-
-/** Validates loader options once, strictly; the error names the option, what was wrong and the fix. */
+/** Validates loader options once, strictly; the ConfigError names the option, what was wrong and the fix. */
 export function parseOptions<S extends z.ZodType>(
   schema: S,
   factory: string,
   raw: unknown,
 ): z.output<S> {
-  const input = (raw ?? {}) as Record<string, unknown>;
+  const input = raw ?? {};
   const result = schema.safeParse(input);
   if (result.success) {
     const { baseUrl, allowInsecureHttp } = result.data as { baseUrl?: string; allowInsecureHttp?: boolean };
     const cleartext = baseUrl === undefined ? undefined : cleartextRefusal(baseUrl, allowInsecureHttp);
-    if (cleartext) throw optionError(`\`baseUrl\` ${cleartext}. Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`, 'baseUrl');
+    if (cleartext) {
+      const fix = `Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`;
+      throw new ConfigError({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}. ${fix}`, hint: fix });
+    }
     return result.data;
   }
-  const issue = result.error.issues[0]!;
-  const path = issue.path.map(String).join('.') || '(options)';
-  let value: unknown = input;
-  for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
-  const env = ENV_HINT[path];
-  const where = env ? `Set it in ${factory}({ ${path} }) or ${env}.` : `Fix it in ${factory}({ ${path.split('.')[0]} }).`;
-  let what: string;
-  if (issue.code === 'unrecognized_keys') {
-    what = `${factory}() does not accept ${issue.keys.map((k) => `\`${path === '(options)' ? k : `${path}.${k}`}\``).join(', ')}`;
-    throw optionError(`${what}. Remove it or check the spelling (see the README, section "loader").`, issue.keys[0] ?? path);
-  }
-  // Nested schemas that already speak to the user (the sanitise options) keep their own message.
-  if (issue.message.startsWith('[astro-content-publisher]')) {
-    throw optionError(`${issue.message.slice('[astro-content-publisher] '.length)}`, path);
-  }
-  if (value === undefined && env) what = `\`${path}\` is required (got nothing)`;
-  else what = `\`${path}\` ${issue.message.replace(/^Invalid input: /, '')} (got ${describe(path, value)})`;
-  throw optionError(`${what}. ${where}`, path);
-}
-
-function optionError(text: string, option: string): ConfigError {
-  const message = `[astro-content-publisher] ${text}`;
-  return new ConfigError({ message, hint: 'See the README, section "loader", for every option and its default.', option });
+  const problem = formatIssue(result.error.issues[0]!, input, { call: `${factory}()`, docs: 'loader', env: ENV_HINT });
+  // Astro shows a config error's message, not its hint: the message carries the fix too.
+  throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
 }
 
 export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
@@ -234,4 +188,5 @@ export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
    */
   cacheSeconds: z.number().int().min(1).max(86_400).default(60),
 });
-export type LiveArticlesLoaderOptions = Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>;
+/** What the user may pass to the loaders: documented interfaces, proven equal to the schemas' input. */
+export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options-docs.js';

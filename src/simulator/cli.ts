@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server.js';
 import type { SimulatorOptions } from './options.js';
+import { withPrefix } from '../options/prefix.js';
 
 const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
                                    [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
@@ -93,7 +94,7 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
 export async function runSimulatorCommand(argv: string[], streams: Streams = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const parsed = parseSimulatorArgs(argv);
   if ('error' in parsed) {
-    streams.stderr.write(`[astro-content-publisher] ${parsed.error}\n`);
+    streams.stderr.write(`${withPrefix(parsed.error)}\n`);
     return 2;
   }
   if (parsed.help) {
@@ -104,7 +105,7 @@ export async function runSimulatorCommand(argv: string[], streams: Streams = { s
   try {
     simulator = await startSimulator(parsed.options);
   } catch (error) {
-    streams.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    streams.stderr.write(`${withPrefix(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
   streams.stdout.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, sites: simulator.sites })}\n`);

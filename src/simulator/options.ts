@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssue } from '../options/issues.js';
 import { PROFILES, serviceVariantsSchema } from './variants.js';
 
 /**
@@ -79,13 +80,6 @@ export function resolveSimulatorOptions(options: SimulatorOptions = {}): Resolve
   const profile = typeof options.profile === 'string' && Object.hasOwn(PROFILES, options.profile) ? PROFILES[options.profile] : {};
   const parsed = simulatorOptionsSchema.safeParse({ ...options, variants: { ...profile, ...options.variants } });
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  // An unknown key has an empty path: name the key itself, it is usually a typo.
-  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.join('`, `') : undefined;
-  const name = unknown ?? (issue?.path.join('.') || '(options)');
-  const detail = unknown ? 'unknown option (check the spelling)' : (issue?.message ?? 'invalid value');
-  throw new TypeError(
-    `[astro-content-publisher] simulator option \`${name}\` is invalid: ${detail}. ` +
-      'See the README section "simulator" for the accepted options.',
-  );
+  const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'startSimulator()', docs: 'The simulator' });
+  throw new TypeError(`${problem.message} ${problem.hint}`);
 }

@@ -171,7 +171,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`[astro-content-publisher] simulator \`port\` ${resolved.port} is already in use on 127.0.0.1. Pick another port, or 0 for a free one.`)
+          ? new Error(`simulator \`port\` ${resolved.port} is already in use on 127.0.0.1. Pick another port, or 0 for a free one.`)
           : error,
       );
     });

@@ -4,12 +4,8 @@
  */
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-/**
- * The longest delay Node's timers accept (2^31 - 1 ms, about 24.8 days). A longer one is not an error in
- * Node: it warns and fires after 1 ms, so `--interval 99999999h` would poll in a tight loop. Every duration
- * option is bounded by this.
- */
-export const MAX_TIMER_MS = 2_147_483_647;
+// The timer limit is defined once, with the other option fields (`--interval 99999999h` is refused by it).
+export { MAX_TIMER_MS } from '../options/fields.js';
 
 /** Parses `200ms`, `30s`, `5m`, `1h`, `1.5s` or a bare number of seconds; `undefined` when malformed. */
 export function parseDuration(text: string): number | undefined {

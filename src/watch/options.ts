@@ -3,7 +3,9 @@
  * derived from it. The CLI turns its flags into these; a program can call `runWatch()` directly.
  */
 import { z } from 'zod';
-import { MAX_TIMER_MS } from './duration.js';
+import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
+import { formatIssue } from '../options/issues.js';
+import type { WatchOptionsInput } from './options-docs.js';
 import { HOOK_PROVIDERS } from './hook-request.js';
 
 const httpUrl = z.string().refine((value) => {
@@ -22,7 +24,7 @@ export const triggerSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('hook'),
     url: httpUrl,
-    timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(30_000),
+    timeoutMs: durationMsSchema(1).default(30_000),
     /** Which host's hook: the request it expects (see hook-request.ts). @default inferred from the URL, else 'generic' */
     provider: z.enum(HOOK_PROVIDERS).optional(),
     /** Bearer token (GitHub repository_dispatch); a secret, never printed. @default undefined */
@@ -35,9 +37,9 @@ export const triggerSchema = z.discriminatedUnion('kind', [
 export const watchOptionsSchema = z
   .object({
     /** The site id whose public feeds are watched. */
-    site: z.number().int().positive(),
-    /** The service's base URL (the feeds are `<baseUrl>/api/sites/<site>/rss.xml` and `sitemap.xml`). */
-    baseUrl: z.string().min(1),
+    siteId: siteIdSchema(),
+    /** The service's base URL (the feeds are `<baseUrl>/api/sites/<siteId>/rss.xml` and `sitemap.xml`). */
+    baseUrl: baseUrlSchema(),
     trigger: triggerSchema,
     /** Where the state is kept between polls and runs. */
     statePath: z.string().min(1),
@@ -45,13 +47,13 @@ export const watchOptionsSchema = z
      * Time between polls in ms (100 ms up to 2^31 - 1 ms, Node's timer range).
      * @default 300_000 (5 minutes)
      */
-    intervalMs: z.number().int().min(100).max(MAX_TIMER_MS).default(300_000),
+    intervalMs: durationMsSchema(100).default(300_000),
     /**
      * After a change, wait this long and poll again before triggering, so a burst makes one trigger.
      * Not applied with `once`. At most 2^31 - 1 ms (Node's timer range).
      * @default 30_000
      */
-    debounceMs: z.number().int().min(0).max(MAX_TIMER_MS).default(30_000),
+    debounceMs: durationMsSchema(0).default(30_000),
     /**
      * Check once and return the outcome instead of looping.
      * @default false
@@ -70,14 +72,14 @@ export const watchOptionsSchema = z
   })
   .strict();
 
-export type WatchOptionsInput = z.input<typeof watchOptionsSchema>;
+/** What the user may pass to `runWatch()`: documented interfaces, proven equal to the schemas' input. */
+export type { WatchOptionsInput, RunTriggerOptions, HookTriggerOptions } from './options-docs.js';
 export type WatchOptions = z.output<typeof watchOptionsSchema>;
 export type TriggerSpec = z.output<typeof triggerSchema>;
 
 export function resolveWatchOptions(input: WatchOptionsInput): WatchOptions {
   const parsed = watchOptionsSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const name = issue?.path.join('.') || '(options)';
-  throw new TypeError(`[astro-content-publisher] watch option \`${name}\` is invalid: ${issue?.message ?? 'invalid value'}.`);
+  const problem = formatIssue(parsed.error.issues[0]!, input, { call: 'runWatch()', docs: 'watch' });
+  throw new TypeError(`${problem.message} ${problem.hint}`);
 }

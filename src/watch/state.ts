@@ -50,7 +50,7 @@ export async function loadState(file: string, expected: { site: number; baseUrl:
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new StateFileError(`[astro-content-publisher] Cannot read the watch state file ${file}: ${(error as Error).message}.`);
+    throw new StateFileError(`Cannot read the watch state file ${file}: ${(error as Error).message}.`);
   }
   let json: unknown;
   try {
@@ -62,13 +62,13 @@ export async function loadState(file: string, expected: { site: number; baseUrl:
   // A corrupt file is an error, not a silent new baseline: a new baseline would swallow pending changes.
   if (!parsed.success) {
     throw new StateFileError(
-      `[astro-content-publisher] The watch state file ${file} is not valid. Delete it to record a new baseline (the next run will not trigger).`,
+      `The watch state file ${file} is not valid. Delete it to record a new baseline (the next run will not trigger).`,
     );
   }
   const state = parsed.data;
   if (state.site !== expected.site || state.baseUrl !== expected.baseUrl) {
     throw new StateFileError(
-      `[astro-content-publisher] The watch state file ${file} belongs to site ${state.site} at ${state.baseUrl}, not site ${expected.site} at ${expected.baseUrl}. Use --state <another file> per site.`,
+      `The watch state file ${file} belongs to site ${state.site} at ${state.baseUrl}, not site ${expected.site} at ${expected.baseUrl}. Use --state <another file> per site.`,
     );
   }
   return state;

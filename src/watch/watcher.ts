@@ -59,7 +59,7 @@ function assertPlausible(site: number, statePath: string, state: WatchState, obs
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length === 0) return;
   throw new SuspectFeedError(
-    `[astro-content-publisher] For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept. ` +
+    `For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept. ` +
       `If those articles really were unpublished, delete the state file ${statePath} to record a new baseline.`,
   );
 }
@@ -76,7 +76,7 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | undefined> {
   const { fetcher, report, signal, ...data } = input;
   const options = resolveWatchOptions(data);
-  const { site, baseUrl } = options;
+  const { siteId: site, baseUrl } = options;
   const stamp = () => ({ site, baseUrl, now: new Date() });
   let state = await loadState(options.statePath, { site, baseUrl });
 

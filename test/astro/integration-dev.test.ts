@@ -44,7 +44,7 @@ describe('integration, astro dev', () => {
       site: 'https://blog.example.com',
       server: { host: '127.0.0.1', port: 0 },
       // Two tests POST a refresh in a row: no minimum interval here (test/security/dev-refresh.test.ts covers it).
-      integrations: [publisher({ sitemap: { maxUrlsPerFile: 4 }, devRefresh: { minInterval: 0 } })],
+      integrations: [publisher({ sitemap: { maxUrlsPerFile: 4 }, devRefresh: { minIntervalMs: 0 } })],
     }).finally(() => {
       process.env.VITEST = vitest;
     });

@@ -189,7 +189,7 @@ describe('articlesLoader in an Astro build', () => {
     extraDirs.push(fresh);
     const r = await run({ PUBLISHER_SITE_ID: 'twelve' }, fresh);
     expect(r.error).toBeDefined();
-    expect(`${r.error!.message}\n${r.logs}`).toContain('`siteId` must be a positive integer (got "twelve"). Set it in articlesLoader({ siteId }) or PUBLISHER_SITE_ID.');
+    expect(`${r.error!.message}\n${r.logs}`).toContain('`siteId` must be a positive integer (got "twelve"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.');
     expect(sim.stats().authenticated).toBe(0);
   });
 

@@ -14,7 +14,7 @@ function configError(options: unknown): ConfigError {
 describe('createClient options', () => {
   it('baseUrl: required, http(s) only', () => {
     expect(configError({}).message).toBe(
-      '[astro-content-publisher] `baseUrl` is required. Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
+      '`baseUrl` is required. Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
     );
     const ftp = configError({ baseUrl: 'ftp://example.com' });
     expect(ftp.option).toBe('baseUrl');
@@ -46,7 +46,7 @@ describe('createClient options', () => {
   it('numbers: named, with the value received', () => {
     const error = configError({ baseUrl: 'https://api.example.com', timeoutMs: -5 });
     expect(error.option).toBe('timeoutMs');
-    expect(error.message).toContain('`timeoutMs` must be a positive integer number of milliseconds (got -5)');
+    expect(error.message).toContain('`timeoutMs` must be a whole number of milliseconds from 1 to 2147483647 (got -5)');
     expect(configError({ baseUrl: 'https://api.example.com', concurrency: 0 }).option).toBe('concurrency');
     expect(configError({ baseUrl: 'https://api.example.com', retries: 1.5 }).option).toBe('retries');
   });
@@ -54,6 +54,6 @@ describe('createClient options', () => {
   it('unknown options are refused (strict), with the list of known ones', () => {
     const error = configError({ baseUrl: 'https://api.example.com', apikey: 'btb_x' });
     expect(error.option).toBe('apikey');
-    expect(error.message).toContain('Unknown option `apikey` for createClient(). Known options: baseUrl, apiKey,');
+    expect(error.message).toContain('Unknown option `apikey` for createClient(): remove it or check its spelling. Known options: baseUrl, apiKey,');
   });
 });

@@ -45,7 +45,7 @@ describe('arguments are checked before any request', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).option).toBe(option);
       expect(error.message).toContain(text);
-      expect(error.message.startsWith('[astro-content-publisher] ')).toBe(true);
+      expect(error.message.startsWith(`\`${option}\``)).toBe(true);
     }
     expect(totalRequests(sim())).toBe(0);
     expect(client.requestCount).toBe(0);

@@ -92,5 +92,6 @@ describe('XSS corpus in Chromium', () => {
     await page.goto(`${site.url}/blog/${slugs[0]}/`);
     expect(await page.locator('.prose h2').count()).toBeGreaterThan(0);
     await page.close();
-  });
+    // Dozens of pages in one browser: on a busy 2-core machine this can pass the default 60 s.
+  }, 180_000);
 });

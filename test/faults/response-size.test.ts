@@ -77,7 +77,7 @@ describe('option checks', () => {
       }
       expect(error, `${option}: ${value}`).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).option).toBe(option);
-      expect((error as Error).message).toContain(`\`${option}\` must be an integer number of bytes from 1024 to 2147483647`);
+      expect((error as Error).message).toContain(`\`${option}\` must be a whole number of bytes from 1024 to 2147483647`);
     }
     expect(sim().stats().authenticated + sim().stats().public).toBe(0);
   });

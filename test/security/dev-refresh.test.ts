@@ -1,7 +1,7 @@
 /**
  * Issue 15, item 6: the dev refresh endpoint runs the loaders (a list call each) for any local process, or any
  * LAN host with `astro dev --host`. Before: 65 POSTs made 65 list calls and drained the hourly window, and a
- * refresh ran whatever the window had left. Now: at most one refresh per `minInterval`, an optional token, and
+ * refresh ran whatever the window had left. Now: at most one refresh per `minIntervalMs`, an optional token, and
  * no refresh when the loaders last saw the window at or below the reserve.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A dev server as far as the refresh sees one: its middleware on a real HTTP server; each refresh runs a "loader" that sends a list call. */
-async function devServer(options: { minInterval?: number; token?: string; reserve?: number; origin?: string } = {}) {
+async function devServer(options: { minIntervalMs?: number; token?: string; reserve?: number; origin?: string } = {}) {
   let middleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
   const fake = { middlewares: { use: (fn: typeof middleware) => void (middleware = fn) }, httpServer: null, ssrLoadModule: async () => ({}) };
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AstroIntegrationLogger;
@@ -61,7 +61,7 @@ describe('dev refresh', () => {
 
   it('with a token: a POST without it (or with a wrong one) gets 401 and runs nothing', async () => {
     const token = 'a-long-random-secret-123456';
-    const url = await devServer({ token, minInterval: 0 });
+    const url = await devServer({ token, minIntervalMs: 0 });
     expect((await fetch(url, { method: 'POST' })).status).toBe(401);
     expect((await fetch(url, { method: 'POST', headers: { authorization: 'Bearer wrong-token-0000000000' } })).status).toBe(401);
     expect(hits(sim().stats(), ROUTES.list)).toBe(0);
@@ -72,7 +72,7 @@ describe('dev refresh', () => {
   it('no refresh (no list call) when the loaders last saw the window at or below the reserve', async () => {
     // A loader of this process (another key of the same user) last saw 3 requests left in the window.
     recordRemaining(sim().url, 'btb_another_token_of_the_owner', { limit: 60, remaining: 3, reset: 0 });
-    const url = await devServer({ minInterval: 0 });
+    const url = await devServer({ minIntervalMs: 0 });
     const response = await fetch(url, { method: 'POST' });
     expect(response.status).toBe(429);
     expect(((await response.json()) as { error: string }).error).toMatch(/saw 3 requests left this hour, at or below the reserve \(5, devRefresh.reserve\)/);

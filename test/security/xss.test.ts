@@ -152,6 +152,6 @@ describe('extensions that would let script back in are refused, each by name', (
     }
     expect(error).toBeInstanceOf(SanitizeOptionsError);
     expect((error as Error).message).toMatch(message);
-    expect((error as Error).message).toMatch(/^\[astro-content-publisher\] `sanitize/);
+    expect((error as Error).message).toMatch(/^`sanitize/);
   });
 });

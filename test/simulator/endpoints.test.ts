@@ -13,7 +13,7 @@ describe('startSimulator', () => {
   });
 
   it('refuses an unknown option with a message naming it', async () => {
-    await expect(start({ prot: 1 } as never)).rejects.toThrow('simulator option `prot` is invalid: unknown option (check the spelling)');
+    await expect(start({ prot: 1 } as never)).rejects.toThrow('Unknown option `prot` for startSimulator(): remove it or check its spelling.');
     await expect(start({ rateLimits: 'third' } as never)).rejects.toThrow(/`rateLimits`/);
   });
 

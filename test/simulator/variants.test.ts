@@ -146,7 +146,7 @@ describe('selecting variants', () => {
   it('profiles, overrides on top, admin GET/PUT, reset restores the start variants', async () => {
     expect(resolveSimulatorOptions({ profile: 'paged' }).variants).toMatchObject({ listDefault: 50, listMax: 100, paging: 'next-count' });
     expect(resolveSimulatorOptions({ profile: 'paged', variants: { listMax: 20 } }).variants.listMax).toBe(20);
-    expect(() => resolveSimulatorOptions({ variants: { listMax: 0 } })).toThrow(/simulator option `variants.listMax` is invalid/);
+    expect(() => resolveSimulatorOptions({ variants: { listMax: 0 } })).toThrow(/`variants.listMax` is invalid: too small/);
     expect(() => resolveSimulatorOptions({ profile: 'nope' as never })).toThrow(/`profile`/);
     await setVariants({ profile: 'sparse' });
     expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({ listMax: 20, rssContent: 'teaser' });

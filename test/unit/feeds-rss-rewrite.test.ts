@@ -100,7 +100,7 @@ describe('rewriteRss: URL rules', () => {
     expect(() => rewriteRss(bomb, options())).toThrow(`The RSS feed at ${UPSTREAM} is not safe to parse`);
   });
   it('a bad selfUrl is named in a TypeError', () => {
-    expect(() => rewriteRss(feed, options({ selfUrl: '/rss.xml' }))).toThrow(/rewriteRss: `selfUrl`/);
+    expect(() => rewriteRss(feed, options({ selfUrl: '/rss.xml' }))).toThrow(/rewriteRss\(\): `selfUrl`/);
   });
 });
 

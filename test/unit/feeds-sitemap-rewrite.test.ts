@@ -142,7 +142,7 @@ describe('rewriteSitemap: splitting', () => {
     expect(bySize.parts.flatMap((p) => parseSitemapEntries(p, { url: 'p' })).length).toBe(25);
   });
   it('a bad option is named in a TypeError', () => {
-    expect(() => rewriteSitemap(urlset(''), options({ maxUrlsPerFile: 60_000 }))).toThrow(/rewriteSitemap: `maxUrlsPerFile`/);
+    expect(() => rewriteSitemap(urlset(''), options({ maxUrlsPerFile: 60_000 }))).toThrow(/rewriteSitemap\(\): `maxUrlsPerFile`/);
   });
 });
 

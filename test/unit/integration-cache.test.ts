@@ -110,7 +110,7 @@ describe('integration feed cache', () => {
   const waitFor = async (check: () => boolean) => {
     for (let i = 0; i < 50 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
   };
-  const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollInterval = 1000) => {
+  const startPoll = (refreshContent: (options: unknown) => Promise<void>, pollIntervalMs = 1000) => {
     const httpServer = new EventEmitter();
     const server = { middlewares: { use: () => {} }, httpServer };
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -120,8 +120,8 @@ describe('integration feed cache', () => {
       logger: logger as never,
       endpoint: '/_publisher/refresh',
       // The poll's retries are the subject here, not the refresh throttle (test/security/dev-refresh.test.ts).
-      minInterval: 0,
-      pollInterval,
+      minIntervalMs: 0,
+      pollIntervalMs,
       loaders: ['astro-content-publisher:articles'],
       rssUrl: rssUrl(),
       timeoutMs: 5000,

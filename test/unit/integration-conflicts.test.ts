@@ -11,6 +11,8 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
     expect(message).toContain('@astrojs/sitemap is also in `integrations`: the blog then has two sitemaps');
     expect(message).toContain(`sitemap({ customSitemaps: ["${SITEMAP}"] })`);
     expect(message).toContain('publisher({ sitemap: { includeLocalPages: false } })');
+    // The blog's article pages are built pages too: without the other's filter they are listed twice.
+    expect(message).toContain("leave the article pages out of the other's with its `filter` option");
   });
 
   it('no sitemap of ours (sitemap: false), or no other sitemap integration: nothing to say', () => {

@@ -25,7 +25,7 @@ describe('integration options', () => {
       sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
       rss: { path: '/rss.xml' },
     });
-    expect(options.devRefresh).toEqual({ endpoint: '/_publisher/refresh', minInterval: 30_000, reserve: 5 });
+    expect(options.devRefresh).toEqual({ endpoint: '/_publisher/refresh', minIntervalMs: 30_000, reserve: 5 });
     expect(prerender).toBe(true);
     expect(resolveOptions({ siteId: 12 }, { ...astro, output: 'server' }, env).prerender).toBe(false);
     expect(resolveOptions({ siteId: 12, prerender: true }, { ...astro, output: 'server' }, env).prerender).toBe(true);
@@ -82,7 +82,7 @@ describe('integration options', () => {
 
   it('devRefresh: only this package\'s loaders, a sane poll interval', () => {
     expect(message(() => resolveOptions({ siteId: 12, devRefresh: { loaders: ['file'] } }, astro, env))).toContain('`devRefresh.loaders` may only name this package\'s loaders');
-    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { pollInterval: 10 } }, astro, env))).toContain('`devRefresh.pollInterval` must be at least 1000');
+    expect(message(() => resolveOptions({ siteId: 12, devRefresh: { pollIntervalMs: 10 } }, astro, env))).toContain('`devRefresh.pollIntervalMs` must be a whole number of milliseconds from 1000');
     expect(resolveOptions({ siteId: 12, devRefresh: false }, astro, env).options.devRefresh).toBe(false);
   });
 

@@ -63,17 +63,17 @@ describe('durations and backoff', () => {
 describe('watch options', () => {
   it('fills the defaults and names the invalid option', async () => {
     const { resolveWatchOptions } = await import('../../src/watch/options.js');
-    const resolved = resolveWatchOptions({ site: 12, baseUrl: 'http://x', statePath: 's.json', trigger: { kind: 'hook', url: 'https://hooks.example/abc' } });
+    const resolved = resolveWatchOptions({ siteId: 12, baseUrl: 'http://x', statePath: 's.json', trigger: { kind: 'hook', url: 'https://hooks.example/abc' } });
     expect(resolved).toMatchObject({ intervalMs: 300_000, debounceMs: 30_000, once: false, triggerOnFirstRun: false, trigger: { timeoutMs: 30_000 } });
-    expect(() => resolveWatchOptions({ site: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'hook', url: 'ftp://x/' } })).toThrow(
-      /watch option `trigger.url` is invalid: must be an http\(s\) URL/,
+    expect(() => resolveWatchOptions({ siteId: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'hook', url: 'ftp://x/' } })).toThrow(
+      /`trigger.url` must be an http\(s\) URL \(got "ftp:\/\/x\/"\)\. Fix it in runWatch\(\{ trigger \}\)/,
     );
-    expect(() => resolveWatchOptions({ site: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } })).toThrow(/`site`/);
+    expect(() => resolveWatchOptions({ siteId: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } })).toThrow(/`siteId` must be a positive integer/);
   });
 
   it('refuses durations beyond the timer range (Node would fire them after 1 ms)', async () => {
     const { resolveWatchOptions } = await import('../../src/watch/options.js');
-    const base = { site: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run' as const, command: 'x' } };
+    const base = { siteId: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run' as const, command: 'x' } };
     const tooLong = 2 ** 31;
     expect(() => resolveWatchOptions({ ...base, intervalMs: tooLong })).toThrow(/`intervalMs`/);
     expect(() => resolveWatchOptions({ ...base, debounceMs: tooLong })).toThrow(/`debounceMs`/);

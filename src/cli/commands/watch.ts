@@ -111,7 +111,7 @@ export const watchCommand: CommandSpec = {
     if (!once) context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(trigger)}`);
     try {
       const outcome = await runWatch({
-        site,
+        siteId: site,
         baseUrl,
         fetcher,
         trigger,

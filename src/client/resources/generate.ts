@@ -43,7 +43,7 @@ export async function generate(ctx: ResourceContext, siteId: number, body: Gener
     throw new ConfigError({
       option: 'body.type',
       ...call,
-      message: `[astro-content-publisher] \`body.type\` ("${String(body.type)}") and \`body.article_type\` ("${String(body.article_type)}") disagree. ${hint}`,
+      message: `\`body.type\` ("${String(body.type)}") and \`body.article_type\` ("${String(body.article_type)}") disagree. ${hint}`,
       hint,
     });
   }

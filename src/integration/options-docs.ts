@@ -1,0 +1,147 @@
+/**
+ * The documented types of `publisher(options)`: what an editor shows on hover. Each is proven equal to its
+ * schema's input in ./options.ts (see src/options/documented.ts), which stays the one definition.
+ */
+import type { z } from 'zod';
+import type { Documents, Proof } from '../options/documented.js';
+import type { devRefreshOptionsSchema, publisherOptionsSchema, rssOptionsSchema, sitemapOptionsSchema } from './options.js';
+
+/** The sitemap route's options (`publisher({ sitemap: { ... } })`). */
+export interface SitemapOptions {
+  /**
+   * Where the blog serves its sitemap. Parts of a split sitemap are served beside it
+   * (`/sitemap.xml` -> `/sitemap-1.xml`, `/sitemap-2.xml`, ...).
+   * @default '/sitemap.xml'
+   */
+  path?: string | undefined;
+  /**
+   * Called with the absolute URL of each of the blog's own pages (pages Astro builds that are not service
+   * articles); return `false` to leave the page out. The service's published articles are always listed.
+   * @default undefined (every page is listed)
+   */
+  filter?: ((url: string) => boolean) | undefined;
+  /**
+   * Add the blog's own pages (home, about, tag pages, ...) to the sitemap, besides the service's articles.
+   * @default true
+   */
+  includeLocalPages?: boolean | undefined;
+  /**
+   * Absolute URLs to add to the sitemap besides the service's articles and the pages Astro builds (pages
+   * served by another app on the same domain, on-demand pages with parameters). Not passed to `filter`.
+   * @default []
+   */
+  customPages?: string[] | undefined;
+  /**
+   * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
+   * limit is 50,000 (and 50 MB, which is always enforced).
+   * @default 50000
+   */
+  maxUrlsPerFile?: number | undefined;
+}
+
+/** The RSS route's options (`publisher({ rss: { ... } })`). */
+export interface RssOptions {
+  /**
+   * Where the blog serves the RSS feed.
+   * @default '/rss.xml'
+   */
+  path?: string | undefined;
+}
+
+/** The dev refresh's options (`publisher({ devRefresh: { ... } })`). */
+export interface DevRefreshOptions {
+  /**
+   * The dev-only endpoint that refreshes this package's collections on POST (for a webhook or a manual
+   * `curl -X POST`).
+   * @default '/_publisher/refresh'
+   */
+  endpoint?: string | undefined;
+  /**
+   * Poll the public RSS feed every `pollIntervalMs` milliseconds (1000 to 2147483647) while `astro dev`
+   * runs (a conditional request: an unchanged feed costs a 304) and refresh the collections when it changed.
+   * @default undefined (no polling)
+   */
+  pollIntervalMs?: number | undefined;
+  /**
+   * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
+   * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
+   */
+  loaders?: string[] | undefined;
+  /**
+   * At most one refresh per `minIntervalMs` milliseconds (0 to 2147483647): every refresh runs the loaders
+   * (a list call each), and any local process (or LAN host with `--host`) can POST. A POST within the
+   * interval gets 429 and Retry-After.
+   * @default 30000
+   */
+  minIntervalMs?: number | undefined;
+  /**
+   * A shared secret (at least 16 characters) the POST must carry as `Authorization: Bearer <token>` (pass it
+   * from the environment, not from the source). Without it, any process that reaches the dev server may
+   * trigger a refresh.
+   * @default undefined (no token required)
+   */
+  token?: string | undefined;
+  /**
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * @default 5
+   */
+  reserve?: number | undefined;
+}
+
+/** The options of `publisher(options)`, the Astro integration. */
+export interface PublisherOptions {
+  /**
+   * The service's id of the site whose feeds the blog serves (a positive integer).
+   * @default Number(process.env.PUBLISHER_SITE_ID)
+   */
+  siteId?: number | undefined;
+  /**
+   * The service's base URL, without `/api/v1` (its public feeds live under `<baseUrl>/api/sites/<siteId>/`):
+   * http(s), no credentials, no query string.
+   * @default process.env.PUBLISHER_BASE_URL
+   */
+  baseUrl?: string | undefined;
+  /**
+   * The sitemap route, or `false` for none.
+   * @default { path: '/sitemap.xml', includeLocalPages: true, customPages: [], maxUrlsPerFile: 50000 }
+   */
+  sitemap?: false | SitemapOptions | undefined;
+  /**
+   * The RSS route, or `false` for none.
+   * @default { path: '/rss.xml' }
+   */
+  rss?: false | RssOptions | undefined;
+  /**
+   * Serve `/robots.txt` (allow all, with a `Sitemap:` line naming the blog's sitemap) when the blog has
+   * none of its own (no `public/robots.txt`, no `robots.txt` route). A robots.txt of the blog's own is never
+   * replaced; it gets a warning when it does not name the sitemap. `false`: never serve one.
+   * @default true
+   */
+  robotsTxt?: boolean | undefined;
+  /**
+   * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
+   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * @default '/blog/[slug]/'
+   */
+  articlePattern?: string | undefined;
+  /**
+   * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
+   * @default true for `output: 'static'`, false for `output: 'server'`
+   */
+  prerender?: boolean | undefined;
+  /**
+   * Timeout of one request to the service's public feeds, in milliseconds (100 to 2147483647).
+   * @default 30000
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Refresh this package's collections while `astro dev` runs, or `false` to disable.
+   * @default { endpoint: '/_publisher/refresh' } (no polling)
+   */
+  devRefresh?: false | DevRefreshOptions | undefined;
+}
+
+export type SitemapOptionsMatchSchema = Proof<Documents<SitemapOptions, z.input<typeof sitemapOptionsSchema>>>;
+export type RssOptionsMatchSchema = Proof<Documents<RssOptions, z.input<typeof rssOptionsSchema>>>;
+export type DevRefreshOptionsMatchSchema = Proof<Documents<DevRefreshOptions, z.input<typeof devRefreshOptionsSchema>>>;
+export type PublisherOptionsMatchSchema = Proof<Documents<PublisherOptions, z.input<typeof publisherOptionsSchema>>>;
