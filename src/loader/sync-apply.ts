@@ -1,7 +1,7 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
-import type { ImageStep } from './images-step.js';
+import { withFeaturedAsset, type ImageStep } from './images-step.js';
 import { pageDigest } from './page-digest.js';
 import type { LoaderClients } from './clients.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
@@ -65,7 +65,8 @@ export class LanguageMismatchError extends Error {
 
 /** What a reader sees: everything but the view count (which changes without the article changing). */
 function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
-  const { viewCount: _viewCount, ...rest } = data;
+  // The featured image's local copy follows its URL (already in `rest`), and is held in two forms around store.set.
+  const { viewCount: _viewCount, featuredImageAsset: _asset, ...rest } = data;
   return stableStringify({ rest, html: html ?? '' });
 }
 
@@ -82,8 +83,11 @@ async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<st
   const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
   const parsed = await ctx.parseData({ id: slug, data });
   const local = await images.localise(html);
-  const digest = pageDigest(ctx, parsed, local.html);
-  ctx.store.set({ id: slug, data: parsed, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(local.imagePaths) });
+  const featuredLocal = await images.localiseUrl(typeof parsed.featuredImage === 'string' ? parsed.featuredImage : undefined);
+  const featured = withFeaturedAsset(parsed, featuredLocal);
+  const digest = pageDigest(ctx, featured.digested, local.html);
+  const assets = featuredLocal ? [...local.imagePaths, featuredLocal] : local.imagePaths;
+  ctx.store.set({ id: slug, data: featured.stored, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(assets) });
   state.entries[slug] = entryState;
   if (!before) return 'added';
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
