@@ -59,9 +59,11 @@ function compile(sanitize: SanitizeOptions | undefined): CompiledPolicy {
 
 const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 // Unguessable and never written out (every occurrence is replaced), so markup in the source cannot
-// forge a placeholder. One per process: random bytes per call cost measurable throughput.
-const PLACEHOLDER = `acp-${randomBytes(12).toString('hex')}-`;
-const MARKER = ` id="${PLACEHOLDER}`;
+// forge a placeholder. One per process: random bytes per call cost measurable throughput. Drawn at the
+// first use, not at import: Cloudflare Workers refuse random values in a module's global scope.
+let placeholder: string | undefined;
+const PLACEHOLDER = (): string => (placeholder ??= `acp-${randomBytes(12).toString('hex')}-`);
+const MARKER = (): string => ` id="${PLACEHOLDER()}`;
 
 function build(sanitize: unknown): CompiledPolicy {
   const policy = resolvePolicy(sanitize);
@@ -71,7 +73,7 @@ function build(sanitize: unknown): CompiledPolicy {
     schemes: policy.allowedSchemes,
     iframeHosts: policy.iframeHosts,
     headings: new HeadingCollector(),
-    placeholder: PLACEHOLDER,
+    placeholder: PLACEHOLDER(),
     placeholderIds: false,
     needsPlaceholders: false,
   };
@@ -121,15 +123,16 @@ function build(sanitize: unknown): CompiledPolicy {
 /** Swaps the placeholder ids for the final slugs with indexOf: cheaper than a regex per call. */
 function fillHeadingIds(html: string, headings: Heading[]): string {
   let from = 0;
-  let at = html.indexOf(MARKER);
+  const marker = MARKER();
+  let at = html.indexOf(marker);
   if (at === -1) return html;
   const parts: string[] = [];
   while (at !== -1) {
-    const start = at + MARKER.length;
+    const start = at + marker.length;
     const end = html.indexOf('"', start);
     parts.push(html.slice(from, at), ` id="${headings[Number(html.slice(start, end))]?.slug ?? 'heading'}`);
     from = end;
-    at = html.indexOf(MARKER, end);
+    at = html.indexOf(marker, end);
   }
   parts.push(html.slice(from));
   return parts.join('');

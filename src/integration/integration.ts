@@ -2,6 +2,7 @@ import type { AstroIntegration } from 'astro';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
+import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
 import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
@@ -97,8 +98,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             }
           }
         }
+        const imagePatterns = serviceImagePatterns(route.serviceOrigin, resolved.options.allowServiceImages, config.image ?? {});
         updateConfig({
           env: { schema: publisherEnvSchema(config.env?.schema) },
+          // Astro merges arrays: the user's own patterns are kept, the service's origin is added.
+          ...(imagePatterns.length ? { image: { remotePatterns: imagePatterns } } : {}),
           vite: {
             plugins: [routeConfigPlugin(() => routeConfig(pathnames)), noExternalPlugin(INTEGRATION_NAME)],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.

@@ -139,6 +139,13 @@ export interface PublisherOptions {
    * @default { endpoint: '/_publisher/refresh' } (no polling)
    */
   devRefresh?: false | DevRefreshOptions | undefined;
+  /**
+   * Add the service's own origin (`baseUrl`: protocol, host and port, where its `/media/` images are served)
+   * to Astro's `image.remotePatterns`, so article and featured images are optimised without editing
+   * `image.domains`. Another host (a separate CDN) still goes in `image.domains`. `false`: only your own list.
+   * @default true
+   */
+  allowServiceImages?: boolean | undefined;
 }
 
 export type SitemapOptionsMatchSchema = Proof<Documents<SitemapOptions, z.input<typeof sitemapOptionsSchema>>>;

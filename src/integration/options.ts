@@ -195,6 +195,14 @@ export const publisherOptionsSchema = z.strictObject({
       error: '`devRefresh` must be an object of dev refresh options or false.',
     })
     .prefault({}),
+  /**
+   * Add the service's own host (the `baseUrl` origin: protocol, host and port, where its `/media/` images
+   * are served) to Astro's `image.remotePatterns`, so article and featured images are optimised without
+   * editing `image.domains`. Other hosts (a separate CDN) still go in `image.domains` yourself. `false`:
+   * only your own `image.domains` / `image.remotePatterns` are allowed.
+   * @default true
+   */
+  allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),
 });
 
 /** What the user may pass to `publisher()`: documented interfaces, proven equal to the schemas' input. */

@@ -17,6 +17,17 @@ function keywordList(value: unknown): string[] {
   return [];
 }
 
+/** The list fields of an article known only from its detail (the sitemap showed it, or a live lookup). */
+export function listItemOf(detail: ArticleDetail): ArticleListItem {
+  return {
+    ...detail,
+    status: detail.status ?? 'published',
+    language: detail.language ?? '',
+    published_at: detail.published_at ?? '',
+    view_count: detail.view_count ?? 0,
+  };
+}
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** API fields (snake_case) that become typed camelCase fields; the originals are not kept twice. */

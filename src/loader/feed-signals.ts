@@ -21,7 +21,31 @@ export interface SitemapSignals {
   notModified: boolean;
 }
 
-export async function readSitemap(client: Client, siteId: number, previous: SyncState['sitemap']): Promise<SitemapSignals> {
+/** A two-letter language code, with or without a region (`fr`, `pt-BR`): how services prefix article paths. */
+const LANGUAGE_SEGMENT = /^[a-z]{2}([-_][a-z0-9]{2,8})?$/i;
+
+/**
+ * Is this article URL another language's (`/fr/blog/slug/` for an `en` loader)? Only when a path segment
+ * before the slug is a language code other than `language` and none is `language`: a URL without language
+ * segments belongs to every loader.
+ */
+export function isOtherLanguageUrl(url: string, language: string | undefined): boolean {
+  if (language === undefined) return false;
+  let segments: string[];
+  try {
+    segments = new URL(url.trim()).pathname.split('/').filter((s) => s !== '').slice(0, -1).map((s) => s.toLowerCase());
+  } catch {
+    return false;
+  }
+  const mine = language.toLowerCase();
+  return !segments.includes(mine) && segments.some((s) => LANGUAGE_SEGMENT.test(s) && s !== mine);
+}
+
+/**
+ * `language`: the loader's language filter. A sitemap URL in another language (same slug in several
+ * languages) is not evidence that this language's article of the slug is published, so it is left out.
+ */
+export async function readSitemap(client: Client, siteId: number, previous: SyncState['sitemap'], language?: string): Promise<SitemapSignals> {
   const conditional = previous?.etag || previous?.lastModified ? { etag: previous.etag, lastModified: previous.lastModified } : undefined;
   const response = await client.sitemap(siteId, conditional && withoutUndefined(conditional));
   if (response.notModified) {
@@ -32,7 +56,7 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
   const unstamped: string[] = [];
   for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
     const slug = slugFromArticleUrl(entry.loc);
-    if (slug === undefined || !isStorableSlug(slug)) continue;
+    if (slug === undefined || !isStorableSlug(slug) || isOtherLanguageUrl(entry.loc, language)) continue;
     if (entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;
     else unstamped.push(slug);
   }

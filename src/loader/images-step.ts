@@ -16,6 +16,14 @@ export interface LocalisedHtml {
 export interface ImageStep {
   /** One article's sanitised HTML: allowed images become placeholders of local copies; the rest stay remote. */
   localise(html: string): Promise<LocalisedHtml>;
+  /**
+   * The featured image's local copy (`./<file>`, for the entry's `featuredImageAsset`), through the same
+   * cache, bounds and allow-list as the HTML's images; `undefined` keeps the remote URL (a failure is counted
+   * in the build's one warning).
+   */
+  localiseUrl(url: string | undefined): Promise<string | undefined>;
+  /** Whether a stored featured image must be localised again: its copy is gone, it failed before, or images are off. */
+  featuredStale(url: string | undefined, local: string | undefined): boolean;
   /** The `store.set` fields that make `render(entry)` resolve the placeholders (none without images). */
   entryFields(imagePaths: readonly string[]): { filePath?: string; assetImports?: string[] };
   /**
@@ -78,6 +86,15 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
 
   return {
     localise,
+    async localiseUrl(url) {
+      if (option === false || !url) return undefined;
+      return (await localCopies([url])).get(url);
+    },
+    featuredStale(url, local) {
+      if (option === false) return local !== undefined;
+      if (local) return !cache.has(local);
+      return url !== undefined && !looksLikeSvg(url) && isAllowedImageUrl(url, allow);
+    },
     entryFields(imagePaths) {
       return imagePaths.length ? { filePath, assetImports: [...imagePaths] } : {};
     },
@@ -136,6 +153,19 @@ export function readImageIndex(text: string | undefined): Record<string, string>
 
 type Store = LoaderContext['store'];
 
+/** The prefix by which `store.set` turns a data field into an image the content layer resolves to `ImageMetadata`. */
+export const IMAGE_IMPORT_PREFIX = '__ASTRO_IMAGE_';
+
+/**
+ * The entry data with the featured image's local copy: `featuredImageAsset` as `store.set` wants it
+ * (prefixed) and as the digest sees it (the plain `./<file>`, as the stored entry holds it after `store.set`).
+ */
+export function withFeaturedAsset(data: Record<string, unknown>, local: string | undefined): { stored: Record<string, unknown>; digested: Record<string, unknown> } {
+  const { featuredImageAsset: _old, ...rest } = data;
+  if (!local) return { stored: rest, digested: rest };
+  return { stored: { ...rest, featuredImageAsset: `${IMAGE_IMPORT_PREFIX}${local}` }, digested: { ...rest, featuredImageAsset: local } };
+}
+
 /** Runs `refresh` over every stored article; writes only those that changed (a new digest from the new HTML). */
 export async function refreshStoredImages(ctx: LoaderContext, step: ImageStep, digestOf: (data: Record<string, unknown>, html: string) => string, skip: ReadonlySet<string>): Promise<void> {
   const store: Store = ctx.store;
@@ -145,14 +175,21 @@ export async function refreshStoredImages(ctx: LoaderContext, step: ImageStep, d
     const html = entry?.rendered?.html;
     if (!entry || html === undefined) continue;
     const paths = (entry.rendered?.metadata?.imagePaths ?? []) as string[];
-    const next = await step.refresh(html, paths);
-    if (!next) continue;
-    const { filePath: _f, assetImports: _a, ...rest } = entry as typeof entry & { assetImports?: string[] };
+    const url = typeof entry.data.featuredImage === 'string' ? entry.data.featuredImage : undefined;
+    const local = typeof entry.data.featuredImageAsset === 'string' ? entry.data.featuredImageAsset : undefined;
+    const refreshed = await step.refresh(html, paths);
+    const stale = step.featuredStale(url, local);
+    if (!refreshed && !stale) continue;
+    const next = refreshed ?? { html, imagePaths: paths };
+    const featured = withFeaturedAsset(entry.data, stale ? await step.localiseUrl(url) : local);
+    const asset = typeof featured.digested.featuredImageAsset === 'string' ? [featured.digested.featuredImageAsset] : [];
+    const { filePath: _f, assetImports: _a, imageImports: _i, ...rest } = entry as typeof entry & { assetImports?: string[]; imageImports?: unknown };
     store.set({
       ...rest,
+      data: featured.stored,
       rendered: { ...entry.rendered, html: next.html, metadata: { ...entry.rendered?.metadata, imagePaths: next.imagePaths } },
-      digest: digestOf(entry.data, next.html),
-      ...step.entryFields(next.imagePaths),
+      digest: digestOf(featured.digested, next.html),
+      ...step.entryFields([...next.imagePaths, ...asset]),
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { LiveLoader } from 'astro/loaders';
-import { createClient, NotFoundError, RateLimitError, type ArticleDetail, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
+import { createClient, NotFoundError, RateLimitError, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
-import { dataFromDetail, dataFromListItem, toDate } from './entries.js';
+import { dataFromDetail, dataFromListItem, listItemOf, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
 import { callRefusal, TtlCache } from './live-guard.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
@@ -19,16 +19,6 @@ export interface LiveArticleEntryFilter {
 
 /** Live entry data: the article fields, plus `headings` (live entries carry only `rendered.html`). */
 export type LiveArticleData = Record<string, unknown> & { slug: string; title: string; headings?: Heading[] };
-
-function listItemOf(detail: ArticleDetail): ArticleListItem {
-  return {
-    ...detail,
-    status: detail.status ?? 'published',
-    language: detail.language ?? '',
-    published_at: detail.published_at ?? '',
-    view_count: detail.view_count ?? 0,
-  };
-}
 
 /** One live entry as returned to Astro, or null for a slug the service does not have. */
 type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: string }; cacheHint: { tags: string[]; lastModified?: Date } } | null;

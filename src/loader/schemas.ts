@@ -1,3 +1,4 @@
+import type { ImageMetadata } from 'astro';
 import { z } from 'zod';
 
 /**
@@ -21,6 +22,12 @@ export const articleDataSchema = z.looseObject({
   excerpt: z.string().optional(),
   metaDescription: z.string().optional(),
   featuredImage: z.string().optional(),
+  /**
+   * The featured image's local copy as Astro's `ImageMetadata`, for `<Image src={entry.data.featuredImageAsset} />`:
+   * set when the image step downloaded it (allowed host, not SVG, fetched); otherwise absent and
+   * `featuredImage` is the remote URL. Set by the loader after validation (a user schema need not declare it).
+   */
+  featuredImageAsset: z.custom<ImageMetadata>((value) => typeof value === 'object' && value !== null && 'src' in value).optional(),
   keywords: z.array(z.string()),
 });
 export type ArticleData = z.infer<typeof articleDataSchema>;

@@ -44,6 +44,11 @@ export const syncStateSchema = z.object({
   rss: feedValidatorsSchema.optional(),
   /** When revalidations were sent (ms since epoch), the last hour's only: they may use a small share of it. */
   revalidated: z.array(z.number()).optional(),
+  /**
+   * The last build had fetches that failed (or details in another language): the next one reads the feed
+   * without a conditional GET, because their only other source, the feed's copy, is absent from a 304.
+   */
+  feedWanted: z.boolean().optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 

@@ -1,10 +1,10 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
-import type { ImageStep } from './images-step.js';
+import { withFeaturedAsset, type ImageStep } from './images-step.js';
 import { pageDigest } from './page-digest.js';
 import type { LoaderClients } from './clients.js';
-import { dataFromDetail, dataFromRss } from './entries.js';
+import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { safeEntry } from './entry-safety.js';
@@ -40,7 +40,7 @@ export interface ApplyOutcome {
   failures: Array<{ slug: string; error: unknown }>;
   /** Feed copies not used because nothing showed the feed carries whole articles: they wait for a detail call. */
   skipped: string[];
-  /** New articles stored from the feed's copy after their detail call failed. */
+  /** Articles stored from the feed's copy after their detail call failed (new) or was refused (another language's). */
   fellBack: string[];
 }
 
@@ -65,7 +65,8 @@ export class LanguageMismatchError extends Error {
 
 /** What a reader sees: everything but the view count (which changes without the article changing). */
 function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
-  const { viewCount: _viewCount, ...rest } = data;
+  // The featured image's local copy follows its URL (already in `rest`), and is held in two forms around store.set.
+  const { viewCount: _viewCount, featuredImageAsset: _asset, ...rest } = data;
   return stableStringify({ rest, html: html ?? '' });
 }
 
@@ -82,22 +83,14 @@ async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<st
   const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
   const parsed = await ctx.parseData({ id: slug, data });
   const local = await images.localise(html);
-  const digest = pageDigest(ctx, parsed, local.html);
-  ctx.store.set({ id: slug, data: parsed, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(local.imagePaths) });
+  const featuredLocal = await images.localiseUrl(typeof parsed.featuredImage === 'string' ? parsed.featuredImage : undefined);
+  const featured = withFeaturedAsset(parsed, featuredLocal);
+  const digest = pageDigest(ctx, featured.digested, local.html);
+  const assets = featuredLocal ? [...local.imagePaths, featuredLocal] : local.imagePaths;
+  ctx.store.set({ id: slug, data: featured.stored, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(assets) });
   state.entries[slug] = entryState;
   if (!before) return 'added';
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
-}
-
-/** The list fields of an article the list did not return (only the sitemap showed it): from its detail. */
-function listItemOf(detail: ArticleDetail): ArticleListItem {
-  return {
-    ...detail,
-    status: detail.status ?? 'published',
-    language: detail.language ?? '',
-    published_at: detail.published_at ?? '',
-    view_count: detail.view_count ?? 0,
-  };
 }
 
 async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
@@ -153,7 +146,7 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
  * Runs the plan's fetches (their number was bounded by the budget beforehand): the detail calls side by side
  * first, then the feed copies, which are used only when they are known to be whole articles (an exact match
  * for a re-render; else evidence that the feed carries whole articles). A new article whose detail call
- * failed falls back to its feed copy under the same rule.
+ * failed, or whose detail answered another language, falls back to its feed copy under the same rule.
  */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
   const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [] };
@@ -169,7 +162,8 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       count(await fromDetail(input, action));
     } catch (error) {
       outcome.failures.push({ slug: action.slug, error });
-      if (action.reason === 'new') failedNew.push(action);
+      // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
+      if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
     }
   }));
   const whole = feedIsWhole(input.state, input.signals, fetchedHashes);

@@ -95,7 +95,7 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const storedIds = store.keys();
 
   // The free signals travel while the list call runs.
-  const pendingSignals = startFreeSignals(clients, opts.siteId, state, storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint), opts.language);
+  const pendingSignals = startFreeSignals(clients, opts.siteId, state, state.feedWanted === true || storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint), opts.language);
   // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
   const shareWindow = () => recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
 
@@ -164,6 +164,8 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
 
   const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint, images };
   const outcome = await applyFetches(apply, plan);
+  if (outcome.failures.length) state.feedWanted = true;
+  else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
   const removals = removalsNow(plan, (slug) => store.has(slug), {
     ofStored: (slug) => identityOf(store.get(slug)?.data.title, store.get(slug)?.data.publishedAt),

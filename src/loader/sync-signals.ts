@@ -28,7 +28,7 @@ export type PendingSignals = Promise<[SitemapSignals | { error: unknown }, RssSi
  * need its content (a 304 carries none).
  */
 export function startFreeSignals(clients: LoaderClients, siteId: number, state: SyncState, fullFeed: boolean, language?: string): PendingSignals {
-  const sitemap = readSitemap(clients.list, siteId, state.sitemap).catch((error: unknown) => ({ error }));
+  const sitemap = readSitemap(clients.list, siteId, state.sitemap, language).catch((error: unknown) => ({ error }));
   const rss = readRss(clients.list, siteId, fullFeed ? undefined : state.rss, language).catch((error: unknown) => ({ error }));
   return Promise.all([sitemap, rss]);
 }

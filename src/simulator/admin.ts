@@ -23,6 +23,8 @@ const publishSchema = z
     language: z.string().min(1).max(16).optional(),
     content: z.string().optional(),
     excerpt: z.string().optional(),
+    /** Another featured image URL than the generated one (tests point it at a missing or foreign image). */
+    featured_image: z.string().url().optional(),
     published_at: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
   })
   .strict();
@@ -72,6 +74,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
     nowMs: ctx.store.changeTime(site.id, ctx.now()), publishedAt: body.published_at, content: body.content, seed: ctx.options.seed,
   });
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
+  if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
   ctx.store.add(article);
   return jsonResponse(201, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }

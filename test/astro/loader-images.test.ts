@@ -32,15 +32,19 @@ afterAll(async () => {
 });
 
 describe('articlesLoader images', () => {
-  it('cold build: every article image is optimised by Astro (srcset, sizes, width/height) and served from the blog', async () => {
+  it('cold build: every article image and the featured image are optimised by Astro (srcset, sizes, width/height) and served from the blog', async () => {
     const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
     expect(result.error).toBeUndefined();
-    expect(result.logs).toContain('images: 9 downloaded, 0 cached');
-    expect(mediaCount('200')).toBe(9);
+    // 3 images in each article's HTML and 1 featured image each, through the same cache.
+    expect(result.logs).toContain('images: 12 downloaded, 0 cached');
+    expect(mediaCount('200')).toBe(12);
+    expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.endsWith('/featured.jpg'))).toHaveLength(3);
     const built = await pages(dirs.outDir);
     expect(built.size).toBe(3);
     for (const html of built.values()) {
-      const tags = imgTags(html);
+      const all = imgTags(html);
+      const featured = all.filter((t) => t.includes('class="featured"'));
+      const tags = all.filter((t) => !t.includes('class="featured"'));
       expect(tags).toHaveLength(3);
       for (const tag of tags) {
         expect(tag).toMatch(/ src="\/_astro\/[^"]+\.webp"/);
@@ -51,6 +55,12 @@ describe('articlesLoader images', () => {
         const file = /src="(\/_astro\/[^"]+)"/.exec(tag)![1]!;
         expect((await readFile(join(dirs.outDir, file))).subarray(8, 12).toString('latin1')).toBe('WEBP');
       }
+      // entry.data.featuredImageAsset is an ImageMetadata: <Image> sized it (a remote string without width would fail the build).
+      expect(featured).toHaveLength(1);
+      expect(featured[0]).toMatch(/ src="\/_astro\/[^"]+\.webp"/);
+      expect(featured[0]).toMatch(/ srcset="\/_astro\/[^"]+ 320w, \/_astro\/[^"]+ 640w"/);
+      expect(featured[0]).toMatch(/ width="\d+" height="\d+"/);
+      expect(featured[0]).not.toContain(sim.url);
     }
   });
 
@@ -77,13 +87,14 @@ describe('articlesLoader images', () => {
     const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(`1 article image(s) could not be fetched (first: from ${new URL(sim.url).host}: HTTP 404)`);
-    expect(sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path).sort()).toEqual(['/media/sites/12/broken/figure-1.png', '/media/sites/12/broken/missing-1.jpg']);
+    expect(sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path).sort()).toEqual(['/media/sites/12/broken-images/featured.jpg', '/media/sites/12/broken/figure-1.png', '/media/sites/12/broken/missing-1.jpg']);
     const html = (await pages(dirs.outDir)).get('blog/broken-images/index.html') ?? '';
     expect(html).toContain(`src="${missing}"`);
     expect(html).toContain(`src="${svg}"`);
     expect(html).toContain(`src="${other}"`);
     expect(html).not.toContain('<svg');
-    expect(imgTags(html).filter((t) => t.includes('src="/_astro/'))).toHaveLength(1);
+    expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && !t.includes('class="featured"'))).toHaveLength(1);
+    expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && t.includes('class="featured"'))).toHaveLength(1);
 
     const strict = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env({ IMAGES_TEST_STRICT: '1' }) });
     expect(strict.error?.message).toMatch(/1 article image\(s\) could not be fetched .*strict: true turns this warning into a failure/);
@@ -97,6 +108,32 @@ describe('articlesLoader images', () => {
     for (const html of (await pages(dirs.outDir)).values()) {
       expect(imgTags(html).length).toBeGreaterThan(0);
       expect(imgTags(html).every((t) => !t.includes('/_astro/'))).toBe(true);
+      expect(html).toMatch(/<img class="featured" src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\/[^"]+\/featured\.jpg"/);
+    }
+  });
+});
+
+describe('articlesLoader images: the featured image', () => {
+  it('a featured image that cannot be fetched keeps its remote URL with one warning; one from another host is not fetched', async () => {
+    const own = await tempDirs('images-featured', root);
+    try {
+      const missing = `${sim.url}/media/sites/12/featured-gone/missing-hero.jpg`;
+      const other = 'https://images.other.example/hero.jpg';
+      await admin(sim.url, 'POST', 'articles', { site: 12, slug: 'featured-gone', title: 'Featured gone', content: '<p>text only</p>', featured_image: missing });
+      await admin(sim.url, 'POST', 'articles', { site: 12, slug: 'featured-elsewhere', title: 'Featured elsewhere', content: '<p>text only</p>', featured_image: other });
+      sim.resetStats();
+      const result = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env() });
+      expect(result.error).toBeUndefined();
+      const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
+      expect(warnings).toHaveLength(1);
+      expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.includes('featured-'))).toEqual([expect.objectContaining({ path: '/media/sites/12/featured-gone/missing-hero.jpg', status: 404 })]);
+      const built = await pages(own.outDir);
+      expect(built.get('blog/featured-gone/index.html')).toContain(`<img class="featured" src="${missing}"`);
+      expect(built.get('blog/featured-elsewhere/index.html')).toContain(`<img class="featured" src="${other}"`);
+      // The others are local and optimised, as in the first build of the shared directories.
+      expect(imgTags(built.get('blog/broken-images/index.html') ?? '').filter((t) => t.includes('class="featured"') && t.includes('src="/_astro/'))).toHaveLength(1);
+    } finally {
+      await own.cleanup();
     }
   });
 });
