@@ -53,7 +53,9 @@ const docs = filesUnder(join(root, 'docs'), '.md');
 describe('links to the documentation', () => {
   it('computes anchors as GitHub does', () => {
     expect(githubSlug('`budget.maxRequests`')).toBe('budgetmaxrequests');
-    expect(githubSlug('Migrating from `@astrojs/sitemap` and `@astrojs/rss`')).toBe('migrating-from-astrojssitemap-and-astrojsrss');
+    expect(githubSlug('Migrating from `@astrojs/sitemap` and `@astrojs/rss`')).toBe(
+      'migrating-from-astrojssitemap-and-astrojsrss',
+    );
     expect(githubSlug('Deploy: keep the store between builds')).toBe('deploy-keep-the-store-between-builds');
     expect(githubSlug("Images through Astro's image pipeline")).toBe('images-through-astros-image-pipeline');
     expect(githubSlug('`allowInsecureHttp`')).toBe('allowinsecurehttp');
@@ -67,13 +69,16 @@ describe('links to the documentation', () => {
     for (const file of filesUnder(join(root, 'src'), '.ts')) {
       const text = readFileSync(file, 'utf8');
       const where = relative(root, file);
-      for (const match of text.matchAll(/https:\/\/www\.npmjs\.com\/package\/astro-content-publisher(?:#([^\s`'")\].,;]*))?/g)) {
+      for (const match of text.matchAll(
+        /https:\/\/www\.npmjs\.com\/package\/astro-content-publisher(?:#([^\s`'")\].,;]*))?/g,
+      )) {
         // The bare address is allowed only as the constant the toolkit builds its links from (README_URL).
         if (match[1] === undefined && text.startsWith("';", match.index + match[0].length)) continue;
         links.push(`${where}#${match[1] ?? ''}`);
         if (!match[1] || !readmeAnchors.has(match[1])) broken.push(`${where}: ${match[0]}`);
       }
-      for (const match of text.matchAll(/README(?:'s)?(?: section|, section|,) "[^"\n]*"/g)) unlinked.push(`${where}: ${match[0]}`);
+      for (const match of text.matchAll(/README(?:'s)?(?: section|, section|,) "[^"\n]*"/g))
+        unlinked.push(`${where}: ${match[0]}`);
       // The options toolkit links `${README_URL}#${context.docs}`: each boundary's `docs` is an anchor.
       for (const match of text.matchAll(/\bdocs: '([^']*)'/g)) {
         links.push(`${where}#${match[1]}`);
@@ -90,10 +95,13 @@ describe('links to the documentation', () => {
     const broken: string[] = [];
     for (const file of [readme, ...docs]) {
       let fence = false;
-      const text = readFileSync(file, 'utf8').split('\n').filter((line) => {
-        if (line.startsWith('```')) fence = !fence;
-        return !fence;
-      }).join('\n');
+      const text = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => {
+          if (line.startsWith('```')) fence = !fence;
+          return !fence;
+        })
+        .join('\n');
       for (const match of text.matchAll(/\]\(([^)\s]*)\)/g)) {
         const target = match[1]!;
         if (/^[a-z]+:/.test(target)) continue;
