@@ -24,22 +24,34 @@ export const DEPLOY_TARGETS = {
 
 function mtimes(dir) {
   const out = new Map();
-  for (const file of readdirSync(dir, { recursive: true })) if (String(file).endsWith('.html')) out.set(String(file), statSync(join(dir, String(file))).mtimeMs);
+  for (const file of readdirSync(dir, { recursive: true }))
+    if (String(file).endsWith('.html')) out.set(String(file), statSync(join(dir, String(file))).mtimeMs);
   return out;
 }
 
 export async function measureDeploy({ simulator, siteId, work, log, articles, repeat = 3 }) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const env = { PUBLISHER_BASE_URL: simulator.url, PUBLISHER_API_KEY: simulator.tokens.agence, PUBLISHER_SITE_ID: String(siteId) };
+  const env = {
+    PUBLISHER_BASE_URL: simulator.url,
+    PUBLISHER_API_KEY: simulator.tokens.agence,
+    PUBLISHER_SITE_ID: String(siteId),
+  };
   const media = () => simulator.stats().routes[MEDIA]?.['200'] ?? 0;
   const build = async (chain, extra) => {
-    const { stdout } = await run(process.execPath, [join(here, 'deploy-build.mjs'), join(work, `deploy-${chain}-out`), join(work, `deploy-${chain}-cache`)], {
-      cwd: repo,
-      env: { ...process.env, ...env, ...extra },
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [join(here, 'deploy-build.mjs'), join(work, `deploy-${chain}-out`), join(work, `deploy-${chain}-cache`)],
+      {
+        cwd: repo,
+        env: { ...process.env, ...env, ...extra },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const result = JSON.parse(stdout.trim().split('\n').at(-1));
-    if (result.articles !== articles) throw new Error(`bench deploy (${chain}): ${result.articles} article pages, expected ${articles}.\n${result.log}`);
+    if (result.articles !== articles)
+      throw new Error(
+        `bench deploy (${chain}): ${result.articles} article pages, expected ${articles}.\n${result.log}`,
+      );
     return result;
   };
 
@@ -53,10 +65,16 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, re
   log('bench deploy: incremental builds: cold, one article changed, rebuild...');
   const incremental = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
   await build('incremental', incremental);
-  const list = await (await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, { headers: { authorization: `Bearer ${simulator.tokens.agence}` } })).json();
+  const list = await (
+    await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
+      headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+    })
+  ).json();
   const slug = list.results[Math.floor(list.results.length / 2)].slug;
   const response = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
-    method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Changed for the deploy bench: ${slug}` }),
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Changed for the deploy bench: ${slug}` }),
   });
   if (!response.ok) throw new Error(`bench deploy: PATCH answered ${response.status}`);
   const outDir = join(work, 'deploy-incremental-out');
@@ -75,7 +93,9 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, re
   for (let i = 0; i < repeat; i += 1) imageRuns.push((await build('images', on)).ms);
   const warmDownloads = media() - warmStart;
   const imagesWarm = median(imageRuns);
-  log(`bench deploy: images cold build: ${coldImages.ms} ms, ${coldDownloads} downloads; ${coldImages.log.split('\n').find((l) => l.includes('images:')) ?? ''}`);
+  log(
+    `bench deploy: images cold build: ${coldImages.ms} ms, ${coldDownloads} downloads; ${coldImages.log.split('\n').find((l) => l.includes('images:')) ?? ''}`,
+  );
 
   const round = (n) => Math.round(n * 100) / 100;
   return {

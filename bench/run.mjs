@@ -23,7 +23,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
-const log = (line) => { if (!json) console.error(line); };
+const log = (line) => {
+  if (!json) console.error(line);
+};
 
 /** A build in a child process; returns its wall time in ms. */
 async function buildSite(env, outDir, cacheDir) {
@@ -36,7 +38,8 @@ async function buildSite(env, outDir, cacheDir) {
   });
   const result = JSON.parse(stdout.trim().split('\n').at(-1));
   // A build that silently lost articles (budget, failed list) would make every figure meaningless.
-  if (result.articles !== ARTICLES) throw new Error(`bench: the build wrote ${result.articles} article pages, expected ${ARTICLES}.`);
+  if (result.articles !== ARTICLES)
+    throw new Error(`bench: the build wrote ${result.articles} article pages, expected ${ARTICLES}.`);
   return result.ms;
 }
 
@@ -62,7 +65,10 @@ async function fetchDetails(simulator, siteId) {
   const details = [];
   for (let i = 0; i < list.results.length; i += 16) {
     const batch = list.results.slice(i, i + 16).map(async (item) => {
-      const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(item.slug)}/`, { headers: auth });
+      const response = await fetch(
+        `${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(item.slug)}/`,
+        { headers: auth },
+      );
       return response.json();
     });
     details.push(...(await Promise.all(batch)));
@@ -112,14 +118,24 @@ async function main() {
     const cold = await requestsOf(() => buildSite(env, join(work, 'out-cold'), remoteCache));
     log(`bench: warm builds (nothing changed), median of ${REPEAT}...`);
     const warmRuns = [];
-    for (let i = 0; i < REPEAT; i += 1) warmRuns.push(await requestsOf(() => buildSite(env, join(work, `out-warm${i}`), remoteCache)));
+    for (let i = 0; i < REPEAT; i += 1)
+      warmRuns.push(await requestsOf(() => buildSite(env, join(work, `out-warm${i}`), remoteCache)));
     const warm = { ms: median(warmRuns.map((r) => r.ms)), requests: Math.max(...warmRuns.map((r) => r.requests)) };
 
     log(`bench: ${CHANGED} articles updated, then a build...`);
-    const list = await (await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, { headers: { authorization: `Bearer ${simulator.tokens.agence}` } })).json();
-    const changedSlugs = list.results.filter((_, i) => i % Math.floor(ARTICLES / CHANGED) === 5).slice(0, CHANGED).map((a) => a.slug);
+    const list = await (
+      await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
+        headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+      })
+    ).json();
+    const changedSlugs = list.results
+      .filter((_, i) => i % Math.floor(ARTICLES / CHANGED) === 5)
+      .slice(0, CHANGED)
+      .map((a) => a.slug);
     for (const slug of changedSlugs) {
-      await adminJson(simulator, 'PATCH', `/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, { title: `Updated: ${slug}` });
+      await adminJson(simulator, 'PATCH', `/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
+        title: `Updated: ${slug}`,
+      });
     }
     const changed = await requestsOf(() => buildSite(env, join(work, 'out-changed'), remoteCache));
 
@@ -190,15 +206,18 @@ function printTable(figures) {
   });
   const head = ['figure', 'value', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => `| ${cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  const line = (cells) =>
+    `| ${cells.map((cell, i) => (i === 1 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
   console.log(line(head));
   console.log(`|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
   for (const row of rows) console.log(line(row));
   const cpu = cpus();
-  console.log(`\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles`);
+  console.log(
+    `\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles`,
+  );
 }
 
 main().catch((error) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 });

@@ -21,7 +21,10 @@ async function fetchArticles() {
     const documents = [];
     for (let i = 0; i < list.results.length; i += 16) {
       const batch = list.results.slice(i, i + 16).map(async (item) => {
-        const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(item.slug)}/`, { headers: auth });
+        const response = await fetch(
+          `${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(item.slug)}/`,
+          { headers: auth },
+        );
         const article = await response.json();
         return { html: article.content, url: article.url };
       });
@@ -44,10 +47,12 @@ if (process.argv[2] === '--child') {
     results.push({ ...result, ratio: Math.round((result.mbPerS / result.baselineMbPerS) * 1000) / 1000 });
     console.error(`run ${i + 1}: sanitize ${result.mbPerS} MB/s, baseline ${result.baselineMbPerS} MB/s`);
   }
-  console.log(JSON.stringify({
-    runs,
-    'sanitize.mbPerS': median(results.map((r) => r.mbPerS)),
-    'sanitizeBaseline.mbPerS': median(results.map((r) => r.baselineMbPerS)),
-    ratio: median(results.map((r) => r.ratio)),
-  }));
+  console.log(
+    JSON.stringify({
+      runs,
+      'sanitize.mbPerS': median(results.map((r) => r.mbPerS)),
+      'sanitizeBaseline.mbPerS': median(results.map((r) => r.baselineMbPerS)),
+      ratio: median(results.map((r) => r.ratio)),
+    }),
+  );
 }

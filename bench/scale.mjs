@@ -29,10 +29,17 @@ async function allDetails(simulator, siteId, token) {
   const slugs = [...sitemap.matchAll(/<loc>[^<]*\/blog\/([^/<]+)\/<\/loc>/g)].map((m) => decodeURIComponent(m[1]));
   const details = [];
   for (let i = 0; i < slugs.length; i += 32) {
-    details.push(...(await Promise.all(slugs.slice(i, i + 32).map(async (slug) => {
-      const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`, { headers: { authorization: `Bearer ${token}` } });
-      return response.json();
-    }))));
+    details.push(
+      ...(await Promise.all(
+        slugs.slice(i, i + 32).map(async (slug) => {
+          const response = await fetch(
+            `${simulator.url}/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`,
+            { headers: { authorization: `Bearer ${token}` } },
+          );
+          return response.json();
+        }),
+      )),
+    );
   }
   return details;
 }
@@ -40,8 +47,16 @@ async function allDetails(simulator, siteId, token) {
 function writeMarkdown(details, dir) {
   mkdirSync(dir, { recursive: true });
   for (const article of details) {
-    const frontmatter = ['---', `slug: ${JSON.stringify(article.slug)}`, `title: ${JSON.stringify(article.title)}`, `language: ${JSON.stringify(article.language)}`,
-      `publishedAt: ${article.published_at}`, `excerpt: ${JSON.stringify(article.excerpt ?? '')}`, '---', ''].join('\n');
+    const frontmatter = [
+      '---',
+      `slug: ${JSON.stringify(article.slug)}`,
+      `title: ${JSON.stringify(article.title)}`,
+      `language: ${JSON.stringify(article.language)}`,
+      `publishedAt: ${article.published_at}`,
+      `excerpt: ${JSON.stringify(article.excerpt ?? '')}`,
+      '---',
+      '',
+    ].join('\n');
     writeFileSync(join(dir, `${article.slug}.md`), `${frontmatter}${article.content}\n`);
   }
 }
@@ -59,7 +74,12 @@ export async function measureScale({ log = () => undefined } = {}) {
   const simulator = await startSimulator({ articles: SCALE_ARTICLES, rateLimitOverride: 1_000_000 });
   try {
     const siteId = simulator.sites.agence[0];
-    const env = { PUBLISHER_BASE_URL: simulator.url, PUBLISHER_API_KEY: simulator.tokens.agence, PUBLISHER_SITE_ID: String(siteId), BENCH_SOURCE: 'remote' };
+    const env = {
+      PUBLISHER_BASE_URL: simulator.url,
+      PUBLISHER_API_KEY: simulator.tokens.agence,
+      PUBLISHER_SITE_ID: String(siteId),
+      BENCH_SOURCE: 'remote',
+    };
     const cache = join(work, 'remote-cache');
     log(`bench: ${SCALE_ARTICLES} articles, list capped at 1000: cold build...`);
     let before = simulator.stats().authenticated;
@@ -97,6 +117,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const figures = await measureScale({ log: (line) => console.error(line) });
   for (const [name, value] of Object.entries(figures)) {
     const target = SCALE_TARGETS[name];
-    console.log(`${name.padEnd(20)} ${String(value).padStart(8)}  ${target ? `${target[0]} ${target[1](figures) ? 'met' : 'MISSED'}` : ''}`);
+    console.log(
+      `${name.padEnd(20)} ${String(value).padStart(8)}  ${target ? `${target[0]} ${target[1](figures) ? 'met' : 'MISSED'}` : ''}`,
+    );
   }
 }

@@ -11,11 +11,15 @@ const UPSTREAM = 'https://pro-blog.example.com';
 const mode = process.argv[2];
 
 function upstreamSitemap() {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
   const day = Date.UTC(2025, 0, 1);
   for (let i = 0; i < URLS; i += 1) {
     const lastmod = new Date(day - i * 60_000).toISOString().replace('.000Z', '+00:00');
-    parts.push(`<url><loc>${UPSTREAM}/blog/article-number-${i}-about-something/</loc><lastmod>${lastmod}</lastmod></url>\n`);
+    parts.push(
+      `<url><loc>${UPSTREAM}/blog/article-number-${i}-about-something/</loc><lastmod>${lastmod}</lastmod></url>\n`,
+    );
   }
   parts.push('</urlset>\n');
   return parts.join('');
@@ -25,7 +29,11 @@ const xml = upstreamSitemap();
 const started = performance.now();
 let urls;
 if (mode === 'rewrite') {
-  const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/', articlePattern: '/blog/[slug]/', upstreamOrigins: [UPSTREAM] });
+  const mapUrl = makeArticleUrlMapper({
+    blogSite: 'https://blog.example.com/',
+    articlePattern: '/blog/[slug]/',
+    upstreamOrigins: [UPSTREAM],
+  });
   const out = rewriteSitemap(xml, {
     url: `${UPSTREAM}/api/sites/12/sitemap.xml`,
     upstreamOrigins: [UPSTREAM],

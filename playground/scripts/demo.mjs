@@ -10,7 +10,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--build-only');
 if (unknown.length > 0) {
-  console.error(`[playground] unknown argument ${unknown.join(' ')}. Usage: node playground/scripts/demo.mjs [--build-only]`);
+  console.error(
+    `[playground] unknown argument ${unknown.join(' ')}. Usage: node playground/scripts/demo.mjs [--build-only]`,
+  );
   process.exit(2);
 }
 const buildOnly = args.includes('--build-only');
@@ -21,7 +23,9 @@ try {
   if (account) {
     Object.assign(process.env, account);
     // The key itself is never printed.
-    console.log(`[playground] building site ${account.PUBLISHER_SITE_ID} of ${account.PUBLISHER_BASE_URL} (key from PUBLISHER_API_KEY)`);
+    console.log(
+      `[playground] building site ${account.PUBLISHER_SITE_ID} of ${account.PUBLISHER_BASE_URL} (key from PUBLISHER_API_KEY)`,
+    );
   } else {
     const started = await startDemoSimulator();
     simulator = started.simulator;

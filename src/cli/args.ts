@@ -6,7 +6,10 @@ import { UsageError } from './usage-error.js';
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
   const all = { ...GLOBAL_OPTIONS, ...spec.options };
   const options = Object.fromEntries(
-    Object.entries(all).map(([name, option]) => [name, { type: option.type, ...(option.short && { short: option.short }) }]),
+    Object.entries(all).map(([name, option]) => [
+      name,
+      { type: option.type, ...(option.short && { short: option.short }) },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -17,7 +20,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { values, positionals: parsed.positionals };
   if (parsed.positionals.length !== spec.positionals.length) {
-    const expected = spec.positionals.length === 0 ? 'no arguments' : spec.positionals.map((name) => `<${name}>`).join(' ');
+    const expected =
+      spec.positionals.length === 0 ? 'no arguments' : spec.positionals.map((name) => `<${name}>`).join(' ');
     const got = parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ');
     throw new UsageError(`\`${spec.name}\` takes ${expected} (got ${got}).`, spec.name);
   }

@@ -10,7 +10,9 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // main() reports every failure itself; reaching this is a bug, still never print the key.
-    process.stderr.write(`content-publisher: unexpected failure: ${oneLine(redactText(String((error as Error)?.message ?? error)))}\n`);
+    process.stderr.write(
+      `content-publisher: unexpected failure: ${oneLine(redactText(String((error as Error)?.message ?? error)))}\n`,
+    );
     process.exitCode = 1;
   },
 );

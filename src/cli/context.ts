@@ -86,10 +86,14 @@ export class CommandContext {
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        throw new UsageError(`Cannot read --api-key-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, this.command);
+        throw new UsageError(
+          `Cannot read --api-key-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`,
+          this.command,
+        );
       }
       const key = text.trim();
-      if (key === '') throw new UsageError(`--api-key-file ${file} is empty. Put the token (btb_...) in it.`, this.command);
+      if (key === '')
+        throw new UsageError(`--api-key-file ${file} is empty. Put the token (btb_...) in it.`, this.command);
       this.apiKey = key;
     }
     this.keyLoaded = true;
@@ -118,7 +122,10 @@ export class CommandContext {
     return createClient({
       baseUrl: this.baseUrl(),
       userAgent: 'content-publisher-watch',
-      logger: { warn: (message: string) => this.log(message), ...(this.verbose && { debug: (message: string) => this.log(message) }) },
+      logger: {
+        warn: (message: string) => this.log(message),
+        ...(this.verbose && { debug: (message: string) => this.log(message) }),
+      },
     });
   }
 }

@@ -18,10 +18,12 @@ function cellText(value: Cell, max: number): string {
 
 export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
   if (rows.length === 0) return '(none)\n';
-  const cells = rows.map((row) => columns.map((column) => {
-    const raw = column.value(row);
-    return { text: cellText(raw, column.max ?? 60), numeric: typeof raw === 'number' };
-  }));
+  const cells = rows.map((row) =>
+    columns.map((column) => {
+      const raw = column.value(row);
+      return { text: cellText(raw, column.max ?? 60), numeric: typeof raw === 'number' };
+    }),
+  );
   const widths = columns.map((column, index) =>
     Math.max(column.header.length, ...cells.map((row) => row[index]?.text.length ?? 0)),
   );
@@ -34,7 +36,9 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): str
       .join('  ')
       .trimEnd();
   // A numeric column's header is right-aligned with its numbers.
-  const header = line(columns.map((column, index) => ({ text: column.header, numeric: cells.some((row) => row[index]?.numeric) })));
+  const header = line(
+    columns.map((column, index) => ({ text: column.header, numeric: cells.some((row) => row[index]?.numeric) })),
+  );
   return `${[header, ...cells.map(line)].join('\n')}\n`;
 }
 

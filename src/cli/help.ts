@@ -16,13 +16,19 @@ export function commandHelp(spec: CommandSpec): string {
   if (spec.details) lines.push('', spec.details);
   if (Object.keys(spec.options).length > 0) lines.push('', 'Options:', ...optionLines(spec.options));
   lines.push('', 'Global options:', ...optionLines(GLOBAL_OPTIONS));
-  lines.push('', spec.examples.length > 1 ? 'Examples:' : 'Example:', ...spec.examples.map((example) => `  $ ${example}`));
+  lines.push(
+    '',
+    spec.examples.length > 1 ? 'Examples:' : 'Example:',
+    ...spec.examples.map((example) => `  $ ${example}`),
+  );
   return `${lines.join('\n')}\n`;
 }
 
 export function globalHelp(commands: readonly CommandSpec[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));
-  const codes = Object.entries(EXIT).map(([name, code]) => `${code}=${name}`).join(', ');
+  const codes = Object.entries(EXIT)
+    .map(([name, code]) => `${code}=${name}`)
+    .join(', ');
   return [
     'Usage: content-publisher <command> [options]',
     '',

@@ -37,7 +37,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const spec = COMMANDS.find((command) => command.name === name);
   if (!spec) {
-    return reportError(undefined, io, new UsageError(`Unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`content-publisher --help\`.`), redact);
+    return reportError(
+      undefined,
+      io,
+      new UsageError(
+        `Unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`content-publisher --help\`.`,
+      ),
+      redact,
+    );
   }
   // A command that parses its own options (the simulator); only --help is answered from its spec here.
   if (spec.runRaw && !rest.includes('--help') && !rest.includes('-h')) return spec.runRaw([...rest]);

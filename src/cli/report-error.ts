@@ -24,7 +24,8 @@ export function errorLine(error: unknown): string {
   const e = error as ErrorShape;
   if (e.name === 'UsageError' || e.name === 'StateFileError') return e.message;
   if (e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
-  if (e.name === 'MissingApiKeyError') return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
+  if (e.name === 'MissingApiKeyError')
+    return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
   // Before the status: a malformed 200 response carries status 200.
   if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
   const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
@@ -42,12 +43,18 @@ export function errorLine(error: unknown): string {
 }
 
 /** Prints the error and returns its exit code. */
-export function reportError(context: CommandContext | undefined, io: { stderr: { write(text: string): unknown } }, error: unknown, redact: (text: string) => string): number {
+export function reportError(
+  context: CommandContext | undefined,
+  io: { stderr: { write(text: string): unknown } },
+  error: unknown,
+  redact: (text: string) => string,
+): number {
   const code = exitCodeFor(error);
   const line = errorLine(error);
-  const usageHint = error instanceof Error && error.name === 'UsageError' && (error as { command?: string }).command
-    ? `\nRun \`content-publisher ${(error as { command?: string }).command} --help\` for the usage and an example.`
-    : '';
+  const usageHint =
+    error instanceof Error && error.name === 'UsageError' && (error as { command?: string }).command
+      ? `\nRun \`content-publisher ${(error as { command?: string }).command} --help\` for the usage and an example.`
+      : '';
   io.stderr.write(escapeControls(redact(`content-publisher: ${line}${usageHint}\n`)));
   if (context?.json) {
     const e = error instanceof Error ? (error as ErrorShape) : undefined;

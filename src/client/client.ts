@@ -3,8 +3,23 @@ import { type ClientOptions, resolveClientOptions } from './options.js';
 import type { RateLimitState } from './rate-limit.js';
 import type { ResourceContext } from './request-json.js';
 import { type Account, me } from './resources/account.js';
-import { type ArticleDetail, type ArticleListItem, type ArticlePage, type ArticleQuery, article, articles, articlesPage } from './resources/articles.js';
-import { type AuditBody, type AuditResult, type BriefBody, type BriefResult, audit, brief } from './resources/content-tools.js';
+import {
+  type ArticleDetail,
+  type ArticleListItem,
+  type ArticlePage,
+  type ArticleQuery,
+  article,
+  articles,
+  articlesPage,
+} from './resources/articles.js';
+import {
+  type AuditBody,
+  type AuditResult,
+  type BriefBody,
+  type BriefResult,
+  audit,
+  brief,
+} from './resources/content-tools.js';
 import { type Digest, digest } from './resources/digest.js';
 import { type FeedConditions, type FeedResponse, rss, sitemap } from './resources/feeds.js';
 import { type GenerateBody, type GenerateResult, generate } from './resources/generate.js';
@@ -43,7 +58,11 @@ export interface Client {
 export function createClient(options: ClientOptions): Client {
   const resolved = resolveClientOptions(options);
   const transport = createTransport(resolved);
-  const ctx: ResourceContext = { transport, timeoutMs: resolved.timeoutMs, generateTimeoutMs: resolved.generateTimeoutMs };
+  const ctx: ResourceContext = {
+    transport,
+    timeoutMs: resolved.timeoutMs,
+    generateTimeoutMs: resolved.generateTimeoutMs,
+  };
   return {
     get rateLimit() {
       return transport.rateLimit;

@@ -26,7 +26,8 @@ export const HINTS = {
 } as const;
 
 export function rateLimitHint(retryAfterSeconds: number | undefined): string {
-  const wait = retryAfterSeconds === undefined ? 'Wait until the hourly window frees up' : `Wait ${retryAfterSeconds} seconds`;
+  const wait =
+    retryAfterSeconds === undefined ? 'Wait until the hourly window frees up' : `Wait ${retryAfterSeconds} seconds`;
   return `${wait}, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).`;
 }
 
@@ -83,7 +84,12 @@ export function errorForStatus(failure: HttpFailure): PublisherError {
   const base = { method: failure.method, path: failure.path, status: failure.status, apiMessage: failure.apiMessage };
   if (failure.status === 429) {
     const hint = rateLimitHint(failure.retryAfter);
-    return new RateLimitError({ ...base, hint, message: formatHttpMessage(failure, hint), retryAfter: failure.retryAfter });
+    return new RateLimitError({
+      ...base,
+      hint,
+      message: formatHttpMessage(failure, hint),
+      retryAfter: failure.retryAfter,
+    });
   }
   const known = CLASS_BY_STATUS[failure.status];
   const [ErrorCtor, hint]: [ErrorClass, string] =

@@ -184,8 +184,7 @@ export class ConfigError extends PublisherError {
 }
 
 /** An authenticated call on a client created without `apiKey`. */
-export class MissingApiKeyError extends ConfigError {
-}
+export class MissingApiKeyError extends ConfigError {}
 
 // Names live on the prototypes (not as instance fields) so that the stack header, captured while the
 // base constructor runs, already shows the subclass name; explicit strings survive minification.

@@ -80,9 +80,14 @@ export const clientOptionsSchema = z.strictObject({
     )
     .optional(),
   /** The User-Agent header. @default "astro-content-publisher" */
-  userAgent: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }).optional(),
+  userAgent: z
+    .string({ error: 'must be a non-empty string' })
+    .min(1, { error: 'must be a non-empty string' })
+    .optional(),
   /** Aborts every request of this client (for example on shutdown). */
-  signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
+  signal: z
+    .custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'must be an AbortSignal' })
+    .optional(),
   /**
    * Accept a plain `http://` baseUrl to a host other than this machine although an `apiKey` is set (the key
    * then travels in cleartext): only for a trusted private network. Loopback (localhost, 127.x, ::1) is
@@ -97,11 +102,18 @@ export type { ClientOptions } from './options-docs.js';
 export type ResolvedClientOptions = z.output<typeof clientOptionsSchema> & { fetch: typeof globalThis.fetch };
 
 const FIX: Record<string, string> = {
-  baseUrl: 'Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
-  apiKey: 'Copy the token created in the dashboard at /account/api-keys into createClient({ apiKey }) or PUBLISHER_API_KEY.',
+  baseUrl:
+    'Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
+  apiKey:
+    'Copy the token created in the dashboard at /account/api-keys into createClient({ apiKey }) or PUBLISHER_API_KEY.',
 };
 
-const CONTEXT = { call: 'createClient()', docs: 'client-options', fixes: FIX, known: Object.keys(clientOptionsSchema.shape) };
+const CONTEXT = {
+  call: 'createClient()',
+  docs: 'client-options',
+  fixes: FIX,
+  known: Object.keys(clientOptionsSchema.shape),
+};
 
 /** Validates and completes the options; throws ConfigError naming the first bad option. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
@@ -124,7 +136,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     // A program may print only the message: it carries the fix too.
     throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
   }
-  const cleartext = result.data.apiKey === undefined ? undefined : cleartextRefusal(result.data.baseUrl, result.data.allowInsecureHttp);
+  const cleartext =
+    result.data.apiKey === undefined ? undefined : cleartextRefusal(result.data.baseUrl, result.data.allowInsecureHttp);
   if (cleartext) {
     const fix = 'Use https, or pass createClient({ allowInsecureHttp: true }) on a trusted private network.';
     throw new ConfigError({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}. ${fix}`, hint: fix });

@@ -52,7 +52,12 @@ export function parseJsonBody(call: Call, response: TransportResponse): unknown 
   try {
     return JSON.parse(response.text);
   } catch {
-    return fail(call, response, '(body)', `expected JSON, got a body that does not parse as JSON (${response.text.length} characters, ${type}; cut off?)`);
+    return fail(
+      call,
+      response,
+      '(body)',
+      `expected JSON, got a body that does not parse as JSON (${response.text.length} characters, ${type}; cut off?)`,
+    );
   }
 }
 
@@ -60,7 +65,12 @@ function fail(call: Call, response: TransportResponse, fieldPath: string, proble
   throw formatError(call, response, fieldPath, problem);
 }
 
-export function validateBody<S extends z.ZodType>(call: Call, response: TransportResponse, schema: S, body: unknown): z.output<S> {
+export function validateBody<S extends z.ZodType>(
+  call: Call,
+  response: TransportResponse,
+  schema: S,
+  body: unknown,
+): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const [first, ...rest] = result.error.issues;
@@ -69,6 +79,10 @@ export function validateBody<S extends z.ZodType>(call: Call, response: Transpor
   return fail(call, response, fieldPath, `field \`${fieldPath}\`: ${first?.message ?? 'invalid'}${more}`);
 }
 
-export function parseJsonResponse<S extends z.ZodType>(call: Call, response: TransportResponse, schema: S): z.output<S> {
+export function parseJsonResponse<S extends z.ZodType>(
+  call: Call,
+  response: TransportResponse,
+  schema: S,
+): z.output<S> {
   return validateBody(call, response, schema, parseJsonBody(call, response));
 }

@@ -54,7 +54,12 @@ export async function fetchSameOrigin(
   for (let hops = 0; ; hops++) {
     const response = await fetchImpl(current, { ...init, redirect: 'manual' });
     // A browser-style fetch hides the target of a manual redirect (status 0): nothing to check it against.
-    if (response.type === 'opaqueredirect') throw new RedirectRefusedError(current, undefined, `${current} redirected to a location this fetch does not reveal.`);
+    if (response.type === 'opaqueredirect')
+      throw new RedirectRefusedError(
+        current,
+        undefined,
+        `${current} redirected to a location this fetch does not reveal.`,
+      );
     if (!REDIRECT_STATUSES.has(response.status)) return { response, url: current };
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
@@ -64,11 +69,25 @@ export async function fetchSameOrigin(
     } catch {
       target = undefined;
     }
-    if (!target) throw new RedirectRefusedError(current, undefined, `${current} answered ${response.status} without a usable Location.`);
+    if (!target)
+      throw new RedirectRefusedError(
+        current,
+        undefined,
+        `${current} answered ${response.status} without a usable Location.`,
+      );
     if (target.origin !== new URL(current).origin) {
-      throw new RedirectRefusedError(current, target.href, `${current} answered ${response.status} to another origin (${target.origin}); only same-origin redirects are followed.`);
+      throw new RedirectRefusedError(
+        current,
+        target.href,
+        `${current} answered ${response.status} to another origin (${target.origin}); only same-origin redirects are followed.`,
+      );
     }
-    if (hops + 1 > maxRedirects) throw new RedirectRefusedError(current, target.href, `more than ${maxRedirects} redirects in a row, starting at ${url}.`);
+    if (hops + 1 > maxRedirects)
+      throw new RedirectRefusedError(
+        current,
+        target.href,
+        `more than ${maxRedirects} redirects in a row, starting at ${url}.`,
+      );
     current = target.href;
   }
 }
@@ -115,19 +134,33 @@ export function maxAgeFrom(cacheControl: string | null): number | undefined {
  * body read under a byte cap, one attempt (the callers cache and retry on their own schedule).
  */
 export async function fetchPublicFeed(url: string, options: FetchFeedOptions): Promise<FetchedFeed> {
-  const headers = new Headers({ Accept: 'application/xml, application/rss+xml, text/xml;q=0.9, */*;q=0.1', 'User-Agent': 'astro-content-publisher' });
+  const headers = new Headers({
+    Accept: 'application/xml, application/rss+xml, text/xml;q=0.9, */*;q=0.1',
+    'User-Agent': 'astro-content-publisher',
+  });
   if (options.conditional?.etag) headers.set('If-None-Match', options.conditional.etag);
   if (options.conditional?.lastModified) headers.set('If-Modified-Since', options.conditional.lastModified);
   let response: Response;
   try {
-    ({ response } = await fetchSameOrigin(options.fetch ?? fetch, url, { headers, signal: AbortSignal.timeout(options.timeoutMs) }));
+    ({ response } = await fetchSameOrigin(options.fetch ?? fetch, url, {
+      headers,
+      signal: AbortSignal.timeout(options.timeoutMs),
+    }));
   } catch (error) {
-    if (error instanceof RedirectRefusedError) throw new UpstreamFeedError({ url, reason: 'redirect', detail: `${error.message} Point \`baseUrl\` at the service itself.`, cause: error });
+    if (error instanceof RedirectRefusedError)
+      throw new UpstreamFeedError({
+        url,
+        reason: 'redirect',
+        detail: `${error.message} Point \`baseUrl\` at the service itself.`,
+        cause: error,
+      });
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new UpstreamFeedError({
       url,
       reason: timedOut ? 'timeout' : 'network',
-      detail: timedOut ? `no response within ${options.timeoutMs} ms.` : `the request failed (${error instanceof Error ? error.message : String(error)}). Check \`baseUrl\` and that the service is reachable.`,
+      detail: timedOut
+        ? `no response within ${options.timeoutMs} ms.`
+        : `the request failed (${error instanceof Error ? error.message : String(error)}). Check \`baseUrl\` and that the service is reachable.`,
       cause: error,
     });
   }
@@ -143,17 +176,31 @@ export async function fetchPublicFeed(url: string, options: FetchFeedOptions): P
   if (response.status !== 200) {
     await response.body?.cancel();
     const hint = response.status === 404 ? ' Check `siteId` (the site must exist and be active).' : '';
-    throw new UpstreamFeedError({ url, reason: 'status', status: response.status, detail: `the service answered ${response.status} ${response.statusText}.${hint}` });
+    throw new UpstreamFeedError({
+      url,
+      reason: 'status',
+      status: response.status,
+      detail: `the service answered ${response.status} ${response.statusText}.${hint}`,
+    });
   }
   let body: CappedBody;
   try {
     body = await readBodyCapped(response, options.maxBytes);
   } catch (error) {
-    throw new UpstreamFeedError({ url, reason: 'network', detail: `the response broke off (${error instanceof Error ? error.message : String(error)}).`, cause: error });
+    throw new UpstreamFeedError({
+      url,
+      reason: 'network',
+      detail: `the response broke off (${error instanceof Error ? error.message : String(error)}).`,
+      cause: error,
+    });
   }
   if (!body.ok) {
     const size = body.declared ? `${body.bytesSeen} bytes, over` : 'over';
-    throw new UpstreamFeedError({ url, reason: 'too-large', detail: `the response is ${size} the ${options.maxBytes}-byte size cap.` });
+    throw new UpstreamFeedError({
+      url,
+      reason: 'too-large',
+      detail: `the response is ${size} the ${options.maxBytes}-byte size cap.`,
+    });
   }
   // Decoded by the document's byte-order mark or encoding declaration, not as UTF-8 regardless.
   const decoded = decodeXmlBytes(body.bytes, { url, kind: 'feed' });

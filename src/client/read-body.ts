@@ -4,7 +4,8 @@
  * before reading, and streaming stops as soon as the running count passes the cap.
  */
 
-export type CappedBody = { ok: true; text: string; bytes: Uint8Array } | { ok: false; bytesSeen: number; declared: boolean };
+export type CappedBody =
+  { ok: true; text: string; bytes: Uint8Array } | { ok: false; bytesSeen: number; declared: boolean };
 
 export async function readBodyCapped(response: Response, maxBytes: number): Promise<CappedBody> {
   const header = response.headers.get('content-length');

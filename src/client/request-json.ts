@@ -15,7 +15,14 @@ export async function getJson<S extends z.ZodType>(
   schema: S,
   query?: Record<string, string | number | undefined>,
 ): Promise<z.output<S>> {
-  const response = await ctx.transport.request({ method: 'GET', path, query, auth: true, timeoutMs: ctx.timeoutMs, accept: 'application/json' });
+  const response = await ctx.transport.request({
+    method: 'GET',
+    path,
+    query,
+    auth: true,
+    timeoutMs: ctx.timeoutMs,
+    accept: 'application/json',
+  });
   return parseJsonResponse({ method: 'GET', path }, response, schema);
 }
 
@@ -27,6 +34,14 @@ export async function postJson<S extends z.ZodType>(
   timeoutOption: 'timeoutMs' | 'generateTimeoutMs' = 'timeoutMs',
 ): Promise<z.output<S>> {
   const timeoutMs = timeoutOption === 'generateTimeoutMs' ? ctx.generateTimeoutMs : ctx.timeoutMs;
-  const response = await ctx.transport.request({ method: 'POST', path, body, auth: true, timeoutMs, timeoutOption, accept: 'application/json' });
+  const response = await ctx.transport.request({
+    method: 'POST',
+    path,
+    body,
+    auth: true,
+    timeoutMs,
+    timeoutOption,
+    accept: 'application/json',
+  });
   return parseJsonResponse({ method: 'POST', path }, response, schema);
 }

@@ -72,12 +72,12 @@ export interface RetryInput {
 }
 
 export type RetryDecision =
-  | { retry: false; reason: string }
-  | { retry: true; kind: 'rate-limit' | 'backoff'; delayMs: number };
+  { retry: false; reason: string } | { retry: true; kind: 'rate-limit' | 'backoff'; delayMs: number };
 
 export function decideRetry(input: RetryInput): RetryDecision {
   const { failure } = input;
-  if (input.method !== 'GET') return { retry: false, reason: `${input.method} requests are never retried automatically` };
+  if (input.method !== 'GET')
+    return { retry: false, reason: `${input.method} requests are never retried automatically` };
   if (failure.kind === 'timeout') return { retry: false, reason: 'timeouts are not retried' };
   if (failure.kind === 'too-large') return { retry: false, reason: 'a body over the size cap is not retried' };
   if (failure.kind === 'redirect') return { retry: false, reason: 'a refused redirect is not retried' };
@@ -88,7 +88,10 @@ export function decideRetry(input: RetryInput): RetryDecision {
     // 0 means "never retry a 429": a Retry-After of 0 or of a past date (read as 0) must not slip under it.
     if (input.maxRetryAfterMs === 0) return { retry: false, reason: 'maxRetryAfterMs is 0: a 429 is never retried' };
     if (failure.retryAfterMs > input.maxRetryAfterMs) {
-      return { retry: false, reason: `Retry-After ${failure.retryAfterMs} ms is over maxRetryAfterMs ${input.maxRetryAfterMs} ms` };
+      return {
+        retry: false,
+        reason: `Retry-After ${failure.retryAfterMs} ms is over maxRetryAfterMs ${input.maxRetryAfterMs} ms`,
+      };
     }
     return { retry: true, kind: 'rate-limit', delayMs: failure.retryAfterMs };
   }
@@ -96,12 +99,16 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (failure.kind === 'status' && !RETRYABLE_STATUSES.has(failure.status)) {
     return { retry: false, reason: `status ${failure.status} is not retryable` };
   }
-  if (input.backoffRetriesDone >= input.retries) return { retry: false, reason: `gave up after ${input.retries} retries` };
+  if (input.backoffRetriesDone >= input.retries)
+    return { retry: false, reason: `gave up after ${input.retries} retries` };
 
   // A 503 may say when to come back; honour it when it is within the cap, else give up now.
   if (failure.kind === 'status' && failure.retryAfterMs !== undefined) {
     if (failure.retryAfterMs > input.maxRetryAfterMs) {
-      return { retry: false, reason: `Retry-After ${failure.retryAfterMs} ms is over maxRetryAfterMs ${input.maxRetryAfterMs} ms` };
+      return {
+        retry: false,
+        reason: `Retry-After ${failure.retryAfterMs} ms is over maxRetryAfterMs ${input.maxRetryAfterMs} ms`,
+      };
     }
     return { retry: true, kind: 'backoff', delayMs: failure.retryAfterMs };
   }

@@ -159,14 +159,25 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         return {
           ok: false,
           failure: { kind: 'redirect' },
-          error: new ResponseFormatError({ method, path, endpoint: `${method} ${path}`, fieldPath: '(status)', hint, message: `[${method}] ${path}: unexpected response: ${error.message} ${hint}` }),
+          error: new ResponseFormatError({
+            method,
+            path,
+            endpoint: `${method} ${path}`,
+            fieldPath: '(status)',
+            hint,
+            message: `[${method}] ${path}: unexpected response: ${error.message} ${hint}`,
+          }),
         };
       }
       if (timeout.aborted) {
         const hint = `Retry later, or raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
         const message = `[${method}] ${path}: no complete response within ${request.timeoutMs} ms. ${hint}`;
         log('debug', `${method} ${path} -> timeout after ${request.timeoutMs} ms`);
-        return { ok: false, failure: { kind: 'timeout' }, error: new TimeoutError({ method, path, message, hint, timeoutMs: request.timeoutMs }) };
+        return {
+          ok: false,
+          failure: { kind: 'timeout' },
+          error: new TimeoutError({ method, path, message, hint, timeoutMs: request.timeoutMs }),
+        };
       }
       if (options.signal?.aborted) throw options.signal.reason;
       const detail = redact(causeText(error));
@@ -175,7 +186,13 @@ export function createTransport(options: ResolvedClientOptions): Transport {
       return {
         ok: false,
         failure: { kind: 'network' },
-        error: new NetworkError({ method, path, message: `[${method}] ${path}: network error: ${detail}. ${hint}`, hint, cause: error }),
+        error: new NetworkError({
+          method,
+          path,
+          message: `[${method}] ${path}: network error: ${detail}. ${hint}`,
+          hint,
+          cause: error,
+        }),
       };
     }
 
@@ -187,10 +204,18 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     const limitNote = request.auth && rateLimit ? ` (rate limit ${rateLimit.remaining}/${rateLimit.limit} left)` : '';
     log('debug', `${method} ${path} -> ${response.status} in ${elapsed} ms${limitNote}`);
 
-    const result: TransportResponse = { status: response.status, statusText: response.statusText, headers: response.headers, text, url };
+    const result: TransportResponse = {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      text,
+      url,
+    };
     const answered = response.ok || request.okStatuses?.includes(response.status) === true;
     if (oversize && answered) {
-      const size = oversize.declared ? `${oversize.bytesSeen} bytes (Content-Length)` : `over ${maxBytes} bytes (download stopped)`;
+      const size = oversize.declared
+        ? `${oversize.bytesSeen} bytes (Content-Length)`
+        : `over ${maxBytes} bytes (download stopped)`;
       const hint = `Check that \`baseUrl\` points at the service itself; if this answer really is that big, raise \`${sizeOption}\` (now ${maxBytes}).`;
       log('debug', `${method} ${path} -> ${response.status}, body ${size}: refused`);
       return {
@@ -224,7 +249,8 @@ export function createTransport(options: ResolvedClientOptions): Transport {
   async function request(request: TransportRequest): Promise<TransportResponse> {
     const { method, path } = request;
     if (request.auth && !options.apiKey) {
-      const hint = 'Pass createClient({ apiKey }) or set PUBLISHER_API_KEY (create a token in the dashboard at /account/api-keys; it starts with btb_).';
+      const hint =
+        'Pass createClient({ apiKey }) or set PUBLISHER_API_KEY (create a token in the dashboard at /account/api-keys; it starts with btb_).';
       throw new MissingApiKeyError({
         option: 'apiKey',
         method,
@@ -256,7 +282,10 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         log('warn', `${method} ${path} -> 429; waiting ${decision.delayMs} ms (Retry-After) and retrying once`);
       } else {
         backoffRetriesDone++;
-        log('warn', `${method} ${path} -> ${outcome.error.code}; retry ${backoffRetriesDone} of ${options.retries} in ${decision.delayMs} ms`);
+        log(
+          'warn',
+          `${method} ${path} -> ${outcome.error.code}; retry ${backoffRetriesDone} of ${options.retries} in ${decision.delayMs} ms`,
+        );
       }
       await sleep(decision.delayMs, options.signal);
     }

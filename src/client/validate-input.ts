@@ -31,7 +31,8 @@ export function assertSlug(slug: unknown, call: CallSite): asserts slug is strin
   else if (slug.includes('..')) problem = 'must not contain ".."';
   // "." is a path segment of its own: /articles/./ is /articles/, the list endpoint.
   else if (slug.trim() === '.') problem = 'must not be "."';
-  else if (/[?#]/.test(slug) || [...slug].some((char) => char.charCodeAt(0) < 0x20)) problem = 'must not contain control characters, "?" or "#"';
+  else if (/[?#]/.test(slug) || [...slug].some((char) => char.charCodeAt(0) < 0x20))
+    problem = 'must not contain control characters, "?" or "#"';
   if (problem === undefined) return;
   const hint = 'Pass one article slug as listed by client.articles(siteId), like "my-article".';
   throw new ConfigError({
@@ -65,7 +66,11 @@ export function assertArticleQuery(query: unknown, call: CallSite): void {
 }
 
 /** A JSON object body (audit, brief, generate); generate also needs a topic or a title. */
-export function assertBody(body: unknown, call: CallSite, requireTopicOrTitle: boolean): asserts body is Record<string, unknown> {
+export function assertBody(
+  body: unknown,
+  call: CallSite,
+  requireTopicOrTitle: boolean,
+): asserts body is Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     const hint = 'Pass the request body as a plain object.';
     throw new ConfigError({

@@ -52,7 +52,9 @@ export interface WriterOptions {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
-const PREFIX_OF: ReadonlyMap<string, string> = new Map(Object.entries(WELL_KNOWN_NAMESPACES).map(([prefix, uri]) => [uri, prefix]));
+const PREFIX_OF: ReadonlyMap<string, string> = new Map(
+  Object.entries(WELL_KNOWN_NAMESPACES).map(([prefix, uri]) => [uri, prefix]),
+);
 
 export class AllowListWriter {
   readonly #o: WriterOptions;
@@ -89,7 +91,9 @@ export class AllowListWriter {
   #attributes(element: XmlElement, rule: ElementRule, open: boolean): string {
     if (!rule.attributes && !open) return '';
     let out = '';
-    const rel = attributesOf(this.#o.xml, element).find((a) => a.name === 'rel')?.value.trim();
+    const rel = attributesOf(this.#o.xml, element)
+      .find((a) => a.name === 'rel')
+      ?.value.trim();
     for (const a of attributesOf(this.#o.xml, element)) {
       if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) continue;
       const colon = a.name.indexOf(':');
@@ -107,7 +111,8 @@ export class AllowListWriter {
       let value = a.value;
       if (kind === 'self' && rel === 'self') value = this.#o.mapUrl('self', value.trim(), element);
       else if (kind !== 'keep') value = this.#o.mapUrl(kind === 'self' ? 'page' : kind, value.trim(), element);
-      if (colon !== -1 && !name.startsWith('xml:')) this.used.add(WELL_KNOWN_NAMESPACES[name.slice(0, name.indexOf(':'))] ?? '');
+      if (colon !== -1 && !name.startsWith('xml:'))
+        this.used.add(WELL_KNOWN_NAMESPACES[name.slice(0, name.indexOf(':'))] ?? '');
       out += ` ${name}="${escapeXmlAttribute(value)}"`;
     }
     return out;
@@ -115,7 +120,9 @@ export class AllowListWriter {
 
   #meets(element: XmlElement, requires: Readonly<Record<string, RegExp>>): boolean {
     const attributes = attributesOf(this.#o.xml, element);
-    return Object.entries(requires).every(([name, pattern]) => pattern.test(attributes.find((a) => a.name === name)?.value.trim() ?? ''));
+    return Object.entries(requires).every(([name, pattern]) =>
+      pattern.test(attributes.find((a) => a.name === name)?.value.trim() ?? ''),
+    );
   }
 
   /** The element written under its rule, or '' when it is not allowed. */
@@ -138,11 +145,18 @@ export class AllowListWriter {
     }
     const text = textOf(this.#o.xml, element);
     if (open && text.trim() === '') return `<${qname}${attributes}/>`;
-    if (rule.pattern) return rule.pattern.test(text.trim()) ? `<${qname}${attributes}>${escapeXmlText(text.trim())}</${qname}>` : '';
+    if (rule.pattern)
+      return rule.pattern.test(text.trim()) ? `<${qname}${attributes}>${escapeXmlText(text.trim())}</${qname}>` : '';
     if (rule.content === 'html') return `<${qname}${attributes}>${toCdata(this.#o.html(text, element))}</${qname}>`;
     if (rule.url === undefined) return `<${qname}${attributes}>${escapeXmlText(text)}</${qname}>`;
     let kind: UrlKind = rule.url === 'permalink' ? 'page' : rule.url;
-    if (rule.url === 'permalink' && attributesOf(this.#o.xml, element).find((a) => a.name === 'isPermaLink')?.value.trim() === 'false') kind = 'file';
+    if (
+      rule.url === 'permalink' &&
+      attributesOf(this.#o.xml, element)
+        .find((a) => a.name === 'isPermaLink')
+        ?.value.trim() === 'false'
+    )
+      kind = 'file';
     return `<${qname}${attributes}>${escapeXmlText(kind === 'file' ? text.trim() : this.#o.mapUrl(kind, text.trim(), element))}</${qname}>`;
   }
 
@@ -157,7 +171,8 @@ export class AllowListWriter {
     const rule = parent.children?.[`${key}|${child.local}`];
     if (rule) return this.write(child, rule);
     // An extension element (itunes:owner, media:group) nests elements of its own namespace.
-    if (parent.openNamespaces?.has(key) || (parentOpen && key !== '' && !ACTIVE_NAMESPACES.has(key))) return this.write(child, OPEN_RULE, true);
+    if (parent.openNamespaces?.has(key) || (parentOpen && key !== '' && !ACTIVE_NAMESPACES.has(key)))
+      return this.write(child, OPEN_RULE, true);
     return '';
   }
 
@@ -168,7 +183,8 @@ export class AllowListWriter {
       const prefix = PREFIX_OF.get(uri);
       return prefix === undefined ? [] : [[prefix, uri] as const];
     });
-    for (const [prefix, uri] of prefixes.sort(([a], [b]) => (a < b ? -1 : 1))) out += ` xmlns:${prefix}="${escapeXmlAttribute(uri)}"`;
+    for (const [prefix, uri] of prefixes.sort(([a], [b]) => (a < b ? -1 : 1)))
+      out += ` xmlns:${prefix}="${escapeXmlAttribute(uri)}"`;
     return out;
   }
 
@@ -176,9 +192,18 @@ export class AllowListWriter {
   warnings(what: string): string[] {
     const out: string[] = [];
     const repaired = [...this.#o.ns.undeclared].filter(([, known]) => known).map(([p]) => `${p}:`);
-    if (repaired.length > 0) out.push(`${what} uses the namespace prefix${repaired.length === 1 ? '' : 'es'} ${repaired.join(', ')} without declaring ${repaired.length === 1 ? 'it' : 'them'}; the well-known namespace${repaired.length === 1 ? ' was' : 's were'} declared.`);
-    if (this.unknownPrefixes.size > 0) out.push(`${what} uses the undeclared namespace prefix${this.unknownPrefixes.size === 1 ? '' : 'es'} ${[...this.unknownPrefixes].map((p) => `${p}:`).join(', ')}; those elements were dropped.`);
-    if (this.activeDropped > 0) out.push(`${what} contains ${this.activeDropped} element${this.activeDropped === 1 ? '' : 's'} in the XHTML, SVG or MathML namespace; dropped (they could run script on the blog's domain).`);
+    if (repaired.length > 0)
+      out.push(
+        `${what} uses the namespace prefix${repaired.length === 1 ? '' : 'es'} ${repaired.join(', ')} without declaring ${repaired.length === 1 ? 'it' : 'them'}; the well-known namespace${repaired.length === 1 ? ' was' : 's were'} declared.`,
+      );
+    if (this.unknownPrefixes.size > 0)
+      out.push(
+        `${what} uses the undeclared namespace prefix${this.unknownPrefixes.size === 1 ? '' : 'es'} ${[...this.unknownPrefixes].map((p) => `${p}:`).join(', ')}; those elements were dropped.`,
+      );
+    if (this.activeDropped > 0)
+      out.push(
+        `${what} contains ${this.activeDropped} element${this.activeDropped === 1 ? '' : 's'} in the XHTML, SVG or MathML namespace; dropped (they could run script on the blog's domain).`,
+      );
     return out;
   }
 }

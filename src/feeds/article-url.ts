@@ -13,7 +13,10 @@ export function slugFromArticleUrl(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  const segment = parsed.pathname.split('/').filter((s) => s !== '').pop();
+  const segment = parsed.pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .pop();
   if (segment === undefined) return undefined;
   try {
     return decodeURIComponent(segment);
@@ -78,7 +81,10 @@ const UPSTREAM_ARTICLE_PATH = /^\/blog\/([^/]+)\/?$/;
 export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstream: string) => string {
   const parsed = articleUrlMapperOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'makeArticleUrlMapper()', docs: 'integration-options' });
+    const problem = formatIssue(parsed.error.issues[0]!, options, {
+      call: 'makeArticleUrlMapper()',
+      docs: 'integration-options',
+    });
     throw new TypeError(`makeArticleUrlMapper(): ${problem.message}`);
   }
   const { articlePattern, upstreamOrigins } = parsed.data;

@@ -73,36 +73,52 @@ function isUtf8(bytes: Uint8Array): boolean {
  */
 export function decodeXmlBytes(bytes: Uint8Array, opts: DecodeXmlOptions): DecodedXml {
   const warnings: string[] = [];
-  const done = (text: string, encoding: string): DecodedXml => ({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, encoding, warnings });
+  const done = (text: string, encoding: string): DecodedXml => ({
+    text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+    encoding,
+    warnings,
+  });
   // Byte-order marks and the UTF-16/32 patterns of "<?" (XML 1.0 appendix F.1). UTF-32 first: its
   // little-endian mark begins with UTF-16's.
-  if (startsWith(bytes, [0xff, 0xfe, 0, 0]) || startsWith(bytes, [0x3c, 0, 0, 0])) return done(decodeUtf32(bytes, true), 'utf-32le');
-  if (startsWith(bytes, [0, 0, 0xfe, 0xff]) || startsWith(bytes, [0, 0, 0, 0x3c])) return done(decodeUtf32(bytes, false), 'utf-32be');
+  if (startsWith(bytes, [0xff, 0xfe, 0, 0]) || startsWith(bytes, [0x3c, 0, 0, 0]))
+    return done(decodeUtf32(bytes, true), 'utf-32le');
+  if (startsWith(bytes, [0, 0, 0xfe, 0xff]) || startsWith(bytes, [0, 0, 0, 0x3c]))
+    return done(decodeUtf32(bytes, false), 'utf-32be');
   if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return done(new TextDecoder('utf-8').decode(bytes), 'utf-8');
-  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0x3c, 0, 0x3f, 0])) return done(new TextDecoder('utf-16le').decode(bytes), 'utf-16le');
-  if (startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0, 0x3c, 0, 0x3f])) return done(new TextDecoder('utf-16be').decode(bytes), 'utf-16be');
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0x3c, 0, 0x3f, 0]))
+    return done(new TextDecoder('utf-16le').decode(bytes), 'utf-16le');
+  if (startsWith(bytes, [0xfe, 0xff]) || startsWith(bytes, [0, 0x3c, 0, 0x3f]))
+    return done(new TextDecoder('utf-16be').decode(bytes), 'utf-16be');
 
   // ASCII-compatible: the declaration is readable as Latin-1 whatever the encoding.
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 512)).toString('latin1');
   const label = DECLARED.exec(head)?.[1];
   if (label === undefined) {
     if (isUtf8(bytes)) return done(new TextDecoder('utf-8').decode(bytes), 'utf-8');
-    warnings.push(`The ${opts.kind} at ${opts.url} declares no encoding and is not valid UTF-8: it was read as windows-1252 (Latin-1). Declare its encoding (<?xml version="1.0" encoding="..."?>) upstream.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} declares no encoding and is not valid UTF-8: it was read as windows-1252 (Latin-1). Declare its encoding (<?xml version="1.0" encoding="..."?>) upstream.`,
+    );
     return done(new TextDecoder('windows-1252').decode(bytes), 'windows-1252');
   }
   const decoder = decoderFor(label);
   if (decoder && !decoder.encoding.startsWith('utf-16')) return done(decoder.decode(bytes), decoder.encoding);
   if (decoder) {
     // Declared UTF-16 but written with one byte per ASCII character: the declaration is wrong.
-    warnings.push(`The ${opts.kind} at ${opts.url} declares encoding "${label}" but is written in an 8-bit encoding: it was read as UTF-8.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} declares encoding "${label}" but is written in an 8-bit encoding: it was read as UTF-8.`,
+    );
     return done(new TextDecoder('utf-8').decode(bytes), 'utf-8');
   }
   if (/^(?:ucs-?4|utf-?32)/i.test(label) && isUtf8(bytes)) {
-    warnings.push(`The ${opts.kind} at ${opts.url} declares encoding "${label}" but is written in an 8-bit encoding: it was read as UTF-8.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} declares encoding "${label}" but is written in an 8-bit encoding: it was read as UTF-8.`,
+    );
     return done(new TextDecoder('utf-8').decode(bytes), 'utf-8');
   }
   if (isUtf8(bytes)) {
-    warnings.push(`The ${opts.kind} at ${opts.url} declares the unknown encoding "${label}"; its bytes are valid UTF-8, so it was read as UTF-8.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} declares the unknown encoding "${label}"; its bytes are valid UTF-8, so it was read as UTF-8.`,
+    );
     return done(new TextDecoder('utf-8').decode(bytes), 'utf-8');
   }
   throw new XmlSafetyError({
@@ -117,8 +133,10 @@ export function decodeXmlBytes(bytes: Uint8Array, opts: DecodeXmlOptions): Decod
  * Characters XML 1.0 forbids anywhere in a document: C0 controls other than tab, newline and carriage
  * return, unpaired surrogates, U+FFFE and U+FFFF.
  */
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-disable no-control-regex -- control characters are what this expression is about */
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
 
 export interface CleanedXml {
   text: string;
@@ -139,7 +157,9 @@ export function cleanXmlText(input: string, opts: DecodeXmlOptions): CleanedXml 
   const first = text.search(/\S/);
   if (first > 0 && text.startsWith('<?xml', first)) {
     text = text.slice(first);
-    warnings.push(`The ${opts.kind} at ${opts.url} has whitespace before its XML declaration; it was trimmed. Remove the blank line before <?xml upstream.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} has whitespace before its XML declaration; it was trimmed. Remove the blank line before <?xml upstream.`,
+    );
   }
   FORBIDDEN.lastIndex = 0;
   if (FORBIDDEN.test(text)) {
@@ -148,7 +168,9 @@ export function cleanXmlText(input: string, opts: DecodeXmlOptions): CleanedXml 
       dropped++;
       return '';
     });
-    warnings.push(`The ${opts.kind} at ${opts.url} contains ${dropped} character${dropped === 1 ? '' : 's'} XML forbids (control characters such as U+0000); ${dropped === 1 ? 'it was' : 'they were'} dropped.`);
+    warnings.push(
+      `The ${opts.kind} at ${opts.url} contains ${dropped} character${dropped === 1 ? '' : 's'} XML forbids (control characters such as U+0000); ${dropped === 1 ? 'it was' : 'they were'} dropped.`,
+    );
   }
   return { text, warnings };
 }

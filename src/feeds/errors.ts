@@ -30,8 +30,18 @@ export class XmlSafetyError extends Error {
   readonly line: number | undefined;
   readonly column: number | undefined;
 
-  constructor(opts: { url: string; kind: string; reason: XmlSafetyReason; detail: string; line?: number; column?: number }) {
-    const where = opts.line !== undefined ? ` (line ${opts.line}${opts.column !== undefined ? `, column ${opts.column}` : ''})` : '';
+  constructor(opts: {
+    url: string;
+    kind: string;
+    reason: XmlSafetyReason;
+    detail: string;
+    line?: number;
+    column?: number;
+  }) {
+    const where =
+      opts.line !== undefined
+        ? ` (line ${opts.line}${opts.column !== undefined ? `, column ${opts.column}` : ''})`
+        : '';
     super(`[astro-content-publisher] The ${opts.kind} at ${opts.url} is not safe to parse: ${opts.detail}${where}`);
     this.url = opts.url;
     this.reason = opts.reason;

@@ -23,7 +23,11 @@ export const rewriteOptionsSchema = z.object({
    * characters, undeclared prefixes, XHTML elements): the output is still written.
    * @default undefined (nothing is reported)
    */
-  onWarning: z.custom<(message: string) => void>((v) => typeof v === 'function', { error: 'must be a function (message) => void' }).optional(),
+  onWarning: z
+    .custom<(message: string) => void>((v) => typeof v === 'function', {
+      error: 'must be a function (message) => void',
+    })
+    .optional(),
 });
 export type RewriteOptions = z.input<typeof rewriteOptionsSchema>;
 

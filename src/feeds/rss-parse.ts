@@ -54,7 +54,9 @@ function plainChildText(xml: string, parent: XmlElement, local: string): string 
 
 /** The `content:encoded` child, whatever prefix the feed binds to the content module namespace. */
 export function contentEncodedOf(xml: string, item: XmlElement): XmlElement | undefined {
-  return item.children.find((c) => c.local === 'encoded' && (c.prefix === 'content' || namespaceOf(xml, c) === CONTENT_NS));
+  return item.children.find(
+    (c) => c.local === 'encoded' && (c.prefix === 'content' || namespaceOf(xml, c) === CONTENT_NS),
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { attributesOf, textOf, type XmlElement } from './xml-scan.js';
 
 export const rewriteRssOptionsSchema = rewriteOptionsSchema.extend({
   /** The feed's own public URL on the blog, written into `atom:link rel="self"`. */
-  selfUrl: z.url({ error: 'must be the absolute URL of the blog\'s feed, e.g. https://blog.example.com/rss.xml' }),
+  selfUrl: z.url({ error: "must be the absolute URL of the blog's feed, e.g. https://blog.example.com/rss.xml" }),
 });
 export type RewriteRssOptions = z.input<typeof rewriteRssOptionsSchema>;
 
@@ -24,7 +24,11 @@ export type RewriteRssOptions = z.input<typeof rewriteRssOptionsSchema>;
 function itemLink(xml: string, item: XmlElement | undefined): string | undefined {
   if (!item) return undefined;
   const link = item.children.find((c) => c.local === 'link' && c.prefix === '');
-  const value = link ? textOf(xml, link).trim() : attributesOf(xml, item).find((a) => a.name.endsWith(':about') || a.name === 'about')?.value.trim();
+  const value = link
+    ? textOf(xml, link).trim()
+    : attributesOf(xml, item)
+        .find((a) => a.name.endsWith(':about') || a.name === 'about')
+        ?.value.trim();
   return value !== undefined && URL.canParse(value) ? value : undefined;
 }
 
@@ -57,7 +61,10 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
       return mapSanitizedLinks(sanitizeArticle(html, { articleUrl }).html, page);
     },
   });
-  const body = writer.write(doc.root, rss1 ? RSS1_ROOT : doc.channel === doc.root ? RSS2_ROOT_WITHOUT_CHANNEL : RSS2_ROOT);
+  const body = writer.write(
+    doc.root,
+    rss1 ? RSS1_ROOT : doc.channel === doc.root ? RSS2_ROOT_WITHOUT_CHANNEL : RSS2_ROOT,
+  );
   // The root's start tag ends at its first '>': attribute values are written escaped.
   const tagEnd = body.indexOf('>');
   for (const warning of [...doc.warnings, ...writer.warnings(`The RSS feed at ${opts.url}`)]) opts.onWarning?.(warning);

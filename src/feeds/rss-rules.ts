@@ -10,14 +10,31 @@ const page: ElementRule = { content: 'text', url: 'page' };
 const category: ElementRule = { content: 'text', attributes: { domain: 'keep' } };
 
 /** Extension namespaces kept as text (their elements carry metadata, never markup a reader renders as a page). */
-const OPEN = new Set([NS.dc, NS.dcterms, NS.sy, NS.slash, NS.itunes, NS.googleplay, NS.podcast, NS.media, NS.georss, NS.geo, NS.creativeCommons].filter((u): u is string => u !== undefined));
+const OPEN = new Set(
+  [
+    NS.dc,
+    NS.dcterms,
+    NS.sy,
+    NS.slash,
+    NS.itunes,
+    NS.googleplay,
+    NS.podcast,
+    NS.media,
+    NS.georss,
+    NS.geo,
+    NS.creativeCommons,
+  ].filter((u): u is string => u !== undefined),
+);
 
 const n = (uri: string | undefined, local: string): string => `${uri ?? ''}|${local}`;
 
 /** Extension elements every item and channel may carry, with a URL decision of their own. */
 const EXTENSIONS: Record<string, ElementRule> = {
   // atom:link rel="self" is the blog's feed; rel="alternate"/"next" name pages of the service.
-  [n(NS.atom, 'link')]: { content: 'empty', attributes: { href: 'self', rel: 'keep', type: 'keep', hreflang: 'keep', title: 'keep', length: 'keep' } },
+  [n(NS.atom, 'link')]: {
+    content: 'empty',
+    attributes: { href: 'self', rel: 'keep', type: 'keep', hreflang: 'keep', title: 'keep', length: 'keep' },
+  },
   // The comment feed is a document the blog does not serve: it keeps pointing at the service.
   [n(NS.wfw, 'commentRss')]: { content: 'text', url: 'file' },
   [n(NS.wfw, 'comment')]: { content: 'text', url: 'file' },
@@ -54,11 +71,22 @@ const imageChildren: Record<string, ElementRule> = {
 
 const textInputRule: ElementRule = {
   content: 'container',
-  children: { [n('', 'title')]: text, [n('', 'description')]: text, [n('', 'name')]: text, [n('', 'link')]: { content: 'text', url: 'file' } },
+  children: {
+    [n('', 'title')]: text,
+    [n('', 'description')]: text,
+    [n('', 'name')]: text,
+    [n('', 'link')]: { content: 'text', url: 'file' },
+  },
 };
 
 /** `<item>` of RSS 2.0 (and 0.9x). */
-export const RSS2_ITEM: ElementRule = { content: 'container', lines: true, attributes: { 'xml:lang': 'keep' }, children: itemChildren, openNamespaces: OPEN };
+export const RSS2_ITEM: ElementRule = {
+  content: 'container',
+  lines: true,
+  attributes: { 'xml:lang': 'keep' },
+  children: itemChildren,
+  openNamespaces: OPEN,
+};
 
 /** `<channel>` of RSS 2.0, items included. */
 export const RSS2_CHANNEL: ElementRule = {
@@ -67,10 +95,28 @@ export const RSS2_CHANNEL: ElementRule = {
   attributes: { 'xml:lang': 'keep' },
   openNamespaces: OPEN,
   children: {
-    ...Object.fromEntries(['title', 'description', 'language', 'copyright', 'managingEditor', 'webMaster', 'pubDate', 'lastBuildDate', 'generator', 'docs', 'ttl', 'rating'].map((l) => [n('', l), text])),
+    ...Object.fromEntries(
+      [
+        'title',
+        'description',
+        'language',
+        'copyright',
+        'managingEditor',
+        'webMaster',
+        'pubDate',
+        'lastBuildDate',
+        'generator',
+        'docs',
+        'ttl',
+        'rating',
+      ].map((l) => [n('', l), text]),
+    ),
     [n('', 'link')]: page,
     [n('', 'category')]: category,
-    [n('', 'cloud')]: { content: 'empty', attributes: { domain: 'keep', port: 'keep', path: 'keep', registerProcedure: 'keep', protocol: 'keep' } },
+    [n('', 'cloud')]: {
+      content: 'empty',
+      attributes: { domain: 'keep', port: 'keep', path: 'keep', registerProcedure: 'keep', protocol: 'keep' },
+    },
     [n('', 'image')]: { content: 'container', children: imageChildren },
     [n('', 'textInput')]: textInputRule,
     [n('', 'textinput')]: textInputRule,
@@ -81,16 +127,28 @@ export const RSS2_CHANNEL: ElementRule = {
   },
 };
 
-export const RSS2_ROOT: ElementRule = { content: 'container', lines: true, attributes: { version: 'keep', 'xml:lang': 'keep' }, children: { [n('', 'channel')]: RSS2_CHANNEL } };
+export const RSS2_ROOT: ElementRule = {
+  content: 'container',
+  lines: true,
+  attributes: { version: 'keep', 'xml:lang': 'keep' },
+  children: { [n('', 'channel')]: RSS2_CHANNEL },
+};
 
 /** An `<rss>` without `<channel>` (items directly under the root) is written in the same shape. */
-export const RSS2_ROOT_WITHOUT_CHANNEL: ElementRule = { ...RSS2_CHANNEL, attributes: { version: 'keep', 'xml:lang': 'keep' } };
+export const RSS2_ROOT_WITHOUT_CHANNEL: ElementRule = {
+  ...RSS2_CHANNEL,
+  attributes: { version: 'keep', 'xml:lang': 'keep' },
+};
 
 // RSS 1.0: rdf:about names the channel's or item's page (mapped like its <link>); an rdf:resource points
 // at an rdf:about and is mapped the same way so the references still match. The image's rdf:about is the
 // image file's URL, kept like <url>.
 const rdfPage: Record<string, 'page'> = { 'rdf:about': 'page', 'rdf:resource': 'page' };
-const rss1Image: ElementRule = { content: 'container', attributes: { 'rdf:about': 'file', 'rdf:resource': 'file' }, children: imageChildren };
+const rss1Image: ElementRule = {
+  content: 'container',
+  attributes: { 'rdf:about': 'file', 'rdf:resource': 'file' },
+  children: imageChildren,
+};
 const rss1TextInput: ElementRule = { ...textInputRule, attributes: { 'rdf:about': 'file', 'rdf:resource': 'file' } };
 
 export const RSS1_ITEM: ElementRule = {
@@ -98,12 +156,22 @@ export const RSS1_ITEM: ElementRule = {
   lines: true,
   attributes: rdfPage,
   openNamespaces: OPEN,
-  children: { [n('', 'title')]: text, [n('', 'link')]: page, [n('', 'description')]: { content: 'html' }, ...EXTENSIONS },
+  children: {
+    [n('', 'title')]: text,
+    [n('', 'link')]: page,
+    [n('', 'description')]: { content: 'html' },
+    ...EXTENSIONS,
+  },
 };
 
 const rss1Items: ElementRule = {
   content: 'container',
-  children: { [n(RDF_NS, 'Seq')]: { content: 'container', children: { [n(RDF_NS, 'li')]: { content: 'empty', attributes: { 'rdf:resource': 'page', resource: 'page' } } } } },
+  children: {
+    [n(RDF_NS, 'Seq')]: {
+      content: 'container',
+      children: { [n(RDF_NS, 'li')]: { content: 'empty', attributes: { 'rdf:resource': 'page', resource: 'page' } } },
+    },
+  },
 };
 
 export const RSS1_ROOT: ElementRule = {

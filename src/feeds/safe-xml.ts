@@ -37,7 +37,10 @@ export interface SafeXmlDocument {
 
 const QUOTED = `(?:"[^"<>]*"|'[^'<>]*')`;
 /** A DOCTYPE with at most an external identifier and no internal subset. */
-const EXTERNAL_DOCTYPE = new RegExp(`<!DOCTYPE\\s+[A-Za-z_][\\w:.-]*(?:\\s+(?:PUBLIC\\s+${QUOTED}\\s+${QUOTED}|PUBLIC\\s+${QUOTED}|SYSTEM\\s+${QUOTED}))?\\s*>`, 'y');
+const EXTERNAL_DOCTYPE = new RegExp(
+  `<!DOCTYPE\\s+[A-Za-z_][\\w:.-]*(?:\\s+(?:PUBLIC\\s+${QUOTED}\\s+${QUOTED}|PUBLIC\\s+${QUOTED}|SYSTEM\\s+${QUOTED}))?\\s*>`,
+  'y',
+);
 
 const HTML_ROOT = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
 
@@ -65,7 +68,13 @@ function looksLikeHtml(xml: string): boolean {
   return false;
 }
 
-function fail(opts: SafeXmlOptions, reason: XmlSafetyError['reason'], detail: string, xml?: string, offset?: number): never {
+function fail(
+  opts: SafeXmlOptions,
+  reason: XmlSafetyError['reason'],
+  detail: string,
+  xml?: string,
+  offset?: number,
+): never {
   const at = xml !== undefined && offset !== undefined ? lineColumn(xml, offset) : undefined;
   throw new XmlSafetyError({ url: opts.url, kind: opts.kind, reason, detail, line: at?.line, column: at?.column });
 }
@@ -104,7 +113,11 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   const size = typeof input === 'string' ? input.length : input.byteLength;
   // UTF-16 length is a lower bound of the UTF-8 size, so this rejects huge input without measuring it.
   if (size > opts.maxBytes || (typeof input === 'string' && Buffer.byteLength(input, 'utf8') > opts.maxBytes)) {
-    fail(opts, 'too-large', `it is ${typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : size} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`);
+    fail(
+      opts,
+      'too-large',
+      `it is ${typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : size} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`,
+    );
   }
   const decoded = typeof input === 'string' ? { text: input, warnings: [] } : decodeXmlBytes(input, opts);
   const cleaned = cleanXmlText(decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text, opts);
@@ -112,7 +125,11 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   let xml = cleaned.text;
   if (xml.trim() === '') fail(opts, 'empty', 'the response is empty. Check the URL and that the service is up.');
   if (looksLikeHtml(xml)) {
-    fail(opts, 'html', 'it is an HTML page, not XML (the server probably answered an error or login page). Check the URL and the service status.');
+    fail(
+      opts,
+      'html',
+      'it is an HTML page, not XML (the server probably answered an error or login page). Check the URL and the service status.',
+    );
   }
   let declaration = declarationOffset(xml);
   if (declaration !== -1) {
@@ -127,7 +144,13 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     }
   }
   if (declaration !== -1) {
-    fail(opts, 'doctype', `it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A ${opts.kind} never needs one; check that the URL points at the service's public feed.`, xml, declaration);
+    fail(
+      opts,
+      'doctype',
+      `it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A ${opts.kind} never needs one; check that the URL points at the service's public feed.`,
+      xml,
+      declaration,
+    );
   }
   // Our scanner runs first: it enforces the structural limits in linear time before the validator (which
   // is slow on pathological shapes) sees the document. On a structural error the validator's message is
@@ -136,7 +159,12 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   // they are the commonest defect of hand-made feeds, and as `&amp;` they read as what was meant.
   const early = scanReferences(xml);
   if (early.stray.length > 0) {
-    xml = splice(xml, 0, xml.length, early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })));
+    xml = splice(
+      xml,
+      0,
+      xml.length,
+      early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })),
+    );
   }
   let root: XmlElement | undefined;
   let scanError: XmlScanError | undefined;
@@ -144,7 +172,8 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     root = scanXml(xml);
   } catch (error) {
     if (!(error instanceof XmlScanError)) throw error;
-    if (error.limit) fail(opts, 'too-complex', `it is not shaped like a ${opts.kind}: ${error.message}.`, xml, error.offset);
+    if (error.limit)
+      fail(opts, 'too-complex', `it is not shaped like a ${opts.kind}: ${error.message}.`, xml, error.offset);
     scanError = error;
   }
   const valid = XMLValidator.validate(xml);
@@ -152,7 +181,8 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     const { msg, line, col } = valid.err;
     // The validator reports a document that stops early as unclosed tags: say "truncated", which is
     // what actually happens with a cut-off download.
-    const truncated = (valid.err.code === 'InvalidXml' && msg.startsWith("Invalid '[")) || msg.startsWith('Unclosed tag');
+    const truncated =
+      (valid.err.code === 'InvalidXml' && msg.startsWith("Invalid '[")) || msg.startsWith('Unclosed tag');
     throw new XmlSafetyError({
       url: opts.url,
       kind: opts.kind,
@@ -169,7 +199,9 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     return fail(
       opts,
       error.truncated ? 'truncated' : 'not-well-formed',
-      error.truncated ? `the document looks truncated: ${error.message}. Retry later.` : `it is not well-formed XML: ${error.message}`,
+      error.truncated
+        ? `the document looks truncated: ${error.message}. Retry later.`
+        : `it is not well-formed XML: ${error.message}`,
       xml,
       error.offset,
     );
@@ -178,7 +210,13 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   if (references.invalidCharacter !== -1) {
     const at = references.invalidCharacter;
     const reference = xml.slice(at, xml.indexOf(';', at) + 1);
-    fail(opts, 'not-well-formed', `it is not well-formed XML: the character reference ${reference} names a character XML does not allow.`, xml, at);
+    fail(
+      opts,
+      'not-well-formed',
+      `it is not well-formed XML: the character reference ${reference} names a character XML does not allow.`,
+      xml,
+      at,
+    );
   }
   return { xml, root, strayAmpersands: references.stray, warnings };
 }

@@ -87,7 +87,8 @@ function parseSitemapDocumentUncached(xml: string | Uint8Array, opts: ParseFeedO
       url: opts.url,
       kind: 'sitemap',
       reason: 'sitemap-index',
-      detail: 'it is a <sitemapindex>, not a <urlset>. Read it with parseAnySitemap() and fetch its parts, or point at one urlset (the service\'s per-site sitemap, /api/sites/<id>/sitemap.xml).',
+      detail:
+        "it is a <sitemapindex>, not a <urlset>. Read it with parseAnySitemap() and fetch its parts, or point at one urlset (the service's per-site sitemap, /api/sites/<id>/sitemap.xml).",
     });
   }
   if (root.local !== 'urlset') {

@@ -9,14 +9,22 @@ import { isOnOrigins, toOriginSet } from './article-url.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
 import { childNamed, parseSitemapDocument, SITEMAP_NS, type SitemapDocument } from './sitemap-parse.js';
 import { SITEMAP_URL } from './sitemap-rules.js';
-import { packSitemap, SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, type SitemapOutput, type WrittenUrl } from './sitemap-split.js';
+import {
+  packSitemap,
+  SITEMAP_MAX_BYTES,
+  SITEMAP_MAX_URLS,
+  type SitemapOutput,
+  type WrittenUrl,
+} from './sitemap-split.js';
 import { NamespaceResolver } from './xml-namespaces.js';
 import { textOf } from './xml-scan.js';
 import { escapeXmlText } from './xml-text.js';
 
 export const rewriteSitemapOptionsSchema = rewriteOptionsSchema.extend({
   /** The blog's own pages, added after the upstream URLs (sorted by loc; an upstream entry with the same loc wins). */
-  extraUrls: z.array(z.object({ loc: z.url({ error: 'must hold absolute URLs' }), lastmod: z.string().optional() })).default([]),
+  extraUrls: z
+    .array(z.object({ loc: z.url({ error: 'must hold absolute URLs' }), lastmod: z.string().optional() }))
+    .default([]),
   /**
    * Above this many URLs the output is a sitemap index plus parts.
    * @default 50000 (the sitemap protocol's limit)
@@ -28,7 +36,9 @@ export const rewriteSitemapOptionsSchema = rewriteOptionsSchema.extend({
    */
   maxBytesPerFile: z.int().min(1024).max(SITEMAP_MAX_BYTES).default(SITEMAP_MAX_BYTES),
   /** The public URL of part n (0-based) when the output is split, e.g. n => `https://blog.example.com/sitemap-${n}.xml`. */
-  partUrl: z.custom<(n: number) => string>((v) => typeof v === 'function', { error: 'must be a function (n) => part URL' }),
+  partUrl: z.custom<(n: number) => string>((v) => typeof v === 'function', {
+    error: 'must be a function (n) => part URL',
+  }),
 });
 export type RewriteSitemapOptions = z.input<typeof rewriteSitemapOptionsSchema>;
 
@@ -73,14 +83,20 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     if (newLoc === '' || opts.seen.has(newLoc)) continue;
     opts.seen.add(newLoc);
     const lastmod = childNamed(url, 'lastmod');
-    out.push({ xml: writer.write(url, SITEMAP_URL), lastmod: lastmod ? textOf(source, lastmod).trim() || undefined : undefined });
+    out.push({
+      xml: writer.write(url, SITEMAP_URL),
+      lastmod: lastmod ? textOf(source, lastmod).trim() || undefined : undefined,
+    });
   }
   for (const warning of [...doc.warnings, ...writer.warnings(`The sitemap at ${opts.url}`)]) opts.onWarning?.(warning);
   return out;
 }
 
 /** The blog's own pages as `<url>` entries, sorted by loc, skipping those already written. */
-export function writeExtraUrls(extraUrls: ReadonlyArray<{ loc: string; lastmod?: string | undefined }>, seen: Set<string>): WrittenUrl[] {
+export function writeExtraUrls(
+  extraUrls: ReadonlyArray<{ loc: string; lastmod?: string | undefined }>,
+  seen: Set<string>,
+): WrittenUrl[] {
   const out: WrittenUrl[] = [];
   const extras = [...extraUrls].sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
   for (const extra of extras) {
@@ -104,7 +120,17 @@ export function rewriteSitemap(xml: string | Uint8Array, options: RewriteSitemap
   const opts = validateOptions(rewriteSitemapOptionsSchema, options, 'rewriteSitemap');
   const doc = parseSitemapDocument(xml, { url: opts.url, maxBytes: opts.maxBytes });
   const seen = new Set<string>();
-  const entries = writeSitemapUrls(doc, { url: opts.url, upstreamOrigins: opts.upstreamOrigins, mapUrl: opts.mapUrl, seen, onWarning: opts.onWarning });
+  const entries = writeSitemapUrls(doc, {
+    url: opts.url,
+    upstreamOrigins: opts.upstreamOrigins,
+    mapUrl: opts.mapUrl,
+    seen,
+    onWarning: opts.onWarning,
+  });
   entries.push(...writeExtraUrls(opts.extraUrls, seen));
-  return packSitemap(entries, { maxUrlsPerFile: opts.maxUrlsPerFile, maxBytesPerFile: opts.maxBytesPerFile, partUrl: opts.partUrl });
+  return packSitemap(entries, {
+    maxUrlsPerFile: opts.maxUrlsPerFile,
+    maxBytesPerFile: opts.maxBytesPerFile,
+    partUrl: opts.partUrl,
+  });
 }

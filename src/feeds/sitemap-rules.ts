@@ -11,11 +11,16 @@ export const W3C_DATETIME = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:
 /** An image, video or player file on the service's CDN: the blog does not have it, so the URL stays. */
 const file: ElementRule = { content: 'text', url: 'file' };
 const n = (uri: string | undefined, local: string): string => `${uri ?? ''}|${local}`;
-const texts = (uri: string | undefined, locals: string[]): Record<string, ElementRule> => Object.fromEntries(locals.map((l) => [n(uri, l), text]));
+const texts = (uri: string | undefined, locals: string[]): Record<string, ElementRule> =>
+  Object.fromEntries(locals.map((l) => [n(uri, l), text]));
 
 const image: ElementRule = {
   content: 'container',
-  children: { [n(NS.image, 'loc')]: file, [n(NS.image, 'license')]: file, ...texts(NS.image, ['caption', 'geo_location', 'title']) },
+  children: {
+    [n(NS.image, 'loc')]: file,
+    [n(NS.image, 'license')]: file,
+    ...texts(NS.image, ['caption', 'geo_location', 'title']),
+  },
 };
 
 const news: ElementRule = {
@@ -31,14 +36,31 @@ const video: ElementRule = {
   children: {
     [n(NS.video, 'thumbnail_loc')]: file,
     [n(NS.video, 'content_loc')]: file,
-    [n(NS.video, 'player_loc')]: { content: 'text', url: 'file', attributes: { allow_embed: 'keep', autoplay: 'keep' } },
+    [n(NS.video, 'player_loc')]: {
+      content: 'text',
+      url: 'file',
+      attributes: { allow_embed: 'keep', autoplay: 'keep' },
+    },
     [n(NS.video, 'restriction')]: { content: 'text', attributes: { relationship: 'keep' } },
     [n(NS.video, 'platform')]: { content: 'text', attributes: { relationship: 'keep' } },
     [n(NS.video, 'price')]: { content: 'text', attributes: { currency: 'keep', type: 'keep', resolution: 'keep' } },
     [n(NS.video, 'uploader')]: { content: 'text', attributes: { info: 'file' } },
     [n(NS.video, 'gallery_loc')]: { content: 'text', url: 'file', attributes: { title: 'keep' } },
     [n(NS.video, 'id')]: { content: 'text', attributes: { type: 'keep' } },
-    ...texts(NS.video, ['title', 'description', 'duration', 'expiration_date', 'rating', 'view_count', 'publication_date', 'family_friendly', 'requires_subscription', 'live', 'tag', 'category']),
+    ...texts(NS.video, [
+      'title',
+      'description',
+      'duration',
+      'expiration_date',
+      'rating',
+      'view_count',
+      'publication_date',
+      'family_friendly',
+      'requires_subscription',
+      'live',
+      'tag',
+      'category',
+    ]),
   },
 };
 
@@ -58,9 +80,16 @@ export const SITEMAP_URL: ElementRule = {
     [n(NS.video, 'video')]: video,
     // Language versions of the page: pages of the same site, so they map like <loc>. An empty element
     // with these three attributes only.
-    [n(NS.xhtml, 'link')]: { content: 'empty', attributes: { rel: 'keep', hreflang: 'keep', href: 'page' }, requires: { rel: /^alternate$/i, href: /^https?:\/\//i } },
+    [n(NS.xhtml, 'link')]: {
+      content: 'empty',
+      attributes: { rel: 'keep', hreflang: 'keep', href: 'page' },
+      requires: { rel: /^alternate$/i, href: /^https?:\/\//i },
+    },
   },
 };
 
 /** `<sitemap>` of a sitemap index: its `<loc>` is handled by the index proxy, `<lastmod>` is kept. */
-export const SITEMAP_INDEX_ENTRY: ElementRule = { content: 'container', children: { [n('', 'loc')]: file, [n('', 'lastmod')]: text } };
+export const SITEMAP_INDEX_ENTRY: ElementRule = {
+  content: 'container',
+  children: { [n('', 'loc')]: file, [n('', 'lastmod')]: text },
+};

@@ -90,7 +90,11 @@ export function packGroup(group: UrlGroup, opts: Pick<PackOptions, 'maxUrlsPerFi
     let end = start;
     let bytes = FRAME;
     // Always take at least one entry, so a single oversized entry cannot loop forever.
-    while (end < entries.length && end - start < opts.maxUrlsPerFile && (end === start || bytes + (sizes[end] ?? 0) <= opts.maxBytesPerFile)) {
+    while (
+      end < entries.length &&
+      end - start < opts.maxUrlsPerFile &&
+      (end === start || bytes + (sizes[end] ?? 0) <= opts.maxBytesPerFile)
+    ) {
       bytes += sizes[end] ?? 0;
       end++;
     }
@@ -100,12 +104,16 @@ export function packGroup(group: UrlGroup, opts: Pick<PackOptions, 'maxUrlsPerFi
     start = end;
   }
   // An upstream part written as one part keeps the upstream index's lastmod when it has a valid one.
-  if (parts.length === 1 && group.lastmod !== undefined && W3C_DATETIME.test(group.lastmod)) lastmods[0] = group.lastmod;
+  if (parts.length === 1 && group.lastmod !== undefined && W3C_DATETIME.test(group.lastmod))
+    lastmods[0] = group.lastmod;
   return { parts, lastmods };
 }
 
 /** The sitemap index listing packed groups, in order. */
-export function indexOf(groups: readonly PackedGroup[], partUrl: (n: number) => string): SitemapOutput & { kind: 'index' } {
+export function indexOf(
+  groups: readonly PackedGroup[],
+  partUrl: (n: number) => string,
+): SitemapOutput & { kind: 'index' } {
   const parts = groups.flatMap((g) => g.parts);
   const lastmods = groups.flatMap((g) => g.lastmods);
   const list = parts
@@ -114,10 +122,17 @@ export function indexOf(groups: readonly PackedGroup[], partUrl: (n: number) => 
       return `<sitemap><loc>${escapeXmlText(partUrl(n))}</loc>${lastmod === undefined ? '' : `<lastmod>${escapeXmlText(lastmod)}</lastmod>`}</sitemap>`;
     })
     .join('\n');
-  return { kind: 'index', xml: `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NS}">\n${list}\n</sitemapindex>\n`, parts };
+  return {
+    kind: 'index',
+    xml: `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NS}">\n${list}\n</sitemapindex>\n`,
+    parts,
+  };
 }
 
 /** Always an index: each group in as few parts as the limits allow, in order. */
 export function packSitemapGroups(groups: UrlGroup[], opts: PackOptions): SitemapOutput & { kind: 'index' } {
-  return indexOf(groups.map((g) => packGroup(g, opts)), opts.partUrl);
+  return indexOf(
+    groups.map((g) => packGroup(g, opts)),
+    opts.partUrl,
+  );
 }

@@ -22,7 +22,12 @@ export function splice(xml: string, from: number, to: number, edits: Edit[]): st
  * Edits escaping the stray `&`s (see scanReferences; `offsets` ascending) that lie in [from, to)
  * and outside every edit of `edits` (a replaced value is re-escaped from its decoded text already).
  */
-export function strayAmpersandEdits(offsets: readonly number[], from: number, to: number, edits: readonly Edit[]): Edit[] {
+export function strayAmpersandEdits(
+  offsets: readonly number[],
+  from: number,
+  to: number,
+  edits: readonly Edit[],
+): Edit[] {
   if (offsets.length === 0) return [];
   // Binary search for the first offset >= from: a 50,000-URL sitemap calls this once per <url>.
   let lo = 0;

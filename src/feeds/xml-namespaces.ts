@@ -41,10 +41,16 @@ export const WELL_KNOWN_NAMESPACES: Readonly<Record<string, string>> = {
 
 /** A namespace URI as compared with the well-known ones: feeds write `DTDs/Podcast-1.0.dtd`, `https:`, no final slash. */
 export function namespaceKey(uri: string): string {
-  return uri.trim().toLowerCase().replace(/^https:/, 'http:').replace(/\/+$/, '');
+  return uri
+    .trim()
+    .toLowerCase()
+    .replace(/^https:/, 'http:')
+    .replace(/\/+$/, '');
 }
 
-const CANONICAL: ReadonlyMap<string, string> = new Map(Object.values(WELL_KNOWN_NAMESPACES).map((uri) => [namespaceKey(uri), uri]));
+const CANONICAL: ReadonlyMap<string, string> = new Map(
+  Object.values(WELL_KNOWN_NAMESPACES).map((uri) => [namespaceKey(uri), uri]),
+);
 
 /** The well-known spelling of a namespace URI written in a variant spelling; other URIs unchanged. */
 export function canonicalNamespace(uri: string): string {

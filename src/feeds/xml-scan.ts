@@ -118,7 +118,12 @@ export function scanXml(xml: string): XmlElement {
     const end = tagEnd(xml, n);
     if (end === -1) throw new XmlScanError(`the start tag <${name}> is never closed`, lt, true);
     if (end - lt > SCAN_LIMITS.maxTagLength) {
-      throw new XmlScanError(`the start tag <${name.slice(0, 40)}> is ${end - lt} characters long (limit ${SCAN_LIMITS.maxTagLength})`, lt, false, true);
+      throw new XmlScanError(
+        `the start tag <${name.slice(0, 40)}> is ${end - lt} characters long (limit ${SCAN_LIMITS.maxTagLength})`,
+        lt,
+        false,
+        true,
+      );
     }
     if (stack.length >= SCAN_LIMITS.maxDepth) {
       throw new XmlScanError(`elements are nested more than ${SCAN_LIMITS.maxDepth} levels deep`, lt, false, true);
@@ -158,7 +163,12 @@ export function attributesOf(xml: string, element: XmlElement): XmlAttribute[] {
   for (const match of raw.matchAll(ATTRIBUTE)) {
     const value = match[2] ?? match[3] ?? '';
     const valueStart = nameEnd + match.index + match[0].length - 1 - value.length;
-    out.push({ name: match[1] ?? '', value: decodeXmlEntities(value), valueStart, valueEnd: valueStart + value.length });
+    out.push({
+      name: match[1] ?? '',
+      value: decodeXmlEntities(value),
+      valueStart,
+      valueEnd: valueStart + value.length,
+    });
   }
   return out;
 }
@@ -222,7 +232,14 @@ export function isSingleCdata(xml: string, element: XmlElement): boolean {
 const DEFINED_REFERENCE = /&(?:lt|gt|amp|apos|quot|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));/y;
 
 function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
 export interface ReferenceScan {

@@ -87,7 +87,8 @@ export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string
 const LINK_HREF = /(<(?:a|area)\b[^>]*?\shref\s*=\s*)(["'])([^"']*)\2/gi;
 
 const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
-const encodeAttribute = (value: string) => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+const encodeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
 /**
  * Rewrites the `href` of every link in `html` whose target is one of the blog's articles (see

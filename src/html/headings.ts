@@ -16,7 +16,11 @@ const FALLBACK_SLUG = 'heading';
 export function slugify(text: string): string {
   const lower = text.toLowerCase();
   // ASCII fast path: the Unicode property classes are several times slower.
-  return (/^[\x20-\x7e]*$/.test(lower) ? lower.replace(/[^a-z0-9_ -]/g, '') : lower.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, ''))
+  return (
+    /^[\x20-\x7e]*$/.test(lower)
+      ? lower.replace(/[^a-z0-9_ -]/g, '')
+      : lower.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+  )
     .replace(/ /g, '-')
     .slice(0, 100);
 }

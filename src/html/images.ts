@@ -25,7 +25,12 @@ const IMG_TAG = /<img\b[^>]*>/g;
 const ATTRIBUTE = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)="([^"]*)"/g;
 
 function decodeAttribute(value: string): string {
-  return value.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  return value
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
 }
 
 function encodeAttribute(value: string): string {
@@ -37,7 +42,8 @@ export function findImages(html: string): ArticleImage[] {
   const out: ArticleImage[] = [];
   for (const [tag] of html.matchAll(IMG_TAG)) {
     const attributes: Record<string, string> = {};
-    for (const [, name, value] of tag.matchAll(ATTRIBUTE)) if (name && value !== undefined) attributes[name.toLowerCase()] = decodeAttribute(value);
+    for (const [, name, value] of tag.matchAll(ATTRIBUTE))
+      if (name && value !== undefined) attributes[name.toLowerCase()] = decodeAttribute(value);
     const src = attributes.src;
     if (src && /^https?:\/\//i.test(src)) out.push({ tag, src, attributes });
   }
@@ -71,7 +77,10 @@ function matchPathname(pathname: string, pattern: string): boolean {
 }
 
 /** Whether Astro would optimise this remote URL: the same rules as `image.domains` / `image.remotePatterns`. */
-export function isAllowedImageUrl(src: string, allow: { domains?: readonly string[]; remotePatterns?: readonly RemotePattern[] }): boolean {
+export function isAllowedImageUrl(
+  src: string,
+  allow: { domains?: readonly string[]; remotePatterns?: readonly RemotePattern[] },
+): boolean {
   let url: URL;
   try {
     url = new URL(src);
@@ -81,11 +90,12 @@ export function isAllowedImageUrl(src: string, allow: { domains?: readonly strin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   if (url.username || url.password) return false;
   if (allow.domains?.includes(url.hostname)) return true;
-  return (allow.remotePatterns ?? []).some((p) =>
-    (!p.protocol || `${p.protocol.replace(/:$/, '')}:` === url.protocol) &&
-    (!p.hostname || matchHostname(url.hostname, p.hostname)) &&
-    (!p.port || p.port === url.port) &&
-    (!p.pathname || matchPathname(url.pathname, p.pathname)),
+  return (allow.remotePatterns ?? []).some(
+    (p) =>
+      (!p.protocol || `${p.protocol.replace(/:$/, '')}:` === url.protocol) &&
+      (!p.hostname || matchHostname(url.hostname, p.hostname)) &&
+      (!p.port || p.port === url.port) &&
+      (!p.pathname || matchPathname(url.pathname, p.pathname)),
   );
 }
 
@@ -134,7 +144,10 @@ export function placeholderTag(image: ArticleImage, localSrc: string, index: num
 }
 
 /** Replaces the tags of the images that have a local copy; the others keep their remote URL untouched. */
-export function replaceImages(html: string, local: ReadonlyMap<string, string>): { html: string; imagePaths: string[] } {
+export function replaceImages(
+  html: string,
+  local: ReadonlyMap<string, string>,
+): { html: string; imagePaths: string[] } {
   const imagePaths: string[] = [];
   let index = 0;
   // Astro scans the whole HTML for `__ASTRO_IMAGE_="..."`: the same characters in the article's text (an

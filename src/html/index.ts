@@ -15,4 +15,11 @@ export {
   DEFAULT_IFRAME_HOSTS,
   IFRAME_SANDBOX,
 } from './policy.js';
-export { articleLinkTarget, blogArticleUrl, rewriteArticleLinks, applyTrailingSlash, type ArticleLinkContext, type BlogLayout } from './article-links.js';
+export {
+  articleLinkTarget,
+  blogArticleUrl,
+  rewriteArticleLinks,
+  applyTrailingSlash,
+  type ArticleLinkContext,
+  type BlogLayout,
+} from './article-links.js';

@@ -26,8 +26,10 @@ function show(value: unknown): string {
 function tagProblem(tag: string, option: string): string | undefined {
   const name = tag.toLowerCase();
   if (FORBIDDEN_TAGS.has(name)) {
-    return `\`sanitize.${option}\` cannot allow <${name}>: it can run script, load content or submit data. ` +
-      'Sanitising cannot be loosened for such tags; remove it from the list.';
+    return (
+      `\`sanitize.${option}\` cannot allow <${name}>: it can run script, load content or submit data. ` +
+      'Sanitising cannot be loosened for such tags; remove it from the list.'
+    );
   }
   if (name !== '*' && !TAG_NAME.test(name)) {
     return `\`sanitize.${option}\` has an invalid tag name ${show(tag)}. Use plain element names such as "video".`;
@@ -37,7 +39,10 @@ function tagProblem(tag: string, option: string): string | undefined {
 
 const tagSchema = z.string().superRefine((tag, ctx) => {
   if (tag === '*') {
-    ctx.addIssue({ code: 'custom', message: `\`sanitize.allowedTags\` cannot be "*": list the extra tags one by one.` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`sanitize.allowedTags\` cannot be "*": list the extra tags one by one.`,
+    });
     return;
   }
   const problem = tagProblem(tag, 'allowedTags');
@@ -52,7 +57,8 @@ const attributeSchema = z.string().superRefine((attribute, ctx) => {
   } else if (FORBIDDEN_ATTRIBUTES.has(name) || name.startsWith('xlink:') || name.startsWith('xmlns')) {
     message = `\`sanitize.allowedAttributes\` cannot allow ${show(attribute)}: it can carry script, styles or another document. Remove it.`;
   } else if (name.includes('*') ? !ATTRIBUTE_GLOBS.has(name) : !ATTRIBUTE_NAME.test(name)) {
-    message = `\`sanitize.allowedAttributes\` has an invalid attribute name ${show(attribute)}. ` +
+    message =
+      `\`sanitize.allowedAttributes\` has an invalid attribute name ${show(attribute)}. ` +
       'Use plain names such as "controls"; the only patterns accepted are "data-*" and "aria-*".';
   }
   if (message) ctx.addIssue({ code: 'custom', message });
@@ -69,31 +75,40 @@ const hostSchema = z.string().superRefine((host, ctx) => {
   if (!HOSTNAME.test(host.toLowerCase())) {
     ctx.addIssue({
       code: 'custom',
-      message: `\`sanitize.allowedIframeHosts\` entries must be bare hostnames such as "player.vimeo.com" ` +
+      message:
+        `\`sanitize.allowedIframeHosts\` entries must be bare hostnames such as "player.vimeo.com" ` +
         `(got ${show(host)}). Leave out the scheme, port, path and wildcards.`,
     });
   }
 });
 
-const classesSchema = z.record(z.string(), z.array(z.string().superRefine((name, ctx) => {
-  if (!CLASS_NAME.test(name)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `\`sanitize.allowedClasses\` has an invalid class name ${show(name)}. Use letters, digits, "-", "_" and "*" globs.`,
-    });
-  }
-}))).superRefine((record, ctx) => {
-  for (const tag of Object.keys(record)) {
-    const problem = tagProblem(tag, 'allowedClasses');
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [tag] });
-  }
-});
+const classesSchema = z
+  .record(
+    z.string(),
+    z.array(
+      z.string().superRefine((name, ctx) => {
+        if (!CLASS_NAME.test(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `\`sanitize.allowedClasses\` has an invalid class name ${show(name)}. Use letters, digits, "-", "_" and "*" globs.`,
+          });
+        }
+      }),
+    ),
+  )
+  .superRefine((record, ctx) => {
+    for (const tag of Object.keys(record)) {
+      const problem = tagProblem(tag, 'allowedClasses');
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [tag] });
+    }
+  });
 
 const schemeSchema = z.string().superRefine((scheme, ctx) => {
   if (!(ALLOWED_SCHEMES as readonly string[]).includes(scheme.toLowerCase().replace(/:$/, ''))) {
     ctx.addIssue({
       code: 'custom',
-      message: `\`sanitize.allowedSchemes\` may only narrow the list http, https, mailto (got ${show(scheme)}). ` +
+      message:
+        `\`sanitize.allowedSchemes\` may only narrow the list http, https, mailto (got ${show(scheme)}). ` +
         'Other schemes can run script or reach local apps; link to an https page instead.',
     });
   }
@@ -136,12 +151,16 @@ export const sanitizeOptionsSchema = z.strictObject(
   {
     error: (issue) => {
       if (issue.code === 'unrecognized_keys') {
-        return `\`sanitize\` has no option ${issue.keys.map((k) => `"${k}"`).join(', ')}. ` +
-          `Supported: ${KNOWN_KEYS.join(', ')}. Sanitising cannot be switched off or bypassed.`;
+        return (
+          `\`sanitize\` has no option ${issue.keys.map((k) => `"${k}"`).join(', ')}. ` +
+          `Supported: ${KNOWN_KEYS.join(', ')}. Sanitising cannot be switched off or bypassed.`
+        );
       }
       if (issue.code === 'invalid_type') {
-        return `\`sanitize\` must be an object of allow-list extensions (got ${show(issue.input)}). ` +
-          'Sanitising cannot be switched off; to keep more markup, extend allowedTags or allowedAttributes.';
+        return (
+          `\`sanitize\` must be an object of allow-list extensions (got ${show(issue.input)}). ` +
+          'Sanitising cannot be switched off; to keep more markup, extend allowedTags or allowedAttributes.'
+        );
       }
       return undefined;
     },

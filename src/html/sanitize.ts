@@ -79,7 +79,8 @@ function build(sanitize: unknown): CompiledPolicy {
   };
   // The class attribute is let through where classes are allowed; checkAttributes filters the names.
   const allowedAttributes: Record<string, string[]> = { ...policy.allowedAttributes };
-  for (const tag of Object.keys(policy.allowedClasses)) allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
+  for (const tag of Object.keys(policy.allowedClasses))
+    allowedAttributes[tag] = [...(allowedAttributes[tag] ?? []), 'class'];
   const attributeMatchers = compileMatchers(allowedAttributes);
   // sanitize-html runs a tag's own transform, then the '*' one (script-like values, classes).
   const transformTags: Record<string, sanitizeHtml.Transformer> = {
@@ -102,7 +103,9 @@ function build(sanitize: unknown): CompiledPolicy {
       allowedSchemesByTag: {},
       // Only attributes the '*' transform lets through reach sanitize-html's scheme check, so the list
       // is cut to those (href, src, cite by default): it is searched for every attribute written.
-      allowedSchemesAppliedToAttributes: URL_ATTRIBUTES.filter((name) => [...attributeMatchers.values()].some((m) => allowsName(m, name))),
+      allowedSchemesAppliedToAttributes: URL_ATTRIBUTES.filter((name) =>
+        [...attributeMatchers.values()].some((m) => allowsName(m, name)),
+      ),
       allowProtocolRelative: false,
       allowedIframeHostnames: [...policy.iframeHosts],
       allowIframeRelativeUrls: false,
@@ -161,7 +164,12 @@ function insertHeadingIds(html: string, headings: Heading[], positions: number[]
 }
 
 /** One sanitize-html pass; undefined when the heading ids need the placeholder pass instead. */
-function run(html: string, ctx: TransformContext, options: sanitizeHtml.IOptions, placeholderIds: boolean): SanitizedArticle | undefined {
+function run(
+  html: string,
+  ctx: TransformContext,
+  options: sanitizeHtml.IOptions,
+  placeholderIds: boolean,
+): SanitizedArticle | undefined {
   ctx.placeholderIds = placeholderIds;
   ctx.needsPlaceholders = false;
   const collector = (ctx.headings = new HeadingCollector());
@@ -169,7 +177,9 @@ function run(html: string, ctx: TransformContext, options: sanitizeHtml.IOptions
   if (collector.size === 0) return { html: out, headings: [] };
   if (ctx.needsPlaceholders) return undefined;
   const headings = collector.finish();
-  const filled = placeholderIds ? fillHeadingIds(out, headings) : insertHeadingIds(out, headings, collector.positions());
+  const filled = placeholderIds
+    ? fillHeadingIds(out, headings)
+    : insertHeadingIds(out, headings, collector.positions());
   if (filled === undefined) return undefined;
   // Empty headings keep their id (links may target them) but have nothing to show in a table of contents.
   return { html: filled, headings: headings.filter((h) => h.text !== '') };

@@ -1,11 +1,6 @@
 import type sanitizeHtml from 'sanitize-html';
 import type { HeadingCollector } from './headings.js';
-import {
-  IFRAME_ALLOW_FEATURES,
-  IFRAME_REFERRER_POLICY,
-  IFRAME_SANDBOX,
-  SAFE_REL_TOKENS,
-} from './policy.js';
+import { IFRAME_ALLOW_FEATURES, IFRAME_REFERRER_POLICY, IFRAME_SANDBOX, SAFE_REL_TOKENS } from './policy.js';
 import { isExternal, rewriteSrcset, rewriteUrl, type UrlContext } from './urls.js';
 
 type Attributes = sanitizeHtml.Attributes;
@@ -61,7 +56,12 @@ function resultSlot(): { set(tagName: string, attribs: Attributes, text?: string
 function safeRel(value: string | undefined, external: boolean): string | undefined {
   // Most links carry no rel: skip the split and the set.
   if (value === undefined || value.trim() === '') return external ? 'noopener noreferrer' : undefined;
-  const rel = new Set(value.toLowerCase().split(/\s+/).filter((t) => SAFE_REL_TOKENS.has(t)));
+  const rel = new Set(
+    value
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((t) => SAFE_REL_TOKENS.has(t)),
+  );
   if (external) {
     rel.add('noopener');
     rel.add('noreferrer');
@@ -106,7 +106,9 @@ function allowedIframeSrc(value: string | undefined, hosts: ReadonlySet<string>)
   try {
     const url = new URL(value.trim());
     // https only: a plain-http player would be blocked as mixed content anyway.
-    return url.protocol === 'https:' && !url.username && !url.password && hosts.has(url.hostname) ? url.href : undefined;
+    return url.protocol === 'https:' && !url.username && !url.password && hosts.has(url.hostname)
+      ? url.href
+      : undefined;
   } catch {
     return undefined;
   }
@@ -126,7 +128,10 @@ export function transformIframe(ctx: TransformContext) {
         const value = attribs[name];
         if (value !== undefined) kept[name] = value;
       }
-      const allow = (attribs.allow ?? '').split(';').map((f) => f.trim().toLowerCase()).filter((f) => IFRAME_ALLOW_FEATURES.has(f));
+      const allow = (attribs.allow ?? '')
+        .split(';')
+        .map((f) => f.trim().toLowerCase())
+        .filter((f) => IFRAME_ALLOW_FEATURES.has(f));
       if (allow.length > 0) kept.allow = allow.join('; ');
       kept.sandbox = IFRAME_SANDBOX;
       kept.loading = 'lazy';
@@ -178,8 +183,13 @@ export function compileMatchers(lists: Record<string, string[]>): Map<string, Na
   const matchers = new Map<string, NameMatcher>();
   for (const [tag, list] of Object.entries(lists)) {
     const all = [...list, ...(tag === '*' ? [] : (lists['*'] ?? []))];
-    const globs = all.filter((c) => c.includes('*')).map((c) => c.replace(/[.+?^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*'));
-    matchers.set(tag, { names: new Set(all.filter((c) => !c.includes('*'))), globs: globs.length ? new RegExp(`^(?:${globs.join('|')})$`) : undefined });
+    const globs = all
+      .filter((c) => c.includes('*'))
+      .map((c) => c.replace(/[.+?^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*'));
+    matchers.set(tag, {
+      names: new Set(all.filter((c) => !c.includes('*'))),
+      globs: globs.length ? new RegExp(`^(?:${globs.join('|')})$`) : undefined,
+    });
   }
   return matchers;
 }
@@ -196,7 +206,10 @@ export function allowsName(matcher: NameMatcher, name: string): boolean {
  * class maps (and class glob regexes) on every call; sanitize-html still checks every URL, srcset
  * and iframe source of what remains.
  */
-export function checkAttributes(attributes: ReadonlyMap<string, NameMatcher>, classes: ReadonlyMap<string, NameMatcher>) {
+export function checkAttributes(
+  attributes: ReadonlyMap<string, NameMatcher>,
+  classes: ReadonlyMap<string, NameMatcher>,
+) {
   const anyAttribute = attributes.get('*');
   const anyClass = classes.get('*');
   const result = resultSlot();
@@ -207,13 +220,19 @@ export function checkAttributes(attributes: ReadonlyMap<string, NameMatcher>, cl
       // Event handlers and inline styles can never be allowed (options.ts refuses them too).
       if (!allowed || !allowsName(allowed, name) || name.startsWith('on') || name === 'style') {
         delete attribs[name];
-      } else if ((value.includes(':') || value.includes('<')) && SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())) {
+      } else if (
+        (value.includes(':') || value.includes('<')) &&
+        SCRIPT_LIKE.test(value.replace(IGNORED, '').toLowerCase())
+      ) {
         delete attribs[name];
       } else if (name === 'class') {
         // Without a class list for the tag, the attribute allow-list alone decides (as in sanitize-html).
         const matcher = classes.get(tagName) ?? anyClass;
         if (!matcher) continue;
-        const kept = value.split(/\s+/).filter((c) => c !== '' && allowsName(matcher, c)).join(' ');
+        const kept = value
+          .split(/\s+/)
+          .filter((c) => c !== '' && allowsName(matcher, c))
+          .join(' ');
         if (kept === '') delete attribs[name];
         else attribs[name] = kept;
       }

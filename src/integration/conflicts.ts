@@ -24,7 +24,11 @@ export interface ResolvedRouteView {
 const SITEMAP_INTEGRATIONS = new Set(['@astrojs/sitemap', 'astro-sitemap']);
 
 /** At `astro:config:setup`: another sitemap integration in the same project. */
-export function integrationConflicts(names: readonly string[], routes: ConflictRoutes, blogSitemapUrl: string): string[] {
+export function integrationConflicts(
+  names: readonly string[],
+  routes: ConflictRoutes,
+  blogSitemapUrl: string,
+): string[] {
   if (routes.sitemap === false) return [];
   return names
     .filter((name) => SITEMAP_INTEGRATIONS.has(name))
@@ -39,10 +43,15 @@ export function integrationConflicts(names: readonly string[], routes: ConflictR
  * At `astro:routes:resolved`: a route of the project's own (a page or endpoint file) at the same path as
  * an injected route. Astro then serves one of them with only a route-priority notice.
  */
-export function routeConflicts(routes: readonly ResolvedRouteView[], ours: ConflictRoutes, usesAstroRss: boolean): string[] {
+export function routeConflicts(
+  routes: readonly ResolvedRouteView[],
+  ours: ConflictRoutes,
+  usesAstroRss: boolean,
+): string[] {
   const messages: string[] = [];
   const own = routes.filter((route) => route.origin === 'project');
-  const at = (path: string) => own.find((route) => route.pattern === path || route.pattern === path.replace(/\.xml$/, ''));
+  const at = (path: string) =>
+    own.find((route) => route.pattern === path || route.pattern === path.replace(/\.xml$/, ''));
   if (ours.rss !== false) {
     const route = at(ours.rss.path);
     if (route) {
@@ -86,11 +95,17 @@ export function robotsTxtProblem(robots: string, sitemapUrl: string, where: stri
  * `articlePattern` (a pattern that does not match the blog's article route, or a page that leaves entries
  * out). The sitemap and the feed list them, so the warning names the pattern and an example.
  */
-export function missingArticlePages(slugs: readonly string[], builtPathnames: readonly string[], layout: BlogLayout): string | undefined {
+export function missingArticlePages(
+  slugs: readonly string[],
+  builtPathnames: readonly string[],
+  layout: BlogLayout,
+): string | undefined {
   const norm = (path: string) => path.replace(/^\/+|\/+$/g, '').replace(/(?:\/index)?\.html$/, '');
   const built = new Set(builtPathnames.map(norm));
   const base = new URL(layout.blogSite).pathname;
-  const missing = slugs.filter((slug) => !built.has(norm(decodeURI(new URL(blogArticleUrl(slug, layout)).pathname.slice(base.length)))));
+  const missing = slugs.filter(
+    (slug) => !built.has(norm(decodeURI(new URL(blogArticleUrl(slug, layout)).pathname.slice(base.length)))),
+  );
   if (missing.length === 0) return undefined;
   const example = new URL(blogArticleUrl(missing[0] ?? '', layout)).pathname;
   return (

@@ -43,7 +43,11 @@ export function startFeedPoll(setup: FeedPollSetup): () => void {
   let failing = false;
   const poll = async (): Promise<void> => {
     try {
-      const fetched = await fetchPublicFeed(rssUrl, { timeoutMs: setup.timeoutMs, maxBytes: RSS_MAX_BYTES, conditional: validators });
+      const fetched = await fetchPublicFeed(rssUrl, {
+        timeoutMs: setup.timeoutMs,
+        maxBytes: RSS_MAX_BYTES,
+        conditional: validators,
+      });
       failing = false;
       if (fetched.status === 304) return;
       const next = feedDigest(fetched.body, rssUrl);
@@ -53,7 +57,8 @@ export function startFeedPoll(setup: FeedPollSetup): () => void {
       digest = next;
     } catch (error) {
       // Log once per failure streak: a service that is down should not flood the dev console.
-      if (!failing) logger.warn(`RSS poll failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+      if (!failing)
+        logger.warn(`RSS poll failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
       failing = true;
     }
   };

@@ -40,7 +40,11 @@ export interface DevRefreshSetup {
 
 /** A refresh that was not run, and the status the endpoint answers with. */
 export class RefreshRefused extends Error {
-  constructor(readonly status: 401 | 429, message: string, readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly status: 401 | 429,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }
@@ -58,7 +62,8 @@ export function hasRefreshToken(headers: IncomingMessage['headers'], token: stri
  * A webhook or `curl` sends neither header and is accepted.
  */
 export function crossSiteRefusal(headers: IncomingMessage['headers']): string | undefined {
-  if (headers['sec-fetch-site'] === 'cross-site') return 'the request came from another site (Sec-Fetch-Site: cross-site)';
+  if (headers['sec-fetch-site'] === 'cross-site')
+    return 'the request came from another site (Sec-Fetch-Site: cross-site)';
   const origin = headers.origin;
   if (origin === undefined) return undefined;
   let originHost: string | undefined;
@@ -67,7 +72,8 @@ export function crossSiteRefusal(headers: IncomingMessage['headers']): string | 
   } catch {
     // "null" (a sandboxed or privacy-sensitive page) or garbage: not this server.
   }
-  if (!originHost || originHost !== headers.host) return `the request came from another origin (Origin: ${JSON.stringify(origin)})`;
+  if (!originHost || originHost !== headers.host)
+    return `the request came from another origin (Origin: ${JSON.stringify(origin)})`;
   return undefined;
 }
 
@@ -91,11 +97,23 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     const wait = lastStarted + minIntervalMs - now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      return Promise.reject(new RefreshRefused(429, `Not refreshed: one refresh per ${minIntervalMs} ms (devRefresh.minIntervalMs); retry in ${seconds} s.`, seconds));
+      return Promise.reject(
+        new RefreshRefused(
+          429,
+          `Not refreshed: one refresh per ${minIntervalMs} ms (devRefresh.minIntervalMs); retry in ${seconds} s.`,
+          seconds,
+        ),
+      );
     }
     const left = setup.serviceOrigin === undefined ? undefined : lowestKnownRemaining(setup.serviceOrigin);
     if (left !== undefined && left <= (setup.reserve ?? 5)) {
-      return Promise.reject(new RefreshRefused(429, `Not refreshed: the loaders saw ${left} requests left this hour, at or below the reserve (${setup.reserve ?? 5}, devRefresh.reserve).`, 60));
+      return Promise.reject(
+        new RefreshRefused(
+          429,
+          `Not refreshed: the loaders saw ${left} requests left this hour, at or below the reserve (${setup.reserve ?? 5}, devRefresh.reserve).`,
+          60,
+        ),
+      );
     }
     lastStarted = now();
     running ??= (async () => {
@@ -118,7 +136,12 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     }
     if (setup.token !== undefined && !hasRefreshToken(req.headers, setup.token)) {
       req.resume();
-      send(res, 401, { error: `Send the refresh token as Authorization: Bearer <token> (devRefresh.token).` }, { 'WWW-Authenticate': 'Bearer' });
+      send(
+        res,
+        401,
+        { error: `Send the refresh token as Authorization: Bearer <token> (devRefresh.token).` },
+        { 'WWW-Authenticate': 'Bearer' },
+      );
       return;
     }
     const refusal = crossSiteRefusal(req.headers);
@@ -133,7 +156,12 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
       (loaders) => send(res, 200, { refreshed: loaders }),
       (error: unknown) => {
         if (error instanceof RefreshRefused) {
-          send(res, error.status, { error: error.message }, error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) });
+          send(
+            res,
+            error.status,
+            { error: error.message },
+            error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) },
+          );
           return;
         }
         const message = error instanceof Error ? error.message : String(error);

@@ -13,7 +13,11 @@ const PREFIX = 'PUBLISHER_';
  * Vite: `.env.<mode>.local` > `.env.<mode>` > `.env.local` > `.env`, and the real environment wins over all.
  * Only `PUBLISHER_*` names: the rest of the file is Astro's business. Returns the names it set.
  */
-export function loadPublisherEnvFiles(envDir: URL | string, mode: string, env: NodeJS.ProcessEnv = process.env): string[] {
+export function loadPublisherEnvFiles(
+  envDir: URL | string,
+  mode: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   const dir = typeof envDir === 'string' ? envDir : fileURLToPath(envDir);
   const set: string[] = [];
   for (const name of [`.env.${mode}.local`, `.env.${mode}`, '.env.local', '.env']) {

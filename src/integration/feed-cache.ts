@@ -90,7 +90,13 @@ export class FeedCache<T> {
         fetch: this.#options.fetch,
       });
       if (fetched.status === 304) {
-        if (!entry) throw new UpstreamFeedError({ url: this.#options.url, reason: 'status', status: 304, detail: 'the service answered 304 to an unconditional request.' });
+        if (!entry)
+          throw new UpstreamFeedError({
+            url: this.#options.url,
+            reason: 'status',
+            status: 304,
+            detail: 'the service answered 304 to an unconditional request.',
+          });
         entry.expiresAt = this.#now() + this.#lifetime(fetched.maxAgeMs);
         if (fetched.etag) entry.etag = fetched.etag;
         if (fetched.lastModified) entry.lastModified = fetched.lastModified;
@@ -107,7 +113,12 @@ export class FeedCache<T> {
       this.#options.onStale?.(failure);
       return { value: entry.value, outcome: 'stale' };
     }
-    this.#entry = { value, etag: fetched.etag, lastModified: fetched.lastModified, expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs) };
+    this.#entry = {
+      value,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+      expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs),
+    };
     this.#retryAfter = 0;
     this.#lastFailure = undefined;
     return { value, outcome: 'fetched' };

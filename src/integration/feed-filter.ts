@@ -30,29 +30,53 @@ function isMissingArticle(link: string, known: KnownArticles): boolean {
   return slug !== undefined && !known.slugs.has(slug);
 }
 
-function dropElements(source: string, elements: readonly XmlElement[], linkOf: (el: XmlElement) => string | undefined, known: KnownArticles): FilterResult {
+function dropElements(
+  source: string,
+  elements: readonly XmlElement[],
+  linkOf: (el: XmlElement) => string | undefined,
+  known: KnownArticles,
+): FilterResult {
   const edits: Edit[] = [];
   for (const element of elements) {
     const link = linkOf(element);
-    if (link !== undefined && isMissingArticle(link, known)) edits.push({ start: element.start, end: element.end, text: '' });
+    if (link !== undefined && isMissingArticle(link, known))
+      edits.push({ start: element.start, end: element.end, text: '' });
   }
   return { xml: edits.length === 0 ? source : splice(source, 0, source.length, edits), dropped: edits.length };
 }
 
 /** The upstream sitemap without the `<url>`s of articles the blog does not have. */
-export function filterSitemapArticles(body: string, opts: { url: string; maxBytes: number }, known: KnownArticles): FilterResult {
+export function filterSitemapArticles(
+  body: string,
+  opts: { url: string; maxBytes: number },
+  known: KnownArticles,
+): FilterResult {
   const doc = parseSitemapDocument(body, opts);
-  return dropElements(doc.xml, doc.urls, (url) => {
-    const loc = childNamed(url, 'loc');
-    return loc ? textOf(doc.xml, loc).trim() : undefined;
-  }, known);
+  return dropElements(
+    doc.xml,
+    doc.urls,
+    (url) => {
+      const loc = childNamed(url, 'loc');
+      return loc ? textOf(doc.xml, loc).trim() : undefined;
+    },
+    known,
+  );
 }
 
 /** The upstream feed without the `<item>`s of articles the blog does not have. */
-export function filterRssArticles(body: string, opts: { url: string; maxBytes: number }, known: KnownArticles): FilterResult {
+export function filterRssArticles(
+  body: string,
+  opts: { url: string; maxBytes: number },
+  known: KnownArticles,
+): FilterResult {
   const doc = parseRssDocument(body, opts);
-  return dropElements(doc.xml, doc.items, (item) => {
-    const link = item.children.find((c) => c.prefix === '' && c.local === 'link');
-    return link ? textOf(doc.xml, link).trim() : undefined;
-  }, known);
+  return dropElements(
+    doc.xml,
+    doc.items,
+    (item) => {
+      const link = item.children.find((c) => c.prefix === '' && c.local === 'link');
+      return link ? textOf(doc.xml, link).trim() : undefined;
+    },
+    known,
+  );
 }

@@ -61,9 +61,23 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
  * in-article links use): the blog's page when the blog has the article, else the service's public URL.
  * Any other service URL keeps the feeds' mapping (same path on the blog's origin).
  */
-function mapper(config: RouteConfig, origins: string[], known: KnownArticles | undefined): (upstream: string) => string {
-  const other = makeArticleUrlMapper({ blogSite: config.blogSite, articlePattern: config.articlePattern, upstreamOrigins: origins });
-  const ctx = { blogSite: config.blogSite, articlePattern: config.articlePattern, trailingSlash: config.trailingSlash, serviceOrigins: origins, known: known?.slugs };
+function mapper(
+  config: RouteConfig,
+  origins: string[],
+  known: KnownArticles | undefined,
+): (upstream: string) => string {
+  const other = makeArticleUrlMapper({
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    upstreamOrigins: origins,
+  });
+  const ctx = {
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    trailingSlash: config.trailingSlash,
+    serviceOrigins: origins,
+    known: known?.slugs,
+  };
   return (upstream) => {
     const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
     if (url === undefined || serviceArticleSlug(url, origins) === undefined) return other(upstream);
@@ -77,7 +91,8 @@ function knownFor(config: RouteConfig, origins: string[]): { origins: string[]; 
   return { origins: known ? [...known.origins] : origins, known };
 }
 
-const warn = (message: string): void => console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
+const warn = (message: string): void =>
+  console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
 
 /** Every `<loc>` of a urlset: their origins are the service's site domain. */
 function* locs(doc: ReturnType<typeof urlsetDocument>): Iterable<string | undefined> {
@@ -93,11 +108,21 @@ function* locs(doc: ReturnType<typeof urlsetDocument>): Iterable<string | undefi
  * `fetchPart`, rewritten and served as a part of the blog's index with its upstream `lastmod`; the blog's
  * own pages come last, in parts of their own.
  */
-export async function buildSitemap(body: string, config: RouteConfig, localPages: readonly string[], fetchPart?: FetchSitemapPart): Promise<SitemapFiles> {
-  if (config.sitemap === false) throw new TypeError('[astro-content-publisher] buildSitemap() called with the sitemap disabled.');
+export async function buildSitemap(
+  body: string,
+  config: RouteConfig,
+  localPages: readonly string[],
+  fetchPart?: FetchSitemapPart,
+): Promise<SitemapFiles> {
+  if (config.sitemap === false)
+    throw new TypeError('[astro-content-publisher] buildSitemap() called with the sitemap disabled.');
   const { path, maxUrlsPerFile } = config.sitemap;
   const url = config.sitemapUrl;
-  const pack = { maxUrlsPerFile, maxBytesPerFile: SITEMAP_MAX_BYTES, partUrl: (n: number) => blogUrl(config, sitemapPartPath(path, n + 1)) };
+  const pack = {
+    maxUrlsPerFile,
+    maxBytesPerFile: SITEMAP_MAX_BYTES,
+    partUrl: (n: number) => blogUrl(config, sitemapPartPath(path, n + 1)),
+  };
   const seen = new Set<string>();
   // Service articles listed upstream whose page the blog has: the blog's own article pages beside them are not added twice.
   const listed = new Set<string>();
@@ -111,12 +136,21 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     }
     if (known) {
       const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known);
-      if (filtered.dropped > 0) urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
+      if (filtered.dropped > 0)
+        urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
     }
-    return writeSitemapUrls(urlset, { url: partUrl, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), seen, onWarning: warn });
+    return writeSitemapUrls(urlset, {
+      url: partUrl,
+      upstreamOrigins: origins,
+      mapUrl: mapper(config, origins, known),
+      seen,
+      onWarning: warn,
+    });
   };
   const extras = (): Array<{ loc: string }> => {
-    const localArticles = (config.localArticlePages ?? []).filter((page) => !listed.has(page.slug)).map((page) => page.url);
+    const localArticles = (config.localArticlePages ?? [])
+      .filter((page) => !listed.has(page.slug))
+      .map((page) => page.url);
     return [...localPages, ...localArticles].map((loc) => ({ loc }));
   };
   const doc = parseAnySitemap(body, { url, maxBytes: SITEMAP_MAX_BYTES });
@@ -126,24 +160,34 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
     return packSitemap(entries, pack);
   }
   // A relative <loc> (not allowed by the protocol, written by some generators) is a part on the index's origin.
-  const parts = sitemapIndexEntries(doc).map((part) => (URL.canParse(part.loc, url) ? { ...part, loc: new URL(part.loc, url).href } : part));
+  const parts = sitemapIndexEntries(doc).map((part) =>
+    URL.canParse(part.loc, url) ? { ...part, loc: new URL(part.loc, url).href } : part,
+  );
   const refuse = (detail: string): never => {
     throw new XmlSafetyError({ url, kind: 'sitemap index', reason: 'index-part', detail });
   };
-  if (parts.length > SITEMAP_INDEX_MAX_PARTS) refuse(`it lists ${parts.length} sitemaps; at most ${SITEMAP_INDEX_MAX_PARTS} are proxied. Point the sitemap option at a smaller index.`);
+  if (parts.length > SITEMAP_INDEX_MAX_PARTS)
+    refuse(
+      `it lists ${parts.length} sitemaps; at most ${SITEMAP_INDEX_MAX_PARTS} are proxied. Point the sitemap option at a smaller index.`,
+    );
   const indexOrigin = new URL(url).origin;
   const foreign = parts.find((part) => originOf(part.loc) !== indexOrigin);
   // A part elsewhere would make the blog's server fetch any address an upstream names.
-  if (foreign) refuse(`it lists ${foreign.loc}, which is not on ${indexOrigin}; only parts on the index's own origin are proxied.`);
+  if (foreign)
+    refuse(
+      `it lists ${foreign.loc}, which is not on ${indexOrigin}; only parts on the index's own origin are proxied.`,
+    );
   if (!fetchPart) refuse('it is a sitemap index, and no way to fetch its parts was given.');
   const groups: PackedGroup[] = [];
   let total = 0;
   for (const part of parts) {
     const partBody = await fetchPart!(part.loc);
     total += Buffer.byteLength(partBody);
-    if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES) refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
+    if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES)
+      refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
     const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_MAX_BYTES });
-    if (partDoc.root.local !== 'urlset') refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
+    if (partDoc.root.local !== 'urlset')
+      refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
     // Packed right away: only the part texts stay in memory, not this part's tree and entries.
     groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
   }
@@ -157,16 +201,28 @@ export async function buildSitemap(body: string, config: RouteConfig, localPages
 /** One part of an upstream sitemap index, with the index's own size cap and timeout. */
 export async function fetchSitemapPart(url: string, config: Pick<RouteConfig, 'timeoutMs'>): Promise<string> {
   const fetched = await fetchPublicFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
-  if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
+  if (fetched.status !== 200)
+    throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
   return fetched.body;
 }
 
 /** The service's RSS feed with every service URL pointing at the blog. */
 export function buildRss(body: string, config: RouteConfig): string {
-  if (config.rss === false) throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
+  if (config.rss === false)
+    throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const { origins, known } = knownFor(config, upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]));
+  const { origins, known } = knownFor(
+    config,
+    upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]),
+  );
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known).xml : body;
-  return rewriteRss(source, { url, upstreamOrigins: origins, mapUrl: mapper(config, origins, known), maxBytes: RSS_MAX_BYTES, selfUrl: blogUrl(config, config.rss.path), onWarning: warn });
+  return rewriteRss(source, {
+    url,
+    upstreamOrigins: origins,
+    mapUrl: mapper(config, origins, known),
+    maxBytes: RSS_MAX_BYTES,
+    selfUrl: blogUrl(config, config.rss.path),
+    onWarning: warn,
+  });
 }

@@ -13,14 +13,23 @@ export interface ServiceImagePattern {
 export function serviceImagePatterns(
   serviceOrigin: string,
   allow: boolean,
-  existing: { domains?: readonly string[]; remotePatterns?: ReadonlyArray<{ protocol?: string; hostname?: string; port?: string; pathname?: string }> },
+  existing: {
+    domains?: readonly string[];
+    remotePatterns?: ReadonlyArray<{ protocol?: string; hostname?: string; port?: string; pathname?: string }>;
+  },
 ): ServiceImagePattern[] {
   if (!allow) return [];
   const origin = new URL(serviceOrigin);
   const protocol = origin.protocol.replace(/:$/, '');
   const hostname = origin.hostname.replace(/^\[|\]$/g, '');
   if (existing.domains?.includes(hostname)) return [];
-  const same = existing.remotePatterns?.some((p) => p.hostname === hostname && (p.protocol ?? protocol) === protocol && (p.port ?? origin.port) === origin.port && (p.pathname === undefined || p.pathname === '/**'));
+  const same = existing.remotePatterns?.some(
+    (p) =>
+      p.hostname === hostname &&
+      (p.protocol ?? protocol) === protocol &&
+      (p.port ?? origin.port) === origin.port &&
+      (p.pathname === undefined || p.pathname === '/**'),
+  );
   if (same) return [];
   return [{ protocol, hostname, ...(origin.port ? { port: origin.port } : {}) }];
 }

@@ -6,7 +6,15 @@ import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
 import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
-import { checkBuiltSitemapLink, checkPublicRobotsTxt, existingOutputs, hasOwnRobotsTxt, hasOwnRouteFile, projectDependencies, settleBuiltRobotsTxt } from './own-files.js';
+import {
+  checkBuiltSitemapLink,
+  checkPublicRobotsTxt,
+  existingOutputs,
+  hasOwnRobotsTxt,
+  hasOwnRouteFile,
+  projectDependencies,
+  settleBuiltRobotsTxt,
+} from './own-files.js';
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
@@ -55,13 +63,23 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     const { route, options: opts } = resolved;
     const sitemap = opts.sitemap;
     const include = sitemap !== false && sitemap.includeLocalPages;
-    const pageOptions = { blogSite: route.blogSite, articlePattern: route.articlePattern, trailingSlash: route.trailingSlash, filter: sitemap === false ? undefined : sitemap.filter };
+    const pageOptions = {
+      blogSite: route.blogSite,
+      articlePattern: route.articlePattern,
+      trailingSlash: route.trailingSlash,
+      filter: sitemap === false ? undefined : sitemap.filter,
+    };
     const pageList = [...pages];
     const localPages = include ? selectLocalPages(pageList, pageOptions) : [];
     const localArticlePages = include ? selectLocalArticlePages(pageList, pageOptions) : [];
     const customPages = sitemap === false ? [] : sitemap.customPages;
     // Read when the routes are bundled (or the static sitemap written): the loaders have run by then.
-    return { ...route, localPages: [...localPages, ...customPages], localArticlePages, articles: articlesOfSite(publishedCollections(), route.siteId) };
+    return {
+      ...route,
+      localPages: [...localPages, ...customPages],
+      localArticlePages,
+      articles: articlesOfSite(publishedCollections(), route.siteId),
+    };
   };
 
   return {
@@ -70,9 +88,15 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
-        if (config.vite?.envDir !== false) loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
+        if (config.vite?.envDir !== false)
+          loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
-        resolved = resolveOptions(options, { site: config.site, base: config.base, output: config.output, trailingSlash });
+        resolved = resolveOptions(options, {
+          site: config.site,
+          base: config.base,
+          output: config.output,
+          trailingSlash,
+        });
         const { prerender, route } = resolved;
         resolved.route.dev = command === 'dev';
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
@@ -82,14 +106,24 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const pagesDir = new URL('pages/', config.srcDir);
         if (route.sitemap !== false && !sitemapAtBuildDone && !hasOwnRouteFile(pagesDir, route.sitemap.path)) {
           injectRoute({ pattern: route.sitemap.path, entrypoint: ROUTES.sitemap, prerender });
-          injectRoute({ pattern: sitemapPartPattern(route.sitemap.path), entrypoint: prerender ? ROUTES.sitemapPart : ROUTES.sitemap, prerender });
+          injectRoute({
+            pattern: sitemapPartPattern(route.sitemap.path),
+            entrypoint: prerender ? ROUTES.sitemapPart : ROUTES.sitemap,
+            prerender,
+          });
         }
-        if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path)) injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
+        if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
+          injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
         if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
         usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
         if (route.sitemap !== false) {
           const sitemapUrl = blogUrl(route, route.sitemap.path);
-          for (const message of integrationConflicts(config.integrations.map((i) => i.name), route, sitemapUrl)) warnOnce(logger, message);
+          for (const message of integrationConflicts(
+            config.integrations.map((i) => i.name),
+            route,
+            sitemapUrl,
+          ))
+            warnOnce(logger, message);
           if (!sitemapAtBuildDone) {
             // On demand (and in dev) the blog's robots.txt is known only from its sources.
             warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
@@ -98,7 +132,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             }
           }
         }
-        const imagePatterns = serviceImagePatterns(route.serviceOrigin, resolved.options.allowServiceImages, config.image ?? {});
+        const imagePatterns = serviceImagePatterns(
+          route.serviceOrigin,
+          resolved.options.allowServiceImages,
+          config.image ?? {},
+        );
         updateConfig({
           env: { schema: publisherEnvSchema(config.env?.schema) },
           // Astro merges arrays: the user's own patterns are kept, the service's origin is added.
@@ -144,14 +182,26 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const taken = existingOutputs(dir, [sitemapPath]);
         if (taken.length > 0) {
           // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
-          if (!ownSitemapRoute) warnOnce(logger, `[astro-content-publisher] The build already has ${taken.join(', ')} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`);
+          if (!ownSitemapRoute)
+            warnOnce(
+              logger,
+              `[astro-content-publisher] The build already has ${taken.join(', ')} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
+            );
         } else {
           const config = routeConfig(pages.map((page) => page.pathname));
           const written = await writeStaticSitemap(config, config.localPages, dir);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
-        if (articles) warnOnce(logger, missingArticlePages(articles.slugs, pages.map((page) => page.pathname), resolved.route));
+        if (articles)
+          warnOnce(
+            logger,
+            missingArticlePages(
+              articles.slugs,
+              pages.map((page) => page.pathname),
+              resolved.route,
+            ),
+          );
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);

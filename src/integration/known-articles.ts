@@ -21,9 +21,15 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
  * server (and so the bundled config) stays.
  */
 export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly string[] = []): KnownArticles | undefined {
-  const articles = config.dev ? articlesOfSite(publishedCollections(), config.siteId) ?? config.articles : config.articles;
+  const articles = config.dev
+    ? (articlesOfSite(publishedCollections(), config.siteId) ?? config.articles)
+    : config.articles;
   if (articles === undefined) return undefined;
-  return { slugs: new Set(articles.slugs), origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])], languages: articles.languages };
+  return {
+    slugs: new Set(articles.slugs),
+    origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])],
+    languages: articles.languages,
+  };
 }
 
 /**
@@ -36,6 +42,7 @@ export function knownArticlesKey(config: RouteConfig): string {
   const articles = articlesOfSite(publishedCollections(), config.siteId);
   if (articles === undefined) return '';
   let hash = 0;
-  for (const slug of articles.slugs) for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
+  for (const slug of articles.slugs)
+    for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
   return ` (${articles.slugs.length} articles, ${hash})`;
 }

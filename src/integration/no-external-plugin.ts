@@ -6,12 +6,16 @@
  */
 export interface NoExternalPlugin {
   name: string;
-  configEnvironment(name: string, options: { consumer?: 'client' | 'server' }): { resolve: { noExternal: string[] } } | undefined;
+  configEnvironment(
+    name: string,
+    options: { consumer?: 'client' | 'server' },
+  ): { resolve: { noExternal: string[] } } | undefined;
 }
 
 export function noExternalPlugin(packageName: string): NoExternalPlugin {
   return {
     name: 'astro-content-publisher:no-external',
-    configEnvironment: (name, options) => (name === 'client' || options.consumer === 'client' ? undefined : { resolve: { noExternal: [packageName] } }),
+    configEnvironment: (name, options) =>
+      name === 'client' || options.consumer === 'client' ? undefined : { resolve: { noExternal: [packageName] } },
   };
 }

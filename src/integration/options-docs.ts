@@ -4,7 +4,12 @@
  */
 import type { z } from 'zod';
 import type { Documents, Proof } from '../options/documented.js';
-import type { devRefreshOptionsSchema, publisherOptionsSchema, rssOptionsSchema, sitemapOptionsSchema } from './options.js';
+import type {
+  devRefreshOptionsSchema,
+  publisherOptionsSchema,
+  rssOptionsSchema,
+  sitemapOptionsSchema,
+} from './options.js';
 
 /** The sitemap route's options (`publisher({ sitemap: { ... } })`). */
 export interface SitemapOptions {

@@ -47,7 +47,8 @@ export const sitemapOptionsSchema = z.strictObject({
     .array(
       z.url({
         protocol: /^https?$/,
-        error: (issue) => `\`sitemap.customPages\` must hold absolute http(s) URLs such as "https://blog.example.com/shop/" (got ${JSON.stringify(issue.input)}).`,
+        error: (issue) =>
+          `\`sitemap.customPages\` must hold absolute http(s) URLs such as "https://blog.example.com/shop/" (got ${JSON.stringify(issue.input)}).`,
       }),
       { error: '`sitemap.customPages` must be an array of absolute URLs.' },
     )
@@ -99,7 +100,8 @@ export const devRefreshOptionsSchema = z.strictObject({
   loaders: z
     .array(
       z.string().startsWith('astro-content-publisher', {
-        error: '`devRefresh.loaders` may only name this package\'s loaders (names starting with "astro-content-publisher").',
+        error:
+          '`devRefresh.loaders` may only name this package\'s loaders (names starting with "astro-content-publisher").',
       }),
     )
     .min(1, { error: '`devRefresh.loaders` must name at least one loader.' })

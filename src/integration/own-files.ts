@@ -22,7 +22,10 @@ export function hasOwnRouteFile(pagesDir: URL, path: string): boolean {
 
 /** Whether the project has a robots.txt of its own before the build (a public file or a route file). */
 export function hasOwnRobotsTxt(publicDir: URL, pagesDir: URL): boolean {
-  return existsSync(new URL('robots.txt', publicDir)) || ROBOTS_ROUTE_FILES.some((file) => existsSync(new URL(file, pagesDir)));
+  return (
+    existsSync(new URL('robots.txt', publicDir)) ||
+    ROBOTS_ROUTE_FILES.some((file) => existsSync(new URL(file, pagesDir)))
+  );
 }
 
 /** The warning for `public/robots.txt` when it does not name the sitemap (undefined: fine, or no such file). */
@@ -36,7 +39,11 @@ export function checkPublicRobotsTxt(publicDir: URL, sitemapUrl: string): string
  * Static output, at `astro:build:done`: keeps a robots.txt the build produced (from `public/` or a route)
  * and returns the warning when it lacks the sitemap; otherwise writes ours when `serve` is set.
  */
-export async function settleBuiltRobotsTxt(outDir: URL, sitemapUrl: string, serve: boolean): Promise<{ written: boolean; warning?: string | undefined }> {
+export async function settleBuiltRobotsTxt(
+  outDir: URL,
+  sitemapUrl: string,
+  serve: boolean,
+): Promise<{ written: boolean; warning?: string | undefined }> {
   const file = new URL('robots.txt', outDir);
   let existing: string | undefined;
   try {
@@ -44,7 +51,8 @@ export async function settleBuiltRobotsTxt(outDir: URL, sitemapUrl: string, serv
   } catch {
     existing = undefined;
   }
-  if (existing !== undefined) return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, 'The blog\'s robots.txt') };
+  if (existing !== undefined)
+    return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, "The blog's robots.txt") };
   if (!serve) return { written: false };
   await mkdir(outDir, { recursive: true });
   await writeFile(file, robotsTxtBody(sitemapUrl), 'utf8');
@@ -55,7 +63,9 @@ export async function settleBuiltRobotsTxt(outDir: URL, sitemapUrl: string, serv
 export function projectDependencies(root: URL): string[] {
   try {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Record<string, unknown>;
-    return ['dependencies', 'devDependencies'].flatMap((key) => Object.keys((pkg[key] as Record<string, string> | undefined) ?? {}));
+    return ['dependencies', 'devDependencies'].flatMap((key) =>
+      Object.keys((pkg[key] as Record<string, string> | undefined) ?? {}),
+    );
   } catch {
     return [];
   }
@@ -67,7 +77,11 @@ export function existingOutputs(outDir: URL, paths: readonly string[]): string[]
 }
 
 /** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */
-export async function checkBuiltSitemapLink(outDir: URL, homeUrl: string, sitemapUrl: string): Promise<string | undefined> {
+export async function checkBuiltSitemapLink(
+  outDir: URL,
+  homeUrl: string,
+  sitemapUrl: string,
+): Promise<string | undefined> {
   try {
     return sitemapLinkProblem(await readFile(new URL('index.html', outDir), 'utf8'), homeUrl, sitemapUrl);
   } catch {

@@ -5,7 +5,6 @@ import { withPrefix } from '../options/prefix.js';
 import { publisherOptionsSchema, type ParsedPublisherOptions } from './options.js';
 import type { RouteConfig } from './route-config.js';
 
-
 /** The subset of the Astro config the options depend on. */
 export interface AstroConfigView {
   site?: string | undefined;
@@ -32,7 +31,10 @@ function fail(message: string, hint: string): never {
 function parseEnvBaseUrl(raw: string): URL {
   const problem = baseUrlProblem(raw);
   if (problem) {
-    fail(`PUBLISHER_BASE_URL ${problem}.`, 'Set PUBLISHER_BASE_URL to the service address without /api/v1, such as "https://service.example.com".');
+    fail(
+      `PUBLISHER_BASE_URL ${problem}.`,
+      'Set PUBLISHER_BASE_URL to the service address without /api/v1, such as "https://service.example.com".',
+    );
   }
   return new URL(raw);
 }
@@ -42,9 +44,16 @@ function parseEnvBaseUrl(raw: string): URL {
  * Throws an AstroError naming the option and the fix: a bad config must fail the build, not silently
  * produce no sitemap.
  */
-export function resolveOptions(input: unknown, astro: AstroConfigView, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+export function resolveOptions(
+  input: unknown,
+  astro: AstroConfigView,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedOptions {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-    fail(`publisher() takes an options object (got ${Array.isArray(input) ? 'an array' : typeof input}).`, 'Write publisher({ siteId: 12 }).');
+    fail(
+      `publisher() takes an options object (got ${Array.isArray(input) ? 'an array' : typeof input}).`,
+      'Write publisher({ siteId: 12 }).',
+    );
   }
   const parsed = publisherOptionsSchema.safeParse(input ?? {});
   if (!parsed.success) {
@@ -57,17 +66,26 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
   if (siteId === undefined) {
     const raw = env.PUBLISHER_SITE_ID?.trim();
     if (raw === undefined || raw === '') {
-      fail('`siteId` is missing.', 'Set it in publisher({ siteId: 12 }) or in the environment variable PUBLISHER_SITE_ID.');
+      fail(
+        '`siteId` is missing.',
+        'Set it in publisher({ siteId: 12 }) or in the environment variable PUBLISHER_SITE_ID.',
+      );
     }
     if (!/^[1-9][0-9]*$/.test(raw)) {
-      fail(`PUBLISHER_SITE_ID must be a positive integer (got ${JSON.stringify(raw)}).`, 'Set PUBLISHER_SITE_ID to the id of your site in the service, or pass publisher({ siteId }).');
+      fail(
+        `PUBLISHER_SITE_ID must be a positive integer (got ${JSON.stringify(raw)}).`,
+        'Set PUBLISHER_SITE_ID to the id of your site in the service, or pass publisher({ siteId }).',
+      );
     }
     siteId = Number(raw);
   }
 
   const rawBase = options.baseUrl ?? env.PUBLISHER_BASE_URL?.trim();
   if (rawBase === undefined || rawBase === '') {
-    fail('`baseUrl` is missing.', 'Set publisher({ baseUrl: "https://service.example.com" }) or the environment variable PUBLISHER_BASE_URL (the service address, without /api/v1).');
+    fail(
+      '`baseUrl` is missing.',
+      'Set publisher({ baseUrl: "https://service.example.com" }) or the environment variable PUBLISHER_BASE_URL (the service address, without /api/v1).',
+    );
   }
   const baseUrl = options.baseUrl !== undefined ? new URL(options.baseUrl) : parseEnvBaseUrl(rawBase);
 
@@ -85,7 +103,10 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
     blogSite = new URL(base, site.origin).href;
   }
   if (options.sitemap !== false && options.rss !== false && options.sitemap.path === options.rss.path) {
-    fail(`\`sitemap.path\` and \`rss.path\` are both "${options.rss.path}".`, 'Give the two routes different paths, such as "/sitemap.xml" and "/rss.xml".');
+    fail(
+      `\`sitemap.path\` and \`rss.path\` are both "${options.rss.path}".`,
+      'Give the two routes different paths, such as "/sitemap.xml" and "/rss.xml".',
+    );
   }
 
   const apiBase = baseUrl.href.replace(/\/+$/, '');
@@ -98,7 +119,10 @@ export function resolveOptions(input: unknown, astro: AstroConfigView, env: Node
     articlePattern: options.articlePattern,
     trailingSlash: astro.trailingSlash,
     timeoutMs: options.timeoutMs,
-    sitemap: options.sitemap === false ? false : { path: options.sitemap.path, maxUrlsPerFile: options.sitemap.maxUrlsPerFile },
+    sitemap:
+      options.sitemap === false
+        ? false
+        : { path: options.sitemap.path, maxUrlsPerFile: options.sitemap.maxUrlsPerFile },
     rss: options.rss === false ? false : { path: options.rss.path },
     dev: false,
     localPages: [],

@@ -1,5 +1,12 @@
 import { FeedCache } from './feed-cache.js';
-import { buildRss, buildSitemap, fetchSitemapPart, RSS_MAX_BYTES, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
+import {
+  buildRss,
+  buildSitemap,
+  fetchSitemapPart,
+  RSS_MAX_BYTES,
+  SITEMAP_MAX_BYTES,
+  type SitemapFiles,
+} from './feed-transform.js';
 import { robotsTxtBody } from './conflicts.js';
 import { knownArticlesKey } from './known-articles.js';
 import { blogUrl, type RouteConfig } from './route-config.js';
@@ -28,7 +35,12 @@ const caches = new Map<string, FeedCache<unknown>>();
  * At build time (prerendering) every build fetches afresh: Node keeps the route module, and so its cache,
  * between programmatic builds in one process, and a build must never publish a copy of an earlier build.
  */
-function cacheFor<T>(key: string, create: () => FeedCache<T>, context: FeedRouteContext, config: RouteConfig): FeedCache<T> {
+function cacheFor<T>(
+  key: string,
+  create: () => FeedCache<T>,
+  context: FeedRouteContext,
+  config: RouteConfig,
+): FeedCache<T> {
   if (context.isPrerendered && !config.dev) return create();
   let cache = caches.get(key) as FeedCache<T> | undefined;
   if (!cache) {
@@ -43,16 +55,32 @@ function warnStale(error: Error): void {
 }
 
 function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
-  return cacheFor(`sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`, () =>
-    new FeedCache({ url: config.sitemapUrl, timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES, transform: (body) => buildSitemap(body, config, config.localPages, (part) => fetchSitemapPart(part, config)), onStale: warnStale }),
+  return cacheFor(
+    `sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`,
+    () =>
+      new FeedCache({
+        url: config.sitemapUrl,
+        timeoutMs: config.timeoutMs,
+        maxBytes: SITEMAP_MAX_BYTES,
+        transform: (body) => buildSitemap(body, config, config.localPages, (part) => fetchSitemapPart(part, config)),
+        onStale: warnStale,
+      }),
     context,
     config,
   );
 }
 
 function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<string> {
-  return cacheFor(`rss ${config.rssUrl}${knownArticlesKey(config)}`, () =>
-    new FeedCache({ url: config.rssUrl, timeoutMs: config.timeoutMs, maxBytes: RSS_MAX_BYTES, transform: (body) => buildRss(body, config), onStale: warnStale }),
+  return cacheFor(
+    `rss ${config.rssUrl}${knownArticlesKey(config)}`,
+    () =>
+      new FeedCache({
+        url: config.rssUrl,
+        timeoutMs: config.timeoutMs,
+        maxBytes: RSS_MAX_BYTES,
+        transform: (body) => buildRss(body, config),
+        onStale: warnStale,
+      }),
     context,
     config,
   );
@@ -69,11 +97,17 @@ export const FEED_SECURITY_HEADERS = {
 } as const;
 
 function xmlResponse(body: string, type: string): Response {
-  return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE, ...FEED_SECURITY_HEADERS } });
+  return new Response(body, {
+    status: 200,
+    headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE, ...FEED_SECURITY_HEADERS },
+  });
 }
 
 function plain(status: number, message: string): Response {
-  return new Response(`${message}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+  return new Response(`${message}\n`, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
 }
 
 /** What a visitor sees when the upstream failed: nothing about the upstream (its URL, status or redirect target). */

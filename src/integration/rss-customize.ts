@@ -47,12 +47,18 @@ export const rssHandlerOptionsSchema = z.strictObject({
    * Items of the blog's own (local posts), merged with the service's by `pubDate`, newest first.
    * @default []
    */
-  items: z.array(extraRssItemSchema, { error: '`items` must be an array of { title, link, pubDate?, description? }.' }).default([]),
+  items: z
+    .array(extraRssItemSchema, { error: '`items` must be an array of { title, link, pubDate?, description? }.' })
+    .default([]),
   /**
    * Called for each of the service's items; return `false` to leave it out.
    * @default undefined (every item the blog has)
    */
-  filter: z.custom<(item: RssItemView) => boolean>((v) => typeof v === 'function', { error: '`filter` must be a function (item) => boolean.' }).optional(),
+  filter: z
+    .custom<(item: RssItemView) => boolean>((v) => typeof v === 'function', {
+      error: '`filter` must be a function (item) => boolean.',
+    })
+    .optional(),
 });
 export type { RssHandlerOptions } from './rss-handler-docs.js';
 export type ParsedRssHandlerOptions = z.output<typeof rssHandlerOptionsSchema>;
@@ -66,7 +72,11 @@ const plain = (parent: XmlElement, local: string) => parent.children.find((c) =>
 
 function itemXml(item: z.output<typeof extraRssItemSchema>, blogSite: string): string {
   const link = new URL(item.link, blogSite).href;
-  const parts = [`<title>${escapeXmlText(item.title)}</title>`, `<link>${escapeXmlText(link)}</link>`, `<guid isPermaLink="true">${escapeXmlText(link)}</guid>`];
+  const parts = [
+    `<title>${escapeXmlText(item.title)}</title>`,
+    `<link>${escapeXmlText(link)}</link>`,
+    `<guid isPermaLink="true">${escapeXmlText(link)}</guid>`,
+  ];
   if (item.pubDate) parts.push(`<pubDate>${item.pubDate.toUTCString()}</pubDate>`);
   if (item.description !== undefined) parts.push(`<description>${escapeXmlText(item.description)}</description>`);
   return `<item>${parts.join('')}</item>`;
@@ -82,25 +92,43 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
   const doc = parseRssDocument(xml, { url: 'the rewritten feed', maxBytes: Number.MAX_SAFE_INTEGER });
   const source = doc.xml;
   const edits: Edit[] = [];
-  for (const [local, value] of [['title', options.title], ['description', options.description]] as const) {
+  for (const [local, value] of [
+    ['title', options.title],
+    ['description', options.description],
+  ] as const) {
     const element = value === undefined ? undefined : plain(doc.channel, local);
-    if (element && value !== undefined) edits.push({ start: element.startTagEnd, end: element.contentEnd, text: escapeXmlText(value) });
+    if (element && value !== undefined)
+      edits.push({ start: element.startTagEnd, end: element.contentEnd, text: escapeXmlText(value) });
   }
   // Items: the service's kept ones and the blog's own, newest first (stable for equal dates).
   const kept: Array<{ xml: string; time: number }> = [];
   for (const item of doc.items) {
     const title = plain(item, 'title');
     const link = plain(item, 'link');
-    const view: RssItemView = { title: title ? textOf(source, title).trim() : '', link: link ? textOf(source, link).trim() : '', language: undefined };
+    const view: RssItemView = {
+      title: title ? textOf(source, title).trim() : '',
+      link: link ? textOf(source, link).trim() : '',
+      language: undefined,
+    };
     // The feed is already rewritten: an article's link is its page on the blog.
     const slug = blogArticleSlug(view.link, ctx);
     view.language = slug === undefined ? undefined : ctx.languages[slug];
     const pubDate = plain(item, 'pubDate');
-    const keep = (options.language === undefined || view.language === options.language) && (options.filter === undefined || options.filter(view));
-    if (keep) kept.push({ xml: source.slice(item.start, item.end), time: dateOf(pubDate ? textOf(source, pubDate) : undefined) });
+    const keep =
+      (options.language === undefined || view.language === options.language) &&
+      (options.filter === undefined || options.filter(view));
+    if (keep)
+      kept.push({
+        xml: source.slice(item.start, item.end),
+        time: dateOf(pubDate ? textOf(source, pubDate) : undefined),
+      });
   }
   if (doc.items.length === 0 && options.items.length === 0) return splice(source, 0, source.length, edits);
-  for (const item of options.items) kept.push({ xml: itemXml(item, ctx.blogSite), time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY });
+  for (const item of options.items)
+    kept.push({
+      xml: itemXml(item, ctx.blogSite),
+      time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY,
+    });
   const ordered = kept.map((k, i) => ({ ...k, i })).sort((a, b) => b.time - a.time || a.i - b.i);
   const first = doc.items[0];
   const last = doc.items[doc.items.length - 1];
@@ -108,7 +136,9 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
   // elements found between two items are kept, after the block.
   const start = first ? first.start : doc.channel.contentEnd;
   const end = last ? last.end : doc.channel.contentEnd;
-  const between = (first?.parent?.children ?? []).filter((c) => c.local !== 'item' && c.start >= start && c.end <= end).map((c) => source.slice(c.start, c.end));
+  const between = (first?.parent?.children ?? [])
+    .filter((c) => c.local !== 'item' && c.start >= start && c.end <= end)
+    .map((c) => source.slice(c.start, c.end));
   edits.push({ start, end, text: [...ordered.map((k) => k.xml), ...between].join('\n') });
   return splice(source, 0, source.length, edits);
 }

@@ -19,7 +19,8 @@ export type { RssHandlerOptions, ExtraRssItem, RssItemView } from './rss-customi
 // Imported when the handler first answers, not when this module loads: the virtual module exists only in
 // Astro's Vite build, and the module must stay importable elsewhere (type checks, the exports test).
 let routeConfig: Promise<RouteConfig> | undefined;
-const loadRouteConfig = () => (routeConfig ??= import('virtual:astro-content-publisher/config').then((m) => readRouteConfig(m.default)));
+const loadRouteConfig = () =>
+  (routeConfig ??= import('virtual:astro-content-publisher/config').then((m) => readRouteConfig(m.default)));
 
 /**
  * An Astro `GET` handler serving the service's feed for the blog. Options are checked when the module
@@ -29,13 +30,19 @@ const loadRouteConfig = () => (routeConfig ??= import('virtual:astro-content-pub
 export function rssHandler(options: RssHandlerOptions = {}): APIRoute {
   const parsed = rssHandlerOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'rssHandler()', docs: 'rss-handler-astro-content-publisherrss' });
+    const problem = formatIssue(parsed.error.issues[0]!, options, {
+      call: 'rssHandler()',
+      docs: 'rss-handler-astro-content-publisherrss',
+    });
     throw new TypeError(`${problem.message} ${problem.hint}`);
   }
   return async (context) => {
     const config = await loadRouteConfig();
     // The feed's own URL (atom:link rel="self") is this endpoint's path on the blog.
-    const endpointConfig = { ...config, rss: { path: context.url.pathname.slice(new URL(config.blogSite).pathname.length - 1) } };
+    const endpointConfig = {
+      ...config,
+      rss: { path: context.url.pathname.slice(new URL(config.blogSite).pathname.length - 1) },
+    };
     const response = await handleRss(endpointConfig, context);
     if (response.status !== 200) return response;
     const xml = customizeRss(await response.text(), parsed.data, {

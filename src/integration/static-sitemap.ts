@@ -9,13 +9,23 @@ import { sitemapPartPath, type RouteConfig } from './route-config.js';
  * pages (including those of dynamic routes) can be merged. A broken upstream fails the build with the URL
  * and the reason. Returns the files written, relative to the output directory.
  */
-export async function writeStaticSitemap(config: RouteConfig, localPages: readonly string[], outDir: URL): Promise<string[]> {
+export async function writeStaticSitemap(
+  config: RouteConfig,
+  localPages: readonly string[],
+  outDir: URL,
+): Promise<string[]> {
   if (config.sitemap === false) return [];
   const { path } = config.sitemap;
   let files;
   try {
-    const fetched = await fetchPublicFeed(config.sitemapUrl, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
-    if (fetched.status !== 200) throw new Error(`[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`);
+    const fetched = await fetchPublicFeed(config.sitemapUrl, {
+      timeoutMs: config.timeoutMs,
+      maxBytes: SITEMAP_MAX_BYTES,
+    });
+    if (fetched.status !== 200)
+      throw new Error(
+        `[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`,
+      );
     files = await buildSitemap(fetched.body, config, localPages, (part) => fetchSitemapPart(part, config));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -10,7 +10,10 @@ interface AstroEnvServer {
  * `process.env` where `astro:env` is not available (a loader used outside Vite, tests, scripts).
  * Read at request time, not at import: an edge adapter only provides its environment to a request.
  */
-export async function readSecret(key: string, env: Record<string, string | undefined> | undefined = globalThis.process?.env): Promise<string | undefined> {
+export async function readSecret(
+  key: string,
+  env: Record<string, string | undefined> | undefined = globalThis.process?.env,
+): Promise<string | undefined> {
   try {
     // A literal specifier, so that Vite resolves Astro's virtual module when it bundles this package (the
     // integration marks it `noExternal`); plain Node refuses the `astro:` scheme and we fall through.

@@ -18,18 +18,32 @@ export interface LoaderClients {
  * fit in the budget; a detail call never retries nor waits on a 429, because every request it sends was
  * counted by the plan beforehand. A failed detail keeps the previous version and is tried again next build.
  */
-export function createLoaderClients(options: { baseUrl: string; apiKey: string; maxRequests: number; timeoutMs: number; allowInsecureHttp?: boolean }, logger: LoaderContext['logger']): LoaderClients {
+export function createLoaderClients(
+  options: { baseUrl: string; apiKey: string; maxRequests: number; timeoutMs: number; allowInsecureHttp?: boolean },
+  logger: LoaderContext['logger'],
+): LoaderClients {
   const retries = listRetries(options.maxRequests);
   // A 429 retry is one more request: allow it only when it still fits.
   const rateLimitRetry = options.maxRequests - 1 - retries >= 1;
   const clientLogger = { debug: (m: string) => logger.debug(m), warn: (m: string) => logger.info(m) };
-  const base = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs, allowInsecureHttp: options.allowInsecureHttp ?? false, logger: clientLogger, userAgent: 'astro-content-publisher (articlesLoader)' };
+  const base = {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs,
+    allowInsecureHttp: options.allowInsecureHttp ?? false,
+    logger: clientLogger,
+    userAgent: 'astro-content-publisher (articlesLoader)',
+  };
   const list = createClient({ ...base, retries, ...(rateLimitRetry ? {} : { maxRetryAfterMs: 0 }) });
   const detail = createClient({ ...base, retries: 0, maxRetryAfterMs: 0 });
   // Details run concurrently, so the last header seen is not always the lowest: the window only shrinks.
-  const rateLimit = () => [list.rateLimit, detail.rateLimit]
-    .filter((r): r is RateLimitState => r !== undefined)
-    .reduce<RateLimitState | undefined>((low, r) => (low === undefined || r.remaining < low.remaining ? r : low), undefined);
+  const rateLimit = () =>
+    [list.rateLimit, detail.rateLimit]
+      .filter((r): r is RateLimitState => r !== undefined)
+      .reduce<RateLimitState | undefined>(
+        (low, r) => (low === undefined || r.remaining < low.remaining ? r : low),
+        undefined,
+      );
   return {
     list,
     detail,

@@ -3,7 +3,13 @@ import { safeEntryData } from './entry-safety.js';
 import { createClient, type Client } from '../client/index.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
-import { dataLoaderOptionsSchema, parseOptions, withEnvDefaults, type DataLoaderOptions, type ResolvedDataLoaderOptions } from './options.js';
+import {
+  dataLoaderOptionsSchema,
+  parseOptions,
+  withEnvDefaults,
+  type DataLoaderOptions,
+  type ResolvedDataLoaderOptions,
+} from './options.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
@@ -52,44 +58,70 @@ const digestSource: DataSource = {
   what: 'weekly digest',
   async fetch(client, siteId) {
     const digest = await client.digest(siteId);
-    return [{
-      id: 'latest',
-      data: {
-        ...omit(digest, ['average_audit_score', 'position_movements']),
-        averageAuditScore: digest.average_audit_score ?? null,
-        positionMovements: digest.position_movements ?? [],
-        alerts: digest.alerts ?? [],
+    return [
+      {
+        id: 'latest',
+        data: {
+          ...omit(digest, ['average_audit_score', 'position_movements']),
+          averageAuditScore: digest.average_audit_score ?? null,
+          positionMovements: digest.position_movements ?? [],
+          alerts: digest.alerts ?? [],
+        },
       },
-    }];
+    ];
   },
 };
 
-async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, source: DataSource, key: string, loaderName: string): Promise<void> {
+async function runDataSync(
+  ctx: LoaderContext,
+  opts: ResolvedDataLoaderOptions,
+  source: DataSource,
+  key: string,
+  loaderName: string,
+): Promise<void> {
   const { store, meta, logger } = ctx;
   const warn = makeWarn(logger, opts.strict);
   const fetchedAt = Number(meta.get(`${key}:fetchedAt`) ?? 0);
   const stored = store.keys().length;
   if (stored > 0 && opts.maxAgeMinutes > 0 && Date.now() - fetchedAt < opts.maxAgeMinutes * 60_000) {
-    logger.info(`${source.what} of site ${opts.siteId}: kept the stored copy (fetched ${Math.round((Date.now() - fetchedAt) / 60_000)} min ago, maxAgeMinutes ${opts.maxAgeMinutes}); 0 requests`);
+    logger.info(
+      `${source.what} of site ${opts.siteId}: kept the stored copy (fetched ${Math.round((Date.now() - fetchedAt) / 60_000)} min ago, maxAgeMinutes ${opts.maxAgeMinutes}); 0 requests`,
+    );
     return;
   }
   // The budget: one request at most (a data loader has nothing else to spend), and never into the reserve
   // that other loaders of this build, a watcher or the CLI have already seen shrinking.
   const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
   if (remaining !== undefined && remaining <= opts.budget.reserve) {
-    const kept = stored > 0 ? `Kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}` : 'Nothing is stored yet, so the collection stays empty';
-    warn(`Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve}). ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`);
+    const kept =
+      stored > 0
+        ? `Kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}`
+        : 'Nothing is stored yet, so the collection stays empty';
+    warn(
+      `Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve}). ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`,
+    );
     return;
   }
   // Exactly one request: no retry, no waiting on a 429, for data that can wait until the next build.
-  const client = createClient({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp, retries: 0, maxRetryAfterMs: 0, userAgent: 'astro-content-publisher (data loader)' });
+  const client = createClient({
+    baseUrl: opts.baseUrl,
+    apiKey: opts.apiKey,
+    timeoutMs: opts.timeoutMs,
+    allowInsecureHttp: opts.allowInsecureHttp,
+    retries: 0,
+    maxRetryAfterMs: 0,
+    userAgent: 'astro-content-publisher (data loader)',
+  });
   let entries: Array<{ id: string; data: Record<string, unknown> }>;
   try {
     entries = await source.fetch(client, opts.siteId);
   } catch (error) {
     recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
     if (stored === 0 || !isTransient(error)) throw error;
-    warn(`Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`, error);
+    warn(
+      `Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`,
+      error,
+    );
     return;
   }
   recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
@@ -105,7 +137,9 @@ async function runDataSync(ctx: LoaderContext, opts: ResolvedDataLoaderOptions, 
   }
   meta.set(`${key}:fetchedAt`, String(Date.now()));
   const left = client.rateLimit ? `${client.rateLimit.remaining} left this hour` : 'rate limit unknown';
-  logger.info(`${source.what} of site ${opts.siteId}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}; ${client.requestCount} request${client.requestCount === 1 ? '' : 's'}, ${left}`);
+  logger.info(
+    `${source.what} of site ${opts.siteId}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}; ${client.requestCount} request${client.requestCount === 1 ? '' : 's'}, ${left}`,
+  );
 }
 
 /** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
@@ -117,7 +151,9 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
     schema: keywordDataSchema,
     load: (context) => {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'));
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
+        runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
+      );
     },
   } satisfies Loader;
 }
@@ -131,7 +167,9 @@ export function digestLoader(options: DataLoaderOptions = {}) {
     schema: digestDataSchema,
     load: (context) => {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runDataSync(labelled, resolved, digestSource, key, 'digestLoader'));
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
+        runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),
+      );
     },
   } satisfies Loader;
 }

@@ -13,7 +13,11 @@ export function toDate(value: unknown): Date | undefined {
 
 function keywordList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((k): k is string => typeof k === 'string');
-  if (typeof value === 'string') return value.split(',').map((k) => k.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   return [];
 }
 
@@ -31,7 +35,17 @@ export function listItemOf(detail: ArticleDetail): ArticleListItem {
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** API fields (snake_case) that become typed camelCase fields; the originals are not kept twice. */
-const MAPPED = ['content', 'published_at', 'updated_at', 'view_count', 'meta_description', 'featured_image', 'keywords', 'excerpt', 'url'] as const;
+const MAPPED = [
+  'content',
+  'published_at',
+  'updated_at',
+  'view_count',
+  'meta_description',
+  'featured_image',
+  'keywords',
+  'excerpt',
+  'url',
+] as const;
 
 /**
  * The one mapping from the service's article fields (a list item, a detail, or both merged) to entry data:
@@ -55,7 +69,9 @@ export const articleEntrySchema = z
     content: z.unknown().optional(),
   })
   .transform((raw) => {
-    const extra = Object.fromEntries(Object.entries(raw).filter(([key]) => !(MAPPED as readonly string[]).includes(key)));
+    const extra = Object.fromEntries(
+      Object.entries(raw).filter(([key]) => !(MAPPED as readonly string[]).includes(key)),
+    );
     return withoutUndefined({
       ...extra,
       slug: raw.slug,
@@ -76,7 +92,9 @@ export const articleEntrySchema = z
 export type ArticleEntryData = z.output<typeof articleEntrySchema>;
 
 /** The list item's own fields: always the freshest (one list call per build). */
-export function listFields(item: ArticleListItem): Pick<ArticleData, 'slug' | 'title' | 'status' | 'language' | 'viewCount'> & { publishedAt: Date | undefined } {
+export function listFields(
+  item: ArticleListItem,
+): Pick<ArticleData, 'slug' | 'title' | 'status' | 'language' | 'viewCount'> & { publishedAt: Date | undefined } {
   return {
     slug: item.slug,
     title: item.title,
@@ -119,7 +137,12 @@ export function plainText(html: string): string {
  * Entry data from the RSS feed: the list's fields and the feed's link and description (as text), on top of
  * what the previous version held (detail-only fields such as keywords stay until a detail call refreshes them).
  */
-export function dataFromRss(item: ArticleListItem, rss: RssItem, previous: Record<string, unknown> | undefined, lastmod: string | undefined): Record<string, unknown> {
+export function dataFromRss(
+  item: ArticleListItem,
+  rss: RssItem,
+  previous: Record<string, unknown> | undefined,
+  lastmod: string | undefined,
+): Record<string, unknown> {
   const description = rss.description === undefined ? undefined : plainText(rss.description);
   return withoutUndefined({
     keywords: [],

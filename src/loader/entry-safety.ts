@@ -28,14 +28,20 @@ function redactDeep(value: unknown, apiKey: string | undefined, depth: number): 
   if (typeof value === 'string') return redactText(value, apiKey);
   if (depth > 20 || value === null || typeof value !== 'object' || value instanceof Date) return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, apiKey, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactText(key, apiKey), redactDeep(item, apiKey, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redactText(key, apiKey), redactDeep(item, apiKey, depth + 1)]),
+  );
 }
 
 /**
  * The entry data without secrets and without a non-http(s) `url` / `featuredImage` (removed, or set to
  * `null` where the schema needs the field, as the keywords loader's `url`).
  */
-export function safeEntryData<T extends Record<string, unknown>>(data: T, apiKey?: string, unsafeUrl: 'remove' | 'null' = 'remove'): T {
+export function safeEntryData<T extends Record<string, unknown>>(
+  data: T,
+  apiKey?: string,
+  unsafeUrl: 'remove' | 'null' = 'remove',
+): T {
   const out = redactDeep(data, apiKey, 0) as Record<string, unknown>;
   for (const field of URL_FIELDS) {
     if (out[field] === undefined || out[field] === null || isHttpUrl(out[field])) continue;
@@ -46,6 +52,10 @@ export function safeEntryData<T extends Record<string, unknown>>(data: T, apiKey
 }
 
 /** `safeEntryData` for the data and redaction for the article HTML, in one call where an entry is stored. */
-export function safeEntry<T extends Record<string, unknown>>(data: T, html: string, apiKey?: string): { data: T; html: string } {
+export function safeEntry<T extends Record<string, unknown>>(
+  data: T,
+  html: string,
+  apiKey?: string,
+): { data: T; html: string } {
   return { data: safeEntryData(data, apiKey), html: redactText(html, apiKey) };
 }

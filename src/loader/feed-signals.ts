@@ -33,7 +33,11 @@ export function isOtherLanguageUrl(url: string, language: string | undefined): b
   if (language === undefined) return false;
   let segments: string[];
   try {
-    segments = new URL(url.trim()).pathname.split('/').filter((s) => s !== '').slice(0, -1).map((s) => s.toLowerCase());
+    segments = new URL(url.trim()).pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .slice(0, -1)
+      .map((s) => s.toLowerCase());
   } catch {
     return false;
   }
@@ -45,12 +49,23 @@ export function isOtherLanguageUrl(url: string, language: string | undefined): b
  * `language`: the loader's language filter. A sitemap URL in another language (same slug in several
  * languages) is not evidence that this language's article of the slug is published, so it is left out.
  */
-export async function readSitemap(client: Client, siteId: number, previous: SyncState['sitemap'], language?: string): Promise<SitemapSignals> {
-  const conditional = previous?.etag || previous?.lastModified ? { etag: previous.etag, lastModified: previous.lastModified } : undefined;
+export async function readSitemap(
+  client: Client,
+  siteId: number,
+  previous: SyncState['sitemap'],
+  language?: string,
+): Promise<SitemapSignals> {
+  const conditional =
+    previous?.etag || previous?.lastModified ? { etag: previous.etag, lastModified: previous.lastModified } : undefined;
   const response = await client.sitemap(siteId, conditional && withoutUndefined(conditional));
   if (response.notModified) {
     const lastmods = previous?.lastmods ?? {};
-    return { lastmods: new Map(Object.entries(lastmods)), slugs: new Set([...Object.keys(lastmods), ...(previous?.unstamped ?? [])]), state: previous, notModified: true };
+    return {
+      lastmods: new Map(Object.entries(lastmods)),
+      slugs: new Set([...Object.keys(lastmods), ...(previous?.unstamped ?? [])]),
+      state: previous,
+      notModified: true,
+    };
   }
   const lastmods: Record<string, string> = {};
   const unstamped: string[] = [];
@@ -63,7 +78,12 @@ export async function readSitemap(client: Client, siteId: number, previous: Sync
   return {
     lastmods: new Map(Object.entries(lastmods)),
     slugs: new Set([...Object.keys(lastmods), ...unstamped]),
-    state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified, lastmods, unstamped: unstamped.length ? unstamped : undefined }),
+    state: withoutUndefined({
+      etag: response.etag,
+      lastModified: response.lastModified,
+      lastmods,
+      unstamped: unstamped.length ? unstamped : undefined,
+    }),
     notModified: false,
   };
 }
@@ -90,8 +110,16 @@ function urlHasLanguage(url: string | undefined, language: string): boolean {
  * `language`: the loader's language filter. A slug the feed carries more than once (one item per language)
  * is kept only when exactly one of its items has that language in its URL; otherwise no copy is used.
  */
-export async function readRss(client: Client, siteId: number, previous: SyncState['rss'], language?: string): Promise<RssSignals> {
-  const conditional = previous?.etag || previous?.lastModified ? withoutUndefined({ etag: previous.etag, lastModified: previous.lastModified }) : undefined;
+export async function readRss(
+  client: Client,
+  siteId: number,
+  previous: SyncState['rss'],
+  language?: string,
+): Promise<RssSignals> {
+  const conditional =
+    previous?.etag || previous?.lastModified
+      ? withoutUndefined({ etag: previous.etag, lastModified: previous.lastModified })
+      : undefined;
   const response = await client.rss(siteId, conditional);
   if (response.notModified) return { items: new Map(), hashes: new Set(), state: previous, notModified: true };
   const bySlug = new Map<string, RssItem[]>();
@@ -105,11 +133,19 @@ export async function readRss(client: Client, siteId: number, previous: SyncStat
   const items = new Map<string, { item: RssItem; signal: RssSignal }>();
   for (const [slug, candidates] of bySlug) {
     // One item per slug is the usual case; several are one per language, and only the URL tells them apart.
-    const mine = candidates.length === 1 ? candidates : candidates.filter((c) => language !== undefined && urlHasLanguage(c.link, language));
+    const mine =
+      candidates.length === 1
+        ? candidates
+        : candidates.filter((c) => language !== undefined && urlHasLanguage(c.link, language));
     if (mine.length !== 1) continue;
     const item = mine[0]!;
     const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded) } : {};
     items.set(slug, { item, signal });
   }
-  return { items, hashes, state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }), notModified: false };
+  return {
+    items,
+    hashes,
+    state: withoutUndefined({ etag: response.etag, lastModified: response.lastModified }),
+    notModified: false,
+  };
 }

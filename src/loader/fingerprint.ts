@@ -33,7 +33,11 @@ export function shortHash(text: string): string {
  * and the user's sanitise options. When it changes, entries are re-fetched (or re-sanitised from the feed)
  * progressively, and kept meanwhile. Budget, refresh and strict do not change the HTML and are left out.
  */
-export function loaderFingerprint(parts: { siteId: number; sanitize?: unknown }, version = PACKAGE_VERSION, policy = SANITIZER_POLICY_VERSION): string {
+export function loaderFingerprint(
+  parts: { siteId: number; sanitize?: unknown },
+  version = PACKAGE_VERSION,
+  policy = SANITIZER_POLICY_VERSION,
+): string {
   return shortHash(stableStringify({ v: version, policy, siteId: parts.siteId, sanitize: parts.sanitize ?? null }));
 }
 
@@ -41,7 +45,12 @@ export function loaderFingerprint(parts: { siteId: number; sanitize?: unknown },
  * A key that differs for every site and filter combination, so that several loaders (sites, languages) in
  * one project never read each other's state, and so that Astro's logger names which one speaks.
  */
-export function loaderKey(parts: { siteId: number; language?: string | undefined; status?: string | undefined; limit?: number | undefined }): string {
+export function loaderKey(parts: {
+  siteId: number;
+  language?: string | undefined;
+  status?: string | undefined;
+  limit?: number | undefined;
+}): string {
   const filters = [
     parts.language ? `lang-${parts.language}` : '',
     parts.status ? `status-${parts.status}` : '',

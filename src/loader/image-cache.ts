@@ -43,7 +43,11 @@ export class ImageCache {
   private queue: Array<() => void> = [];
   private started = 0;
 
-  constructor(readonly dir: string, private readonly limits: ImageLimits, private readonly fetchImpl: typeof fetch = fetch) {}
+  constructor(
+    readonly dir: string,
+    private readonly limits: ImageLimits,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
 
   /** Reads what earlier builds downloaded. */
   async open(): Promise<void> {
@@ -92,7 +96,10 @@ export class ImageCache {
     return this.slot(async () => {
       try {
         // No redirects: a CDN URL that moves elsewhere is not followed to a host nobody allowed.
-        const response = await this.fetchImpl(url, { redirect: 'manual', signal: AbortSignal.timeout(this.limits.timeoutMs) });
+        const response = await this.fetchImpl(url, {
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.limits.timeoutMs),
+        });
         if (response.status !== 200) {
           await response.body?.cancel();
           return { error: `HTTP ${response.status}` };
@@ -129,7 +136,10 @@ export class ImageCache {
         this.downloaded.push(url);
         return { file: name };
       } catch (error) {
-        const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.limits.timeoutMs} ms (images.timeoutMs)` : 'the request failed';
+        const reason =
+          error instanceof Error && error.name === 'TimeoutError'
+            ? `no answer within ${this.limits.timeoutMs} ms (images.timeoutMs)`
+            : 'the request failed';
         return { error: reason };
       }
     });

@@ -17,7 +17,12 @@ export const imagesOptionSchema = z.union([
   z.literal(false),
   z.strictObject({
     /** Largest image accepted, in bytes; a larger one keeps its remote URL with a warning. @default 10485760 (10 MiB) */
-    maxBytes: z.number().int().min(1024).max(100 * 1024 * 1024).default(IMAGE_DEFAULTS.maxBytes),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(IMAGE_DEFAULTS.maxBytes),
     /** At most this many downloads per build; the rest keep their remote URL and are fetched next build. @default 500 */
     maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),
     /** Timeout of one image download, in milliseconds. @default 15000 */

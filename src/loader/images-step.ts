@@ -43,13 +43,23 @@ export interface ImageStep {
  * downloads). Hosts come from Astro's own `image.domains` / `image.remotePatterns`, so one list decides what
  * Astro may optimise and what the loader may fetch.
  */
-export async function createImageStep(ctx: LoaderContext, requested: ResolvedImagesOption, previousIndex: Record<string, string>): Promise<ImageStep> {
+export async function createImageStep(
+  ctx: LoaderContext,
+  requested: ResolvedImagesOption,
+  previousIndex: Record<string, string>,
+): Promise<ImageStep> {
   const config = ctx.config;
   // Outside an Astro build (a hand-made context) nothing resolves placeholders: leave the HTML as it is.
   const option = config?.cacheDir && config.root ? requested : false;
-  const allow = { domains: config.image?.domains ?? [], remotePatterns: (config.image?.remotePatterns ?? []) as RemotePattern[] };
+  const allow = {
+    domains: config.image?.domains ?? [],
+    remotePatterns: (config.image?.remotePatterns ?? []) as RemotePattern[],
+  };
   const dir = option === false ? '' : join(fileURLToPath(config.cacheDir), 'astro-content-publisher', 'images');
-  const cache = new ImageCache(dir, option === false ? { maxBytes: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option);
+  const cache = new ImageCache(
+    dir,
+    option === false ? { maxBytes: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,
+  );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);
   // The importer the content layer resolves `./<file>` against: a name inside the cache directory.
@@ -61,20 +71,22 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
 
   const localCopies = async (sources: string[]): Promise<Map<string, string>> => {
     const local = new Map<string, string>();
-    await Promise.all([...new Set(sources)].map(async (src) => {
-      if (looksLikeSvg(src)) return; // never fetched nor inlined; stays an <img> of the remote SVG
-      if (!isAllowedImageUrl(src, allow)) {
-        notAllowed += 1;
-        return;
-      }
-      const result = await cache.get(src);
-      if ('deferred' in result) deferred += 1;
-      else if ('error' in result) failures.push({ url: src, reason: result.error });
-      else {
-        local.set(src, `./${result.file}`);
-        urls.set(result.file, src);
-      }
-    }));
+    await Promise.all(
+      [...new Set(sources)].map(async (src) => {
+        if (looksLikeSvg(src)) return; // never fetched nor inlined; stays an <img> of the remote SVG
+        if (!isAllowedImageUrl(src, allow)) {
+          notAllowed += 1;
+          return;
+        }
+        const result = await cache.get(src);
+        if ('deferred' in result) deferred += 1;
+        else if ('error' in result) failures.push({ url: src, reason: result.error });
+        else {
+          local.set(src, `./${result.file}`);
+          urls.set(result.file, src);
+        }
+      }),
+    );
     return local;
   };
 
@@ -100,16 +112,22 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
     },
     async refresh(html, imagePaths) {
       const intact = option !== false && imagePaths.every((p) => cache.has(p));
-      const retry = option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
+      const retry =
+        option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
       if (intact && !retry) return undefined;
       if (intact) return localise(html);
       // Back to plain <img> tags with the remote URLs, then localised again like a new article.
       const plain = html.replace(PLACEHOLDER, (full, json: string) => {
         try {
-          const props = JSON.parse(json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')) as Record<string, unknown>;
+          const props = JSON.parse(
+            json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'),
+          ) as Record<string, unknown>;
           const url = urls.get(String(props.src).replace(/^\.\//, ''));
           if (!url) return '';
-          const attr = (name: string) => (props[name] === undefined ? '' : ` ${name}="${String(props[name]).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`);
+          const attr = (name: string) =>
+            props[name] === undefined
+              ? ''
+              : ` ${name}="${String(props[name]).replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"`;
           return `<img src="${url.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"${attr('alt')}${attr('width')}${attr('height')}${attr('loading')}${attr('decoding')}${attr('title')} />`;
         } catch {
           return full;
@@ -127,7 +145,9 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
           host = 'an unknown host';
         }
         // The host only: an image URL can carry a signed query string.
-        warn(`${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`);
+        warn(
+          `${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`,
+        );
       }
       if (option === false) return undefined;
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
@@ -135,7 +155,9 @@ export async function createImageStep(ctx: LoaderContext, requested: ResolvedIma
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
-      return cache.downloaded.length || cache.reused || failures.length || notAllowed || deferred ? parts.join(', ') : undefined;
+      return cache.downloaded.length || cache.reused || failures.length || notAllowed || deferred
+        ? parts.join(', ')
+        : undefined;
     },
     index: () => Object.fromEntries(urls),
   };
@@ -160,14 +182,25 @@ export const IMAGE_IMPORT_PREFIX = '__ASTRO_IMAGE_';
  * The entry data with the featured image's local copy: `featuredImageAsset` as `store.set` wants it
  * (prefixed) and as the digest sees it (the plain `./<file>`, as the stored entry holds it after `store.set`).
  */
-export function withFeaturedAsset(data: Record<string, unknown>, local: string | undefined): { stored: Record<string, unknown>; digested: Record<string, unknown> } {
+export function withFeaturedAsset(
+  data: Record<string, unknown>,
+  local: string | undefined,
+): { stored: Record<string, unknown>; digested: Record<string, unknown> } {
   const { featuredImageAsset: _old, ...rest } = data;
   if (!local) return { stored: rest, digested: rest };
-  return { stored: { ...rest, featuredImageAsset: `${IMAGE_IMPORT_PREFIX}${local}` }, digested: { ...rest, featuredImageAsset: local } };
+  return {
+    stored: { ...rest, featuredImageAsset: `${IMAGE_IMPORT_PREFIX}${local}` },
+    digested: { ...rest, featuredImageAsset: local },
+  };
 }
 
 /** Runs `refresh` over every stored article; writes only those that changed (a new digest from the new HTML). */
-export async function refreshStoredImages(ctx: LoaderContext, step: ImageStep, digestOf: (data: Record<string, unknown>, html: string) => string, skip: ReadonlySet<string>): Promise<void> {
+export async function refreshStoredImages(
+  ctx: LoaderContext,
+  step: ImageStep,
+  digestOf: (data: Record<string, unknown>, html: string) => string,
+  skip: ReadonlySet<string>,
+): Promise<void> {
   const store: Store = ctx.store;
   for (const id of store.keys()) {
     if (skip.has(id)) continue;
@@ -182,12 +215,22 @@ export async function refreshStoredImages(ctx: LoaderContext, step: ImageStep, d
     if (!refreshed && !stale) continue;
     const next = refreshed ?? { html, imagePaths: paths };
     const featured = withFeaturedAsset(entry.data, stale ? await step.localiseUrl(url) : local);
-    const asset = typeof featured.digested.featuredImageAsset === 'string' ? [featured.digested.featuredImageAsset] : [];
-    const { filePath: _f, assetImports: _a, imageImports: _i, ...rest } = entry as typeof entry & { assetImports?: string[]; imageImports?: unknown };
+    const asset =
+      typeof featured.digested.featuredImageAsset === 'string' ? [featured.digested.featuredImageAsset] : [];
+    const {
+      filePath: _f,
+      assetImports: _a,
+      imageImports: _i,
+      ...rest
+    } = entry as typeof entry & { assetImports?: string[]; imageImports?: unknown };
     store.set({
       ...rest,
       data: featured.stored,
-      rendered: { ...entry.rendered, html: next.html, metadata: { ...entry.rendered?.metadata, imagePaths: next.imagePaths } },
+      rendered: {
+        ...entry.rendered,
+        html: next.html,
+        metadata: { ...entry.rendered?.metadata, imagePaths: next.imagePaths },
+      },
       digest: digestOf(featured.digested, next.html),
       ...step.entryFields([...next.imagePaths, ...asset]),
     });

@@ -2,7 +2,12 @@
 // and the error strict mode throws. Everything else in this folder is internal.
 export { articlesLoader } from './articles-loader.js';
 export { keywordsLoader, digestLoader } from './data-loaders.js';
-export { liveArticlesLoader, type LiveArticlesFilter, type LiveArticleEntryFilter, type LiveArticleData } from './live-loader.js';
+export {
+  liveArticlesLoader,
+  type LiveArticlesFilter,
+  type LiveArticleEntryFilter,
+  type LiveArticleData,
+} from './live-loader.js';
 export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options.js';
 export type { ArticleData, KeywordData, DigestData } from './schemas.js';
 export { StrictModeError } from './warnings.js';

@@ -21,7 +21,10 @@ export function takeTurn<T>(baseUrl: string, apiKey: string, spend: () => Promis
   const before = turns.get(key) ?? Promise.resolve();
   const mine = before.then(spend, spend);
   // The chain only orders turns: a failed turn must not fail the next loader.
-  const settled = mine.then(() => undefined, () => undefined);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
   turns.set(key, settled);
   void settled.then(() => {
     if (turns.get(key) === settled) turns.delete(key);

@@ -1,5 +1,12 @@
 import type { LiveLoader } from 'astro/loaders';
-import { createClient, NotFoundError, RateLimitError, type ArticleListItem, type ArticleQuery, type PublisherError } from '../client/index.js';
+import {
+  createClient,
+  NotFoundError,
+  RateLimitError,
+  type ArticleListItem,
+  type ArticleQuery,
+  type PublisherError,
+} from '../client/index.js';
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, dataFromListItem, listItemOf, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
@@ -21,7 +28,12 @@ export interface LiveArticleEntryFilter {
 export type LiveArticleData = Record<string, unknown> & { slug: string; title: string; headings?: Heading[] };
 
 /** One live entry as returned to Astro, or null for a slug the service does not have. */
-type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: string }; cacheHint: { tags: string[]; lastModified?: Date } } | null;
+type LiveEntryAnswer = {
+  id: string;
+  data: LiveArticleData;
+  rendered: { html: string };
+  cacheHint: { tags: string[]; lastModified?: Date };
+} | null;
 
 /**
  * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages. Every uncached call is
@@ -32,23 +44,34 @@ type LiveEntryAnswer = { id: string; data: LiveArticleData; rendered: { html: st
  *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
  */
-export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
+export function liveArticlesLoader(
+  options: LiveArticlesLoaderOptions = {},
+): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
   // The key is read at the first request (astro:env's getSecret, then process.env): edge adapters have no environment at import.
   let apiKey = opts.apiKey;
   let client: ReturnType<typeof createClient> | undefined;
   let connecting: Promise<ReturnType<typeof createClient>> | undefined;
-  const connect = () => (connecting ??= liveApiKey(opts.apiKey).then(
-    (key) => {
-      apiKey = key;
-      client = createClient({ baseUrl: opts.baseUrl, apiKey: key, timeoutMs: opts.timeoutMs, userAgent: 'astro-content-publisher (liveArticlesLoader)', retries: 1, maxRetryAfterMs: 0, allowInsecureHttp: opts.allowInsecureHttp });
-      return client;
-    },
-    (error: unknown) => {
-      connecting = undefined; // a key set later (a new deployment's secret) is picked up by the next request
-      throw error;
-    },
-  ));
+  const connect = () =>
+    (connecting ??= liveApiKey(opts.apiKey).then(
+      (key) => {
+        apiKey = key;
+        client = createClient({
+          baseUrl: opts.baseUrl,
+          apiKey: key,
+          timeoutMs: opts.timeoutMs,
+          userAgent: 'astro-content-publisher (liveArticlesLoader)',
+          retries: 1,
+          maxRetryAfterMs: 0,
+          allowInsecureHttp: opts.allowInsecureHttp,
+        });
+        return client;
+      },
+      (error: unknown) => {
+        connecting = undefined; // a key set later (a new deployment's secret) is picked up by the next request
+        throw error;
+      },
+    ));
   const siteTag = `publisher:site-${opts.siteId}`;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
@@ -62,7 +85,12 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     const refusal = callRefusal({ remaining, reserve: opts.reserve, blockedUntil, now: Date.now() });
     if (refusal) {
       const hint = 'Cache the on-demand pages, raise `cacheSeconds`, or lower `reserve` of liveArticlesLoader.';
-      throw new RateLimitError({ method: 'GET', path: what, message: `[astro-content-publisher] liveArticlesLoader sent no request for ${what}: ${refusal}. ${hint}`, hint });
+      throw new RateLimitError({
+        method: 'GET',
+        path: what,
+        message: `[astro-content-publisher] liveArticlesLoader sent no request for ${what}: ${refusal}. ${hint}`,
+        hint,
+      });
     }
     try {
       return await run();
@@ -81,7 +109,9 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     if (cached?.fresh) return cached.value;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = call('GET /api/v1/sites/<id>/articles/', async () => (await connect()).articles(opts.siteId, query)).finally(() => inFlight.delete(key));
+      pending = call('GET /api/v1/sites/<id>/articles/', async () =>
+        (await connect()).articles(opts.siteId, query),
+      ).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     try {
@@ -96,10 +126,15 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
 
   const fetchEntry = async (slug: string): Promise<LiveEntryAnswer> => {
     try {
-      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', async () => (await connect()).article(opts.siteId, slug));
+      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', async () =>
+        (await connect()).article(opts.siteId, slug),
+      );
       const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
-      const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
+      const { html, headings } = sanitizeArticle(content, {
+        ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
+        ...(url ? { articleUrl: url } : {}),
+      });
       const lastModified = toDate(detail.updated_at);
       return {
         id: detail.slug,
@@ -117,11 +152,13 @@ export function liveArticlesLoader(options: LiveArticlesLoaderOptions = {}): Liv
     name: `astro-content-publisher:live-articles:site-${opts.siteId}`,
     async loadCollection({ filter }) {
       try {
-        const query = Object.fromEntries(Object.entries({
-          status: filter?.status ?? opts.status,
-          language: filter?.language ?? opts.language,
-          limit: filter?.limit ?? opts.limit,
-        }).filter(([, v]) => v !== undefined));
+        const query = Object.fromEntries(
+          Object.entries({
+            status: filter?.status ?? opts.status,
+            language: filter?.language ?? opts.language,
+            limit: filter?.limit ?? opts.limit,
+          }).filter(([, v]) => v !== undefined),
+        );
         const items = await list(query);
         const entries = items.map((item) => {
           const data = dataFromListItem(item);

@@ -6,7 +6,12 @@ import type { z } from 'zod';
 import type { SanitizeOptions } from '../html/index.js';
 import type { Documents, Proof } from '../options/documented.js';
 import type { imagesOptionSchema } from './image-options.js';
-import type { articlesLoaderOptionsSchema, budgetSchema, dataLoaderOptionsSchema, liveArticlesLoaderOptionsSchema } from './options.js';
+import type {
+  articlesLoaderOptionsSchema,
+  budgetSchema,
+  dataLoaderOptionsSchema,
+  liveArticlesLoaderOptionsSchema,
+} from './options.js';
 
 /** The request budget of one build. */
 export interface BudgetOptions {
@@ -194,6 +199,12 @@ export interface LiveArticlesLoaderOptions extends ConnectionOptions {
 
 export type ImagesOptionsMatchSchema = Proof<Documents<false | ImagesOptions, z.input<typeof imagesOptionSchema>>>;
 export type BudgetOptionsMatchSchema = Proof<Documents<BudgetOptions, z.input<typeof budgetSchema>>>;
-export type ArticlesLoaderOptionsMatchSchema = Proof<Documents<ArticlesLoaderOptions, Partial<z.input<typeof articlesLoaderOptionsSchema>>>>;
-export type DataLoaderOptionsMatchSchema = Proof<Documents<DataLoaderOptions, Partial<z.input<typeof dataLoaderOptionsSchema>>>>;
-export type LiveArticlesLoaderOptionsMatchSchema = Proof<Documents<LiveArticlesLoaderOptions, Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>>>;
+export type ArticlesLoaderOptionsMatchSchema = Proof<
+  Documents<ArticlesLoaderOptions, Partial<z.input<typeof articlesLoaderOptionsSchema>>>
+>;
+export type DataLoaderOptionsMatchSchema = Proof<
+  Documents<DataLoaderOptions, Partial<z.input<typeof dataLoaderOptionsSchema>>>
+>;
+export type LiveArticlesLoaderOptionsMatchSchema = Proof<
+  Documents<LiveArticlesLoaderOptions, Partial<z.input<typeof liveArticlesLoaderOptionsSchema>>>
+>;

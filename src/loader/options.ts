@@ -29,7 +29,10 @@ export const ARTICLES_LOADER_DEFAULTS = {
 
 const MUST_BE_POSITIVE_INT = 'must be a positive integer';
 const positiveInt = () =>
-  z.number({ error: MUST_BE_POSITIVE_INT }).int({ error: MUST_BE_POSITIVE_INT }).positive({ error: MUST_BE_POSITIVE_INT });
+  z
+    .number({ error: MUST_BE_POSITIVE_INT })
+    .int({ error: MUST_BE_POSITIVE_INT })
+    .positive({ error: MUST_BE_POSITIVE_INT });
 
 export const budgetSchema = z.strictObject({
   /**
@@ -80,7 +83,10 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
   /** Only articles with this status (the list call's `status` filter). @default undefined (the service's default) */
   status: z.string().min(1).max(50).optional(),
   /** Only articles in this language (the list call's `language` filter), e.g. `'fr'`. @default undefined (all) */
-  language: z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code such as "en" or "pt-BR"').optional(),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code such as "en" or "pt-BR"')
+    .optional(),
   /** At most this many articles (the list call's `limit`, 1..1000). @default undefined (all, up to the service's maximum) */
   limit: z.number().int().min(1).max(1000).optional(),
   /** The request budget of one build. @default { maxRequests: 20, reserve: 5 } */
@@ -103,14 +109,26 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
    * Leftover budget re-fetches articles last checked longer ago than this (oldest first); `false` turns it off.
    * @default 24
    */
-  revalidateAfterHours: z.union([z.number().positive().max(24 * 365), z.literal(false)]).default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
+  revalidateAfterHours: z
+    .union([
+      z
+        .number()
+        .positive()
+        .max(24 * 365),
+      z.literal(false),
+    ])
+    .default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
 });
 
 export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOptionsSchema>;
 
 export const dataLoaderOptionsSchema = connectionSchema.extend({
   /** Skip the request when the stored copy is younger than this many minutes (0: one request every build). @default 0 */
-  maxAgeMinutes: z.number().min(0).max(24 * 60 * 30).default(0),
+  maxAgeMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60 * 30)
+    .default(0),
   /**
    * The same budget as articlesLoader's. A data loader sends at most one request, so `maxRequests` (at least 1)
    * never binds; `reserve` does: no request when the last X-RateLimit-Remaining seen for this key (by any
@@ -145,11 +163,7 @@ export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown;
 }
 
 /** Validates loader options once, strictly; the ConfigError names the option, what was wrong and the fix. */
-export function parseOptions<S extends z.ZodType>(
-  schema: S,
-  factory: string,
-  raw: unknown,
-): z.output<S> {
+export function parseOptions<S extends z.ZodType>(schema: S, factory: string, raw: unknown): z.output<S> {
   const input = raw ?? {};
   const result = schema.safeParse(input);
   if (result.success) {
@@ -161,7 +175,11 @@ export function parseOptions<S extends z.ZodType>(
     }
     return result.data;
   }
-  const problem = formatIssue(result.error.issues[0]!, input, { call: `${factory}()`, docs: 'articlesloader-options', env: ENV_HINT });
+  const problem = formatIssue(result.error.issues[0]!, input, {
+    call: `${factory}()`,
+    docs: 'articlesloader-options',
+    env: ENV_HINT,
+  });
   // Astro shows a config error's message, not its hint: the message carries the fix too.
   throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
 }

@@ -7,7 +7,11 @@ import { stableStringify } from './fingerprint.js';
  * left out: it moves on every read of the article, without the article changing (a page that shows it
  * should add `entry.data.viewCount` to its own cacheKey).
  */
-export function pageDigest(ctx: Pick<LoaderContext, 'generateDigest'>, data: Record<string, unknown>, html: string): string {
+export function pageDigest(
+  ctx: Pick<LoaderContext, 'generateDigest'>,
+  data: Record<string, unknown>,
+  html: string,
+): string {
   const { viewCount: _viewCount, ...shown } = data;
   return ctx.generateDigest(stableStringify({ data: shown, html }));
 }

@@ -49,12 +49,23 @@ export function recordPublishedArticles(context: Pick<LoaderContext, 'collection
     const origin = originOf((entry.data as { url?: unknown }).url);
     if (origin !== undefined) origins.add(origin);
   }
-  registry().set(context.collection, { collection: context.collection, siteId, slugs: slugs.sort(), origins: [...origins].sort(), languages });
+  registry().set(context.collection, {
+    collection: context.collection,
+    siteId,
+    slugs: slugs.sort(),
+    origins: [...origins].sort(),
+    languages,
+  });
 }
 
 /** Every recorded collection (a copy). */
 export function publishedCollections(): PublishedCollection[] {
-  return [...registry().values()].map((c) => ({ ...c, slugs: [...c.slugs], origins: [...c.origins], languages: { ...c.languages } }));
+  return [...registry().values()].map((c) => ({
+    ...c,
+    slugs: [...c.slugs],
+    origins: [...c.origins],
+    languages: { ...c.languages },
+  }));
 }
 
 /** Forgets every record: called when a build or dev server starts, so a previous build's collections never count. */

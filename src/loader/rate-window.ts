@@ -14,19 +14,29 @@ interface Seen {
 }
 
 // On globalThis: the integration (dev refresh) and the loaders may load this module as separate instances.
-const lastSeen: Map<string, Seen> = ((globalThis as Record<symbol, unknown>)[Symbol.for('astro-content-publisher.rate-window')] ??= new Map<string, Seen>()) as Map<string, Seen>;
+const lastSeen: Map<string, Seen> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('astro-content-publisher.rate-window')
+] ??= new Map<string, Seen>()) as Map<string, Seen>;
 
 function windowKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
 }
 
 /** Records what a loader's client saw (nothing when the service sent no rate-limit headers). */
-export function recordRemaining(baseUrl: string, apiKey: string, rateLimit: RateLimitState | undefined, now = Date.now()): void {
+export function recordRemaining(
+  baseUrl: string,
+  apiKey: string,
+  rateLimit: RateLimitState | undefined,
+  now = Date.now(),
+): void {
   if (!rateLimit) return;
   // X-RateLimit-Reset as epoch seconds (the document's sample) or, from some services, seconds from now.
-  const expires = rateLimit.reset > 1_000_000_000 ? rateLimit.reset * 1000
-    : rateLimit.reset > 0 ? now + rateLimit.reset * 1000
-    : now + 3_600_000;
+  const expires =
+    rateLimit.reset > 1_000_000_000
+      ? rateLimit.reset * 1000
+      : rateLimit.reset > 0
+        ? now + rateLimit.reset * 1000
+        : now + 3_600_000;
   lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires });
 }
 

@@ -27,7 +27,9 @@ export const articleDataSchema = z.looseObject({
    * set when the image step downloaded it (allowed host, not SVG, fetched); otherwise absent and
    * `featuredImage` is the remote URL. Set by the loader after validation (a user schema need not declare it).
    */
-  featuredImageAsset: z.custom<ImageMetadata>((value) => typeof value === 'object' && value !== null && 'src' in value).optional(),
+  featuredImageAsset: z
+    .custom<ImageMetadata>((value) => typeof value === 'object' && value !== null && 'src' in value)
+    .optional(),
   keywords: z.array(z.string()),
 });
 export type ArticleData = z.infer<typeof articleDataSchema>;

@@ -8,7 +8,8 @@ export function slugProblem(slug: string): string | undefined {
   if (slug.includes('/') || slug.includes('\\')) return 'contains "/"';
   if (slug.includes('..')) return 'contains ".."';
   if (slug.trim() === '.') return 'is "."';
-  if (/[?#]/.test(slug) || [...slug].some((char) => char.charCodeAt(0) < 0x20)) return 'contains control characters, "?" or "#"';
+  if (/[?#]/.test(slug) || [...slug].some((char) => char.charCodeAt(0) < 0x20))
+    return 'contains control characters, "?" or "#"';
   return undefined;
 }
 

@@ -32,15 +32,16 @@ export const entryStateSchema = z.object({
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
 
-
 export const syncStateSchema = z.object({
   version: z.literal(1),
   entries: z.record(z.string(), entryStateSchema),
-  sitemap: feedValidatorsSchema.extend({
-    lastmods: z.record(z.string(), z.string()),
-    /** Slugs the sitemap lists without a lastmod: still published (a capped list must not lose them). */
-    unstamped: z.array(z.string()).optional(),
-  }).optional(),
+  sitemap: feedValidatorsSchema
+    .extend({
+      lastmods: z.record(z.string(), z.string()),
+      /** Slugs the sitemap lists without a lastmod: still published (a capped list must not lose them). */
+      unstamped: z.array(z.string()).optional(),
+    })
+    .optional(),
   rss: feedValidatorsSchema.optional(),
   /** When revalidations were sent (ms since epoch), the last hour's only: they may use a small share of it. */
   revalidated: z.array(z.number()).optional(),

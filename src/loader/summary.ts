@@ -22,8 +22,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 export function summaryLine(o: SyncOutcome): string {
   const left = o.remaining === undefined ? 'rate limit unknown' : `${o.remaining} left this hour`;
-  return `${plural(o.total, 'article')}: ${o.added} new, ${o.changed} changed, ${o.removed} removed, ` +
-    `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}, ${left}`;
+  return (
+    `${plural(o.total, 'article')}: ${o.added} new, ${o.changed} changed, ${o.removed} removed, ` +
+    `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}, ${left}`
+  );
 }
 
 /**
@@ -31,7 +33,11 @@ export function summaryLine(o: SyncOutcome): string {
  * changed articles count as pending (they come again); a failed revalidation does not (nothing said it changed).
  */
 export function summarise(input: {
-  plan: { fetch: ReadonlyArray<{ slug: string; reason: string }>; pending: ReadonlyArray<{ slug: string }>; remove: readonly string[] };
+  plan: {
+    fetch: ReadonlyArray<{ slug: string; reason: string }>;
+    pending: ReadonlyArray<{ slug: string }>;
+    remove: readonly string[];
+  };
   failures: ReadonlyArray<{ slug: string }>;
   added: number;
   changed: number;

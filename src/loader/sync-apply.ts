@@ -48,7 +48,11 @@ export interface ApplyOutcome {
  * Does the feed carry whole articles? Only evidence counts: an article whose feed copy is the very HTML a
  * detail call gave (held from an earlier build, or fetched in this one). A feed of teasers never matches.
  */
-export function feedIsWhole(state: SyncState, signals: FreeSignals, fetched: ReadonlyMap<string, string> = new Map()): boolean {
+export function feedIsWhole(
+  state: SyncState,
+  signals: FreeSignals,
+  fetched: ReadonlyMap<string, string> = new Map(),
+): boolean {
   for (const hash of fetched.values()) if (signals.rssHashes.has(hash)) return true;
   for (const [slug, { signal }] of signals.rss) {
     if (signal.contentHash === undefined) continue;
@@ -75,19 +79,36 @@ function optional<K extends string>(key: K, value: string | null | undefined): P
 }
 
 /** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
-async function storeEntry(input: ApplyInput, slug: string, unsafeData: Record<string, unknown>, unsafeContent: string, entryState: EntryState): Promise<'added' | 'changed' | 'same'> {
+async function storeEntry(
+  input: ApplyInput,
+  slug: string,
+  unsafeData: Record<string, unknown>,
+  unsafeContent: string,
+  entryState: EntryState,
+): Promise<'added' | 'changed' | 'same'> {
   const { ctx, opts, state, images } = input;
   const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
   const before = ctx.store.get(slug);
   const url = typeof data.url === 'string' ? data.url : undefined;
-  const { html, headings } = sanitizeArticle(content, { ...(opts.sanitize ? { sanitize: opts.sanitize } : {}), ...(url ? { articleUrl: url } : {}) });
+  const { html, headings } = sanitizeArticle(content, {
+    ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
+    ...(url ? { articleUrl: url } : {}),
+  });
   const parsed = await ctx.parseData({ id: slug, data });
   const local = await images.localise(html);
-  const featuredLocal = await images.localiseUrl(typeof parsed.featuredImage === 'string' ? parsed.featuredImage : undefined);
+  const featuredLocal = await images.localiseUrl(
+    typeof parsed.featuredImage === 'string' ? parsed.featuredImage : undefined,
+  );
   const featured = withFeaturedAsset(parsed, featuredLocal);
   const digest = pageDigest(ctx, featured.digested, local.html);
   const assets = featuredLocal ? [...local.imagePaths, featuredLocal] : local.imagePaths;
-  ctx.store.set({ id: slug, data: featured.stored, rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } }, digest, ...images.entryFields(assets) });
+  ctx.store.set({
+    id: slug,
+    data: featured.stored,
+    rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } },
+    digest,
+    ...images.entryFields(assets),
+  });
   state.entries[slug] = entryState;
   if (!before) return 'added';
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
@@ -101,7 +122,9 @@ async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'add
   input.fetchedHashes?.set(action.slug, shortHash(detail.content));
   if (opts.language && detail.language && detail.language !== opts.language) {
     // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
-    throw new LanguageMismatchError(`the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`);
+    throw new LanguageMismatchError(
+      `the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`,
+    );
   }
   const lastmod = signals.sitemap?.get(action.slug);
   const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
@@ -122,16 +145,22 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
   const before = ctx.store.get(action.slug);
   const prevState = state.entries[action.slug];
   const lastmod = signals.sitemap?.get(action.slug);
-  return storeEntry(input, action.slug, dataFromRss(item, feedItem.item, before?.data, lastmod), feedItem.item.contentEncoded ?? '', {
-    listDigest: listDigest(item),
-    ...optional('lastmod', lastmod ?? prevState?.lastmod),
-    contentHash: feedItem.signal.contentHash!,
-    rssHash: feedItem.signal.contentHash!,
-    checkedAt: prevState?.checkedAt ?? 0,
-    fingerprint,
-    // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
-    partial: before ? (prevState?.partial ?? false) : true,
-  });
+  return storeEntry(
+    input,
+    action.slug,
+    dataFromRss(item, feedItem.item, before?.data, lastmod),
+    feedItem.item.contentEncoded ?? '',
+    {
+      listDigest: listDigest(item),
+      ...optional('lastmod', lastmod ?? prevState?.lastmod),
+      contentHash: feedItem.signal.contentHash!,
+      rssHash: feedItem.signal.contentHash!,
+      checkedAt: prevState?.checkedAt ?? 0,
+      fingerprint,
+      // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
+      partial: before ? (prevState?.partial ?? false) : true,
+    },
+  );
 }
 
 /** Removes what the plan says is gone. */
@@ -157,23 +186,30 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   };
   const failedNew: PlannedFetch[] = [];
   const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
-  await Promise.all(plan.fetch.filter((a) => a.via === 'detail').map(async (action) => {
-    try {
-      count(await fromDetail(input, action));
-    } catch (error) {
-      outcome.failures.push({ slug: action.slug, error });
-      // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
-      if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
-    }
-  }));
+  await Promise.all(
+    plan.fetch
+      .filter((a) => a.via === 'detail')
+      .map(async (action) => {
+        try {
+          count(await fromDetail(input, action));
+        } catch (error) {
+          outcome.failures.push({ slug: action.slug, error });
+          // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
+          if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
+        }
+      }),
+  );
   const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
   const fromFeed = [
     ...plan.fetch.filter((a) => a.via === 'rss'),
-    ...failedNew.filter((a) => input.signals.rss.get(a.slug)?.signal.contentHash !== undefined).map((a) => ({ ...a, via: 'rss' as const })),
+    ...failedNew
+      .filter((a) => input.signals.rss.get(a.slug)?.signal.contentHash !== undefined)
+      .map((a) => ({ ...a, via: 'rss' as const })),
   ];
   const fellBackCandidates = failedNewSlugs();
   for (const action of fromFeed) {
-    const exact = input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
+    const exact =
+      input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
     if (!whole && !(action.reason === 'fingerprint' && exact)) {
       if (!fellBackCandidates.has(action.slug)) outcome.skipped.push(action.slug);
       continue;

@@ -26,7 +26,14 @@ export interface ListedArticles {
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
 export function listDigest(item: ArticleListItem): string {
-  return shortHash(stableStringify({ title: item.title, status: item.status, language: item.language, published_at: item.published_at }));
+  return shortHash(
+    stableStringify({
+      title: item.title,
+      status: item.status,
+      language: item.language,
+      published_at: item.published_at,
+    }),
+  );
 }
 
 export function indexListed(listed: ArticleListItem[], nextOffset?: number, pages = 1): ListedArticles {
@@ -57,10 +64,17 @@ export function offsetOfNext(next: string | null | undefined, after: number): nu
 }
 
 const queryOf = (opts: ResolvedArticlesLoaderOptions) =>
-  Object.fromEntries(Object.entries({ status: opts.status, language: opts.language, limit: opts.limit }).filter(([, v]) => v !== undefined));
+  Object.fromEntries(
+    Object.entries({ status: opts.status, language: opts.language, limit: opts.limit }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
 
 /** Sends the list call with the loader's filters; errors are the caller's to judge (transient or not). */
-export async function listArticles(clients: LoaderClients, opts: ResolvedArticlesLoaderOptions): Promise<ListedArticles> {
+export async function listArticles(
+  clients: LoaderClients,
+  opts: ResolvedArticlesLoaderOptions,
+): Promise<ListedArticles> {
   const page = await clients.list.articlesPage(opts.siteId, queryOf(opts));
   // With a `limit` the newest `limit` were asked for: no further page.
   const next = opts.limit === undefined ? offsetOfNext(page.next, page.results.length) : undefined;
@@ -71,7 +85,12 @@ export async function listArticles(clients: LoaderClients, opts: ResolvedArticle
  * Follows the service's paging hints for at most `maxPages` more requests (the caller's budget). A failed
  * page ends the walk: what was read so far stands, and the sitemap covers the rest.
  */
-export async function followPages(clients: LoaderClients, opts: ResolvedArticlesLoaderOptions, first: ListedArticles, maxPages: number): Promise<ListedArticles> {
+export async function followPages(
+  clients: LoaderClients,
+  opts: ResolvedArticlesLoaderOptions,
+  first: ListedArticles,
+  maxPages: number,
+): Promise<ListedArticles> {
   let all = first.listed;
   let offset = first.nextOffset;
   let pages = first.pages;

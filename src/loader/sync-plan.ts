@@ -126,7 +126,10 @@ export function removalsNow(
   stored: (slug: string) => boolean,
   identity: { ofStored: (slug: string) => string | undefined; ofListed: (slug: string) => string | undefined },
 ): { remove: string[]; deferred: number; waitingNew: number } {
-  const newSlugs = [...plan.fetch.filter((f) => f.reason === 'new'), ...plan.pending.filter((p) => p.reason === 'new')].map((f) => f.slug);
+  const newSlugs = [
+    ...plan.fetch.filter((f) => f.reason === 'new'),
+    ...plan.pending.filter((p) => p.reason === 'new'),
+  ].map((f) => f.slug);
   const waiting = newSlugs.filter((slug) => !stored(slug));
   const waitingIds = new Set(waiting.map((slug) => identity.ofListed(slug)).filter((t) => t !== undefined));
   const remove = plan.remove.filter((slug) => {
@@ -138,7 +141,8 @@ export function removalsNow(
 
 export function planSync(input: PlanInput): SyncPlan {
   const listedSlugs = new Set(input.listed.map((a) => a.slug));
-  const needs: Array<{ slug: string; reason: FetchReason; signal?: ChangeReason; checkedAt: number; rssOk: boolean }> = [];
+  const needs: Array<{ slug: string; reason: FetchReason; signal?: ChangeReason; checkedAt: number; rssOk: boolean }> =
+    [];
   const unchanged: string[] = [];
   const revalidateCandidates: Array<{ slug: string; checkedAt: number }> = [];
 
@@ -155,20 +159,41 @@ export function planSync(input: PlanInput): SyncPlan {
       needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
       continue;
     }
-    const signal = changeReason(state, item.listDigest, input.sitemap?.get(item.slug), rss, input.heldUpdatedAt?.get(item.slug));
+    const signal = changeReason(
+      state,
+      item.listDigest,
+      input.sitemap?.get(item.slug),
+      rss,
+      input.heldUpdatedAt?.get(item.slug),
+    );
     if (signal) {
-      needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: rssIsNewer(state, rss) });
+      needs.push({
+        slug: item.slug,
+        reason: 'changed',
+        signal,
+        checkedAt: state.checkedAt,
+        rssOk: rssIsNewer(state, rss),
+      });
     } else if (state.fingerprint !== input.fingerprint) {
       // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free, but only when
       // it is the very HTML we hold (a feed of teasers would replace whole articles with their first lines).
-      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: state.checkedAt, rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash });
+      needs.push({
+        slug: item.slug,
+        reason: 'fingerprint',
+        checkedAt: state.checkedAt,
+        rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash,
+      });
     } else if (input.refresh === 'force') {
       needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
     } else if (state.partial && !state.detailElsewhere) {
       needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
     } else {
       unchanged.push(item.slug);
-      if (input.revalidateAfterMs !== false && !state.detailElsewhere && input.now - state.checkedAt >= input.revalidateAfterMs) {
+      if (
+        input.revalidateAfterMs !== false &&
+        !state.detailElsewhere &&
+        input.now - state.checkedAt >= input.revalidateAfterMs
+      ) {
         revalidateCandidates.push({ slug: item.slug, checkedAt: state.checkedAt });
       }
     }
@@ -191,9 +216,12 @@ export function planSync(input: PlanInput): SyncPlan {
   const rank = (r: FetchReason) => PRIORITY.indexOf(r);
   const ordered = needs
     .map((n, index) => ({ ...n, index }))
-    .sort((a, b) => rank(a.reason) - rank(b.reason)
-      || (a.reason === 'new' || a.reason === 'changed' ? 0 : a.checkedAt - b.checkedAt)
-      || a.index - b.index);
+    .sort(
+      (a, b) =>
+        rank(a.reason) - rank(b.reason) ||
+        (a.reason === 'new' || a.reason === 'changed' ? 0 : a.checkedAt - b.checkedAt) ||
+        a.index - b.index,
+    );
 
   const fetch: PlannedFetch[] = [];
   const pending: SyncPlan['pending'] = [];
@@ -226,12 +254,16 @@ export function planSync(input: PlanInput): SyncPlan {
 
   const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
   // A capped list says nothing about what it left out: the sitemap decides, and without it nothing leaves.
-  const removeAll = !input.listMayBeCapped ? unlisted
-    : input.sitemapSlugs ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
-    : [];
+  const removeAll = !input.listMayBeCapped
+    ? unlisted
+    : input.sitemapSlugs
+      ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
+      : [];
   const storedCount = input.stored.size;
   // With or without state: a lost state or a changed filter must not let an empty list empty the store.
-  const suspect = storedCount > 0 && removeAll.length > 0 &&
+  const suspect =
+    storedCount > 0 &&
+    removeAll.length > 0 &&
     (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
   const plan: SyncPlan = {
     fetch,
@@ -245,7 +277,12 @@ export function planSync(input: PlanInput): SyncPlan {
   const kept = unlisted.length - removeAll.length;
   const beyond = input.sitemapOnly?.length ?? 0;
   if (input.listMayBeCapped && (kept > 0 || beyond > 0)) {
-    plan.capped = { listed: input.listed.length, kept, checkedAgainstSitemap: input.sitemapSlugs !== undefined, beyond };
+    plan.capped = {
+      listed: input.listed.length,
+      kept,
+      checkedAgainstSitemap: input.sitemapSlugs !== undefined,
+      beyond,
+    };
   }
   return plan;
 }

@@ -11,7 +11,13 @@ import type { SyncPlan } from './sync-plan.js';
  * counting it as a change. A pending entry records nothing: the signal that made it pending must still be
  * there next build.
  */
-export function reconcileListed(ctx: LoaderContext, state: SyncState, items: Map<string, ArticleListItem>, signals: FreeSignals, plan: Pick<SyncPlan, 'fetch' | 'pending'>): void {
+export function reconcileListed(
+  ctx: LoaderContext,
+  state: SyncState,
+  items: Map<string, ArticleListItem>,
+  signals: FreeSignals,
+  plan: Pick<SyncPlan, 'fetch' | 'pending'>,
+): void {
   const fetched = new Set(plan.fetch.map((f) => f.slug));
   const waiting = new Set(plan.pending.map((p) => p.slug));
   for (const [slug, item] of items) {

@@ -27,7 +27,9 @@ import { createImageStep, readImageIndex, refreshStoredImages } from './images-s
 
 function refreshFromContext(data: Record<string, unknown> | undefined): 'force' | undefined {
   const ours = data?.['astro-content-publisher'];
-  return typeof ours === 'object' && ours !== null && (ours as { refresh?: unknown }).refresh === 'force' ? 'force' : undefined;
+  return typeof ours === 'object' && ours !== null && (ours as { refresh?: unknown }).refresh === 'force'
+    ? 'force'
+    : undefined;
 }
 
 /** The held updated_at of entries whose state has no sitemap lastmod: the only baseline for a later lastmod. */
@@ -48,29 +50,47 @@ function identityOf(title: unknown, published: unknown): string | undefined {
   return `${published.toISOString().slice(0, 10)}|${title}`;
 }
 
-function warnAboutPlan(plan: SyncPlan, site: string, warn: (message: string) => void, pending: Set<string>, sitemapOnly: string[]): void {
+function warnAboutPlan(
+  plan: SyncPlan,
+  site: string,
+  warn: (message: string) => void,
+  pending: Set<string>,
+  sitemapOnly: string[],
+): void {
   if (plan.massRemoval) {
     const { removed, stored, listed: count } = plan.massRemoval;
-    warn(`The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`);
+    warn(
+      `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
+    );
   }
   if (plan.capped) {
     const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
-    const parts = [`The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`];
+    const parts = [
+      `The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`,
+    ];
     if (beyond > 0) {
       const waiting = sitemapOnly.filter((slug) => pending.has(slug)).length;
-      parts.push(`The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`);
+      parts.push(
+        `The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`,
+      );
     }
     if (kept > 0) {
-      parts.push(checkedAgainstSitemap
-        ? `${kept} stored article(s) missing from the list are still in the public sitemap and were kept.`
-        : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`);
+      parts.push(
+        checkedAgainstSitemap
+          ? `${kept} stored article(s) missing from the list are still in the public sitemap and were kept.`
+          : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`,
+      );
     }
     warn(parts.join(' '));
   }
 }
 
 /** One build of `articlesLoader`: list, free signals, plan, fetch within the budget, store, one log line. */
-export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticlesLoaderOptions, key: string): Promise<void> {
+export async function runArticlesSync(
+  ctx: LoaderContext,
+  opts: ResolvedArticlesLoaderOptions,
+  key: string,
+): Promise<void> {
   const { store, meta, logger } = ctx;
   const warn = makeWarn(logger, opts.strict);
   const metaKey = `${key}:state`;
@@ -78,7 +98,16 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const state: SyncState = structuredClone(previous);
   const fingerprint = loaderFingerprint({ siteId: opts.siteId, sanitize: opts.sanitize });
   const refresh = refreshFromContext(ctx.refreshContextData) ?? opts.refresh;
-  const clients = createLoaderClients({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, maxRequests: opts.budget.maxRequests, timeoutMs: opts.timeoutMs, allowInsecureHttp: opts.allowInsecureHttp }, logger);
+  const clients = createLoaderClients(
+    {
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      maxRequests: opts.budget.maxRequests,
+      timeoutMs: opts.timeoutMs,
+      allowInsecureHttp: opts.allowInsecureHttp,
+    },
+    logger,
+  );
   const site = `site ${opts.siteId}`;
   const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
 
@@ -86,8 +115,21 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   // the list call would eat into it. Keep what is stored.
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
-    warn(`Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`);
-    logger.info(summaryLine({ total: held, added: 0, changed: 0, removed: 0, unchanged: held, pending: 0, requests: 0, remaining: undefined }));
+    warn(
+      `Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
+    );
+    logger.info(
+      summaryLine({
+        total: held,
+        added: 0,
+        changed: 0,
+        removed: 0,
+        unchanged: held,
+        pending: 0,
+        requests: 0,
+        remaining: undefined,
+      }),
+    );
     return;
   }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
@@ -95,7 +137,13 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   const storedIds = store.keys();
 
   // The free signals travel while the list call runs.
-  const pendingSignals = startFreeSignals(clients, opts.siteId, state, state.feedWanted === true || storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint), opts.language);
+  const pendingSignals = startFreeSignals(
+    clients,
+    opts.siteId,
+    state,
+    state.feedWanted === true || storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint),
+    opts.language,
+  );
   // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
   const shareWindow = () => recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
 
@@ -107,8 +155,22 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
     await pendingSignals;
     // Nothing stored: nothing stale to serve, so the client's own error is the clearest outcome.
     if (storedIds.length === 0 || !isTransient(error)) throw error;
-    warn(`Could not list the articles of ${site}: ${describeError(error)} Kept the ${storedIds.length} stored articles as they were; the next build tries again.`, error);
-    logger.info(summaryLine({ total: storedIds.length, added: 0, changed: 0, removed: 0, unchanged: storedIds.length, pending: 0, requests: clients.requests(), remaining: clients.remaining() }));
+    warn(
+      `Could not list the articles of ${site}: ${describeError(error)} Kept the ${storedIds.length} stored articles as they were; the next build tries again.`,
+      error,
+    );
+    logger.info(
+      summaryLine({
+        total: storedIds.length,
+        added: 0,
+        changed: 0,
+        removed: 0,
+        unchanged: storedIds.length,
+        pending: 0,
+        requests: clients.requests(),
+        remaining: clients.remaining(),
+      }),
+    );
     return;
   }
   shareWindow();
@@ -116,30 +178,50 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   // Paging hints are followed only while they can tell something new: the sitemap (free) shows published
   // articles that are neither listed nor stored, or it could not be read. A warm build stays at one request.
   if (listed.nextOffset !== undefined) {
-    const unknown = signals.sitemapSlugs ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug)).length : 1;
-    const affordable = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
+    const unknown = signals.sitemapSlugs
+      ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug)).length
+      : 1;
+    const affordable = detailSlots({
+      maxRequests: opts.budget.maxRequests,
+      reserve: opts.budget.reserve,
+      spent: clients.requests(),
+      remaining: clients.remaining(),
+    });
     // At most half of what is left: the articles the pages name still need their detail calls.
-    if (unknown > 0 && affordable > 0) listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
+    if (unknown > 0 && affordable > 0)
+      listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
     shareWindow();
   }
   const { items, repeated, rejected } = listed;
   if (rejected.length) {
     const first = rejected[0]!;
-    warn(`The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`);
+    warn(
+      `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
+    );
   }
   if (repeated.length) {
-    warn(`The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`);
+    warn(
+      `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
+    );
   }
 
-  const slots = detailSlots({ maxRequests: opts.budget.maxRequests, reserve: opts.budget.reserve, spent: clients.requests(), remaining: clients.remaining() });
-  logger.debug(`budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`);
+  const slots = detailSlots({
+    maxRequests: opts.budget.maxRequests,
+    reserve: opts.budget.reserve,
+    spent: clients.requests(),
+    remaining: clients.remaining(),
+  });
+  logger.debug(
+    `budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`,
+  );
   const now = Date.now();
   const mayBeCapped = listMayBeCapped(listed.listed.length, opts.limit);
   // Articles only the sitemap shows can be loaded when the sitemap describes this loader's whole set (no
   // language or status filter: the sitemap cannot tell languages apart).
-  const sitemapOnly = mayBeCapped && signals.sitemapSlugs && opts.language === undefined && opts.status === undefined
-    ? [...signals.sitemapSlugs].filter((slug) => !items.has(slug) && !store.has(slug) && !repeated.includes(slug))
-    : [];
+  const sitemapOnly =
+    mayBeCapped && signals.sitemapSlugs && opts.language === undefined && opts.status === undefined
+      ? [...signals.sitemapSlugs].filter((slug) => !items.has(slug) && !store.has(slug) && !repeated.includes(slug))
+      : [];
   const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
@@ -173,32 +255,58 @@ export async function runArticlesSync(ctx: LoaderContext, opts: ResolvedArticles
   });
   applyRemovals(apply, removals.remove);
   if (removals.deferred) {
-    logger.info(`Kept ${removals.deferred} article(s) no longer listed until the new article(s) of the same title and date are stored (a renamed slug keeps its old entry meanwhile).`);
+    logger.info(
+      `Kept ${removals.deferred} article(s) no longer listed until the new article(s) of the same title and date are stored (a renamed slug keeps its old entry meanwhile).`,
+    );
   }
-  reconcileListed(ctx, state, items, signals, { fetch: plan.fetch, pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))] });
+  reconcileListed(ctx, state, items, signals, {
+    fetch: plan.fetch,
+    pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))],
+  });
   const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate').map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
 
-  await refreshStoredImages(ctx, images, (data, html) => pageDigest(ctx, data, html), new Set(plan.fetch.map((f) => f.slug)));
+  await refreshStoredImages(
+    ctx,
+    images,
+    (data, html) => pageDigest(ctx, data, html),
+    new Set(plan.fetch.map((f) => f.slug)),
+  );
   shareWindow();
   meta.set(metaKey, JSON.stringify(state));
   meta.set(`${key}:images`, JSON.stringify(images.index()));
-  logger.info(summaryLine(summarise({
-    plan: { fetch: plan.fetch, pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug }))], remove: removals.remove },
-    failures: outcome.failures,
-    added: outcome.added,
-    changed: outcome.changed,
-    has: (id) => store.has(id),
+  logger.info(
+    summaryLine(
+      summarise({
+        plan: {
+          fetch: plan.fetch,
+          pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug }))],
+          remove: removals.remove,
+        },
+        failures: outcome.failures,
+        added: outcome.added,
+        changed: outcome.changed,
+        has: (id) => store.has(id),
+        total: store.keys().length,
+        requests: clients.requests(),
+        remaining: clients.remaining(),
+      }),
+    ),
+  );
+  const ciLine = emptyStoreNotice({
+    ci: isCi(),
+    storedAtStart: storedIds.length,
     total: store.keys().length,
     requests: clients.requests(),
-    remaining: clients.remaining(),
-  })));
-  const ciLine = emptyStoreNotice({ ci: isCi(), storedAtStart: storedIds.length, total: store.keys().length, requests: clients.requests() });
+  });
   if (ciLine) logger.warn(ciLine);
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
   if (outcome.failures.length) {
     const first = outcome.failures[0]!;
-    warn(`${outcome.failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`, first.error);
+    warn(
+      `${outcome.failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`,
+      first.error,
+    );
   }
 }

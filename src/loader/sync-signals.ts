@@ -27,25 +27,44 @@ export type PendingSignals = Promise<[SitemapSignals | { error: unknown }, RssSi
  * Starts both reads. `fullFeed`: skip the conditional GET of the RSS feed, because entries to re-render
  * need its content (a 304 carries none).
  */
-export function startFreeSignals(clients: LoaderClients, siteId: number, state: SyncState, fullFeed: boolean, language?: string): PendingSignals {
+export function startFreeSignals(
+  clients: LoaderClients,
+  siteId: number,
+  state: SyncState,
+  fullFeed: boolean,
+  language?: string,
+): PendingSignals {
   const sitemap = readSitemap(clients.list, siteId, state.sitemap, language).catch((error: unknown) => ({ error }));
-  const rss = readRss(clients.list, siteId, fullFeed ? undefined : state.rss, language).catch((error: unknown) => ({ error }));
+  const rss = readRss(clients.list, siteId, fullFeed ? undefined : state.rss, language).catch((error: unknown) => ({
+    error,
+  }));
   return Promise.all([sitemap, rss]);
 }
 
 /** Awaits the reads, records their validators in `state`, and warns about what could not be read. */
-export async function readFreeSignals(pending: PendingSignals, state: SyncState, site: string, warn: (message: string, error?: unknown) => void): Promise<FreeSignals> {
+export async function readFreeSignals(
+  pending: PendingSignals,
+  state: SyncState,
+  site: string,
+  warn: (message: string, error?: unknown) => void,
+): Promise<FreeSignals> {
   const [sitemapR, rssR] = await pending;
   const signals: FreeSignals = { sitemap: undefined, sitemapSlugs: undefined, rss: new Map(), rssHashes: new Set() };
   if ('error' in sitemapR) {
-    warn(`The public sitemap of ${site} could not be read (${describeError(sitemapR.error)}); changes are detected from the list and the RSS feed only in this build.`, sitemapR.error);
+    warn(
+      `The public sitemap of ${site} could not be read (${describeError(sitemapR.error)}); changes are detected from the list and the RSS feed only in this build.`,
+      sitemapR.error,
+    );
   } else {
     signals.sitemap = sitemapR.lastmods;
     signals.sitemapSlugs = sitemapR.slugs;
     if (sitemapR.state) state.sitemap = sitemapR.state;
   }
   if ('error' in rssR) {
-    warn(`The public RSS feed of ${site} could not be read (${describeError(rssR.error)}); every changed article needs a detail call in this build.`, rssR.error);
+    warn(
+      `The public RSS feed of ${site} could not be read (${describeError(rssR.error)}); every changed article needs a detail call in this build.`,
+      rssR.error,
+    );
   } else {
     signals.rss = rssR.items;
     signals.rssHashes = rssR.hashes;

@@ -25,13 +25,21 @@ function textOfHtml(html: string): string {
  * <p>{readingTime(entry)} min read</p>
  * ```
  */
-export function readingTime(entry: { rendered?: { html?: string } | undefined; body?: string | undefined }, wordsPerMinute = DEFAULT_WORDS_PER_MINUTE): number {
+export function readingTime(
+  entry: { rendered?: { html?: string } | undefined; body?: string | undefined },
+  wordsPerMinute = DEFAULT_WORDS_PER_MINUTE,
+): number {
   if (!Number.isFinite(wordsPerMinute) || wordsPerMinute <= 0) {
-    throw new RangeError(`[astro-content-publisher] readingTime(): \`wordsPerMinute\` must be a positive number (got ${String(wordsPerMinute)}).`);
+    throw new RangeError(
+      `[astro-content-publisher] readingTime(): \`wordsPerMinute\` must be a positive number (got ${String(wordsPerMinute)}).`,
+    );
   }
   const text = textOfHtml(entry.rendered?.html ?? entry.body ?? '');
   const cjk = text.match(CJK)?.length ?? 0;
-  const words = text.replace(CJK, ' ').split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  const words = text
+    .replace(CJK, ' ')
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
   return Math.max(1, Math.ceil((words + cjk / 2) / wordsPerMinute));
 }
 
@@ -39,7 +47,10 @@ export function readingTime(entry: { rendered?: { html?: string } | undefined; b
  * A description for `<meta name="description">` and cards: the article's meta description, else its
  * excerpt, else its title; cut at a word boundary to `maxLength` characters with "…".
  */
-export function entryDescription(data: Pick<ArticleData, 'title'> & Partial<Pick<ArticleData, 'metaDescription' | 'excerpt'>>, maxLength = 160): string {
+export function entryDescription(
+  data: Pick<ArticleData, 'title'> & Partial<Pick<ArticleData, 'metaDescription' | 'excerpt'>>,
+  maxLength = 160,
+): string {
   const text = (data.metaDescription ?? data.excerpt ?? data.title).replace(/\s+/g, ' ').trim();
   if (text.length <= maxLength) return text;
   const cut = text.slice(0, maxLength - 1);

@@ -14,7 +14,10 @@ export const PREFIX = '[astro-content-publisher]';
 export function makeWarn(logger: LoaderContext['logger'], strict: boolean, cause?: (message: string) => unknown) {
   return (message: string, error?: unknown): void => {
     if (strict) {
-      const failure = new StrictModeError(`${PREFIX} ${message} (strict: true turns this warning into a failure; set strict: false to build with the stored content).`, { cause: error ?? cause?.(message) });
+      const failure = new StrictModeError(
+        `${PREFIX} ${message} (strict: true turns this warning into a failure; set strict: false to build with the stored content).`,
+        { cause: error ?? cause?.(message) },
+      );
       throw failure;
     }
     logger.warn(message);

@@ -35,7 +35,8 @@ export function baseUrlProblem(value: string): string | undefined {
   if (url.username || url.password) {
     return `must not contain credentials (got "${url.protocol}//***@${url.host}"); the public feeds need none and the API key goes in \`apiKey\``;
   }
-  if (url.search || url.hash) return `must not contain a query string or fragment (got "${url.origin}${url.pathname}?...")`;
+  if (url.search || url.hash)
+    return `must not contain a query string or fragment (got "${url.origin}${url.pathname}?...")`;
   return undefined;
 }
 

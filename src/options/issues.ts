@@ -37,7 +37,8 @@ export const README_URL = 'https://www.npmjs.com/package/astro-content-publisher
 
 /** A value for "(got ...)": short, secrets and URL credentials or queries masked. */
 export function describeInput(value: unknown): string {
-  if (typeof value === 'string') return describeValue(value.replace(/\/\/[^/@]*@/, '//***@').replace(/[?#].*$/, '?...'));
+  if (typeof value === 'string')
+    return describeValue(value.replace(/\/\/[^/@]*@/, '//***@').replace(/[?#].*$/, '?...'));
   return describeValue(value);
 }
 
@@ -66,12 +67,17 @@ export function formatIssue(raw: Issue, input: unknown, context: IssueContext): 
       ? `Set it in ${context.call.replace(/\(\)$/, '')}({ ${option} }) or the environment variable ${context.env[option]}.`
       : `Fix it in ${context.call.replace(/\(\)$/, '')}({ ${top} }). ${docs}`);
   // A schema that already names its option (the sanitise options) speaks for itself.
-  if (issue.message.startsWith('`')) return { message: issue.message, hint: fix(path || 'options'), option: path || 'options' };
+  if (issue.message.startsWith('`'))
+    return { message: issue.message, hint: fix(path || 'options'), option: path || 'options' };
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => `\`${path ? `${path}.` : ''}${key}\``).join(', ');
     const option = `${path ? `${path}.` : ''}${issue.keys[0] ?? ''}`;
     const known = context.known ? `Known options: ${context.known.join(', ')}.` : docs;
-    return { message: `Unknown option ${names} for ${context.call}: remove it or check its spelling.`, hint: known, option };
+    return {
+      message: `Unknown option ${names} for ${context.call}: remove it or check its spelling.`,
+      hint: known,
+      option,
+    };
   }
   const option = path || 'options';
   const env = context.env?.[option];
@@ -81,7 +87,9 @@ export function formatIssue(raw: Issue, input: unknown, context: IssueContext): 
   }
   // Our schemas word a predicate ("must be ..."); zod's own messages ("Too small: ...") are quoted after "is invalid".
   const said = issue.message.replace(/^Invalid input: /, '');
-  const problem = /^(must|may|is|cannot|has|can)\b/.test(said) ? said : `is invalid: ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
+  const problem = /^(must|may|is|cannot|has|can)\b/.test(said)
+    ? said
+    : `is invalid: ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
   const got = problem.includes('(got ') || problem.includes('not shown') ? '' : ` (got ${describeInput(value)})`;
   return { message: `\`${option}\` ${problem}${got}.`, hint: fix(option), option };
 }

@@ -30,10 +30,38 @@ export interface UserDefinition {
 }
 
 export const USERS: readonly UserDefinition[] = [
-  { username: 'free-user', email: 'free@example.com', plan: 'free', tokens: ['btb_sim_free_1'], siteIds: [31], credits: 0 },
-  { username: 'solo-user', email: 'solo@example.com', plan: 'solo', tokens: ['btb_sim_solo_1'], siteIds: [31], credits: 0 },
-  { username: 'pro-user', email: 'pro@example.com', plan: 'pro', tokens: ['btb_sim_pro_1', 'btb_sim_pro_2'], siteIds: [12, 13, 14], credits: 2 },
-  { username: 'agence-user', email: 'agence@example.com', plan: 'agence', tokens: ['btb_sim_agence_1'], siteIds: [21, 22], credits: 0 },
+  {
+    username: 'free-user',
+    email: 'free@example.com',
+    plan: 'free',
+    tokens: ['btb_sim_free_1'],
+    siteIds: [31],
+    credits: 0,
+  },
+  {
+    username: 'solo-user',
+    email: 'solo@example.com',
+    plan: 'solo',
+    tokens: ['btb_sim_solo_1'],
+    siteIds: [31],
+    credits: 0,
+  },
+  {
+    username: 'pro-user',
+    email: 'pro@example.com',
+    plan: 'pro',
+    tokens: ['btb_sim_pro_1', 'btb_sim_pro_2'],
+    siteIds: [12, 13, 14],
+    credits: 2,
+  },
+  {
+    username: 'agence-user',
+    email: 'agence@example.com',
+    plan: 'agence',
+    tokens: ['btb_sim_agence_1'],
+    siteIds: [21, 22],
+    credits: 0,
+  },
 ];
 
 export interface SiteDefinition {
@@ -50,9 +78,30 @@ export interface SiteDefinition {
 export const SITES: readonly SiteDefinition[] = [
   { id: 12, name: 'Pro Blog', domain: 'pro-blog.example.com', isCms: false, cmsUnreachable: false, active: true },
   { id: 13, name: 'Pro Shop Journal', domain: 'site-13.example.com', isCms: true, cmsUnreachable: true, active: true },
-  { id: 14, name: 'Old Pro Site (inactive)', domain: 'site-14.example.com', isCms: false, cmsUnreachable: false, active: false },
-  { id: 21, name: 'Agence Client One', domain: 'site-21.example.com', isCms: false, cmsUnreachable: false, active: true },
-  { id: 22, name: 'Agence Client Two', domain: 'site-22.example.com', isCms: true, cmsUnreachable: false, active: true },
+  {
+    id: 14,
+    name: 'Old Pro Site (inactive)',
+    domain: 'site-14.example.com',
+    isCms: false,
+    cmsUnreachable: false,
+    active: false,
+  },
+  {
+    id: 21,
+    name: 'Agence Client One',
+    domain: 'site-21.example.com',
+    isCms: false,
+    cmsUnreachable: false,
+    active: true,
+  },
+  {
+    id: 22,
+    name: 'Agence Client Two',
+    domain: 'site-22.example.com',
+    isCms: true,
+    cmsUnreachable: false,
+    active: true,
+  },
   { id: 31, name: 'Free Trial Site', domain: 'site-31.example.com', isCms: false, cmsUnreachable: false, active: true },
 ];
 

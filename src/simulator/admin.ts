@@ -19,13 +19,21 @@ const publishSchema = z
   .object({
     site: z.coerce.number().int().positive(),
     title: z.string().min(1),
-    slug: z.string().min(1).max(200).refine((s) => !/[\s/]/.test(s), 'must not contain "/" or spaces').optional(),
+    slug: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((s) => !/[\s/]/.test(s), 'must not contain "/" or spaces')
+      .optional(),
     language: z.string().min(1).max(16).optional(),
     content: z.string().optional(),
     excerpt: z.string().optional(),
     /** Another featured image URL than the generated one (tests point it at a missing or foreign image). */
     featured_image: z.string().url().optional(),
-    published_at: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').optional(),
+    published_at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+      .optional(),
   })
   .strict();
 
@@ -63,15 +71,33 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   if (!site) return errorResponse(404, `Unknown site ${body.site}. Known sites: ${SITES.map((s) => s.id).join(', ')}.`);
   const requested = body.slug ?? slugify(body.title);
   // With the sharedSlugs variant a slug is unique per language only.
-  if (body.slug && ctx.store.find(site.id, body.slug, ctx.options.variants.sharedSlugs ? (body.language ?? 'en') : undefined)) {
-    return errorResponse(409, `Slug "${body.slug}" is already published on site ${site.id}. PATCH it or DELETE it first.`);
+  if (
+    body.slug &&
+    ctx.store.find(site.id, body.slug, ctx.options.variants.sharedSlugs ? (body.language ?? 'en') : undefined)
+  ) {
+    return errorResponse(
+      409,
+      `Slug "${body.slug}" is already published on site ${site.id}. PATCH it or DELETE it first.`,
+    );
   }
   // A slug of an unpublished article may be reused (re-publication); a generated one never collides.
   const slug = body.slug ?? uniqueSlug(requested, (s) => ctx.store.slugTaken(site.id, s));
-  const related = ctx.store.published(site.id).slice(0, 2).map((a) => ({ slug: a.slug, title: a.title }));
+  const related = ctx.store
+    .published(site.id)
+    .slice(0, 2)
+    .map((a) => ({ slug: a.slug, title: a.title }));
   const article = buildNewArticle({
-    site, seq: ctx.store.takeSeq(), title: body.title, topic: body.title, language: body.language ?? 'en', slug, related,
-    nowMs: ctx.store.changeTime(site.id, ctx.now()), publishedAt: body.published_at, content: body.content, seed: ctx.options.seed,
+    site,
+    seq: ctx.store.takeSeq(),
+    title: body.title,
+    topic: body.title,
+    language: body.language ?? 'en',
+    slug,
+    related,
+    nowMs: ctx.store.changeTime(site.id, ctx.now()),
+    publishedAt: body.published_at,
+    content: body.content,
+    seed: ctx.options.seed,
   });
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
@@ -83,8 +109,11 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, patchSchema);
   if (isResponse(body)) return body;
   const site = ctx.store.site(Number(req.params.site));
-  const article = site ? ctx.store.find(site.id, req.params.slug ?? '', req.query.get('language') ?? undefined) : undefined;
-  if (!site || !article) return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
+  const article = site
+    ? ctx.store.find(site.id, req.params.slug ?? '', req.query.get('language') ?? undefined)
+    : undefined;
+  if (!site || !article)
+    return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   const changedAt = ctx.store.changeTime(site.id, ctx.now());
   if (body.title !== undefined) article.title = body.title;
   if (body.content !== undefined) {
@@ -98,7 +127,15 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
 
 function unpublish(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = ctx.store.site(Number(req.params.site));
-  if (!site || !ctx.store.unpublish(site.id, req.params.slug ?? '', ctx.store.changeTime(site.id, ctx.now()), req.query.get('language') ?? undefined)) {
+  if (
+    !site ||
+    !ctx.store.unpublish(
+      site.id,
+      req.params.slug ?? '',
+      ctx.store.changeTime(site.id, ctx.now()),
+      req.query.get('language') ?? undefined,
+    )
+  ) {
     return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   }
   return noContent();
@@ -126,7 +163,10 @@ function setVariants(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, variantsBodySchema);
   if (isResponse(body)) return body;
   if (!startVariants.has(ctx.options)) startVariants.set(ctx.options, ctx.options.variants);
-  ctx.options.variants = serviceVariantsSchema.parse({ ...(body.profile ? PROFILES[body.profile] : {}), ...body.variants });
+  ctx.options.variants = serviceVariantsSchema.parse({
+    ...(body.profile ? PROFILES[body.profile] : {}),
+    ...body.variants,
+  });
   return jsonResponse(200, { variants: ctx.options.variants });
 }
 
@@ -142,38 +182,62 @@ export function resetAll(ctx: HandlerContext): void {
 
 export const ADMIN_ROUTES: Array<RouteDefinition<HandlerContext>> = [
   { method: 'GET', pattern: '/__simulator/', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, info(ctx)) },
-  { method: 'GET', pattern: '/__simulator/stats', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, ctx.stats.snapshot()) },
   {
-    method: 'POST', pattern: '/__simulator/stats/reset', kind: 'admin',
+    method: 'GET',
+    pattern: '/__simulator/stats',
+    kind: 'admin',
+    handler: (_req, ctx) => jsonResponse(200, ctx.stats.snapshot()),
+  },
+  {
+    method: 'POST',
+    pattern: '/__simulator/stats/reset',
+    kind: 'admin',
     handler: (_req, ctx) => {
       ctx.stats.reset();
       return jsonResponse(200, { ok: true });
     },
   },
   {
-    method: 'POST', pattern: '/__simulator/reset', kind: 'admin',
+    method: 'POST',
+    pattern: '/__simulator/reset',
+    kind: 'admin',
     handler: (_req, ctx) => {
       resetAll(ctx);
       return jsonResponse(200, { ok: true });
     },
   },
-  { method: 'GET', pattern: '/__simulator/variants', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, { variants: ctx.options.variants }) },
+  {
+    method: 'GET',
+    pattern: '/__simulator/variants',
+    kind: 'admin',
+    handler: (_req, ctx) => jsonResponse(200, { variants: ctx.options.variants }),
+  },
   { method: 'PUT', pattern: '/__simulator/variants', kind: 'admin', handler: setVariants },
   { method: 'POST', pattern: '/__simulator/articles', kind: 'admin', handler: publish },
   { method: 'PATCH', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: update },
   { method: 'DELETE', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: unpublish },
-  { method: 'GET', pattern: '/__simulator/faults', kind: 'admin', handler: (_req, ctx) => jsonResponse(200, { faults: ctx.faults.list() }) },
+  {
+    method: 'GET',
+    pattern: '/__simulator/faults',
+    kind: 'admin',
+    handler: (_req, ctx) => jsonResponse(200, { faults: ctx.faults.list() }),
+  },
   { method: 'POST', pattern: '/__simulator/faults', kind: 'admin', handler: addFault },
   {
-    method: 'DELETE', pattern: '/__simulator/faults', kind: 'admin',
+    method: 'DELETE',
+    pattern: '/__simulator/faults',
+    kind: 'admin',
     handler: (_req, ctx) => {
       ctx.faults.clear();
       return noContent();
     },
   },
   {
-    method: 'DELETE', pattern: '/__simulator/faults/:id', kind: 'admin',
-    handler: (req, ctx) => (ctx.faults.remove(req.params.id ?? '') ? noContent() : errorResponse(404, `No fault "${req.params.id ?? ''}".`)),
+    method: 'DELETE',
+    pattern: '/__simulator/faults/:id',
+    kind: 'admin',
+    handler: (req, ctx) =>
+      ctx.faults.remove(req.params.id ?? '') ? noContent() : errorResponse(404, `No fault "${req.params.id ?? ''}".`),
   },
 ];
 
@@ -197,7 +261,8 @@ function loopbackHostname(hostAndPort: string): boolean {
  */
 export function adminRequestRefusal(req: Pick<SimRequest, 'method' | 'headers' | 'body'>): string | undefined {
   const host = req.headers.host ?? '';
-  if (!loopbackHostname(host)) return `the Host header must name this machine (127.0.0.1, localhost or [::1]), got ${JSON.stringify(host.slice(0, 100))}`;
+  if (!loopbackHostname(host))
+    return `the Host header must name this machine (127.0.0.1, localhost or [::1]), got ${JSON.stringify(host.slice(0, 100))}`;
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let originHost = '';
@@ -207,9 +272,11 @@ export function adminRequestRefusal(req: Pick<SimRequest, 'method' | 'headers' |
     } catch {
       // "null" or garbage: not this machine
     }
-    if (!loopbackHostname(originHost)) return `requests from web pages are refused (Origin ${JSON.stringify(origin.slice(0, 100))})`;
+    if (!loopbackHostname(originHost))
+      return `requests from web pages are refused (Origin ${JSON.stringify(origin.slice(0, 100))})`;
   }
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (req.body.trim() !== '' && type !== 'application/json') return `a request body must be sent as Content-Type: application/json, got ${JSON.stringify(type || 'none')}`;
+  if (req.body.trim() !== '' && type !== 'application/json')
+    return `a request body must be sent as Content-Type: application/json, got ${JSON.stringify(type || 'none')}`;
   return undefined;
 }

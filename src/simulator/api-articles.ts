@@ -13,7 +13,8 @@ export const MAX_LIST_LIMIT = 1000;
 function indexParam(req: SimRequest, name: string, min: number): number | SimResponse | undefined {
   const raw = req.query.get(name);
   if (raw === null) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) return errorResponse(400, `\`${name}\` must be an integer of at least ${min} (got "${raw}").`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    return errorResponse(400, `\`${name}\` must be an integer of at least ${min} (got "${raw}").`);
   return Number(raw);
 }
 
@@ -21,11 +22,20 @@ export function handleMe(_req: SimRequest, ctx: HandlerContext): SimResponse {
   const user = ctx.user;
   if (!user) return errorResponse(401, 'Authentication credentials were not provided.');
   const rateLimit = ctx.options.rateLimitOverride ?? PLANS[user.plan].rateLimit[ctx.options.rateLimits];
-  const account: Record<string, unknown> = { username: user.username, email: user.email, plan: user.plan, rate_limit_per_hour: rateLimit };
+  const account: Record<string, unknown> = {
+    username: user.username,
+    email: user.email,
+    plan: user.plan,
+    rate_limit_per_hour: rateLimit,
+  };
   // The first description of the API has no `usage` object; the second has it.
   if (ctx.options.rateLimits === 'second') {
     const usage = ctx.store.usage(user, ctx.now());
-    account.usage = { articles_this_month: usage.articlesThisMonth, articles_per_month_limit: usage.limit, month_key: usage.monthKey };
+    account.usage = {
+      articles_this_month: usage.articlesThisMonth,
+      articles_per_month_limit: usage.limit,
+      month_key: usage.monthKey,
+    };
   }
   return jsonResponse(200, account);
 }
@@ -51,9 +61,12 @@ export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResp
   if (isResponse(offsetParam)) return offsetParam;
   if (isResponse(pageParam)) return pageParam;
   // Paging parameters mean something only where the variant accepts them; elsewhere they are ignored.
-  const offset = variants.paging === 'page' ? ((pageParam ?? 1) - 1) * size
-    : variants.paging === 'offset' || variants.paging === 'next-count' ? (offsetParam ?? 0)
-    : 0;
+  const offset =
+    variants.paging === 'page'
+      ? ((pageParam ?? 1) - 1) * size
+      : variants.paging === 'offset' || variants.paging === 'next-count'
+        ? (offsetParam ?? 0)
+        : 0;
   const status = req.query.get('status');
   const language = req.query.get('language');
   // 'published' is the only status that exists: any other value matches nothing.

@@ -2,7 +2,16 @@ import { ownedCmsSite } from './api-sites.js';
 import type { ArticleLength } from './article-body.js';
 import { buildNewArticle, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, isResponse, jsonResponse, optionalString, parseJsonObject, pause, type SimRequest, type SimResponse } from './http.js';
+import {
+  errorResponse,
+  isResponse,
+  jsonResponse,
+  optionalString,
+  parseJsonObject,
+  pause,
+  type SimRequest,
+  type SimResponse,
+} from './http.js';
 import { slugify } from './html.js';
 import { articleUrl } from './shapes.js';
 
@@ -10,7 +19,14 @@ export const ARTICLE_TYPES = ['news', 'tutorial', 'comparison', 'guide', 'review
 export const GENERATED_AUDIT_SCORE = 87;
 export const ARTICLE_LENGTHS = ['short', 'medium', 'long'] as const;
 
-type GenerateBody = { topic: string; title?: string; type: string; length: ArticleLength; language: string; keywords?: string };
+type GenerateBody = {
+  topic: string;
+  title?: string;
+  type: string;
+  length: ArticleLength;
+  language: string;
+  keywords?: string;
+};
 
 function validate(body: Record<string, unknown>): GenerateBody | string {
   const fields: Record<string, string | undefined> = {};
@@ -30,7 +46,14 @@ function validate(body: Record<string, unknown>): GenerateBody | string {
   if (!(ARTICLE_LENGTHS as readonly string[]).includes(length)) {
     return `\`length\` must be one of ${ARTICLE_LENGTHS.join(', ')} (got "${length}").`;
   }
-  return { topic, title: fields.title, type, length: length as ArticleLength, language: fields.language ?? 'en', keywords: fields.keywords };
+  return {
+    topic,
+    title: fields.title,
+    type,
+    length: length as ArticleLength,
+    language: fields.language ?? 'en',
+    keywords: fields.keywords,
+  };
 }
 
 export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Promise<SimResponse> {
@@ -42,7 +65,10 @@ export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Prom
   if (typeof body === 'string') return errorResponse(400, body);
   const user = ctx.user;
   if (!user || !ctx.store.consumeGeneration(user, ctx.now())) {
-    return errorResponse(402, 'Monthly article quota and credits are exhausted. Buy credits or wait for the first day of the month.');
+    return errorResponse(
+      402,
+      'Monthly article quota and credits are exhausted. Buy credits or wait for the first day of the month.',
+    );
   }
 
   // The real call takes 60 to 120 s; the simulator waits `generateDelayMs`.
@@ -53,12 +79,27 @@ export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Prom
   const rawTitle = body.title ?? body.topic;
   const title = rawTitle.charAt(0).toUpperCase() + rawTitle.slice(1);
   const slug = uniqueSlug(slugify(title), (s) => ctx.store.slugTaken(site.id, s));
-  const related = ctx.store.published(site.id).slice(0, 2).map((a) => ({ slug: a.slug, title: a.title }));
+  const related = ctx.store
+    .published(site.id)
+    .slice(0, 2)
+    .map((a) => ({ slug: a.slug, title: a.title }));
   const article = buildNewArticle({
-    site, seq: ctx.store.takeSeq(), title, topic: body.topic, language: body.language, slug, related,
-    nowMs: ctx.store.changeTime(site.id, ctx.now()), length: body.length, seed: ctx.options.seed,
+    site,
+    seq: ctx.store.takeSeq(),
+    title,
+    topic: body.topic,
+    language: body.language,
+    slug,
+    related,
+    nowMs: ctx.store.changeTime(site.id, ctx.now()),
+    length: body.length,
+    seed: ctx.options.seed,
   });
-  if (body.keywords) article.keywords = body.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+  if (body.keywords)
+    article.keywords = body.keywords
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   ctx.store.add(article);
   const url = articleUrl(site, slug);
   const output = [

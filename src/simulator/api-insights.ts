@@ -1,6 +1,14 @@
 import { ownedSite } from './api-sites.js';
 import type { HandlerContext } from './context.js';
-import { errorResponse, isResponse, jsonResponse, optionalString, parseJsonObject, type SimRequest, type SimResponse } from './http.js';
+import {
+  errorResponse,
+  isResponse,
+  jsonResponse,
+  optionalString,
+  parseJsonObject,
+  type SimRequest,
+  type SimResponse,
+} from './http.js';
 import { auditResult, briefResult, weeklyDigest, type AuditInput } from './insights.js';
 import { takeSnapshot } from './keyword-data.js';
 

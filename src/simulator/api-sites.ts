@@ -7,7 +7,10 @@ export function ownedSite(ctx: HandlerContext, rawId: string | undefined): SiteD
   const id = /^\d{1,9}$/.test(rawId ?? '') ? Number(rawId) : NaN;
   const site = Number.isNaN(id) ? undefined : ctx.store.site(id);
   if (!site || !site.active || !ctx.user?.siteIds.includes(site.id)) {
-    return errorResponse(404, `Site ${rawId ?? ''} not found (it does not exist, is inactive or does not belong to this account).`);
+    return errorResponse(
+      404,
+      `Site ${rawId ?? ''} not found (it does not exist, is inactive or does not belong to this account).`,
+    );
   }
   return site;
 }
@@ -16,5 +19,8 @@ export function ownedSite(ctx: HandlerContext, rawId: string | undefined): SiteD
 export function ownedCmsSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinition | SimResponse {
   const site = ownedSite(ctx, rawId);
   if (isResponse(site) || !site.cmsUnreachable) return site;
-  return errorResponse(502, `The CMS of site ${site.id} (${site.domain}) is unreachable. Retry later and check the site's CMS credentials.`);
+  return errorResponse(
+    502,
+    `The CMS of site ${site.id} (${site.domain}) is unreachable. Retry later and check the site's CMS credentials.`,
+  );
 }

@@ -53,13 +53,22 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
     parts.push(paragraph(rng, bank.sentences, rng.int(2, 4)));
     if (index === 0) {
       parts.push(`<h3>${escapeHtml(rng.pick(bank.subheadings))}</h3>`);
-      parts.push(`<ul>${rng.sample(bank.listItems, 4).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`);
+      parts.push(
+        `<ul>${rng
+          .sample(bank.listItems, 4)
+          .map((item) => `<li>${escapeHtml(item)}</li>`)
+          .join('')}</ul>`,
+      );
       parts.push(figure(input, 'figure-1.jpg', `${bank.figureCaption} ${input.topic}`));
     } else if (index === 1) {
-      parts.push(`<ol>${rng.sample(bank.listItems, 3).map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ol>`);
+      parts.push(
+        `<ol>${rng
+          .sample(bank.listItems, 3)
+          .map((item) => `<li>${escapeHtml(item)}</li>`)
+          .join('')}</ol>`,
+      );
       const rows = ['A', 'B', 'C'].map(
-        (label) =>
-          `<tr><td>${label}</td><td>${rng.int(10, 250)} €</td><td>${'★'.repeat(rng.int(1, 5))}</td></tr>`,
+        (label) => `<tr><td>${label}</td><td>${rng.int(10, 250)} €</td><td>${'★'.repeat(rng.int(1, 5))}</td></tr>`,
       );
       parts.push(
         `<table><thead><tr>${bank.tableHead.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
@@ -87,7 +96,9 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
     parts.push(`<p>${escapeHtml(bank.seeAlso)} ${links.join(' · ')}</p>`);
   }
 
-  const videoId = Array.from({ length: 11 }, () => rng.pick([...'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'])).join('');
+  const videoId = Array.from({ length: 11 }, () =>
+    rng.pick([...'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789']),
+  ).join('');
   parts.push(
     `<iframe width="560" height="315" src="https://www.youtube.com/embed/${videoId}" title="${escapeHtml(input.title)}" ` +
       'frameborder="0" allow="accelerometer; autoplay; clipboard-write; encrypted-media; picture-in-picture" allowfullscreen></iframe>',

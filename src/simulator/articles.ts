@@ -52,10 +52,18 @@ export interface DerivedFields {
 }
 
 /** Fields derived from the body and the title, shared by seeded, generated and admin-published articles. */
-export function deriveFields(site: SiteDefinition, slug: string, title: string, topic: string, content: string): DerivedFields {
+export function deriveFields(
+  site: SiteDefinition,
+  slug: string,
+  title: string,
+  topic: string,
+  content: string,
+): DerivedFields {
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(content)?.[1] ?? content;
   const text = htmlToText(firstParagraph);
-  const words = slugify(`${topic}`).split('-').filter((w) => w.length > 3);
+  const words = slugify(`${topic}`)
+    .split('-')
+    .filter((w) => w.length > 3);
   return {
     excerpt: truncateText(text, 200),
     metaDescription: truncateText(`${title}. ${text}`, 155),
@@ -79,7 +87,15 @@ export function seedArticles(site: SiteDefinition, seed: number, count: number):
 }
 
 function generateSeeded(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
-  const drafts: Array<{ title: string; topic: string; language: string; slug: string; publishedMs: number; updatedMs: number; views: number }> = [];
+  const drafts: Array<{
+    title: string;
+    topic: string;
+    language: string;
+    slug: string;
+    publishedMs: number;
+    updatedMs: number;
+    views: number;
+  }> = [];
   const taken = new Set<string>();
   for (let i = 0; i < count; i += 1) {
     const rng = createRng(seed, site.id, i, 'meta');
@@ -103,7 +119,15 @@ function generateSeeded(site: SiteDefinition, seed: number, count: number): Arti
       .filter((d): d is NonNullable<typeof d> => d !== undefined && d.slug !== draft.slug)
       .map((d) => ({ slug: d.slug, title: d.title }));
     const content = generateArticleBody(
-      { title: draft.title, topic: draft.topic, language: draft.language, slug: draft.slug, siteId: site.id, siteOrigin: siteOrigin(site), related },
+      {
+        title: draft.title,
+        topic: draft.topic,
+        language: draft.language,
+        slug: draft.slug,
+        siteId: site.id,
+        siteOrigin: siteOrigin(site),
+        related,
+      },
       createRng(seed, site.id, i, 'body'),
     );
     return {
@@ -144,8 +168,14 @@ export function buildNewArticle(input: NewArticleInput): ArticleRecord {
     input.content ??
     generateArticleBody(
       {
-        title: input.title, topic: input.topic, language: input.language, slug: input.slug, siteId: input.site.id,
-        siteOrigin: siteOrigin(input.site), related: input.related, length: input.length ?? 'medium',
+        title: input.title,
+        topic: input.topic,
+        language: input.language,
+        slug: input.slug,
+        siteId: input.site.id,
+        siteOrigin: siteOrigin(input.site),
+        related: input.related,
+        length: input.length ?? 'medium',
       },
       createRng(input.seed, input.site.id, input.slug, 'new'),
     );
@@ -165,4 +195,3 @@ export function buildNewArticle(input: NewArticleInput): ArticleRecord {
     published: true,
   };
 }
-

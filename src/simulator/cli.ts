@@ -62,13 +62,17 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
   }
   const limits = values['rate-limits'];
   if (typeof limits === 'string') {
-    if (limits !== 'first' && limits !== 'second') return { error: `\`--rate-limits\` must be "first" or "second" (got "${limits}").` };
+    if (limits !== 'first' && limits !== 'second')
+      return { error: `\`--rate-limits\` must be "first" or "second" (got "${limits}").` };
     options.rateLimits = limits;
   }
   const extra = values['extra-pro-token'];
   if (Array.isArray(extra)) {
     const bad = extra.find((token) => !/^btb_[A-Za-z0-9_-]+$/.test(token));
-    if (bad !== undefined) return { error: `\`--extra-pro-token\` must be a token like btb_leakcheck_1 (btb_ then letters, digits, _ or -).` };
+    if (bad !== undefined)
+      return {
+        error: `\`--extra-pro-token\` must be a token like btb_leakcheck_1 (btb_ then letters, digits, _ or -).`,
+      };
     options.extraProTokens = extra;
   }
   if (typeof values.profile === 'string') options.profile = values.profile;
@@ -91,7 +95,10 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
  * `content-publisher simulator`: resolves with the exit code once a signal stopped the server
  * (or at once with 2 on bad flags).
  */
-export async function runSimulatorCommand(argv: string[], streams: Streams = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runSimulatorCommand(
+  argv: string[],
+  streams: Streams = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   const parsed = parseSimulatorArgs(argv);
   if ('error' in parsed) {
     streams.stderr.write(`${withPrefix(parsed.error)}\n`);
@@ -114,7 +121,10 @@ export async function runSimulatorCommand(argv: string[], streams: Streams = { s
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      running.close().then(() => resolve(0), () => resolve(1));
+      running.close().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

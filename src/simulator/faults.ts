@@ -36,7 +36,12 @@ export const faultSchema = z
     /** Share of matching requests that get the fault (deterministic: every 1/share-th one). @default 1 */
     share: z.number().min(0).max(1).optional(),
     /** Size of the 'huge' body in bytes. @default 67_108_864 (64 MiB) */
-    hugeBytes: z.number().int().min(1).max(512 * 1024 * 1024).optional(),
+    hugeBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(512 * 1024 * 1024)
+      .optional(),
   })
   .strict();
 
@@ -53,7 +58,10 @@ interface ActiveFault {
 const SPECIAL_BODIES = new Set(['truncated', 'html', 'empty', 'huge']);
 
 function globToRegex(glob: string): RegExp {
-  const source = glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = glob
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`);
 }
 
@@ -114,14 +122,25 @@ const HTML_ERROR_PAGE = (status: number) =>
 
 export function replacementResponse(spec: FaultSpec): SimResponse {
   const status = spec.status ?? 200;
-  if (spec.json !== undefined) return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(spec.json) };
-  if (spec.body === 'html') return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HTML_ERROR_PAGE(status) };
-  if (spec.body === 'empty') return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '' };
+  if (spec.json !== undefined)
+    return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(spec.json) };
+  if (spec.body === 'html')
+    return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: HTML_ERROR_PAGE(status) };
+  if (spec.body === 'empty')
+    return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '' };
   if (spec.body !== undefined && !SPECIAL_BODIES.has(spec.body)) {
     const looksJson = /^\s*[[{]/.test(spec.body);
-    return { status, headers: { 'content-type': looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' }, body: spec.body };
+    return {
+      status,
+      headers: { 'content-type': looksJson ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' },
+      body: spec.body,
+    };
   }
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: `Simulated fault: HTTP ${status}.` }) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ error: `Simulated fault: HTTP ${status}.` }),
+  };
 }
 
 function applyDrift(body: string, drift: NonNullable<FaultSpec['drift']>): string {
@@ -166,7 +185,8 @@ export function transformResponse(response: SimResponse, spec: FaultSpec, ranHan
   if (ranHandler && spec.status !== undefined) out.status = spec.status;
   if (spec.drift) out.body = applyDrift(out.body, spec.drift);
   if (spec.body === 'truncated') out.body = out.body.slice(0, Math.floor(out.body.length / 2));
-  if (spec.body === 'huge') out.body = hugeBody(out.body, out.headers['content-type'] ?? '', spec.hugeBytes ?? 64 * 1024 * 1024);
+  if (spec.body === 'huge')
+    out.body = hugeBody(out.body, out.headers['content-type'] ?? '', spec.hugeBytes ?? 64 * 1024 * 1024);
   for (const [name, value] of Object.entries(spec.headers ?? {})) out.headers[name.toLowerCase()] = value;
   if (spec.retryAfter !== undefined) out.headers['retry-after'] = String(spec.retryAfter);
   return out;

@@ -16,10 +16,14 @@ function urlOf(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants): 
 
 /** The sitemap's `<lastmod>` line under the `sitemapLastmod` variant ('' when absent). */
 function lastmodLine(a: ArticleRecord, variants: FeedVariants): string {
-  const value = variants.sitemapLastmod === 'updated' ? a.updatedAt
-    : variants.sitemapLastmod === 'date' ? a.updatedAt.slice(0, 10)
-    : variants.sitemapLastmod === 'published' ? a.publishedAt
-    : undefined;
+  const value =
+    variants.sitemapLastmod === 'updated'
+      ? a.updatedAt
+      : variants.sitemapLastmod === 'date'
+        ? a.updatedAt.slice(0, 10)
+        : variants.sitemapLastmod === 'published'
+          ? a.publishedAt
+          : undefined;
   return value === undefined ? '' : `\n    <lastmod>${value}</lastmod>`;
 }
 
@@ -29,7 +33,10 @@ function rssBody(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants)
   const description = `      <description>${xmlText(a.excerpt)}</description>`;
   if (variants.rssContent === 'description') return [description];
   const teaser = `${/<p>[\s\S]*?<\/p>/.exec(a.content)?.[0] ?? ''}<p><a href="${urlOf(site, a, variants)}">Read more</a></p>`;
-  return [description, `      <content:encoded>${cdata(variants.rssContent === 'teaser' ? teaser : a.content)}</content:encoded>`];
+  return [
+    description,
+    `      <content:encoded>${cdata(variants.rssContent === 'teaser' ? teaser : a.content)}</content:encoded>`,
+  ];
 }
 
 /** The RSS feed holds the newest 50 articles, as the API documents. */
@@ -60,7 +67,13 @@ export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[], vari
   ].join('\n');
 }
 
-export function rssXml(site: SiteDefinition, articles: ArticleRecord[], selfUrl: string, lastModified: Date, variants: FeedVariants = ORIGINAL): string {
+export function rssXml(
+  site: SiteDefinition,
+  articles: ArticleRecord[],
+  selfUrl: string,
+  lastModified: Date,
+  variants: FeedVariants = ORIGINAL,
+): string {
   const items = articles.slice(0, RSS_ITEMS).map((a) => {
     const link = xmlText(urlOf(site, a, variants));
     return [
@@ -100,7 +113,10 @@ function notModified(req: SimRequest, etag: string, lastModifiedMs: number): boo
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && inm.trim() !== '') {
     if (inm.trim() === '*') return true;
-    return inm.split(',').map((tag) => tag.trim().replace(/^W\//, '')).includes(etag);
+    return inm
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .includes(etag);
   }
   const ims = req.headers['if-modified-since'];
   if (typeof ims === 'string') {
@@ -127,7 +143,11 @@ function feedResponse(req: SimRequest, body: string, contentType: string, lastMo
  * The feed as the CDN serves it: with `feedCdnMaxAgeSeconds`, a copy taken at most that long ago (so a
  * reader may see an article in the list that the feed does not have yet, or one it still has after removal).
  */
-function cdnCopy(ctx: HandlerContext, key: string, fresh: () => { body: string; lastModified: number }): { body: string; lastModified: number } {
+function cdnCopy(
+  ctx: HandlerContext,
+  key: string,
+  fresh: () => { body: string; lastModified: number },
+): { body: string; lastModified: number } {
   const maxAgeMs = ctx.options.variants.feedCdnMaxAgeSeconds * 1000;
   if (maxAgeMs === 0) return fresh();
   const now = ctx.now();
@@ -154,7 +174,10 @@ export function handleRss(req: SimRequest, ctx: HandlerContext): SimResponse {
   const selfUrl = `${ctx.baseUrl}/api/sites/${site.id}/rss.xml`;
   const copy = cdnCopy(ctx, `rss:${site.id}`, () => {
     const lastModified = ctx.store.lastModified(site.id);
-    return { body: rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified), ctx.options.variants), lastModified };
+    return {
+      body: rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified), ctx.options.variants),
+      lastModified,
+    };
   });
   return feedResponse(req, copy.body, 'application/rss+xml; charset=utf-8', copy.lastModified);
 }

@@ -63,7 +63,8 @@ export function parseJsonObject(req: SimRequest): JsonBody {
   if (req.body.trim() === '') return { ok: true, value: {} };
   try {
     const value: unknown = JSON.parse(req.body);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return { ok: true, value: value as Record<string, unknown> };
     return { ok: false, response: errorResponse(400, 'The request body must be a JSON object.') };
   } catch {
     return { ok: false, response: errorResponse(400, 'The request body is not valid JSON.') };

@@ -18,17 +18,30 @@ export function auditScore(input: AuditInput): number {
   return 55 + (hashParts(JSON.stringify(input)) % 41);
 }
 
-export function auditResult(input: AuditInput, cacheHit: boolean): { score: number; suggestions: Array<{ type: string; message: string }>; cache_hit: boolean } {
+export function auditResult(
+  input: AuditInput,
+  cacheHit: boolean,
+): { score: number; suggestions: Array<{ type: string; message: string }>; cache_hit: boolean } {
   const content = input.content ?? '';
   const text = htmlToText(content);
   const suggestions: Array<{ type: string; message: string }> = [];
-  if (!/<h2[\s>]/i.test(content)) suggestions.push({ type: 'structure', message: 'Add at least two H2 sections to structure the article.' });
-  if (text.split(' ').length < 300) suggestions.push({ type: 'length', message: `The text has ${text ? text.split(' ').length : 0} words; aim for 800 or more.` });
+  if (!/<h2[\s>]/i.test(content))
+    suggestions.push({ type: 'structure', message: 'Add at least two H2 sections to structure the article.' });
+  if (text.split(' ').length < 300)
+    suggestions.push({
+      type: 'length',
+      message: `The text has ${text ? text.split(' ').length : 0} words; aim for 800 or more.`,
+    });
   if (input.keyword && !text.toLowerCase().includes(input.keyword.toLowerCase())) {
-    suggestions.push({ type: 'keyword', message: `The target keyword "${input.keyword}" does not appear in the body.` });
+    suggestions.push({
+      type: 'keyword',
+      message: `The target keyword "${input.keyword}" does not appear in the body.`,
+    });
   }
-  if (!input.excerpt) suggestions.push({ type: 'meta', message: 'Write an excerpt of 120 to 160 characters for the meta description.' });
-  if (!/<img\s/i.test(content)) suggestions.push({ type: 'media', message: 'Add an illustration with a descriptive alt text.' });
+  if (!input.excerpt)
+    suggestions.push({ type: 'meta', message: 'Write an excerpt of 120 to 160 characters for the meta description.' });
+  if (!/<img\s/i.test(content))
+    suggestions.push({ type: 'media', message: 'Add an illustration with a descriptive alt text.' });
   return { score: auditScore(input), suggestions, cache_hit: cacheHit };
 }
 
@@ -39,13 +52,30 @@ export function briefResult(keyword: string, language: string) {
   const k = keyword.trim();
   return {
     intent: rng.pick(INTENTS),
-    outline: [`What is ${k}?`, `Why ${k} matters`, `How to get started with ${k}`, `Common mistakes with ${k}`, `Tools and resources for ${k}`],
+    outline: [
+      `What is ${k}?`,
+      `Why ${k} matters`,
+      `How to get started with ${k}`,
+      `Common mistakes with ${k}`,
+      `Tools and resources for ${k}`,
+    ],
     entities: rng.sample([k, 'beginners', 'budget', 'equipment', 'routine', 'experts', 'checklist', 'costs'], 5),
     faq: [
-      { question: `How long does it take to learn ${k}?`, answer: 'Most people see results after two to three weeks of regular practice.' },
-      { question: `How much does ${k} cost?`, answer: 'Start with what you already have; the essentials cost less than you think.' },
+      {
+        question: `How long does it take to learn ${k}?`,
+        answer: 'Most people see results after two to three weeks of regular practice.',
+      },
+      {
+        question: `How much does ${k} cost?`,
+        answer: 'Start with what you already have; the essentials cost less than you think.',
+      },
     ],
-    eeat_signals: ['Cite first-hand experience', 'Name the author and their credentials', 'Link to primary sources', 'Show the date of the last update'],
+    eeat_signals: [
+      'Cite first-hand experience',
+      'Name the author and their credentials',
+      'Link to primary sources',
+      'Show the date of the last update',
+    ],
     language,
   };
 }
@@ -68,14 +98,29 @@ export function weeklyDigest(site: SiteDefinition, articles: ArticleRecord[], ke
   const scores = recent.map((a) => auditScore({ title: a.title, content: a.content }));
   const movements = keywords
     .filter((k) => k.previous_position !== null && k.previous_position !== k.position)
-    .map((k) => ({ keyword: k.keyword, url: k.url, from: k.previous_position, to: k.position, change: (k.previous_position ?? k.position) - k.position }));
+    .map((k) => ({
+      keyword: k.keyword,
+      url: k.url,
+      from: k.previous_position,
+      to: k.position,
+      change: (k.previous_position ?? k.position) - k.position,
+    }));
   const alerts = movements
     .filter((m) => m.change <= -3)
-    .map((m) => ({ type: 'position_drop', severity: 'warning', message: `"${m.keyword}" fell from ${m.from} to ${m.to}.` }));
+    .map((m) => ({
+      type: 'position_drop',
+      severity: 'warning',
+      message: `"${m.keyword}" fell from ${m.from} to ${m.to}.`,
+    }));
   return {
     week: isoWeek(endMs),
     site: { id: site.id, domain: site.domain },
-    publications: recent.map((a) => ({ slug: a.slug, title: a.title, published_at: a.publishedAt, url: `${siteOrigin(site)}/blog/${a.slug}/` })),
+    publications: recent.map((a) => ({
+      slug: a.slug,
+      title: a.title,
+      published_at: a.publishedAt,
+      url: `${siteOrigin(site)}/blog/${a.slug}/`,
+    })),
     average_audit_score: scores.length ? Math.round(scores.reduce((s, x) => s + x, 0) / scores.length) : null,
     position_movements: movements,
     alerts,

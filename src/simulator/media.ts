@@ -20,7 +20,12 @@ export const MEDIA_HEIGHT = 400;
 type Format = 'jpeg' | 'png' | 'webp';
 const FORMATS: Record<string, Format> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', webp: 'webp' };
 const PALETTE: ReadonlyArray<[number, number, number]> = [
-  [37, 99, 235], [16, 185, 129], [234, 88, 12], [168, 85, 247], [220, 38, 38], [14, 116, 144],
+  [37, 99, 235],
+  [16, 185, 129],
+  [234, 88, 12],
+  [168, 85, 247],
+  [220, 38, 38],
+  [14, 116, 144],
 ];
 
 /** Where an article's image lives in stored HTML: `name` like `figure-1.jpg`. */
@@ -77,7 +82,11 @@ function drawPixels(colour: [number, number, number]): Buffer {
       const t = y / MEDIA_HEIGHT;
       const sun = (x - MEDIA_WIDTH * 0.7) ** 2 + (y - MEDIA_HEIGHT * 0.3) ** 2 < (MEDIA_HEIGHT * 0.12) ** 2;
       const ground = y > MEDIA_HEIGHT * (0.72 + 0.05 * Math.sin(x / 40));
-      const rgb = sun ? [253, 224, 71] : ground ? [r * 0.4, g * 0.5, b * 0.3] : [r + (255 - r) * t * 0.6, g + (255 - g) * t * 0.6, b + (255 - b) * t * 0.6];
+      const rgb = sun
+        ? [253, 224, 71]
+        : ground
+          ? [r * 0.4, g * 0.5, b * 0.3]
+          : [r + (255 - r) * t * 0.6, g + (255 - g) * t * 0.6, b + (255 - b) * t * 0.6];
       pixels[i] = Math.round(rgb[0] ?? 0);
       pixels[i + 1] = Math.round(rgb[1] ?? 0);
       pixels[i + 2] = Math.round(rgb[2] ?? 0);
@@ -102,7 +111,10 @@ export function encodePng(pixels: Buffer, width: number, height: number): Buffer
   ]);
 }
 
-type SharpFactory = (input: Buffer, options: { raw: { width: number; height: number; channels: 3 } }) => {
+type SharpFactory = (
+  input: Buffer,
+  options: { raw: { width: number; height: number; channels: 3 } },
+) => {
   jpeg(options: { quality: number }): { toBuffer(): Promise<Buffer> };
   webp(options: { quality: number }): { toBuffer(): Promise<Buffer> };
 };

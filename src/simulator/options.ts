@@ -53,7 +53,11 @@ export const simulatorOptionsSchema = z
      * @default []
      */
     extraProTokens: z
-      .array(z.string().regex(/^btb_[A-Za-z0-9_-]+$/, 'must be a token like "btb_leakcheck_1" (btb_ then letters, digits, _ or -)'))
+      .array(
+        z
+          .string()
+          .regex(/^btb_[A-Za-z0-9_-]+$/, 'must be a token like "btb_leakcheck_1" (btb_ then letters, digits, _ or -)'),
+      )
       .max(100)
       .default([]),
     /**
@@ -77,9 +81,13 @@ export type ResolvedSimulatorOptions = z.output<typeof simulatorOptionsSchema>;
 
 /** Validates options and names the offending option and the fix in the error message. */
 export function resolveSimulatorOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
-  const profile = typeof options.profile === 'string' && Object.hasOwn(PROFILES, options.profile) ? PROFILES[options.profile] : {};
+  const profile =
+    typeof options.profile === 'string' && Object.hasOwn(PROFILES, options.profile) ? PROFILES[options.profile] : {};
   const parsed = simulatorOptionsSchema.safeParse({ ...options, variants: { ...profile, ...options.variants } });
   if (parsed.success) return parsed.data;
-  const problem = formatIssue(parsed.error.issues[0]!, options, { call: 'startSimulator()', docs: 'simulator-a-development-tool' });
+  const problem = formatIssue(parsed.error.issues[0]!, options, {
+    call: 'startSimulator()',
+    docs: 'simulator-a-development-tool',
+  });
   throw new TypeError(`${problem.message} ${problem.hint}`);
 }

@@ -29,7 +29,13 @@ export class SlidingWindowLimiter {
     if (hits.length >= limit) {
       const oldest = hits[0] ?? nowMs;
       const freeAt = oldest + this.windowMs;
-      return { allowed: false, limit, remaining: 0, reset: Math.ceil(freeAt / 1000), retryAfter: Math.max(1, Math.ceil((freeAt - nowMs) / 1000)) };
+      return {
+        allowed: false,
+        limit,
+        remaining: 0,
+        reset: Math.ceil(freeAt / 1000),
+        retryAfter: Math.max(1, Math.ceil((freeAt - nowMs) / 1000)),
+      };
     }
     hits.push(nowMs);
     const oldest = hits[0] ?? nowMs;
@@ -40,7 +46,12 @@ export class SlidingWindowLimiter {
   peek(key: string, limit: number, nowMs: number): RateLimitDecision {
     const hits = this.live(key, nowMs);
     const oldest = hits[0] ?? nowMs;
-    return { allowed: hits.length < limit, limit, remaining: Math.max(0, limit - hits.length), reset: Math.ceil((oldest + this.windowMs) / 1000) };
+    return {
+      allowed: hits.length < limit,
+      limit,
+      remaining: Math.max(0, limit - hits.length),
+      reset: Math.ceil((oldest + this.windowMs) / 1000),
+    };
   }
 
   clear(): void {

@@ -43,7 +43,9 @@ export function matchRoute<Ctx>(routes: Array<CompiledRoute<Ctx>>, method: strin
   const route = byPath.find((candidate) => candidate.method === wanted);
   if (!route) {
     const first = byPath[0];
-    return first ? { kind: 'method-not-allowed', allow: byPath.map((r) => r.method), route: first } : { kind: 'not-found' };
+    return first
+      ? { kind: 'method-not-allowed', allow: byPath.map((r) => r.method), route: first }
+      : { kind: 'not-found' };
   }
   const values = route.regex.exec(path) ?? [];
   const params: Record<string, string> = {};

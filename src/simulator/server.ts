@@ -101,12 +101,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const path = url.pathname;
     if (path.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
       const status = serveMedia(req, res, media, path);
-      ctx.stats.record('other', { method, path, route: MEDIA_ROUTE, status, authorization: req.headers.authorization !== undefined, tokenIn: [] });
+      ctx.stats.record('other', {
+        method,
+        path,
+        route: MEDIA_ROUTE,
+        status,
+        authorization: req.headers.authorization !== undefined,
+        tokenIn: [],
+      });
       return;
     }
     const simReq: SimRequest = {
-      method, path, query: url.searchParams, rawUrl: req.url ?? '/', headers: req.headers, body: body ?? '',
-      remoteAddress: req.socket.remoteAddress ?? '', params: {},
+      method,
+      path,
+      query: url.searchParams,
+      rawUrl: req.url ?? '/',
+      headers: req.headers,
+      body: body ?? '',
+      remoteAddress: req.socket.remoteAddress ?? '',
+      params: {},
     };
     const match = matchRoute(ROUTES, method, path);
     const kind = statsKind(path, match.kind === 'not-found' ? undefined : match.route.kind);
@@ -149,11 +162,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const status = send(res, response, method === 'HEAD', fault?.drop);
     if (kind !== 'admin') {
       const tokenIn: string[] = [];
-      const headerText = Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`).join('\n');
+      const headerText = Object.entries(req.headers)
+        .map(([name, value]) => `${name}: ${String(value)}`)
+        .join('\n');
       if (containsToken(headerText)) tokenIn.push('header');
       if (containsToken(simReq.rawUrl)) tokenIn.push('url');
       if (containsToken(simReq.body)) tokenIn.push('body');
-      ctx.stats.record(kind, { method, path, route: routeKey, status, authorization: req.headers.authorization !== undefined, tokenIn });
+      ctx.stats.record(kind, {
+        method,
+        path,
+        route: routeKey,
+        status,
+        authorization: req.headers.authorization !== undefined,
+        tokenIn,
+      });
     }
   }
 
@@ -162,7 +184,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       // A bug in the simulator must show up as a 500 in the test that hit it, not crash the process.
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: `Simulator error: ${error instanceof Error ? error.message : String(error)}` }));
+        res.end(
+          JSON.stringify({ error: `Simulator error: ${error instanceof Error ? error.message : String(error)}` }),
+        );
       } else res.destroy();
     });
   });
@@ -171,7 +195,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`simulator \`port\` ${resolved.port} is already in use on 127.0.0.1. Pick another port, or 0 for a free one.`)
+          ? new Error(
+              `simulator \`port\` ${resolved.port} is already in use on 127.0.0.1. Pick another port, or 0 for a free one.`,
+            )
           : error,
       );
     });

@@ -91,7 +91,9 @@ export class ContentStore {
 
   add(article: ArticleRecord): void {
     const shared = this.variants().sharedSlugs;
-    const list = (this.articles.get(article.siteId) ?? []).filter((a) => a.slug !== article.slug || (shared && a.language !== article.language));
+    const list = (this.articles.get(article.siteId) ?? []).filter(
+      (a) => a.slug !== article.slug || (shared && a.language !== article.language),
+    );
     list.push(article);
     this.articles.set(article.siteId, list);
   }
@@ -120,7 +122,11 @@ export class ContentStore {
   }
 
   usage(user: UserDefinition, nowMs: number): UserState & { limit: number } {
-    const state = this.users.get(user.username) ?? { articlesThisMonth: 0, monthKey: monthKeyOf(nowMs), credits: user.credits };
+    const state = this.users.get(user.username) ?? {
+      articlesThisMonth: 0,
+      monthKey: monthKeyOf(nowMs),
+      credits: user.credits,
+    };
     if (state.monthKey !== monthKeyOf(nowMs)) {
       state.monthKey = monthKeyOf(nowMs);
       state.articlesThisMonth = 0;

@@ -40,9 +40,18 @@ export function detectRssChanges(previous: readonly FeedItemRecord[], current: r
   for (const item of current) {
     const old = before.get(item.guid);
     if (!old) {
-      changes.push(item.title !== undefined ? { kind: 'new-item', guid: item.guid, title: item.title } : { kind: 'new-item', guid: item.guid });
+      changes.push(
+        item.title !== undefined
+          ? { kind: 'new-item', guid: item.guid, title: item.title }
+          : { kind: 'new-item', guid: item.guid },
+      );
     } else if (old.item.pubDate !== item.pubDate) {
-      changes.push({ kind: 'pubdate-changed', guid: item.guid, ...(old.item.pubDate !== undefined && { from: old.item.pubDate }), ...(item.pubDate !== undefined && { to: item.pubDate }) });
+      changes.push({
+        kind: 'pubdate-changed',
+        guid: item.guid,
+        ...(old.item.pubDate !== undefined && { from: old.item.pubDate }),
+        ...(item.pubDate !== undefined && { to: item.pubDate }),
+      });
     } else if (old.item.digest !== item.digest) {
       changes.push({ kind: 'content-changed', guid: item.guid });
     }
@@ -70,12 +79,16 @@ function isNewer(to: string, from: string): boolean {
 
 /** Changes in the sitemap: an entry with a newer `lastmod` (an update of any article, even beyond the
  * feed's 50), a new entry, or an entry that left (unpublished: the sitemap lists every published article). */
-export function detectSitemapChanges(previous: Readonly<Record<string, string>>, current: Readonly<Record<string, string>>): Change[] {
+export function detectSitemapChanges(
+  previous: Readonly<Record<string, string>>,
+  current: Readonly<Record<string, string>>,
+): Change[] {
   const changes: Change[] = [];
   for (const [loc, lastmod] of Object.entries(current)) {
     const old = previous[loc];
     if (old === undefined) changes.push({ kind: 'sitemap-added', loc });
-    else if (lastmod !== '' && (old === '' || isNewer(lastmod, old))) changes.push({ kind: 'sitemap-updated', loc, from: old, to: lastmod });
+    else if (lastmod !== '' && (old === '' || isNewer(lastmod, old)))
+      changes.push({ kind: 'sitemap-updated', loc, from: old, to: lastmod });
   }
   for (const loc of Object.keys(previous)) {
     if (!(loc in current)) changes.push({ kind: 'sitemap-removed', loc });

@@ -63,8 +63,18 @@ export function buildHookRequest(input: HookInput): HookRequest {
   switch (input.provider) {
     case 'netlify':
       // Netlify shows `trigger_title` in its deploy log and hands the body to the build as INCOMING_HOOK_BODY.
-      url.searchParams.set('trigger_title', `content-publisher watch: ${input.changes} change(s) on site ${input.site}`);
-      return { url: url.href, init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(summary) } };
+      url.searchParams.set(
+        'trigger_title',
+        `content-publisher watch: ${input.changes} change(s) on site ${input.site}`,
+      );
+      return {
+        url: url.href,
+        init: {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(summary),
+        },
+      };
     case 'vercel':
     case 'cloudflare':
       // Both take an empty POST: the hook URL alone names the project and branch.
@@ -85,7 +95,14 @@ export function buildHookRequest(input: HookInput): HookRequest {
         },
       };
     case 'generic':
-      return { url: url.href, init: { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(summary) } };
+      return {
+        url: url.href,
+        init: {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(summary),
+        },
+      };
   }
 }
 

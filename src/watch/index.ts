@@ -1,8 +1,22 @@
 export { parseDuration, formatDuration, MAX_TIMER_MS } from './duration.js';
 export { nextDelay, MAX_BACKOFF_MS } from './backoff.js';
 export { detectRssChanges, detectSitemapChanges, describeChange, toItemRecord, type Change } from './detect.js';
-export { loadState, saveState, defaultStatePath, StateFileError, watchStateSchema, type WatchState, type FeedItemRecord } from './state.js';
+export {
+  loadState,
+  saveState,
+  defaultStatePath,
+  StateFileError,
+  watchStateSchema,
+  type WatchState,
+  type FeedItemRecord,
+} from './state.js';
 export { pollFeeds, applyObservation, observationDiffers, type FeedFetcher, type Observation } from './poll.js';
 export { runTrigger, describeTrigger, describeHookUrl, type TriggerSpec, type TriggerResult } from './trigger.js';
 export { runWatch, detectChanges, type WatchRunOptions, type WatchEvent, type OnceOutcome } from './watcher.js';
-export { watchOptionsSchema, triggerSchema, resolveWatchOptions, type WatchOptions, type WatchOptionsInput } from './options.js';
+export {
+  watchOptionsSchema,
+  triggerSchema,
+  resolveWatchOptions,
+  type WatchOptions,
+  type WatchOptionsInput,
+} from './options.js';

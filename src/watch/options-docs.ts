@@ -106,5 +106,7 @@ export interface WatchOptionsInput {
   stdoutToStderr?: boolean | undefined;
 }
 
-export type TriggerOptionsMatchSchema = Proof<Documents<RunTriggerOptions | HookTriggerOptions, z.input<typeof triggerSchema>>>;
+export type TriggerOptionsMatchSchema = Proof<
+  Documents<RunTriggerOptions | HookTriggerOptions, z.input<typeof triggerSchema>>
+>;
 export type WatchOptionsMatchSchema = Proof<Documents<WatchOptionsInput, z.input<typeof watchOptionsSchema>>>;

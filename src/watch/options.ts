@@ -21,17 +21,19 @@ export const triggerSchema = z.discriminatedUnion('kind', [
   /** A shell command (a build); stdio inherited, exit code 0 means success. */
   z.object({ kind: z.literal('run'), command: z.string().trim().min(1) }).strict(),
   /** A deploy hook URL to POST to; a 2xx answer within `timeoutMs` (at most 2^31 - 1 ms, Node's timer range) means success. */
-  z.object({
-    kind: z.literal('hook'),
-    url: httpUrl,
-    timeoutMs: durationMsSchema(1).default(30_000),
-    /** Which host's hook: the request it expects (see hook-request.ts). @default inferred from the URL, else 'generic' */
-    provider: z.enum(HOOK_PROVIDERS).optional(),
-    /** Bearer token (GitHub repository_dispatch); a secret, never printed. @default undefined */
-    token: z.string().min(1).optional(),
-    /** GitHub repository_dispatch `event_type`. @default 'content-published' */
-    eventType: z.string().min(1).max(100).optional(),
-  }).strict(),
+  z
+    .object({
+      kind: z.literal('hook'),
+      url: httpUrl,
+      timeoutMs: durationMsSchema(1).default(30_000),
+      /** Which host's hook: the request it expects (see hook-request.ts). @default inferred from the URL, else 'generic' */
+      provider: z.enum(HOOK_PROVIDERS).optional(),
+      /** Bearer token (GitHub repository_dispatch); a secret, never printed. @default undefined */
+      token: z.string().min(1).optional(),
+      /** GitHub repository_dispatch `event_type`. @default 'content-published' */
+      eventType: z.string().min(1).max(100).optional(),
+    })
+    .strict(),
 ]);
 
 export const watchOptionsSchema = z

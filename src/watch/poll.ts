@@ -46,7 +46,8 @@ function unexpectedNotModified(url: string): ResponseFormatError {
   } catch {
     // keep the text as given
   }
-  const hint = 'A cache or proxy between the watcher and the service is answering on its own: check its configuration, or retry later.';
+  const hint =
+    'A cache or proxy between the watcher and the service is answering on its own: check its configuration, or retry later.';
   return new ResponseFormatError({
     message: `[GET] ${url}: 304 Not Modified to a request without If-None-Match/If-Modified-Since. ${hint}`,
     hint,
@@ -59,7 +60,11 @@ function unexpectedNotModified(url: string): ResponseFormatError {
 }
 
 /** Polls both feeds. `state` undefined (first run) sends unconditional requests. */
-export async function pollFeeds(fetcher: FeedFetcher, site: number, state: WatchState | undefined): Promise<Observation> {
+export async function pollFeeds(
+  fetcher: FeedFetcher,
+  site: number,
+  state: WatchState | undefined,
+): Promise<Observation> {
   const [rssResponse, sitemapResponse] = await Promise.all([
     fetcher.rss(site, state ? validatorsOf(state.rss) : undefined),
     fetcher.sitemap(site, state ? validatorsOf(state.sitemap) : undefined),
@@ -77,7 +82,8 @@ export async function pollFeeds(fetcher: FeedFetcher, site: number, state: Watch
   else if (sitemapResponse.notModified) throw unexpectedNotModified(sitemapResponse.url);
   else {
     const entries: Record<string, string> = {};
-    for (const entry of parseSitemapEntries(sitemapResponse.body, { url: sitemapResponse.url })) entries[entry.loc] = entry.lastmod ?? '';
+    for (const entry of parseSitemapEntries(sitemapResponse.body, { url: sitemapResponse.url }))
+      entries[entry.loc] = entry.lastmod ?? '';
     sitemap = { notModified: false, data: entries, ...validatorsOf(sitemapResponse) };
   }
   return { rss, sitemap };
@@ -95,7 +101,9 @@ export function applyObservation(
   const sitemap = observation.sitemap.notModified
     ? (previous?.sitemap ?? { entries: {} })
     : { ...validatorsOf(observation.sitemap), entries: observation.sitemap.data };
-  const lastTrigger = base.triggered ? { at: base.now.toISOString(), changes: base.triggered.changes } : previous?.lastTrigger;
+  const lastTrigger = base.triggered
+    ? { at: base.now.toISOString(), changes: base.triggered.changes }
+    : previous?.lastTrigger;
   return {
     version: 1,
     site: base.site,
@@ -109,7 +117,11 @@ export function applyObservation(
 
 /** True when committing the observation would change what is stored (new validators or records). */
 export function observationDiffers(previous: WatchState, observation: Observation): boolean {
-  const next = applyObservation(previous, observation, { site: previous.site, baseUrl: previous.baseUrl, now: new Date(0) });
+  const next = applyObservation(previous, observation, {
+    site: previous.site,
+    baseUrl: previous.baseUrl,
+    now: new Date(0),
+  });
   const strip = (state: WatchState) => JSON.stringify({ rss: state.rss, sitemap: state.sitemap });
   return strip(next) !== strip(previous);
 }

@@ -44,7 +44,10 @@ export function defaultStatePath(site: number): string {
 }
 
 /** Reads the state; `undefined` when the file does not exist yet (first run). */
-export async function loadState(file: string, expected: { site: number; baseUrl: string }): Promise<WatchState | undefined> {
+export async function loadState(
+  file: string,
+  expected: { site: number; baseUrl: string },
+): Promise<WatchState | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

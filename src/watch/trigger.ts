@@ -51,7 +51,11 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
       stdio: ['ignore', context.stdoutToStderr ? process.stderr : 'inherit', 'inherit'],
       // The build may read these to log why it runs; the API key stays in the environment on purpose:
       // the build's loader needs it.
-      env: { ...process.env, PUBLISHER_WATCH_SITE: String(context.site), PUBLISHER_WATCH_CHANGES: String(context.changes.length) },
+      env: {
+        ...process.env,
+        PUBLISHER_WATCH_SITE: String(context.site),
+        PUBLISHER_WATCH_CHANGES: String(context.changes.length),
+      },
     });
     child.once('error', (error) => resolve({ ok: false, detail: `could not start: ${error.message}` }));
     child.once('close', (code, signal) => {
@@ -65,15 +69,27 @@ async function postHook(spec: Extract<TriggerSpec, { kind: 'hook' }>, context: T
   const where = describeHookUrl(spec.url);
   const provider = spec.provider ?? inferHookProvider(spec.url);
   try {
-    const request = buildHookRequest({ url: spec.url, provider, token: spec.token, eventType: spec.eventType, site: context.site, changes: context.changes.length });
-    const response = await fetch(request.url, { ...request.init, redirect: 'manual', signal: AbortSignal.timeout(spec.timeoutMs) });
+    const request = buildHookRequest({
+      url: spec.url,
+      provider,
+      token: spec.token,
+      eventType: spec.eventType,
+      site: context.site,
+      changes: context.changes.length,
+    });
+    const response = await fetch(request.url, {
+      ...request.init,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(spec.timeoutMs),
+    });
     // Drain the body so the connection is released; its content is not needed (and may echo the secret).
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return { ok: true, detail: `${where} answered ${response.status}` };
     return { ok: false, detail: `answered ${response.status}` };
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
     // Never fetch's message: it can quote the URL, credentials and all.
     return { ok: false, detail: describeNetworkError(error) };
   }

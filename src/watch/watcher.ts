@@ -54,8 +54,12 @@ export class SuspectFeedError extends Error {
 /** Throws when a feed lost more than half of its entries at once (see `suspectLoss`). */
 function assertPlausible(site: number, statePath: string, state: WatchState, observation: Observation): void {
   const problems = [
-    observation.rss.notModified ? undefined : suspectLoss('RSS feed', state.rss.items.length, observation.rss.data.length),
-    observation.sitemap.notModified ? undefined : suspectLoss('sitemap', Object.keys(state.sitemap.entries).length, Object.keys(observation.sitemap.data).length),
+    observation.rss.notModified
+      ? undefined
+      : suspectLoss('RSS feed', state.rss.items.length, observation.rss.data.length),
+    observation.sitemap.notModified
+      ? undefined
+      : suspectLoss('sitemap', Object.keys(state.sitemap.entries).length, Object.keys(observation.sitemap.data).length),
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length === 0) return;
   throw new SuspectFeedError(
@@ -91,13 +95,22 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
         // establish the baseline without a build.
         const observation = await pollFeeds(fetcher, site, undefined);
         const baseline = applyObservation(undefined, observation, stamp());
-        report({ event: 'baseline', items: baseline.rss.items.length, urls: Object.keys(baseline.sitemap.entries).length });
+        report({
+          event: 'baseline',
+          items: baseline.rss.items.length,
+          urls: Object.keys(baseline.sitemap.entries).length,
+        });
         if (options.triggerOnFirstRun) {
           const result = await fire([]);
           if (!result.ok) {
             failures += 1;
             const retryInMs = nextDelay(options.intervalMs, failures);
-            report({ event: 'trigger-failed', changes: 0, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs: options.once ? 0 : retryInMs });
+            report({
+              event: 'trigger-failed',
+              changes: 0,
+              detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`,
+              retryInMs: options.once ? 0 : retryInMs,
+            });
             if (options.once) return { outcome: 'trigger-failed', changes: [], detail: result.detail };
             await pause(retryInMs, signal);
             continue;
@@ -125,7 +138,10 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
           changes = detectChanges(state, observation);
         }
         if (changes.length === 0) {
-          report({ event: 'unchanged', notModified: { rss: observation.rss.notModified, sitemap: observation.sitemap.notModified } });
+          report({
+            event: 'unchanged',
+            notModified: { rss: observation.rss.notModified, sitemap: observation.sitemap.notModified },
+          });
           // New validators or aged-out items only: safe to remember, nothing to build.
           if (observationDiffers(state, observation)) {
             state = applyObservation(state, observation, stamp());
@@ -146,7 +162,12 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
             // Not committed: the next poll sees the same changes again and retries.
             failures += 1;
             const retryInMs = nextDelay(options.intervalMs, failures);
-            report({ event: 'trigger-failed', changes: changes.length, detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`, retryInMs: options.once ? 0 : retryInMs });
+            report({
+              event: 'trigger-failed',
+              changes: changes.length,
+              detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`,
+              retryInMs: options.once ? 0 : retryInMs,
+            });
             if (options.once) return { outcome: 'trigger-failed', changes, detail: result.detail };
             await pause(retryInMs, signal);
             continue;

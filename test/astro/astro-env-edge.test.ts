@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('astro:env on @astrojs/cloudflare (workerd)', () => {
-  it('the key from a Cloudflare secret binding reaches the live loader: the page lists the simulator\'s articles', async () => {
+  it("the key from a Cloudflare secret binding reaches the live loader: the page lists the simulator's articles", async () => {
     const blog = await start(sim.tokens.pro);
     sim.resetStats();
     const response = await fetch(blog);
@@ -60,7 +60,9 @@ describe('astro:env on @astrojs/cloudflare (workerd)', () => {
     expect(response.status, html.slice(0, 300)).toBe(200);
     // One authenticated list request, from the worker.
     expect(sim.stats().routes['GET /api/v1/sites/:id/articles/']?.['200']).toBe(1);
-    const list = await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } });
+    const list = await fetch(`${sim.url}/api/v1/sites/12/articles/`, {
+      headers: { authorization: `Bearer ${sim.tokens.pro}` },
+    });
     const slugs = ((await list.json()) as { results: Array<{ slug: string }> }).results.map((a) => a.slug);
     expect(slugs).toHaveLength(4);
     expect([...html.matchAll(/data-slug="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual([...slugs].sort());

@@ -28,7 +28,10 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     sim = await startSimulator({ articles: 6 });
     for (const key of KEYS) delete process.env[key];
     process.env.ENV_TEST_BASE_URL = sim.url;
-    await writeFile(envFile, `PUBLISHER_API_KEY=${sim.tokens.pro}\nPUBLISHER_BASE_URL=${sim.url}\nPUBLISHER_SITE_ID=12\n`);
+    await writeFile(
+      envFile,
+      `PUBLISHER_API_KEY=${sim.tokens.pro}\nPUBLISHER_BASE_URL=${sim.url}\nPUBLISHER_SITE_ID=12\n`,
+    );
     try {
       outDir = await buildSite('env-site', {
         site: 'https://blog.example.com',
@@ -46,7 +49,9 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
   afterAll(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     await sim.close();
     await removeBuilds();
   });
@@ -59,7 +64,11 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     // Vite resolved the live loader's `import('astro:env/server')` (getSecret is reachable): none is left for Node to refuse.
     const server = [...files].filter(([path]) => path.startsWith('server/'));
     expect(server.some(([, text]) => text.includes('getSecret'))).toBe(true);
-    expect(server.filter(([, text]) => text.includes('"astro:env/server"') || text.includes("'astro:env/server'")).map(([p]) => p)).toEqual([]);
+    expect(
+      server
+        .filter(([, text]) => text.includes('"astro:env/server"') || text.includes("'astro:env/server'"))
+        .map(([p]) => p),
+    ).toEqual([]);
   });
 
   it('the live loader reads the key at the first request, not at import: set after the server started, it is used', async () => {
@@ -70,7 +79,9 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     server = createServer(entry.handler);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const blog = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const list = await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } });
+    const list = await fetch(`${sim.url}/api/v1/sites/12/articles/`, {
+      headers: { authorization: `Bearer ${sim.tokens.pro}` },
+    });
     const slug = ((await list.json()) as { results: Array<{ slug: string }> }).results[0]?.slug ?? '';
 
     const without = await fetch(`${blog}/live/${slug}/`);

@@ -29,7 +29,10 @@ async function recipe(): Promise<string> {
 function cachedPaths(yaml: string, action: string): string[] {
   const step = yaml.slice(yaml.indexOf(`uses: ${action}`));
   const block = /path: \|\n((?:\s{12}\S.*\n)+)/.exec(step)?.[1] ?? '';
-  return block.split('\n').map((line) => line.trim()).filter(Boolean);
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /** actions/checkout + npm ci: the sources, and a node_modules without the store. */
@@ -44,7 +47,8 @@ async function freshCheckout(): Promise<void> {
 async function restore(paths: string[], saved: string[]): Promise<boolean> {
   const latest = saved.at(-1);
   if (!latest) return false;
-  for (const path of paths) if (existsSync(join(latest, path))) await cp(join(latest, path), join(checkout, path), { recursive: true });
+  for (const path of paths)
+    if (existsSync(join(latest, path))) await cp(join(latest, path), join(checkout, path), { recursive: true });
   return true;
 }
 
@@ -68,7 +72,9 @@ describe('deploy recipe: GitHub Actions with actions/cache', () => {
   it('restore (empty), build, save; checkout, restore, build: the second build spends one request', async () => {
     const yaml = await recipe();
     // The steps in the order the recipe gives them: the store is restored after npm ci, which deletes node_modules.
-    const order = ['run: npm ci', 'uses: actions/cache/restore', 'run: npm run build', 'uses: actions/cache/save'].map((step) => yaml.indexOf(step));
+    const order = ['run: npm ci', 'uses: actions/cache/restore', 'run: npm run build', 'uses: actions/cache/save'].map(
+      (step) => yaml.indexOf(step),
+    );
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const paths = cachedPaths(yaml, 'actions/cache/restore');
@@ -84,7 +90,9 @@ describe('deploy recipe: GitHub Actions with actions/cache', () => {
     const first = await buildFixture({ ...dirs, env });
     expect(first.error).toBeUndefined();
     expect(sim.stats().authenticated).toBe(1 + 8);
-    expect(first.logs).toContain('CI: this build started from an empty store (node_modules/.astro was not restored), so it spent 9 request(s) loading 8 article(s)');
+    expect(first.logs).toContain(
+      'CI: this build started from an empty store (node_modules/.astro was not restored), so it spent 9 request(s) loading 8 article(s)',
+    );
     expect(first.logs).toContain('#deploy-keep-the-store-between-builds');
     await save(paths, saved, 1);
 

@@ -23,7 +23,10 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 function part(n: number): string {
   const urls: string[] = [];
-  for (let i = (n - 1) * PER_PART; i < n * PER_PART; i++) urls.push(`<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-10-${String(1 + (i % 28)).padStart(2, '0')}</lastmod></url>`);
+  for (let i = (n - 1) * PER_PART; i < n * PER_PART; i++)
+    urls.push(
+      `<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-10-${String(1 + (i % 28)).padStart(2, '0')}</lastmod></url>`,
+    );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
@@ -52,8 +55,13 @@ beforeAll(async () => {
     }
     res.writeHead(200, { 'content-type': 'application/xml' });
     if (match[1] !== undefined) return res.end(parts[Number(match[1]) - 1] ?? '');
-    const list = parts.map((_, i) => `<sitemap><loc>${upstreamUrl}/api/sites/12/sitemap-part-${i + 1}.xml</loc><lastmod>2026-11-0${i + 1}T10:00:00Z</lastmod></sitemap>`);
-    res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${list.join('\n')}\n</sitemapindex>\n`);
+    const list = parts.map(
+      (_, i) =>
+        `<sitemap><loc>${upstreamUrl}/api/sites/12/sitemap-part-${i + 1}.xml</loc><lastmod>2026-11-0${i + 1}T10:00:00Z</lastmod></sitemap>`,
+    );
+    res.end(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${list.join('\n')}\n</sitemapindex>\n`,
+    );
   }));
 });
 afterAll(async () => {
@@ -71,7 +79,10 @@ async function checkFiles(read: (path: string) => Promise<string>): Promise<void
   const partUrls = locsOf(index);
   // The three upstream parts, then the blog's own pages (index and about of the fixture).
   expect(partUrls).toEqual([1, 2, 3, 4].map((n) => `https://blog.example.com/sitemap-${n}.xml`));
-  for (let n = 1; n <= PARTS; n++) expect(index).toContain(`<loc>https://blog.example.com/sitemap-${n}.xml</loc><lastmod>2026-11-0${n}T10:00:00Z</lastmod>`);
+  for (let n = 1; n <= PARTS; n++)
+    expect(index).toContain(
+      `<loc>https://blog.example.com/sitemap-${n}.xml</loc><lastmod>2026-11-0${n}T10:00:00Z</lastmod>`,
+    );
   let total = 0;
   for (let n = 1; n <= partUrls.length; n++) {
     const xml = await read(`/sitemap-${n}.xml`);
@@ -87,8 +98,17 @@ async function checkFiles(read: (path: string) => Promise<string>): Promise<void
 describe('an upstream sitemap index of 120,000 URLs', () => {
   it('static: the index and its parts are written, schema-valid, every URL on the blog, lastmod kept', async () => {
     requested.length = 0;
-    const outDir = await buildSite('integration-ssr', { site: 'https://blog.example.com', output: 'static', integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false })] });
-    expect(requested).toEqual(['/api/sites/12/sitemap.xml', '/api/sites/12/sitemap-part-1.xml', '/api/sites/12/sitemap-part-2.xml', '/api/sites/12/sitemap-part-3.xml']);
+    const outDir = await buildSite('integration-ssr', {
+      site: 'https://blog.example.com',
+      output: 'static',
+      integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false })],
+    });
+    expect(requested).toEqual([
+      '/api/sites/12/sitemap.xml',
+      '/api/sites/12/sitemap-part-1.xml',
+      '/api/sites/12/sitemap-part-2.xml',
+      '/api/sites/12/sitemap-part-3.xml',
+    ]);
     await checkFiles((path) => readFile(join(outDir, path), 'utf8'));
   }, 120_000);
 
@@ -118,13 +138,19 @@ describe('an upstream sitemap index of 120,000 URLs', () => {
     // does not. The proxied index completes in it, with a peak RSS close to the 50,000-URL rewrite's.
     const child = fileURLToPath(new URL('../fixtures/feeds-memory/child.mjs', import.meta.url));
     const measure = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, ['--max-old-space-size=128', child, ...args])).stdout.trim()) as { urls: number; maxRssMb: number; ms: number };
+      JSON.parse((await run(process.execPath, ['--max-old-space-size=128', child, ...args])).stdout.trim()) as {
+        urls: number;
+        maxRssMb: number;
+        ms: number;
+      };
     const single = await measure('urlset', '50000');
     const proxied = await measure('index', String(PARTS), String(PER_PART));
     expect(single.urls).toBe(50_000);
     expect(proxied.urls).toBe(PARTS * PER_PART);
     await expect(measure('urlset', String(PARTS * PER_PART))).rejects.toThrow();
-    console.info(`sitemap memory (128 MB heap): 50,000-URL rewrite ${single.maxRssMb} MB peak RSS; 120,000-URL index proxy ${proxied.maxRssMb} MB`);
+    console.info(
+      `sitemap memory (128 MB heap): 50,000-URL rewrite ${single.maxRssMb} MB peak RSS; 120,000-URL index proxy ${proxied.maxRssMb} MB`,
+    );
     expect(proxied.maxRssMb).toBeLessThanOrEqual(single.maxRssMb * 1.25);
   }, 120_000);
 });

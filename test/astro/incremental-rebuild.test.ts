@@ -36,11 +36,25 @@ describe('incremental rebuild after a publish, end to end', () => {
 
   it('watch -> build: one article fetched, its page and the list pages showing it rendered, every other page kept', async () => {
     const env = {
-      PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro,
-      INCREMENTAL_OUT_DIR: dirs.outDir, INCREMENTAL_CACHE_DIR: dirs.cacheDir,
+      PUBLISHER_SITE_ID: '12',
+      PUBLISHER_BASE_URL: sim.url,
+      PUBLISHER_API_KEY: sim.tokens.pro,
+      INCREMENTAL_OUT_DIR: dirs.outDir,
+      INCREMENTAL_CACHE_DIR: dirs.cacheDir,
     };
     const build = `node ${JSON.stringify(join(root, 'build.mjs'))}`;
-    const watch = ['watch', '--site', '12', '--base-url', sim.url, '--state', join(dirs.base, 'watch.json'), '--once', '--debounce', '0s'];
+    const watch = [
+      'watch',
+      '--site',
+      '12',
+      '--base-url',
+      sim.url,
+      '--state',
+      join(dirs.base, 'watch.json'),
+      '--once',
+      '--debounce',
+      '0s',
+    ];
 
     // The first build and the watcher's baseline.
     const first = await startCli([...watch, '--trigger-on-first-run', '--run', build], { env }).result;
@@ -53,11 +67,15 @@ describe('incremental rebuild after a publish, end to end', () => {
     // Nothing new: the watcher does not build.
     expect((await runCli([...watch, '--run', build], { env })).code).toBe(3);
 
-    const published = (await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Fresh news from the service', language: 'en' })) as { slug: string };
+    const published = (await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      title: 'Fresh news from the service',
+      language: 'en',
+    })) as { slug: string };
     sim.resetStats();
     const second = await runCli([...watch, '--run', build], { env });
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain("new article in the feed: Fresh news from the service");
+    expect(second.stderr).toContain('new article in the feed: Fresh news from the service');
     expect(second.stdout + second.stderr).toContain('9 articles: 1 new, 0 changed, 0 removed, 8 unchanged, 0 pending');
 
     // The loader spent the list call and at most one detail call (the feed's copy can stand in for it).
@@ -68,7 +86,10 @@ describe('incremental rebuild after a publish, end to end', () => {
     const after = await snapshot(dirs.outDir);
     const newPage = `blog/${published.slug}/index.html`;
     expect(after.get(newPage)?.text).toContain('Fresh news from the service');
-    const rendered = [...after].filter(([path, file]) => before.get(path)?.mtimeMs !== file.mtimeMs).map(([path]) => path).sort();
+    const rendered = [...after]
+      .filter(([path, file]) => before.get(path)?.mtimeMs !== file.mtimeMs)
+      .map(([path]) => path)
+      .sort();
     expect(rendered).toEqual([newPage, 'index.html', 'lang/en/index.html'].sort());
     for (const [path, file] of before) {
       if (rendered.includes(path)) continue;

@@ -35,7 +35,9 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 it("a route of the blog's own at /rss.xml: one warning naming the file and the fixes (rss: false + rssHandler, or another path)", () => {
   expect(count(logs, 'src/pages/rss.xml.js serves /rss.xml')).toBe(1);
-  expect(logs).toContain('set publisher({ rss: false }) and export GET = rssHandler({ ... }) from "astro-content-publisher/rss"');
+  expect(logs).toContain(
+    'set publisher({ rss: false }) and export GET = rssHandler({ ... }) from "astro-content-publisher/rss"',
+  );
   expect(logs).toContain('publisher({ rss: { path: "/articles.xml" } })');
 });
 
@@ -53,10 +55,22 @@ it("a sitemap of the blog's own at /sitemap.xml: warned about and never overwrit
 });
 
 it("a robots.txt of the blog's own without our Sitemap line: kept as it is, one warning with the line to add", async () => {
-  expect(count(logs, 'has no "Sitemap: https://blog.example.com/sitemap.xml" line (it names https://blog.example.com/sitemap-index.xml)')).toBe(1);
-  expect(await readFile(join(dirs.outDir, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/sitemap-index.xml\n');
+  expect(
+    count(
+      logs,
+      'has no "Sitemap: https://blog.example.com/sitemap.xml" line (it names https://blog.example.com/sitemap-index.xml)',
+    ),
+  ).toBe(1);
+  expect(await readFile(join(dirs.outDir, 'robots.txt'), 'utf8')).toBe(
+    'User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/sitemap-index.xml\n',
+  );
 });
 
 it('a <link rel="sitemap"> of the theme naming another sitemap: one warning naming the layout to fix', () => {
-  expect(count(logs, 'The blog\'s pages link to https://blog.example.com/sitemap-index.xml with <link rel="sitemap">, not to https://blog.example.com/sitemap.xml.')).toBe(1);
+  expect(
+    count(
+      logs,
+      'The blog\'s pages link to https://blog.example.com/sitemap-index.xml with <link rel="sitemap">, not to https://blog.example.com/sitemap.xml.',
+    ),
+  ).toBe(1);
 });

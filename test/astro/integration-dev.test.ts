@@ -2,10 +2,20 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildDirs, fixtureRoot, locsOf, removeBuilds, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
+import {
+  admin,
+  buildDirs,
+  fixtureRoot,
+  locsOf,
+  removeBuilds,
+  RSS_ROUTE,
+} from '../fixtures/integration-helpers/index.js';
 
 /** A POST with exactly these headers (fetch would set its own Sec-Fetch-Mode). */
-function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; type: string | undefined; body: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers }, (res) => {
       let body = '';
@@ -30,7 +40,11 @@ describe('integration, astro dev', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ articles: 5 });
-    Object.assign(process.env, { PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url });
+    Object.assign(process.env, {
+      PUBLISHER_API_KEY: sim.tokens.pro,
+      PUBLISHER_SITE_ID: '12',
+      PUBLISHER_BASE_URL: sim.url,
+    });
     const { dev } = await import('astro');
     const { cacheDir } = await buildDirs('integration-dev');
     // Astro's dev server skips its request handler when VITEST is set (for getViteConfig() users); this
@@ -65,7 +79,10 @@ describe('integration, astro dev', () => {
     const index = await fetch(`${blog}/sitemap.xml`);
     expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     // 5 articles + the home page, 4 URLs per file -> 2 parts
-    expect(locsOf(await index.text())).toEqual(['https://blog.example.com/sitemap-1.xml', 'https://blog.example.com/sitemap-2.xml']);
+    expect(locsOf(await index.text())).toEqual([
+      'https://blog.example.com/sitemap-1.xml',
+      'https://blog.example.com/sitemap-2.xml',
+    ]);
     const locs: string[] = [];
     for (const n of [1, 2]) {
       const part = await fetch(`${blog}/sitemap-${n}.xml`);
@@ -89,7 +106,11 @@ describe('integration, astro dev', () => {
     const response = await fetch(`${blog}/_publisher/refresh`, { method: 'POST' });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { refreshed: string[] };
-    expect(body.refreshed).toEqual(['astro-content-publisher:articles', 'astro-content-publisher:keywords', 'astro-content-publisher:digest']);
+    expect(body.refreshed).toEqual([
+      'astro-content-publisher:articles',
+      'astro-content-publisher:keywords',
+      'astro-content-publisher:digest',
+    ]);
 
     const page = await (await fetch(blog)).text();
     expect(page).toContain(title);
@@ -106,8 +127,14 @@ describe('integration, astro dev', () => {
     // Astro's dev server already blocks cross-site fetches, but not navigations: an auto-submitted <form
     // method="post"> on another site, or another localhost port (same-site), reaches the endpoint.
     const cases: Array<[Record<string, string>, string]> = [
-      [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' }, 'Sec-Fetch-Site: cross-site'],
-      [{ 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'http://127.0.0.1:1' }, 'Origin: "http://127.0.0.1:1"'],
+      [
+        { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
+        'Sec-Fetch-Site: cross-site',
+      ],
+      [
+        { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'http://127.0.0.1:1' },
+        'Origin: "http://127.0.0.1:1"',
+      ],
       [{ origin: 'https://evil.example' }, 'Origin: "https://evil.example"'],
       [{ origin: 'null' }, 'Origin: "null"'],
     ];
@@ -119,7 +146,10 @@ describe('integration, astro dev', () => {
     }
     expect(sim.stats().authenticated).toBe(0);
     // The dev server's own pages (same origin) may still refresh.
-    const sameOrigin = await fetch(`${blog}/_publisher/refresh`, { method: 'POST', headers: { origin: blog, 'sec-fetch-site': 'same-origin' } });
+    const sameOrigin = await fetch(`${blog}/_publisher/refresh`, {
+      method: 'POST',
+      headers: { origin: blog, 'sec-fetch-site': 'same-origin' },
+    });
     expect(sameOrigin.status).toBe(200);
     expect(sim.stats().authenticated).toBeGreaterThan(0);
   });

@@ -6,9 +6,15 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildSite, removeBuilds, XXE_DIR } from '../fixtures/integration-helpers/index.js';
 
 /** The build's rejection, for assertions on its class, message and hint. */
-async function buildError(options: unknown, site: string | null = 'https://blog.example.com'): Promise<Error & { hint?: string }> {
+async function buildError(
+  options: unknown,
+  site: string | null = 'https://blog.example.com',
+): Promise<Error & { hint?: string }> {
   try {
-    await buildSite('integration-minimal', { ...(site ? { site } : {}), integrations: [publisher(options as PublisherOptions)] });
+    await buildSite('integration-minimal', {
+      ...(site ? { site } : {}),
+      integrations: [publisher(options as PublisherOptions)],
+    });
   } catch (error) {
     return error as Error & { hint?: string };
   }
@@ -61,8 +67,16 @@ describe('integration, a hostile or broken upstream fails the static build with 
   });
 
   const cases: Array<[string, string, () => Promise<string>]> = [
-    ['sitemap with entity expansion (billion laughs)', 'sitemap', () => readFile(join(XXE_DIR, 'mxml-billion-laughs.xml'), 'utf8')],
-    ['sitemap with an external entity', 'sitemap', () => readFile(join(XXE_DIR, 'patt-classic-xxe-etc-passwd.xml'), 'utf8')],
+    [
+      'sitemap with entity expansion (billion laughs)',
+      'sitemap',
+      () => readFile(join(XXE_DIR, 'mxml-billion-laughs.xml'), 'utf8'),
+    ],
+    [
+      'sitemap with an external entity',
+      'sitemap',
+      () => readFile(join(XXE_DIR, 'patt-classic-xxe-etc-passwd.xml'), 'utf8'),
+    ],
     ['sitemap as an HTML error page', 'sitemap', async () => 'html'],
     ['RSS truncated', 'rss', async () => 'truncated'],
     ['RSS with an external entity', 'rss', () => readFile(join(XXE_DIR, 'defusedxml-external.xml'), 'utf8')],

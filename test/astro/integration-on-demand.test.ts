@@ -7,7 +7,14 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildSite, locsOf, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE } from '../fixtures/integration-helpers/index.js';
+import {
+  admin,
+  buildSite,
+  locsOf,
+  removeBuilds,
+  RSS_ROUTE,
+  SITEMAP_ROUTE,
+} from '../fixtures/integration-helpers/index.js';
 
 type Handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
 
@@ -119,7 +126,7 @@ describe('integration, on-demand output (@astrojs/node)', () => {
     await admin(sim.url, 'DELETE', 'faults');
   });
 
-  it('a visitor\'s path, query and headers never change the upstream URL', async () => {
+  it("a visitor's path, query and headers never change the upstream URL", async () => {
     sim.resetStats();
     const hostile = { 'X-Forwarded-Host': 'evil.example', 'X-Publisher-Site': '13', Forwarded: 'host=evil.example' };
     const responses = await Promise.all([

@@ -4,7 +4,14 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { buildSite, locsOf, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE, xmllint } from '../fixtures/integration-helpers/index.js';
+import {
+  buildSite,
+  locsOf,
+  removeBuilds,
+  RSS_ROUTE,
+  SITEMAP_ROUTE,
+  xmllint,
+} from '../fixtures/integration-helpers/index.js';
 
 // Static output: /rss.xml is prerendered by the route, /sitemap.xml is written once every page is built.
 describe('integration, static output', () => {
@@ -21,7 +28,13 @@ describe('integration, static output', () => {
     outDir = await buildSite('integration-site', {
       site: 'https://blog.example.com',
       base: '/docs',
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url, sitemap: { filter: (url) => !url.includes('/secret/'), customPages: ['https://blog.example.com/docs/shop/'] } })],
+      integrations: [
+        publisher({
+          siteId: 12,
+          baseUrl: sim.url,
+          sitemap: { filter: (url) => !url.includes('/secret/'), customPages: ['https://blog.example.com/docs/shop/'] },
+        }),
+      ],
     });
   });
   afterAll(async () => {
@@ -41,7 +54,9 @@ describe('integration, static output', () => {
     const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
     const upstream = locsOf(upstreamSitemap);
     expect(upstream).toHaveLength(60);
-    const expected = upstream.map((loc) => loc.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'));
+    const expected = upstream.map((loc) =>
+      loc.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'),
+    );
     const locs = locsOf(xml);
     expect(locs.slice(0, 60)).toEqual(expected);
     expect(xml).not.toContain('pro-blog.example.com');
@@ -49,7 +64,7 @@ describe('integration, static output', () => {
     expect(xml.match(/<lastmod>/g)?.length).toBe(60);
   });
 
-  it('sitemap: merges the blog\'s own pages, with its own posts under the article pattern, without status pages or files', async () => {
+  it("sitemap: merges the blog's own pages, with its own posts under the article pattern, without status pages or files", async () => {
     const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
     expect(locs.slice(60)).toEqual([
       'https://blog.example.com/docs/',
@@ -82,7 +97,9 @@ describe('integration, static output', () => {
     expect(ours.items.map((i) => i.title)).toEqual(theirs.items.map((i) => i.title));
     expect(ours.link).toBe('https://blog.example.com/docs/');
     for (const [i, item] of ours.items.entries()) {
-      expect(item.link).toBe(theirs.items[i]?.link?.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'));
+      expect(item.link).toBe(
+        theirs.items[i]?.link?.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'),
+      );
       expect(item.guid).toBe(item.link);
     }
     const raw = await readFile(join(outDir, 'rss.xml'), 'utf8');

@@ -29,12 +29,23 @@ async function build() {
     root: fixtureRoot('loader-budget'),
     outDir: dirs.outDir,
     cacheDir: dirs.cacheDir,
-    env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12', LOADER_TEST_MAX_REQUESTS: '16', LOADER_TEST_RESERVE: '0' },
+    env: {
+      PUBLISHER_BASE_URL: sim.url,
+      PUBLISHER_API_KEY: sim.tokens.pro,
+      PUBLISHER_SITE_ID: '12',
+      LOADER_TEST_MAX_REQUESTS: '16',
+      LOADER_TEST_RESERVE: '0',
+    },
   });
   expect(r.error).toBeUndefined();
   const html = await readFile(join(dirs.outDir, 'index.html'), 'utf8');
   const items = [...html.matchAll(/data-slug="([^"]+)" data-keywords="(\d+)" data-has-image="(yes|no)"/g)];
-  return { summary: summaryOf(r.logs), stats: sim.stats(), stored: items.length, complete: items.filter((m) => m[2] !== '0' && m[3] === 'yes').length };
+  return {
+    summary: summaryOf(r.logs),
+    stats: sim.stats(),
+    stored: items.length,
+    complete: items.filter((m) => m[2] !== '0' && m[3] === 'yes').length,
+  };
 }
 
 it('budget smaller than the site: never more than maxRequests per build, pending reported, converges to the full site', async () => {

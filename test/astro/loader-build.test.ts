@@ -32,14 +32,20 @@ const baseEnv = () => ({
 
 async function run(extraEnv: Record<string, string | undefined> = {}, paths = dirs) {
   sim.resetStats();
-  const result = await buildFixture({ root, outDir: paths.outDir, cacheDir: paths.cacheDir, env: { ...baseEnv(), ...extraEnv } });
+  const result = await buildFixture({
+    root,
+    outDir: paths.outDir,
+    cacheDir: paths.cacheDir,
+    env: { ...baseEnv(), ...extraEnv },
+  });
   const stats = sim.stats();
   allLogs.push(result.logs, result.error ? `${result.error.message}\n${result.error.stack ?? ''}` : '');
   allRequests.push(...stats.requests);
   return { ...result, stats, summary: summaryOf(result.logs) };
 }
 
-const hits = (stats: SimulatorStats, route: string) => Object.values(stats.routes[route] ?? {}).reduce((a, b) => a + b, 0);
+const hits = (stats: SimulatorStats, route: string) =>
+  Object.values(stats.routes[route] ?? {}).reduce((a, b) => a + b, 0);
 
 async function pages(): Promise<Map<string, string>> {
   const blog = join(dirs.outDir, 'blog');
@@ -49,7 +55,10 @@ async function pages(): Promise<Map<string, string>> {
 }
 
 async function storeText(): Promise<string> {
-  return [...(await readTree(dirs.cacheDir)).entries()].filter(([path]) => path.includes('data-store')).map(([, text]) => text).join('\n');
+  return [...(await readTree(dirs.cacheDir)).entries()]
+    .filter(([path]) => path.includes('data-store'))
+    .map(([, text]) => text)
+    .join('\n');
 }
 
 beforeAll(async () => {
@@ -70,7 +79,9 @@ describe('articlesLoader in an Astro build', () => {
   it('cold build: every article stored with sanitised HTML and headings, 1 list call + 1 detail call each', async () => {
     const r = await run();
     expect(r.error).toBeUndefined();
-    expect(r.summary).toMatch(/^30 articles: 30 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 31 requests, \d+ left this hour$/);
+    expect(r.summary).toMatch(
+      /^30 articles: 30 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 31 requests, \d+ left this hour$/,
+    );
     expect(hits(r.stats, LIST)).toBe(1);
     expect(r.stats.routes[DETAIL]).toEqual({ 200: 30 });
     expect(r.stats.authenticated).toBe(31);
@@ -97,19 +108,23 @@ describe('articlesLoader in an Astro build', () => {
   it('second build with nothing changed: the list call only, no detail call', async () => {
     const r = await run();
     expect(r.error).toBeUndefined();
-    expect(r.summary).toMatch(/^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; 1 request, \d+ left this hour$/);
+    expect(r.summary).toMatch(
+      /^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; 1 request, \d+ left this hour$/,
+    );
     expect(r.stats.authenticated).toBe(1);
     expect(r.stats.routes[DETAIL]).toBeUndefined();
   });
 
   it('publish, update and unpublish upstream: exactly those change; 1 list call + 1 detail per new/changed, none where the RSS carried it', async () => {
     const [contentSlug, titleSlug, goneSlug] = [...pagesAfterCold.keys()].sort();
-    const created = await admin(sim.url, 'POST', 'articles', {
+    const created = (await admin(sim.url, 'POST', 'articles', {
       site: 12,
       title: 'Freshly published by the loader test',
       content: '<h2>Brand new section</h2><p>Hello<img src="x" onerror="alert(1)"></p><script>alert(1)</script>',
-    }) as { slug: string };
-    await admin(sim.url, 'PATCH', `articles/12/${contentSlug}`, { content: '<h2>Rewritten section</h2><p>Updated body.</p>' });
+    })) as { slug: string };
+    await admin(sim.url, 'PATCH', `articles/12/${contentSlug}`, {
+      content: '<h2>Rewritten section</h2><p>Updated body.</p>',
+    });
     await admin(sim.url, 'PATCH', `articles/12/${titleSlug}`, { title: 'A retitled article' });
     await admin(sim.url, 'DELETE', `articles/12/${goneSlug}`);
 
@@ -118,8 +133,13 @@ describe('articlesLoader in an Astro build', () => {
     // The content change came with the RSS feed (content:encoded); the title-only change needed a detail call.
     expect(r.summary).toMatch(/^30 articles: 1 new, 2 changed, 1 removed, 27 unchanged, 0 pending; 3 requests, /);
     expect(r.stats.authenticated).toBe(3);
-    const details = r.stats.requests.filter((q) => q.route === DETAIL).map((q) => q.path).sort();
-    expect(details).toEqual([`/api/v1/sites/12/articles/${created.slug}/`, `/api/v1/sites/12/articles/${titleSlug}/`].sort());
+    const details = r.stats.requests
+      .filter((q) => q.route === DETAIL)
+      .map((q) => q.path)
+      .sort();
+    expect(details).toEqual(
+      [`/api/v1/sites/12/articles/${created.slug}/`, `/api/v1/sites/12/articles/${titleSlug}/`].sort(),
+    );
 
     const after = await pages();
     expect(after.has(goneSlug!)).toBe(false);
@@ -145,8 +165,12 @@ describe('articlesLoader in an Astro build', () => {
       try {
         const r = await run();
         expect(r.error).toBeUndefined();
-        expect(r.logs).toMatch(/Could not list the articles of site 12: \[GET\] \/api\/v1\/sites\/12\/articles\/.*Kept the 30 stored articles as they were/);
-        expect(r.summary).toMatch(new RegExp(`^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; ${requests} requests?, `));
+        expect(r.logs).toMatch(
+          /Could not list the articles of site 12: \[GET\] \/api\/v1\/sites\/12\/articles\/.*Kept the 30 stored articles as they were/,
+        );
+        expect(r.summary).toMatch(
+          new RegExp(`^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; ${requests} requests?, `),
+        );
         expect(r.stats.authenticated).toBe(requests);
         expect(await storeText()).toBe(storeAfterUpdate);
         expect((await pages()).size).toBe(30);
@@ -171,7 +195,7 @@ describe('articlesLoader in an Astro build', () => {
     }
   });
 
-  it('a first build with nothing stored fails with the client\'s error when the list call fails', async () => {
+  it("a first build with nothing stored fails with the client's error when the list call fails", async () => {
     const fresh = await tempDirs('loader-build-first', root);
     extraDirs.push(fresh);
     await admin(sim.url, 'POST', 'faults', { route: LIST, status: 503 });
@@ -189,7 +213,9 @@ describe('articlesLoader in an Astro build', () => {
     extraDirs.push(fresh);
     const r = await run({ PUBLISHER_SITE_ID: 'twelve' }, fresh);
     expect(r.error).toBeDefined();
-    expect(`${r.error!.message}\n${r.logs}`).toContain('`siteId` must be a positive integer (got "twelve"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.');
+    expect(`${r.error!.message}\n${r.logs}`).toContain(
+      '`siteId` must be a positive integer (got "twelve"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
+    );
     expect(sim.stats().authenticated).toBe(0);
   });
 

@@ -4,7 +4,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { articlesLoader, digestLoader, keywordsLoader, liveArticlesLoader, StrictModeError } from '../../src/loader/index.js';
+import {
+  articlesLoader,
+  digestLoader,
+  keywordsLoader,
+  liveArticlesLoader,
+  StrictModeError,
+} from '../../src/loader/index.js';
 import { createClient, PublisherError } from '../../src/client/index.js';
 import { admin } from './loader-harness.js';
 import { fakeContext } from './loader-context.js';
@@ -14,7 +20,9 @@ const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
 let sim: Simulator;
 const conn = () => ({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro });
 const fingerprints = (meta: Map<string, string>) => {
-  const state = JSON.parse([...meta.entries()].find(([k]) => k.endsWith(':state'))![1]) as { entries: Record<string, { fingerprint: string }> };
+  const state = JSON.parse([...meta.entries()].find(([k]) => k.endsWith(':state'))![1]) as {
+    entries: Record<string, { fingerprint: string }>;
+  };
   return [...new Set(Object.values(state.entries).map((e) => e.fingerprint))];
 };
 const summary = (lines: string[]) => lines.find((l) => /articles?: \d+ new/.test(l))?.replace(/^info /, '');
@@ -33,19 +41,30 @@ describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
   it('never spends more than remaining - reserve, and says how many are left', async () => {
     const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
     try {
-      const loader = articlesLoader({ siteId: 12, baseUrl: small.url, apiKey: small.tokens.pro, budget: { maxRequests: 100, reserve: 4 } });
+      const loader = articlesLoader({
+        siteId: 12,
+        baseUrl: small.url,
+        apiKey: small.tokens.pro,
+        budget: { maxRequests: 100, reserve: 4 },
+      });
       const ctx = fakeContext(loader.schema);
       await loader.load(ctx.context);
       // 10 an hour: the list call leaves 9, minus the reserve of 4 leaves 5 detail calls.
       expect(small.stats().authenticated).toBe(6);
-      expect(summary(ctx.take())).toBe('12 articles: 12 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 6 requests, 4 left this hour');
+      expect(summary(ctx.take())).toBe(
+        '12 articles: 12 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 6 requests, 4 left this hour',
+      );
       // The 7 others came from the RSS feed; the next build in this process knows 4 are left (= the reserve):
       // even the list call would eat into it, so it sends nothing and keeps the store.
       await loader.load(ctx.context);
       expect(small.stats().authenticated).toBe(6);
       const lines = ctx.take();
-      expect(summary(lines)).toBe('12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 0 requests, rate limit unknown');
-      expect(lines.join('\n')).toMatch(/Did not list the articles of site 12: .* no request above budget.reserve \(4\)/);
+      expect(summary(lines)).toBe(
+        '12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 0 requests, rate limit unknown',
+      );
+      expect(lines.join('\n')).toMatch(
+        /Did not list the articles of site 12: .* no request above budget.reserve \(4\)/,
+      );
     } finally {
       await small.close();
     }
@@ -65,7 +84,9 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     await second.load(ctx.context);
     expect(sim.stats().authenticated).toBe(1);
     expect(ctx.entries.size).toBe(12);
-    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 1 request/);
+    expect(summary(ctx.take())).toMatch(
+      /^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 1 request/,
+    );
     expect(ctx.entries.get([...ctx.entries.keys()][0]!)!.rendered!.html).toBe(before);
     // The feed was read in full (not a 304) to re-render, and every entry now carries the new fingerprint.
     expect(sim.stats().routes['GET /api/sites/:id/rss.xml']).toEqual({ 200: 1 });
@@ -79,11 +100,16 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     await loader.load(ctx.context);
     ctx.take();
     await admin(sim.url, 'POST', 'faults', { route: LIST, json: { results: [] } });
-    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>' });
+    await admin(sim.url, 'POST', 'faults', {
+      route: 'GET /api/sites/:id/sitemap.xml',
+      body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+    });
     try {
       await loader.load(ctx.context);
       const lines = ctx.take();
-      expect(lines.find((l) => l.startsWith('warn'))).toContain('came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })');
+      expect(lines.find((l) => l.startsWith('warn'))).toContain(
+        'came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })',
+      );
       expect(ctx.entries.size).toBe(12);
       await expect(articlesLoader({ ...conn(), strict: true }).load(ctx.context)).rejects.toThrow(StrictModeError);
       expect(ctx.entries.size).toBe(12);
@@ -108,13 +134,17 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
       const lines = ctx.take();
       expect(ctx.entries.get(slug)!.data.title).toBe(oldTitle);
       expect(summary(lines)).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 11 unchanged, 1 pending; 2 requests/);
-      expect(lines.find((l) => l.startsWith('warn'))).toContain(`1 article(s) of site 12 could not be fetched (first: "${slug}": [GET] /api/v1/sites/12/articles/${slug}/: 500`);
+      expect(lines.find((l) => l.startsWith('warn'))).toContain(
+        `1 article(s) of site 12 could not be fetched (first: "${slug}": [GET] /api/v1/sites/12/articles/${slug}/: 500`,
+      );
     } finally {
       await admin(sim.url, 'DELETE', 'faults');
     }
     await loader.load(ctx.context);
     expect(ctx.entries.get(slug)!.data.title).toBe('Retitled upstream');
-    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/);
+    expect(summary(ctx.take())).toMatch(
+      /^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/,
+    );
   });
 
   it('an update made while the sitemap was unreadable is caught by the next readable sitemap (lastmod later than the held updated_at)', async () => {
@@ -127,7 +157,9 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
       await admin(sim.url, 'DELETE', 'faults');
     }
     const slug = [...ctx.entries.keys()][2]!;
-    await admin(sim.url, 'PATCH', `articles/12/${slug}`, { content: '<p>Rewritten upstream while the sitemap was down.</p>' });
+    await admin(sim.url, 'PATCH', `articles/12/${slug}`, {
+      content: '<p>Rewritten upstream while the sitemap was down.</p>',
+    });
     // The feed would also tell; silence it so that the sitemap is the only signal.
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 500 });
     ctx.take();
@@ -139,7 +171,9 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     }
     expect(ctx.entries.get(slug)!.rendered!.html).toContain('Rewritten upstream');
     expect(sim.stats().routes[DETAIL]).toEqual({ 200: 1 });
-    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/);
+    expect(summary(ctx.take())).toMatch(
+      /^12 articles: 0 new, 1 changed, 0 removed, 11 unchanged, 0 pending; 2 requests/,
+    );
   });
 
   it('entries carry typed fields, every further detail field, sanitised HTML and headings', async () => {
@@ -148,7 +182,11 @@ describe('articlesLoader: fingerprint, removals and failures', () => {
     await loader.load(ctx.context);
     const entry = [...ctx.entries.values()][0]!;
     expect(entry.data.publishedAt).toBeInstanceOf(Date);
-    expect(entry.data).toMatchObject({ status: 'published', url: expect.stringMatching(/^https:\/\/pro-blog\.example\.com\/blog\//), keywords: expect.any(Array) });
+    expect(entry.data).toMatchObject({
+      status: 'published',
+      url: expect.stringMatching(/^https:\/\/pro-blog\.example\.com\/blog\//),
+      keywords: expect.any(Array),
+    });
     expect(typeof entry.data.viewCount).toBe('number');
     expect(entry.data).not.toHaveProperty('content');
     expect(entry.rendered!.metadata!.headings!.length).toBeGreaterThan(0);
@@ -167,12 +205,22 @@ describe('articlesLoader: refresh and revalidation', () => {
     const forced = articlesLoader({ ...conn(), refresh: 'force', budget: { maxRequests: 5, reserve: 0 } });
     await forced.load(ctx.context);
     expect(sim.stats().authenticated).toBe(5);
-    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 4 unchanged, 8 pending; 5 requests/);
+    expect(summary(ctx.take())).toMatch(
+      /^12 articles: 0 new, 0 changed, 0 removed, 4 unchanged, 8 pending; 5 requests/,
+    );
     // The next forced build takes the 4 entries checked longest ago: none of those just re-fetched.
-    const firstRound = new Set(sim.stats().requests.filter((q) => q.route === DETAIL).map((q) => q.path));
+    const firstRound = new Set(
+      sim
+        .stats()
+        .requests.filter((q) => q.route === DETAIL)
+        .map((q) => q.path),
+    );
     sim.resetStats();
     await forced.load(ctx.context);
-    const secondRound = sim.stats().requests.filter((q) => q.route === DETAIL).map((q) => q.path);
+    const secondRound = sim
+      .stats()
+      .requests.filter((q) => q.route === DETAIL)
+      .map((q) => q.path);
     expect(secondRound).toHaveLength(4);
     for (const path of secondRound) expect(firstRound.has(path)).toBe(false);
   });
@@ -186,7 +234,9 @@ describe('articlesLoader: refresh and revalidation', () => {
     sim.resetStats();
     await loader.load(ctx.context);
     expect(sim.stats().routes[DETAIL]).toEqual({ 200: 3 });
-    expect(summary(ctx.take())).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 4 requests/);
+    expect(summary(ctx.take())).toMatch(
+      /^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 4 requests/,
+    );
   });
 });
 
@@ -198,10 +248,14 @@ describe('articlesLoader: a site above the list maximum (1000)', () => {
       const loader = articlesLoader({ ...own, budget: { maxRequests: 2, reserve: 0 } });
       const ctx = fakeContext(loader.schema);
       await loader.load(ctx.context);
-      const listed = new Set((await createClient({ baseUrl: big.url, apiKey: big.tokens.pro }).articles(12)).map((a) => a.slug));
+      const listed = new Set(
+        (await createClient({ baseUrl: big.url, apiKey: big.tokens.pro }).articles(12)).map((a) => a.slug),
+      );
       expect(listed.size).toBe(1000);
       const metaKey = [...ctx.meta.keys()].find((k) => k.endsWith(':state'))!;
-      const oldest = Object.keys((JSON.parse(ctx.meta.get(metaKey)!) as { sitemap: { lastmods: Record<string, string> } }).sitemap.lastmods).find((slug) => !listed.has(slug))!;
+      const oldest = Object.keys(
+        (JSON.parse(ctx.meta.get(metaKey)!) as { sitemap: { lastmods: Record<string, string> } }).sitemap.lastmods,
+      ).find((slug) => !listed.has(slug))!;
       // Stored from an earlier build: the oldest article (published, beyond the list) and one since unpublished.
       const plant = () => {
         const state = JSON.parse(ctx.meta.get(metaKey)!) as { entries: Record<string, unknown> };
@@ -217,14 +271,20 @@ describe('articlesLoader: a site above the list maximum (1000)', () => {
       await loader.load(ctx.context);
       expect(ctx.entries.has(oldest)).toBe(true);
       expect(ctx.entries.has('unpublished-long-ago')).toBe(false);
-      expect(ctx.take()).toContain('warn The list of site 12 came back with 1000 articles and left out published ones: the service cuts the list short. 1 stored article(s) missing from the list are still in the public sitemap and were kept.');
+      expect(ctx.take()).toContain(
+        'warn The list of site 12 came back with 1000 articles and left out published ones: the service cuts the list short. 1 stored article(s) missing from the list are still in the public sitemap and were kept.',
+      );
 
       plant();
       await admin(big.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 500 });
       await loader.load(ctx.context);
       expect(ctx.entries.has(oldest)).toBe(true);
       expect(ctx.entries.has('unpublished-long-ago')).toBe(true);
-      expect(ctx.take()).toContainEqual(expect.stringContaining('The public sitemap could not be read, so none of the 2 stored article(s) missing from the list was removed.'));
+      expect(ctx.take()).toContainEqual(
+        expect.stringContaining(
+          'The public sitemap could not be read, so none of the 2 stored article(s) missing from the list was removed.',
+        ),
+      );
     } finally {
       await big.close();
     }
@@ -255,7 +315,9 @@ describe('keywordsLoader and digestLoader', () => {
       await keywords.load(kctx.context);
       // No retry: a 5xx costs the one request of the build, not two.
       expect(sim.stats().routes['GET /api/v1/sites/:id/keywords/']).toEqual({ 503: 1 });
-      expect(kctx.take().find((l) => l.startsWith('warn'))).toContain('Could not fetch the keywords of site 12: [GET] /api/v1/sites/12/keywords/: 503');
+      expect(kctx.take().find((l) => l.startsWith('warn'))).toContain(
+        'Could not fetch the keywords of site 12: [GET] /api/v1/sites/12/keywords/: 503',
+      );
       expect([...kctx.entries.entries()]).toEqual(kept);
       await expect(keywordsLoader({ ...conn(), strict: true }).load(kctx.context)).rejects.toThrow(/strict: true/);
       // Nothing stored yet: the client's error, whatever strict says.
@@ -286,14 +348,18 @@ describe('keywordsLoader and digestLoader', () => {
       await digest.load(dctx.context);
       expect(small.stats().authenticated).toBe(7);
       expect(dctx.entries.get('latest')).toEqual(kept);
-      expect(dctx.take()).toContain('warn Did not fetch the weekly digest of site 12: only 3 request(s) left this hour, at or below budget.reserve (3). Kept the 1 stored entry; the next build tries again (or lower digestLoader({ budget: { reserve } })).');
+      expect(dctx.take()).toContain(
+        'warn Did not fetch the weekly digest of site 12: only 3 request(s) left this hour, at or below budget.reserve (3). Kept the 1 stored entry; the next build tries again (or lower digestLoader({ budget: { reserve } })).',
+      );
 
       const keywords = keywordsLoader({ ...own, budget: { reserve: 5 } });
       const kctx = fakeContext(keywords.schema);
       await keywords.load(kctx.context);
       expect(small.stats().authenticated).toBe(7);
       expect(kctx.entries.size).toBe(0);
-      await expect(keywordsLoader({ ...own, budget: { reserve: 5 }, strict: true }).load(kctx.context)).rejects.toThrow(StrictModeError);
+      await expect(keywordsLoader({ ...own, budget: { reserve: 5 }, strict: true }).load(kctx.context)).rejects.toThrow(
+        StrictModeError,
+      );
       // Another key is another window: nothing known about it, so its one request goes out.
       const agence = keywordsLoader({ ...own, siteId: 21, apiKey: small.tokens.agence, budget: { reserve: 5 } });
       await agence.load(fakeContext(agence.schema).context);

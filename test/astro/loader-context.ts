@@ -8,7 +8,15 @@ import { shortHash } from '../../src/loader/fingerprint.js';
 
 export interface FakeContext {
   context: LoaderContext;
-  entries: Map<string, { id: string; data: Record<string, unknown>; rendered?: { html: string; metadata?: { headings?: unknown[] } }; digest?: string | number }>;
+  entries: Map<
+    string,
+    {
+      id: string;
+      data: Record<string, unknown>;
+      rendered?: { html: string; metadata?: { headings?: unknown[] } };
+      digest?: string | number;
+    }
+  >;
   meta: Map<string, string>;
   logs: string[];
   /** Log lines since the last call. */
@@ -43,7 +51,14 @@ export function fakeContext(schema: z.ZodType, existing?: FakeContext): FakeCont
       has: (k: string) => meta.has(k),
       delete: (k: string) => void meta.delete(k),
     },
-    logger: { info: log('info'), warn: log('warn'), error: log('error'), debug: () => undefined, fork: () => context.logger, label: 'test' },
+    logger: {
+      info: log('info'),
+      warn: log('warn'),
+      error: log('error'),
+      debug: () => undefined,
+      fork: () => context.logger,
+      label: 'test',
+    },
     config: {},
     parseData: async ({ data }: { data: unknown }) => schema.parse(data),
     renderMarkdown: async () => {

@@ -27,12 +27,21 @@ async function unpublish(s: Simulator, slug: string): Promise<void> {
   expect(response.status).toBe(204);
 }
 async function listed(s: Simulator): Promise<Array<{ slug: string; language: string }>> {
-  return ((await (await fetch(`${s.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${s.tokens.pro}` } })).json()) as { results: Array<{ slug: string; language: string }> }).results;
+  return (
+    (await (
+      await fetch(`${s.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${s.tokens.pro}` } })
+    ).json()) as { results: Array<{ slug: string; language: string }> }
+  ).results;
 }
 async function detail(s: Simulator, slug: string): Promise<{ content: string; url: string; language: string }> {
-  return (await (await fetch(`${s.url}/api/v1/sites/12/articles/${slug}/`, { headers: { authorization: `Bearer ${s.tokens.pro}` } })).json()) as { content: string; url: string; language: string };
+  return (await (
+    await fetch(`${s.url}/api/v1/sites/12/articles/${slug}/`, { headers: { authorization: `Bearer ${s.tokens.pro}` } })
+  ).json()) as { content: string; url: string; language: string };
 }
-async function firstBuild(s: Simulator, extra: Record<string, unknown> = {}): Promise<{ ctx: FakeContext; loader: ReturnType<typeof articlesLoader> }> {
+async function firstBuild(
+  s: Simulator,
+  extra: Record<string, unknown> = {},
+): Promise<{ ctx: FakeContext; loader: ReturnType<typeof articlesLoader> }> {
   const loader = articlesLoader({ ...conn(s), ...extra });
   const ctx = fakeContext(loader.schema);
   await loader.load(ctx.context);
@@ -50,7 +59,10 @@ describe('slugs are checked on every path', () => {
       (xml, slug, i) => xml.replaceAll(`/blog/${list[i]!.slug}/`, `/blog/${encodeURIComponent(slug)}/`),
       await (await fetch(`${s.url}/api/sites/12/rss.xml`)).text(),
     );
-    await addFault(s, { route: ROUTES.list, json: { results: list.map((item, i) => (i < hostile.length ? { ...item, slug: hostile[i] } : item)) } });
+    await addFault(s, {
+      route: ROUTES.list,
+      json: { results: list.map((item, i) => (i < hostile.length ? { ...item, slug: hostile[i] } : item)) },
+    });
     await addFault(s, { route: ROUTES.rss, body: rss });
     // One request: the list call only, so every new article can only come from the feed's copy.
     // Two requests: the list call and one detail, so the other new articles can only come from the feed's
@@ -97,7 +109,11 @@ describe('the RSS copy re-renders an entry only when it is the whole article', (
     const { ctx } = await firstBuild(s);
     const slug = [...ctx.entries.keys()][0]!;
     const whole = ctx.entries.get(slug)!.rendered!.html;
-    const second = articlesLoader({ ...conn(s), sanitize: { allowedTags: ['mark'] }, budget: { maxRequests: 4, reserve: 0 } });
+    const second = articlesLoader({
+      ...conn(s),
+      sanitize: { allowedTags: ['mark'] },
+      budget: { maxRequests: 4, reserve: 0 },
+    });
     await second.load(ctx.context);
     for (const entry of ctx.entries.values()) expect(entry.rendered!.html).not.toContain('Read more');
     expect(ctx.entries.get(slug)!.rendered!.html.length).toBeGreaterThanOrEqual(whole.length / 2);
@@ -120,7 +136,10 @@ describe('the mass-removal guard', () => {
     const { ctx, loader } = await firstBuild(s);
     ctx.meta.clear();
     await addFault(s, { route: ROUTES.list, json: { results: [] } });
-    await addFault(s, { route: ROUTES.sitemap, body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>' });
+    await addFault(s, {
+      route: ROUTES.sitemap,
+      body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+    });
     await loader.load(ctx.context);
     expect(ctx.entries.size).toBe(12);
     expect(warnings(ctx.take()).join('\n')).toMatch(/removing 12 at once looks like an upstream accident/);
@@ -183,7 +202,11 @@ describe('the RSS description', () => {
 describe('revalidation', () => {
   it('never spends more than a small share of the hourly window: a 30-an-hour plan is not held at the reserve', async () => {
     const s = await sim({ rateLimitOverride: 30, articles: 12 });
-    const loader = articlesLoader({ ...conn(s), budget: { maxRequests: 30, reserve: 5 }, revalidateAfterHours: 0.0001 });
+    const loader = articlesLoader({
+      ...conn(s),
+      budget: { maxRequests: 30, reserve: 5 },
+      revalidateAfterHours: 0.0001,
+    });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     const afterFirst = s.stats().authenticated;
@@ -198,7 +221,9 @@ describe('the same slug in two languages', () => {
   it('one loader per language: each entry holds its own language, content and URL, or is refused naming the slug', async () => {
     const s = await sim({ variants: { sharedSlugs: true } });
     const items = await listed(s);
-    const shared = [...new Set(items.filter((a) => items.filter((b) => b.slug === a.slug).length === 2).map((a) => a.slug))];
+    const shared = [
+      ...new Set(items.filter((a) => items.filter((b) => b.slug === a.slug).length === 2).map((a) => a.slug)),
+    ];
     expect(shared.length).toBeGreaterThan(0);
     const build = async (language: string) => {
       const loader = articlesLoader({ ...conn(s), language });
@@ -211,7 +236,10 @@ describe('the same slug in two languages', () => {
     const fr = await build('fr');
     let both = 0;
     for (const slug of shared) {
-      for (const [language, ctx] of [['en', en], ['fr', fr]] as const) {
+      for (const [language, ctx] of [
+        ['en', en],
+        ['fr', fr],
+      ] as const) {
         const entry = ctx.entries.get(slug);
         if (!entry) {
           expect(warnings(ctx.logs).join('\n')).toContain(`"${slug}"`);
@@ -229,7 +257,10 @@ describe('the same slug in two languages', () => {
     // The detail call answers one language; the other comes from its own item of the feed.
     expect(both).toBe(shared.length);
     // Later builds spend no detail call on the entries that live on their feed copy, and warn no more.
-    for (const [language, ctx] of [['en', en], ['fr', fr]] as const) {
+    for (const [language, ctx] of [
+      ['en', en],
+      ['fr', fr],
+    ] as const) {
       s.resetStats();
       ctx.take();
       await articlesLoader({ ...conn(s), language }).load(ctx.context);
@@ -238,10 +269,11 @@ describe('the same slug in two languages', () => {
     }
   });
 
-  it('an article unpublished in one language leaves that language\'s store although the sitemap lists its slug in another', async () => {
+  it("an article unpublished in one language leaves that language's store although the sitemap lists its slug in another", async () => {
     // Found by the model test: the sitemap's /fr/blog/<slug>/ kept the unpublished en entry forever.
     const s = await sim({ articles: 0, variants: { sharedSlugs: true } });
-    for (const language of ['en', 'fr']) await publish(s, { site: 12, title: `Both ${language}`, slug: 'both', language, content: `<p>${language}</p>` });
+    for (const language of ['en', 'fr'])
+      await publish(s, { site: 12, title: `Both ${language}`, slug: 'both', language, content: `<p>${language}</p>` });
     await publish(s, { site: 12, title: 'Other', slug: 'other', language: 'en', content: '<p>other</p>' });
     const loader = articlesLoader({ ...conn(s), language: 'en' });
     const ctx = fakeContext(loader.schema);
@@ -256,14 +288,25 @@ describe('the same slug in two languages', () => {
   it('an edit of a language whose detail answers another language is taken from the feed once it is shown whole', async () => {
     // Found by the model test: the edited fr body stayed at its first version, the detail refused, the feed unused.
     const s = await sim({ articles: 0, variants: { sharedSlugs: true } });
-    for (const language of ['en', 'fr']) await publish(s, { site: 12, title: `Both ${language}`, slug: 'both', language, content: `<p>both ${language} v1</p>` });
+    for (const language of ['en', 'fr'])
+      await publish(s, {
+        site: 12,
+        title: `Both ${language}`,
+        slug: 'both',
+        language,
+        content: `<p>both ${language} v1</p>`,
+      });
     await publish(s, { site: 12, title: 'Old', slug: 'old', language: 'fr', content: '<p>old</p>' });
     const loader = articlesLoader({ ...conn(s), language: 'fr' });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     expect(ctx.entries.get('both')?.rendered?.html).toContain('both fr v1');
     // The fr body changes, and the only held proof that the feed is whole (the "old" entry) goes away.
-    const edited = await fetch(`${s.url}/__simulator/articles/12/both?language=fr`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: '<p>both fr v2</p>' }) });
+    const edited = await fetch(`${s.url}/__simulator/articles/12/both?language=fr`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: '<p>both fr v2</p>' }),
+    });
     expect(edited.status).toBe(200);
     expect((await fetch(`${s.url}/__simulator/articles/12/old?language=fr`, { method: 'DELETE' })).status).toBe(204);
     await publish(s, { site: 12, title: 'New', slug: 'new', language: 'fr', content: '<p>new</p>' });
@@ -275,7 +318,8 @@ describe('the same slug in two languages', () => {
   it('a pending article whose only source is the feed is taken from it although the feed has not changed since', async () => {
     // Found by the model test: after a failed build the feed answered 304, which carries no copy, every build after.
     const s = await sim({ articles: 0, variants: { sharedSlugs: true } });
-    for (const slug of ['one', 'two']) await publish(s, { site: 12, title: `${slug} en`, slug, language: 'en', content: `<p>${slug} en</p>` });
+    for (const slug of ['one', 'two'])
+      await publish(s, { site: 12, title: `${slug} en`, slug, language: 'en', content: `<p>${slug} en</p>` });
     await publish(s, { site: 12, title: 'one fr', slug: 'one', language: 'fr', content: '<p>one fr</p>' });
     await publish(s, { site: 12, title: 'own fr', slug: 'own', language: 'fr', content: '<p>own fr</p>' });
     const loader = articlesLoader({ ...conn(s), language: 'fr' });
@@ -295,23 +339,28 @@ describe('the same slug in two languages', () => {
 });
 
 describe('one budget per API key', () => {
-  it.each(['epoch', 'delta'] as const)('two articles loaders and the data loaders of one build, run side by side, stay out of the reserve together (X-RateLimit-Reset as %s)', async (rateLimitReset) => {
-    const s = await sim({ rateLimitOverride: 30, articles: 80, variants: { rateLimitReset } });
-    const { keywordsLoader, digestLoader } = await import('../../src/loader/index.js');
-    const loaders = [
-      articlesLoader({ ...conn(s), language: 'en' }),
-      articlesLoader({ ...conn(s), language: 'fr' }),
-      keywordsLoader({ ...conn(s) }),
-      digestLoader({ ...conn(s) }),
-    ];
-    const contexts = loaders.map((loader) => fakeContext(loader.schema));
-    await Promise.all(loaders.map((loader, i) => loader.load(contexts[i]!.context)));
-    const routes = s.stats().routes;
-    const statuses = Object.entries(routes).filter(([route]) => route.includes('/api/v1/')).flatMap(([, byStatus]) => Object.entries(byStatus));
-    const answered = statuses.filter(([status]) => status === '200').reduce((sum, [, n]) => sum + n, 0);
-    // 30 an hour, reserve 5: at most 25 requests together, none refused.
-    expect(statuses.filter(([status]) => status === '429')).toEqual([]);
-    expect(answered).toBeLessThanOrEqual(25);
-    expect(answered).toBeGreaterThanOrEqual(20);
-  });
+  it.each(['epoch', 'delta'] as const)(
+    'two articles loaders and the data loaders of one build, run side by side, stay out of the reserve together (X-RateLimit-Reset as %s)',
+    async (rateLimitReset) => {
+      const s = await sim({ rateLimitOverride: 30, articles: 80, variants: { rateLimitReset } });
+      const { keywordsLoader, digestLoader } = await import('../../src/loader/index.js');
+      const loaders = [
+        articlesLoader({ ...conn(s), language: 'en' }),
+        articlesLoader({ ...conn(s), language: 'fr' }),
+        keywordsLoader({ ...conn(s) }),
+        digestLoader({ ...conn(s) }),
+      ];
+      const contexts = loaders.map((loader) => fakeContext(loader.schema));
+      await Promise.all(loaders.map((loader, i) => loader.load(contexts[i]!.context)));
+      const routes = s.stats().routes;
+      const statuses = Object.entries(routes)
+        .filter(([route]) => route.includes('/api/v1/'))
+        .flatMap(([, byStatus]) => Object.entries(byStatus));
+      const answered = statuses.filter(([status]) => status === '200').reduce((sum, [, n]) => sum + n, 0);
+      // 30 an hour, reserve 5: at most 25 requests together, none refused.
+      expect(statuses.filter(([status]) => status === '429')).toEqual([]);
+      expect(answered).toBeLessThanOrEqual(25);
+      expect(answered).toBeGreaterThanOrEqual(20);
+    },
+  );
 });

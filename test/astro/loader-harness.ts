@@ -36,7 +36,12 @@ export async function tempDirs(prefix: string, root: string) {
 }
 
 /** Builds `root` with the given environment; never throws (the error comes back with the logs). */
-export async function buildFixture(opts: { root: string; outDir: string; cacheDir: string; env: Record<string, string | undefined> }): Promise<BuildResult> {
+export async function buildFixture(opts: {
+  root: string;
+  outDir: string;
+  cacheDir: string;
+  env: Record<string, string | undefined>;
+}): Promise<BuildResult> {
   const saved = Object.fromEntries(Object.keys(opts.env).map((k) => [k, process.env[k]]));
   for (const [k, v] of Object.entries(opts.env)) {
     if (v === undefined) delete process.env[k];

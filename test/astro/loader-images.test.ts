@@ -13,7 +13,12 @@ const root = fixtureRoot('images-site');
 const MEDIA = 'GET /media/*';
 let sim: Simulator;
 let dirs: Awaited<ReturnType<typeof tempDirs>>;
-const env = (extra: Record<string, string> = {}) => ({ PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PUBLISHER_SITE_ID: '12',
+  PUBLISHER_BASE_URL: sim.url,
+  PUBLISHER_API_KEY: sim.tokens.pro,
+  ...extra,
+});
 const mediaCount = (status: string) => sim.stats().routes[MEDIA]?.[status] ?? 0;
 const imgTags = (html: string) => html.match(/<img\b[^>]*>/g) ?? [];
 
@@ -69,7 +74,8 @@ describe('articlesLoader images', () => {
     const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
     expect(result.error).toBeUndefined();
     expect(sim.stats().routes[MEDIA]).toBeUndefined();
-    for (const html of (await pages(dirs.outDir)).values()) expect(imgTags(html).every((t) => t.includes('src="/_astro/'))).toBe(true);
+    for (const html of (await pages(dirs.outDir)).values())
+      expect(imgTags(html).every((t) => t.includes('src="/_astro/'))).toBe(true);
   });
 
   it('a failing image keeps its remote URL with one warning; SVG and other hosts are never fetched; strict fails', async () => {
@@ -78,7 +84,9 @@ describe('articlesLoader images', () => {
     const other = 'https://images.other.example/a.jpg';
     const good = `${sim.url}/media/sites/12/broken/figure-1.png`;
     await admin(sim.url, 'POST', 'articles', {
-      site: 12, slug: 'broken-images', title: 'Broken images',
+      site: 12,
+      slug: 'broken-images',
+      title: 'Broken images',
       content: `<p>x</p><img src="${missing}" alt="gone" width="10" height="10"><img src="${svg}" alt="svg"><img src="${other}" alt="elsewhere"><img src="${good}" alt="fine" width="640" height="400">`,
     });
     sim.resetStats();
@@ -86,8 +94,20 @@ describe('articlesLoader images', () => {
     expect(result.error).toBeUndefined();
     const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`1 article image(s) could not be fetched (first: from ${new URL(sim.url).host}: HTTP 404)`);
-    expect(sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path).sort()).toEqual(['/media/sites/12/broken-images/featured.jpg', '/media/sites/12/broken/figure-1.png', '/media/sites/12/broken/missing-1.jpg']);
+    expect(warnings[0]).toContain(
+      `1 article image(s) could not be fetched (first: from ${new URL(sim.url).host}: HTTP 404)`,
+    );
+    expect(
+      sim
+        .stats()
+        .requests.filter((r) => r.route === MEDIA)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([
+      '/media/sites/12/broken-images/featured.jpg',
+      '/media/sites/12/broken/figure-1.png',
+      '/media/sites/12/broken/missing-1.jpg',
+    ]);
     const html = (await pages(dirs.outDir)).get('blog/broken-images/index.html') ?? '';
     expect(html).toContain(`src="${missing}"`);
     expect(html).toContain(`src="${svg}"`);
@@ -96,19 +116,33 @@ describe('articlesLoader images', () => {
     expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && !t.includes('class="featured"'))).toHaveLength(1);
     expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && t.includes('class="featured"'))).toHaveLength(1);
 
-    const strict = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env({ IMAGES_TEST_STRICT: '1' }) });
-    expect(strict.error?.message).toMatch(/1 article image\(s\) could not be fetched .*strict: true turns this warning into a failure/);
+    const strict = await buildFixture({
+      root,
+      outDir: dirs.outDir,
+      cacheDir: dirs.cacheDir,
+      env: env({ IMAGES_TEST_STRICT: '1' }),
+    });
+    expect(strict.error?.message).toMatch(
+      /1 article image\(s\) could not be fetched .*strict: true turns this warning into a failure/,
+    );
   });
 
   it('images: false puts every image back on the remote URL, without a request to the service', async () => {
     sim.resetStats();
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env({ IMAGES_TEST_OFF: '1' }) });
+    const result = await buildFixture({
+      root,
+      outDir: dirs.outDir,
+      cacheDir: dirs.cacheDir,
+      env: env({ IMAGES_TEST_OFF: '1' }),
+    });
     expect(result.error).toBeUndefined();
     expect(sim.stats().routes[MEDIA]).toBeUndefined();
     for (const html of (await pages(dirs.outDir)).values()) {
       expect(imgTags(html).length).toBeGreaterThan(0);
       expect(imgTags(html).every((t) => !t.includes('/_astro/'))).toBe(true);
-      expect(html).toMatch(/<img class="featured" src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\/[^"]+\/featured\.jpg"/);
+      expect(html).toMatch(
+        /<img class="featured" src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\/[^"]+\/featured\.jpg"/,
+      );
     }
   });
 });
@@ -119,19 +153,37 @@ describe('articlesLoader images: the featured image', () => {
     try {
       const missing = `${sim.url}/media/sites/12/featured-gone/missing-hero.jpg`;
       const other = 'https://images.other.example/hero.jpg';
-      await admin(sim.url, 'POST', 'articles', { site: 12, slug: 'featured-gone', title: 'Featured gone', content: '<p>text only</p>', featured_image: missing });
-      await admin(sim.url, 'POST', 'articles', { site: 12, slug: 'featured-elsewhere', title: 'Featured elsewhere', content: '<p>text only</p>', featured_image: other });
+      await admin(sim.url, 'POST', 'articles', {
+        site: 12,
+        slug: 'featured-gone',
+        title: 'Featured gone',
+        content: '<p>text only</p>',
+        featured_image: missing,
+      });
+      await admin(sim.url, 'POST', 'articles', {
+        site: 12,
+        slug: 'featured-elsewhere',
+        title: 'Featured elsewhere',
+        content: '<p>text only</p>',
+        featured_image: other,
+      });
       sim.resetStats();
       const result = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env() });
       expect(result.error).toBeUndefined();
       const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
       expect(warnings).toHaveLength(1);
-      expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.includes('featured-'))).toEqual([expect.objectContaining({ path: '/media/sites/12/featured-gone/missing-hero.jpg', status: 404 })]);
+      expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.includes('featured-'))).toEqual([
+        expect.objectContaining({ path: '/media/sites/12/featured-gone/missing-hero.jpg', status: 404 }),
+      ]);
       const built = await pages(own.outDir);
       expect(built.get('blog/featured-gone/index.html')).toContain(`<img class="featured" src="${missing}"`);
       expect(built.get('blog/featured-elsewhere/index.html')).toContain(`<img class="featured" src="${other}"`);
       // The others are local and optimised, as in the first build of the shared directories.
-      expect(imgTags(built.get('blog/broken-images/index.html') ?? '').filter((t) => t.includes('class="featured"') && t.includes('src="/_astro/'))).toHaveLength(1);
+      expect(
+        imgTags(built.get('blog/broken-images/index.html') ?? '').filter(
+          (t) => t.includes('class="featured"') && t.includes('src="/_astro/'),
+        ),
+      ).toHaveLength(1);
     } finally {
       await own.cleanup();
     }
@@ -143,23 +195,42 @@ describe('articlesLoader images: images.maxDownloads', () => {
     const own = await tempDirs('images-max', root);
     try {
       sim.resetStats();
-      const first = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '2' }) });
+      const first = await buildFixture({
+        root,
+        outDir: own.outDir,
+        cacheDir: own.cacheDir,
+        env: env({ IMAGES_TEST_MAX_DOWNLOADS: '2' }),
+      });
       expect(first.error).toBeUndefined();
       // Which images wait is a matter of timing; the counts are not.
-      const line = /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(first.logs);
+      const line =
+        /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(
+          first.logs,
+        );
       expect(line).not.toBeNull();
       const failed = Number(line![2] ?? 0);
       const deferred = Number(line![3]);
       // Two attempts in all, whether they succeeded or not.
       expect(Number(line![1]) + failed).toBe(2);
       if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
-      const fetchedFirst = sim.stats().requests.filter((r) => r.route === MEDIA && r.status === 200).map((r) => r.path);
+      const fetchedFirst = sim
+        .stats()
+        .requests.filter((r) => r.route === MEDIA && r.status === 200)
+        .map((r) => r.path);
       expect(fetchedFirst).toHaveLength(2 - failed);
 
       sim.resetStats();
-      const second = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env({ IMAGES_TEST_MAX_DOWNLOADS: '100' }) });
+      const second = await buildFixture({
+        root,
+        outDir: own.outDir,
+        cacheDir: own.cacheDir,
+        env: env({ IMAGES_TEST_MAX_DOWNLOADS: '100' }),
+      });
       expect(second.error).toBeUndefined();
-      const requested = sim.stats().requests.filter((r) => r.route === MEDIA).map((r) => r.path);
+      const requested = sim
+        .stats()
+        .requests.filter((r) => r.route === MEDIA)
+        .map((r) => r.path);
       // The waiting ones and the failed ones (tried again), never the two already downloaded.
       expect(requested).toHaveLength(deferred + failed);
       expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);

@@ -22,11 +22,19 @@ const summary = (lines: string[]) => lines.find((l) => /articles?: \d+ new/.test
 describe('a list capped below the site', () => {
   it('next/count paging hints are followed within the budget on a cold build, and not on a quiet one', async () => {
     const s = await sim({ articles: 130, variants: { listDefault: 50, listMax: 50, paging: 'next-count' } });
-    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 200, reserve: 0 } });
+    const loader = articlesLoader({
+      siteId: 12,
+      baseUrl: s.url,
+      apiKey: s.tokens.pro,
+      budget: { maxRequests: 200, reserve: 0 },
+    });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     expect(ctx.entries.size).toBe(130);
-    const lists = s.stats().requests.filter((r) => r.route === 'GET /api/v1/sites/:id/articles/').map((r) => r.path);
+    const lists = s
+      .stats()
+      .requests.filter((r) => r.route === 'GET /api/v1/sites/:id/articles/')
+      .map((r) => r.path);
     expect(lists.length).toBe(3);
     s.resetStats();
     await loader.load(ctx.context);
@@ -38,38 +46,58 @@ describe('a list capped below the site', () => {
     { listMax: 50 },
     { listMax: 100, paging: 'offset' as const },
     { listDefault: 20, listMax: 50, paging: 'next-count' as const },
-  ])('130 articles with the list at %o: every article is built, over several builds with a small budget', async (variants) => {
-    const s = await sim({ articles: 130, variants });
-    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 40, reserve: 0 } });
-    const ctx = fakeContext(loader.schema);
-    const pendings: number[] = [];
-    for (let build = 0; build < 8 && ctx.entries.size < 130; build += 1) {
+  ])(
+    '130 articles with the list at %o: every article is built, over several builds with a small budget',
+    async (variants) => {
+      const s = await sim({ articles: 130, variants });
+      const loader = articlesLoader({
+        siteId: 12,
+        baseUrl: s.url,
+        apiKey: s.tokens.pro,
+        budget: { maxRequests: 40, reserve: 0 },
+      });
+      const ctx = fakeContext(loader.schema);
+      const pendings: number[] = [];
+      for (let build = 0; build < 8 && ctx.entries.size < 130; build += 1) {
+        await loader.load(ctx.context);
+        const line = summary(ctx.take())!;
+        pendings.push(Number(/(\d+) pending/.exec(line)![1]));
+      }
+      expect(ctx.entries.size).toBe(130);
+      // Every build said how many were still to come, and the count only went down.
+      expect(pendings.at(-1)).toBe(0);
+      expect(pendings.slice(0, -1).every((p, i) => p > 0 && p >= pendings[i + 1]!)).toBe(true);
+      // A quiet build afterwards: the list call only, nothing removed although the list omits most articles.
+      s.resetStats();
       await loader.load(ctx.context);
-      const line = summary(ctx.take())!;
-      pendings.push(Number(/(\d+) pending/.exec(line)![1]));
-    }
-    expect(ctx.entries.size).toBe(130);
-    // Every build said how many were still to come, and the count only went down.
-    expect(pendings.at(-1)).toBe(0);
-    expect(pendings.slice(0, -1).every((p, i) => p > 0 && p >= pendings[i + 1]!)).toBe(true);
-    // A quiet build afterwards: the list call only, nothing removed although the list omits most articles.
-    s.resetStats();
-    await loader.load(ctx.context);
-    expect(ctx.entries.size).toBe(130);
-    expect(s.stats().authenticated).toBe(1);
-    expect(summary(ctx.take())).toMatch(/^130 articles: 0 new, 0 changed, 0 removed, 130 unchanged, 0 pending; 1 request/);
-  });
+      expect(ctx.entries.size).toBe(130);
+      expect(s.stats().authenticated).toBe(1);
+      expect(summary(ctx.take())).toMatch(
+        /^130 articles: 0 new, 0 changed, 0 removed, 130 unchanged, 0 pending; 1 request/,
+      );
+    },
+  );
 
   it('an unpublished article beyond the list leaves the store (the sitemap no longer has it); one inside it too', async () => {
     const s = await sim({ articles: 60, variants: { listMax: 20 } });
-    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 100, reserve: 0 } });
+    const loader = articlesLoader({
+      siteId: 12,
+      baseUrl: s.url,
+      apiKey: s.tokens.pro,
+      budget: { maxRequests: 100, reserve: 0 },
+    });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     expect(ctx.entries.size).toBe(60);
     const headers = { authorization: `Bearer ${s.tokens.pro}` };
-    const listed = ((await (await fetch(`${s.url}/api/v1/sites/12/articles/`, { headers })).json()) as { results: Array<{ slug: string }> }).results.map((a) => a.slug);
+    const listed = (
+      (await (await fetch(`${s.url}/api/v1/sites/12/articles/`, { headers })).json()) as {
+        results: Array<{ slug: string }>;
+      }
+    ).results.map((a) => a.slug);
     const beyond = [...ctx.entries.keys()].find((slug) => !listed.includes(slug))!;
-    for (const slug of [beyond, listed[0]!]) expect((await fetch(`${s.url}/__simulator/articles/12/${slug}`, { method: 'DELETE' })).status).toBe(204);
+    for (const slug of [beyond, listed[0]!])
+      expect((await fetch(`${s.url}/__simulator/articles/12/${slug}`, { method: 'DELETE' })).status).toBe(204);
     await loader.load(ctx.context);
     expect(ctx.entries.has(beyond)).toBe(false);
     expect(ctx.entries.has(listed[0]!)).toBe(false);

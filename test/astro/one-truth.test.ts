@@ -44,7 +44,12 @@ function siteConfig(extra: AstroInlineConfig = {}): AstroInlineConfig {
   return { site: SITE, integrations: [publisher({ siteId: 12, baseUrl: sim.url })], ...extra };
 }
 
-async function buildTruth(where: { outDir: string; cacheDir: string }, config: AstroInlineConfig, env: { maxRequests: number; language?: string }, root = ROOT) {
+async function buildTruth(
+  where: { outDir: string; cacheDir: string },
+  config: AstroInlineConfig,
+  env: { maxRequests: number; language?: string },
+  root = ROOT,
+) {
   const saved = { ...process.env };
   Object.assign(process.env, {
     PUBLISHER_BASE_URL: sim.url,
@@ -59,7 +64,14 @@ async function buildTruth(where: { outDir: string; cacheDir: string }, config: A
   try {
     await build({ root, ...where, logLevel: process.env.TRUTH_LOG ? 'warn' : 'silent', ...config });
   } finally {
-    for (const key of ['BASE_URL', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID', 'TRUTH_MAX_REQUESTS', 'TRUTH_LANGUAGE']) {
+    for (const key of [
+      'BASE_URL',
+      'PUBLISHER_BASE_URL',
+      'PUBLISHER_API_KEY',
+      'PUBLISHER_SITE_ID',
+      'TRUTH_MAX_REQUESTS',
+      'TRUTH_LANGUAGE',
+    ]) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
@@ -69,17 +81,30 @@ async function buildTruth(where: { outDir: string; cacheDir: string }, config: A
 /** The article URLs (under /blog/) of a list of URLs, as slugs. */
 function articleSlugs(urls: readonly string[], base = ''): string[] {
   const prefix = `${SITE}${base}/blog/`;
-  return urls.filter((u) => u.startsWith(prefix) && u.length > prefix.length).map((u) => u.slice(prefix.length).replace(/\/$/, '')).sort();
+  return urls
+    .filter((u) => u.startsWith(prefix) && u.length > prefix.length)
+    .map((u) => u.slice(prefix.length).replace(/\/$/, ''))
+    .sort();
 }
 
 function report(name: string, check: LinkCheck): void {
   // The figures of the issue's closing note (printed by `vitest run test/astro/one-truth.test.ts`).
-  console.log(`[one-truth] ${name}: ${check.checked} URLs checked, ${check.failures.length} did not answer 200 (${check.sitemapLocs.length} sitemap URLs, ${check.rssLinks.length} feed items, ${check.articlePages} article pages)`);
+  console.log(
+    `[one-truth] ${name}: ${check.checked} URLs checked, ${check.failures.length} did not answer 200 (${check.sitemapLocs.length} sitemap URLs, ${check.rssLinks.length} feed items, ${check.articlePages} article pages)`,
+  );
 }
 
 async function expectOneTruth(name: string, where: { outDir: string }, config: AstroInlineConfig, base = '') {
   const built = await builtSlugs(where.outDir, 'blog');
-  const check = await checkBuiltSite({ root: ROOT, outDir: where.outDir, config, site: SITE, articleDir: 'blog', serviceOrigin: SERVICE_SITE, ownSlugs: built });
+  const check = await checkBuiltSite({
+    root: ROOT,
+    outDir: where.outDir,
+    config,
+    site: SITE,
+    articleDir: 'blog',
+    serviceOrigin: SERVICE_SITE,
+    ownSlugs: built,
+  });
   report(name, check);
   expect(check.failures).toEqual([]);
   // The sitemap lists exactly the articles the blog built, the feed none that it did not build.
@@ -140,9 +165,12 @@ it("trailingSlash: 'never' with a base: article URLs without the slash, under th
   const { check } = await expectOneTruth("trailingSlash 'never', base /docs", where, config, '/docs');
   const articles = check.sitemapLocs.filter((u) => u.includes('/blog/'));
   expect(articles.length).toBe(60);
-  for (const url of [...articles, ...check.rssLinks]) expect(url).toMatch(/^https:\/\/blog\.example\.com\/docs\/blog\/[^/]+$/);
+  for (const url of [...articles, ...check.rssLinks])
+    expect(url).toMatch(/^https:\/\/blog\.example\.com\/docs\/blog\/[^/]+$/);
   // The blog has no robots.txt of its own: one is served, naming the sitemap under the base.
-  expect(await readFile(join(where.outDir, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/docs/sitemap.xml\n');
+  expect(await readFile(join(where.outDir, 'robots.txt'), 'utf8')).toBe(
+    'User-agent: *\nAllow: /\n\nSitemap: https://blog.example.com/docs/sitemap.xml\n',
+  );
 });
 
 it("the official blog starter's pages (test/fixtures/pack-starter), wired as the README says: no URL that does not answer 200", async () => {
@@ -152,7 +180,11 @@ it("the official blog starter's pages (test/fixtures/pack-starter), wired as the
   const cacheDir = join(root, '.astro', `starter-${outDir.slice(-6)}`);
   dirs.push(outDir, cacheDir);
   const saved = { ...process.env };
-  Object.assign(process.env, { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12' });
+  Object.assign(process.env, {
+    PUBLISHER_BASE_URL: sim.url,
+    PUBLISHER_API_KEY: sim.tokens.pro,
+    PUBLISHER_SITE_ID: '12',
+  });
   delete process.env.BASE_URL;
   let built: Set<string>;
   let check: LinkCheck;
@@ -160,7 +192,15 @@ it("the official blog starter's pages (test/fixtures/pack-starter), wired as the
     // The starter's config reads siteId and baseUrl from the environment, for the preview server too.
     await build({ root, outDir, cacheDir, logLevel: 'silent' });
     built = await builtSlugs(outDir, 'blog');
-    check = await checkBuiltSite({ root, outDir, config: {}, site: 'https://example.com', articleDir: 'blog', serviceOrigin: SERVICE_SITE, ownSlugs: built });
+    check = await checkBuiltSite({
+      root,
+      outDir,
+      config: {},
+      site: 'https://example.com',
+      articleDir: 'blog',
+      serviceOrigin: SERVICE_SITE,
+      ownSlugs: built,
+    });
   } finally {
     for (const key of ['BASE_URL', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID']) {
       if (saved[key] === undefined) delete process.env[key];
@@ -185,15 +225,21 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
   const where = await newDirs('server');
   await buildTruth(where, siteConfig({ output: 'server', adapter: node({ mode: 'standalone' }) }), { maxRequests: 6 });
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  const entry = (await import(pathToFileURL(join(where.outDir, 'server', 'entry.mjs')).href)) as { handler: (req: IncomingMessage, res: ServerResponse) => void };
+  const entry = (await import(pathToFileURL(join(where.outDir, 'server', 'entry.mjs')).href)) as {
+    handler: (req: IncomingMessage, res: ServerResponse) => void;
+  };
   delete process.env.ASTRO_NODE_AUTOSTART;
   const server: Server = createServer(entry.handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const get = (url: string) => fetch(url.replace(SITE, local), { redirect: 'manual' });
-    const sitemapLocs = [...(await (await get(`${local}/sitemap.xml`)).text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
-    const rssLinks = [...(await (await get(`${local}/rss.xml`)).text()).matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => m[1] ?? '');
+    const sitemapLocs = [...(await (await get(`${local}/sitemap.xml`)).text()).matchAll(/<loc>([^<]*)<\/loc>/g)].map(
+      (m) => m[1] ?? '',
+    );
+    const rssLinks = [
+      ...(await (await get(`${local}/rss.xml`)).text()).matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g),
+    ].map((m) => m[1] ?? '');
     const listed = articleSlugs(sitemapLocs);
     // 50 stored of 60 (the list call, 5 details, 45 from the feed): the other 10 are not listed.
     expect(listed).toHaveLength(50);
@@ -204,7 +250,8 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
       for (const m of html.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)) {
         const url = new URL(m[1] ?? '', `${SITE}/blog/${slug}/`);
         if (url.origin === SITE) targets.add(url.href);
-        else if (url.origin === SERVICE_SITE && listed.includes(url.pathname.split('/')[2] ?? '')) serviceLinks.push(url.href);
+        else if (url.origin === SERVICE_SITE && listed.includes(url.pathname.split('/')[2] ?? ''))
+          serviceLinks.push(url.href);
       }
     }
     const failures: string[] = [];
@@ -217,7 +264,10 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
     expect(failures).toEqual([]);
     expect(serviceLinks).toEqual([]);
     // A pending article has no page, and is in neither route.
-    const pending = (await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text()).match(/blog\/([^/<]+)\//g)?.map((m) => m.slice(5, -1)).find((slug) => !listed.includes(slug));
+    const pending = (await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text())
+      .match(/blog\/([^/<]+)\//g)
+      ?.map((m) => m.slice(5, -1))
+      .find((slug) => !listed.includes(slug));
     expect(pending).toBeDefined();
     expect((await get(`${SITE}/blog/${pending}/`)).status).toBe(404);
     // No robots.txt of the blog's own: the injected route serves one naming the sitemap.
@@ -236,13 +286,24 @@ it('several loaders (one per language, test/fixtures/truth-multi): the routes li
   const config = siteConfig();
   await buildTruth(where, config, { maxRequests: 100 }, root);
   const built = await builtSlugs(where.outDir, 'blog');
-  const check = await checkBuiltSite({ root, outDir: where.outDir, config, site: SITE, articleDir: 'blog', serviceOrigin: SERVICE_SITE, ownSlugs: built });
+  const check = await checkBuiltSite({
+    root,
+    outDir: where.outDir,
+    config,
+    site: SITE,
+    articleDir: 'blog',
+    serviceOrigin: SERVICE_SITE,
+    ownSlugs: built,
+  });
   report('two loaders (en, fr)', check);
   expect(check.failures).toEqual([]);
   expect(articleSlugs(check.sitemapLocs)).toEqual([...built].sort());
   // Both languages are there, and not the whole site (the simulator also writes German and Spanish).
   const languages = new Set<string>();
-  for (const slug of built) languages.add(/<html lang="([^"]+)"/.exec(await readFile(join(where.outDir, 'blog', slug, 'index.html'), 'utf8'))?.[1] ?? '');
+  for (const slug of built)
+    languages.add(
+      /<html lang="([^"]+)"/.exec(await readFile(join(where.outDir, 'blog', slug, 'index.html'), 'utf8'))?.[1] ?? '',
+    );
   expect([...languages].sort()).toEqual(['en', 'fr']);
   expect(built.size).toBeLessThan(60);
   expect(check.serviceLinksToOwnArticles).toEqual([]);

@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
-const locsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
+const locsOf = (xml: string) =>
+  [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
 
 /** Builds the fixture with `integrations`; returns the output directory and everything Astro logged. */
 async function buildWith(name: string, integrations: AstroInlineConfig['integrations'], publicDir = 'public') {
@@ -50,7 +51,11 @@ async function buildWith(name: string, integrations: AstroInlineConfig['integrat
   const cacheDir = join(ROOT, '.astro', `${name}-${outDir.slice(-6)}`);
   dirs.push(outDir, cacheDir);
   const saved = { ...process.env };
-  Object.assign(process.env, { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12' });
+  Object.assign(process.env, {
+    PUBLISHER_BASE_URL: sim.url,
+    PUBLISHER_API_KEY: sim.tokens.pro,
+    PUBLISHER_SITE_ID: '12',
+  });
   // Vitest sets BASE_URL=/, which Astro would prefer to the config's base in the fixture's pages.
   delete process.env.BASE_URL;
   const chunks: string[] = [];
@@ -62,7 +67,15 @@ async function buildWith(name: string, integrations: AstroInlineConfig['integrat
   };
   process.stdout.write = capture as typeof process.stdout.write;
   process.stderr.write = capture as typeof process.stderr.write;
-  const config: AstroInlineConfig = { root: ROOT, outDir, cacheDir, site: SITE, publicDir: join(ROOT, publicDir), logLevel: 'info', integrations };
+  const config: AstroInlineConfig = {
+    root: ROOT,
+    outDir,
+    cacheDir,
+    site: SITE,
+    publicDir: join(ROOT, publicDir),
+    logLevel: 'info',
+    integrations,
+  };
   try {
     await build(config);
   } finally {
@@ -96,26 +109,42 @@ async function previewCheck(outDir: string, config: AstroInlineConfig) {
   const saved = { ...process.env };
   // publisher() resolves its options again in preview.
   Object.assign(process.env, { PUBLISHER_BASE_URL: sim.url, PUBLISHER_SITE_ID: '12' });
-  const server = await preview({ ...config, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } }).finally(() => {
-    for (const key of ['PUBLISHER_BASE_URL', 'PUBLISHER_SITE_ID']) {
-      if (saved[key] === undefined) delete process.env[key];
-      else process.env[key] = saved[key];
-    }
-  });
+  const server = await preview({ ...config, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } }).finally(
+    () => {
+      for (const key of ['PUBLISHER_BASE_URL', 'PUBLISHER_SITE_ID']) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    },
+  );
   const local = `http://127.0.0.1:${server.port}`;
   try {
     const urls = new Set<string>(await robotsSitemaps(outDir));
-    for (const file of sitemapFiles(outDir)) for (const loc of locsOf(await readFile(join(outDir, file), 'utf8'))) urls.add(loc);
+    for (const file of sitemapFiles(outDir))
+      for (const loc of locsOf(await readFile(join(outDir, file), 'utf8'))) urls.add(loc);
     const failures: string[] = [];
     for (const url of urls) {
       const response = await fetch(url.replace(SITE, local), { redirect: 'manual' });
       await response.arrayBuffer();
       if (response.status !== 200) failures.push(`${response.status} ${url}`);
     }
-    const links = await checkLinks({ local, outDir, base: '/', site: SITE, articleDir: 'blog', serviceOrigin: 'https://pro-blog.example.com', ownSlugs: new Set() });
+    const links = await checkLinks({
+      local,
+      outDir,
+      base: '/',
+      site: SITE,
+      articleDir: 'blog',
+      serviceOrigin: 'https://pro-blog.example.com',
+      ownSlugs: new Set(),
+    });
     // The figures of the closing note (printed by `vitest run test/astro/sitemap-coexist.test.ts`).
-    console.log(`[sitemap-coexist] ${outDir.split('/').at(-1)}: ${urls.size} sitemap/robots URLs and ${links.checked} harness URLs checked, ${failures.length + links.failures.length} did not answer 200`);
-    return { failures: [...failures, ...links.failures.map((f) => `${f.status} ${f.url}`)], checked: urls.size + links.checked };
+    console.log(
+      `[sitemap-coexist] ${outDir.split('/').at(-1)}: ${urls.size} sitemap/robots URLs and ${links.checked} harness URLs checked, ${failures.length + links.failures.length} did not answer 200`,
+    );
+    return {
+      failures: [...failures, ...links.failures.map((f) => `${f.status} ${f.url}`)],
+      checked: urls.size + links.checked,
+    };
   } finally {
     await server.stop();
   }
@@ -125,10 +154,14 @@ it('both integrations as they come: one warning naming the conflict and both fix
   const { outDir, config, logs } = await buildWith('default', [publisher(), sitemap()]);
   expect(count(logs, CONFLICT)).toBe(1);
   expect(logs).toContain('Either keep ours only (remove @astrojs/sitemap');
-  expect(logs).toContain(`set publisher({ sitemap: { includeLocalPages: false } }), add ours to the other's index with sitemap({ customSitemaps: ["${OURS}"] }) and leave the article pages out of the other's with its \`filter\` option`);
+  expect(logs).toContain(
+    `set publisher({ sitemap: { includeLocalPages: false } }), add ours to the other's index with sitemap({ customSitemaps: ["${OURS}"] }) and leave the article pages out of the other's with its \`filter\` option`,
+  );
   expect(sitemapFiles(outDir)).toEqual(SITEMAP_FILES);
   // Ours has the service's articles and the local pages; the other one the local pages only.
-  expect(locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8')).filter((u) => u.includes('/blog/')).length).toBe(8);
+  expect(locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8')).filter((u) => u.includes('/blog/')).length).toBe(
+    8,
+  );
   expect(locsOf(await readFile(join(outDir, 'sitemap-index.xml'), 'utf8'))).toEqual([`${SITE}/sitemap-0.xml`]);
   expect(await robotsSitemaps(outDir)).toEqual([OURS]);
   const { failures, checked } = await previewCheck(outDir, config);
@@ -136,7 +169,7 @@ it('both integrations as they come: one warning naming the conflict and both fix
   expect(failures).toEqual([]);
 });
 
-it('ours only (the package still installed, not in integrations): no sitemap warning (the theme\'s @astrojs/rss route is named), one sitemap, robots.txt names it, every URL answers 200', async () => {
+it("ours only (the package still installed, not in integrations): no sitemap warning (the theme's @astrojs/rss route is named), one sitemap, robots.txt names it, every URL answers 200", async () => {
   const { outDir, config, logs } = await buildWith('ours', [publisher()]);
   expect(count(logs, CONFLICT)).toBe(0);
   expect(sitemapFiles(outDir)).toEqual(['sitemap.xml']);
@@ -148,32 +181,44 @@ it('ours only (the package still installed, not in integrations): no sitemap war
   expect(await robotsSitemaps(outDir)).toEqual([OURS]);
   // The theme's /rss.xml, written with the real @astrojs/rss: named once in the warning with the fix, and kept.
   expect(count(logs, 'src/pages/rss.xml.js serves /rss.xml')).toBe(1);
-  expect(logs).toContain('(replacing @astrojs/rss there), set publisher({ rss: false }) and export GET = rssHandler({ ... })');
+  expect(logs).toContain(
+    '(replacing @astrojs/rss there), set publisher({ rss: false }) and export GET = rssHandler({ ... })',
+  );
   expect(await readFile(join(outDir, 'rss.xml'), 'utf8')).toContain('<title>Theme feed</title>');
   const { failures } = await previewCheck(outDir, config);
   expect(failures).toEqual([]);
 });
 
 // Both orders of `integrations`: the two write in astro:build:done one after the other.
-it.each(['publisher first', 'sitemap first'])("both, as the README combines them (%s): the other index lists ours via customSitemaps, each page in one sitemap, every URL answers 200", async (order) => {
-  const both = [publisher({ sitemap: { includeLocalPages: false } }), sitemap({ customSitemaps: [OURS], filter: (page) => !page.startsWith(`${SITE}/blog/`) })];
-  const { outDir, config, logs } = await buildWith(order === 'publisher first' ? 'both' : 'both-reversed', order === 'publisher first' ? both : both.reverse(), 'public-both');
-  // The integration cannot read the other's options, so the warning stays (once) after the fix.
-  expect(count(logs, CONFLICT)).toBe(1);
-  expect(sitemapFiles(outDir)).toEqual(SITEMAP_FILES);
-  const index = locsOf(await readFile(join(outDir, 'sitemap-index.xml'), 'utf8'));
-  expect(index).toEqual(expect.arrayContaining([OURS, `${SITE}/sitemap-0.xml`]));
-  expect(index).toHaveLength(2);
-  const ours = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
-  const theirs = locsOf(await readFile(join(outDir, 'sitemap-0.xml'), 'utf8'));
-  expect(ours.length).toBe(8);
-  expect(ours.every((u) => u.startsWith(`${SITE}/blog/`))).toBe(true);
-  expect(theirs).toContain(`${SITE}/about/`);
-  // No page listed twice across the two sitemaps.
-  expect(ours.filter((u) => theirs.includes(u))).toEqual([]);
-  // The blog's robots.txt (public-both/) names the index and ours: kept, and no warning about it.
-  expect(await robotsSitemaps(outDir)).toEqual([`${SITE}/sitemap-index.xml`, OURS]);
-  expect(logs).not.toContain('robots.txt has no');
-  const { failures } = await previewCheck(outDir, config);
-  expect(failures).toEqual([]);
-});
+it.each(['publisher first', 'sitemap first'])(
+  'both, as the README combines them (%s): the other index lists ours via customSitemaps, each page in one sitemap, every URL answers 200',
+  async (order) => {
+    const both = [
+      publisher({ sitemap: { includeLocalPages: false } }),
+      sitemap({ customSitemaps: [OURS], filter: (page) => !page.startsWith(`${SITE}/blog/`) }),
+    ];
+    const { outDir, config, logs } = await buildWith(
+      order === 'publisher first' ? 'both' : 'both-reversed',
+      order === 'publisher first' ? both : both.reverse(),
+      'public-both',
+    );
+    // The integration cannot read the other's options, so the warning stays (once) after the fix.
+    expect(count(logs, CONFLICT)).toBe(1);
+    expect(sitemapFiles(outDir)).toEqual(SITEMAP_FILES);
+    const index = locsOf(await readFile(join(outDir, 'sitemap-index.xml'), 'utf8'));
+    expect(index).toEqual(expect.arrayContaining([OURS, `${SITE}/sitemap-0.xml`]));
+    expect(index).toHaveLength(2);
+    const ours = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
+    const theirs = locsOf(await readFile(join(outDir, 'sitemap-0.xml'), 'utf8'));
+    expect(ours.length).toBe(8);
+    expect(ours.every((u) => u.startsWith(`${SITE}/blog/`))).toBe(true);
+    expect(theirs).toContain(`${SITE}/about/`);
+    // No page listed twice across the two sitemaps.
+    expect(ours.filter((u) => theirs.includes(u))).toEqual([]);
+    // The blog's robots.txt (public-both/) names the index and ours: kept, and no warning about it.
+    expect(await robotsSitemaps(outDir)).toEqual([`${SITE}/sitemap-index.xml`, OURS]);
+    expect(logs).not.toContain('robots.txt has no');
+    const { failures } = await previewCheck(outDir, config);
+    expect(failures).toEqual([]);
+  },
+);

@@ -20,8 +20,10 @@ export interface LinkCheck {
   serviceLinksToOwnArticles: string[];
 }
 
-const locsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
-const itemLinksOf = (xml: string) => [...xml.matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
+const locsOf = (xml: string) =>
+  [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
+const itemLinksOf = (xml: string) =>
+  [...xml.matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&'));
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -46,7 +48,13 @@ export async function checkBuiltSite(opts: {
   /** Slugs the blog has (its article pages). */
   ownSlugs: ReadonlySet<string>;
 }): Promise<LinkCheck> {
-  const server = await preview({ ...opts.config, root: opts.root, outDir: opts.outDir, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+  const server = await preview({
+    ...opts.config,
+    root: opts.root,
+    outDir: opts.outDir,
+    logLevel: 'silent',
+    server: { port: 0, host: '127.0.0.1' },
+  });
   try {
     return await checkLinks({ ...opts, local: `http://127.0.0.1:${server.port}`, base: opts.config.base ?? '/' });
   } finally {
@@ -103,11 +111,22 @@ export async function checkLinks(opts: {
     await response.arrayBuffer();
     if (response.status !== 200) failures.push({ url, status: response.status, from });
   }
-  return { checked: targets.size, failures, sitemapLocs, rssLinks, articlePages: pages.length, serviceLinksToOwnArticles };
+  return {
+    checked: targets.size,
+    failures,
+    sitemapLocs,
+    rssLinks,
+    articlePages: pages.length,
+    serviceLinksToOwnArticles,
+  };
 }
 
 /** The slugs of the article pages in the output (`<articleDir>/<slug>/index.html` or `<articleDir>/<slug>.html`). */
 export async function builtSlugs(outDir: string, articleDir: string): Promise<Set<string>> {
   const files = await htmlFiles(join(outDir, articleDir));
-  return new Set(files.map((f) => relative(join(outDir, articleDir), f).replace(/(?:\/index)?\.html$/, '')).filter((s) => s !== 'index' && !s.includes('/')));
+  return new Set(
+    files
+      .map((f) => relative(join(outDir, articleDir), f).replace(/(?:\/index)?\.html$/, ''))
+      .filter((s) => s !== 'index' && !s.includes('/')),
+  );
 }

@@ -14,7 +14,10 @@ let dir: string;
 
 /** Runs as the pro user (site 12) unless `env` says otherwise. */
 function cli(args: string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> {
-  return runCli(args, { env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...env }, ...(input !== undefined && { input }) });
+  return runCli(args, {
+    env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...env },
+    ...(input !== undefined && { input }),
+  });
 }
 
 function noKey(result: CliResult): void {
@@ -43,7 +46,11 @@ describe('success: tables, --json and exit code 0', () => {
     expect(table.stdout).toMatch(/^plan: +pro$/m);
     expect(table.stdout).toMatch(/^articles this month: +\d+ of 30 \(\d{4}-\d{2}\)$/m);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ username: 'pro-user', plan: 'pro', usage: { articles_per_month_limit: 30 } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      username: 'pro-user',
+      plan: 'pro',
+      usage: { articles_per_month_limit: 30 },
+    });
     noKey(table);
   });
 
@@ -56,7 +63,10 @@ describe('success: tables, --json and exit code 0', () => {
   });
 
   it('articles with --language and --limit, and article', async () => {
-    const [table, json] = await Promise.all([cli(['articles', '12', '--language', 'fr', '--limit', '3']), cli(['articles', '12', '--limit', '2', '--json'])]);
+    const [table, json] = await Promise.all([
+      cli(['articles', '12', '--language', 'fr', '--limit', '3']),
+      cli(['articles', '12', '--limit', '2', '--json']),
+    ]);
     expect(table.code).toBe(0);
     const rows = table.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^SLUG +TITLE +LANG +PUBLISHED +VIEWS +STATUS$/);
@@ -66,7 +76,10 @@ describe('success: tables, --json and exit code 0', () => {
     expect(list).toHaveLength(2);
 
     const slug = list[0]!.slug;
-    const [detail, detailJson] = await Promise.all([cli(['article', '12', slug]), cli(['article', '12', slug, '--json'])]);
+    const [detail, detailJson] = await Promise.all([
+      cli(['article', '12', slug]),
+      cli(['article', '12', slug, '--json']),
+    ]);
     expect(detail.code).toBe(0);
     expect(detail.stdout).toMatch(new RegExp(`^url: +https://pro-blog\\.example\\.com/blog/${slug}/$`, 'm'));
     expect(detail.stdout).toMatch(/^content: +\d+ characters of HTML/m);
@@ -80,14 +93,27 @@ describe('success: tables, --json and exit code 0', () => {
     expect(refused.stderr).toMatch(/pass --yes to confirm/);
     expect(sim.stats().authenticated).toBe(0);
 
-    const done = await cli(['generate', '12', '--topic', 'Static sites', '--type', 'guide', '--length', 'short', '--yes']);
+    const done = await cli([
+      'generate',
+      '12',
+      '--topic',
+      'Static sites',
+      '--type',
+      'guide',
+      '--length',
+      'short',
+      '--yes',
+    ]);
     expect(done.code).toBe(0);
     expect(done.stderr).toMatch(/Quota: \d+ of 30 articles left this month/);
     expect(done.stderr).toMatch(/Generating on site 12: done in \d+ s/);
     expect(done.stdout).toMatch(/Audit score: \d+\/100/);
     expect(done.stdout).toMatch(/^Post count: \d+$/m);
     const json = await cli(['generate', '12', '--title', 'Second one', '--yes', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ output: expect.stringContaining('Published: https://'), post_count: expect.any(Number) });
+    expect(JSON.parse(json.stdout)).toEqual({
+      output: expect.stringContaining('Published: https://'),
+      post_count: expect.any(Number),
+    });
     const badType = await cli(['generate', '12', '--topic', 'x', '--type', 'poem', '--yes']);
     expect(badType.code).toBe(2);
     expect(badType.stderr).toMatch(/--type must be one of news, tutorial/);
@@ -103,7 +129,11 @@ describe('success: tables, --json and exit code 0', () => {
     const html = '<h1>Draft</h1><h2>One</h2><p>coffee text</p>';
     const first = await cli(['audit', '--keyword', 'coffee', '--language', 'en', '--json'], {}, html);
     const second = await cli(['audit', '--keyword', 'coffee', '--language', 'en', '--json'], {}, html);
-    expect(JSON.parse(first.stdout)).toMatchObject({ score: expect.any(Number), suggestions: expect.any(Array), cache_hit: false });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      score: expect.any(Number),
+      suggestions: expect.any(Array),
+      cache_hit: false,
+    });
     expect(JSON.parse(second.stdout).cache_hit).toBe(true);
     const missing = await cli(['audit', '--file', draft, '--language', 'en']);
     expect(missing.code).toBe(2);
@@ -124,20 +154,32 @@ describe('success: tables, --json and exit code 0', () => {
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(brief!.stdout).toMatch(/^intent: +\S+/m);
     expect(brief!.stdout).toMatch(/^Outline:\n {2}- /m);
-    expect(Object.keys(JSON.parse(briefJson!.stdout))).toEqual(expect.arrayContaining(['intent', 'outline', 'entities', 'faq', 'eeat_signals']));
+    expect(Object.keys(JSON.parse(briefJson!.stdout))).toEqual(
+      expect.arrayContaining(['intent', 'outline', 'entities', 'faq', 'eeat_signals']),
+    );
     expect(keywords!.stdout.split('\n')[0]).toMatch(/^KEYWORD +POSITION +PREVIOUS +MOVE +VOLUME +URL$/);
-    expect(JSON.parse(keywordsJson!.stdout)[0]).toMatchObject({ keyword: expect.any(String), position: expect.any(Number) });
+    expect(JSON.parse(keywordsJson!.stdout)[0]).toMatchObject({
+      keyword: expect.any(String),
+      position: expect.any(Number),
+    });
     expect(snapshot!.stdout).toMatch(/^Updated: \d+ keyword positions$/m);
     expect(digest!.stdout).toMatch(/^week: +\d{4}-W\d{2}$/m);
     expect(digest!.stdout).toMatch(/^Position movements:\nKEYWORD +FROM +TO +MOVE +URL$/m);
-    expect(JSON.parse(digestJson!.stdout)).toMatchObject({ week: expect.any(String), average_audit_score: expect.any(Number), alerts: expect.any(Array) });
+    expect(JSON.parse(digestJson!.stdout)).toMatchObject({
+      week: expect.any(String),
+      average_audit_score: expect.any(Number),
+      alerts: expect.any(Array),
+    });
   });
 
   it('me and generate without `usage` in /me/ (the first description of the API)', async () => {
     const first = await startSimulator({ rateLimits: 'first' });
     try {
       const env = { PUBLISHER_BASE_URL: first.url, PUBLISHER_API_KEY: first.tokens.pro };
-      const [me, generate] = await Promise.all([runCli(['me'], { env }), runCli(['generate', '12', '--topic', 'x', '--yes'], { env })]);
+      const [me, generate] = await Promise.all([
+        runCli(['me'], { env }),
+        runCli(['generate', '12', '--topic', 'x', '--yes'], { env }),
+      ]);
       expect(me.stdout).toMatch(/^rate limit: +30 requests\/hour/m);
       expect(me.stdout).toMatch(/^articles this month: +not reported by the service$/m);
       expect(generate.code).toBe(0);
@@ -164,28 +206,118 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
     await admin(sim.url, 'DELETE', 'faults');
   });
 
-  const cases: Array<{ name: string; code: number; args: string[]; env?: Record<string, string | undefined>; fault?: unknown; line: RegExp }> = [
-    { name: '401 unknown token', code: 4, args: ['me', '--verbose'], env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' }, line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token/m },
-    { name: 'no key at all', code: 4, args: ['sites'], env: { PUBLISHER_API_KEY: undefined }, line: /^content-publisher: no API key: set PUBLISHER_API_KEY or pass --api-key-file/ },
-    { name: '403 free plan', code: 5, args: ['me'], env: { PUBLISHER_API_KEY: 'btb_sim_free_1' }, line: /^content-publisher: 403: The API is only available on the Pro and Agence plans: move to Pro or higher\. \[GET \/api\/v1\/me\/: / },
-    { name: '403 solo plan', code: 5, args: ['sites'], env: { PUBLISHER_API_KEY: 'btb_sim_solo_1' }, line: /^content-publisher: 403: / },
+  const cases: Array<{
+    name: string;
+    code: number;
+    args: string[];
+    env?: Record<string, string | undefined>;
+    fault?: unknown;
+    line: RegExp;
+  }> = [
+    {
+      name: '401 unknown token',
+      code: 4,
+      args: ['me', '--verbose'],
+      env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' },
+      line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token/m,
+    },
+    {
+      name: 'no key at all',
+      code: 4,
+      args: ['sites'],
+      env: { PUBLISHER_API_KEY: undefined },
+      line: /^content-publisher: no API key: set PUBLISHER_API_KEY or pass --api-key-file/,
+    },
+    {
+      name: '403 free plan',
+      code: 5,
+      args: ['me'],
+      env: { PUBLISHER_API_KEY: 'btb_sim_free_1' },
+      line: /^content-publisher: 403: The API is only available on the Pro and Agence plans: move to Pro or higher\. \[GET \/api\/v1\/me\/: /,
+    },
+    {
+      name: '403 solo plan',
+      code: 5,
+      args: ['sites'],
+      env: { PUBLISHER_API_KEY: 'btb_sim_solo_1' },
+      line: /^content-publisher: 403: /,
+    },
     {
       name: '402 quota',
       code: 6,
       args: ['generate', '12', '--topic', 'x', '--yes'],
-      fault: { route: 'POST /api/v1/sites/:id/generate/', status: 402, json: { error: 'Monthly quota and credits exhausted.' } },
+      fault: {
+        route: 'POST /api/v1/sites/:id/generate/',
+        status: 402,
+        json: { error: 'Monthly quota and credits exhausted.' },
+      },
       line: /^content-publisher: 402: The monthly article quota and the credits are used up: buy credits or wait for the first day of the month\. \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
     },
-    { name: '404 another site', code: 7, args: ['articles', '21'], line: /^content-publisher: 404: Check the site id or the article slug/ },
-    { name: '429 rate limited', code: 8, args: ['me'], fault: { route: 'GET /api/v1/me/', status: 429, retryAfter: 600, json: { error: 'Rate limit exceeded.' } }, line: /^content-publisher: 429: Wait 600 seconds, cache responses on the client, or move to a higher plan/ },
-    { name: '502 CMS unavailable', code: 9, args: ['articles', '13'], line: /^content-publisher: 502: The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard\. \[GET /m },
-    { name: '500 server error', code: 10, args: ['sites'], fault: { route: 'GET /api/v1/sites/', status: 500 }, line: /^content-publisher: 500: /m },
-    { name: 'network', code: 11, args: ['me', '--base-url', 'http://127.0.0.1:9'], line: /^content-publisher: network error: .*127\.0\.0\.1:9/m },
-    { name: 'bad response', code: 12, args: ['keywords', '12'], fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'html' }, line: /^content-publisher: unexpected response from the service/ },
-    { name: '400 bad request', code: 14, args: ['digest', '12'], fault: { route: 'GET /api/v1/sites/:id/digest/weekly/', status: 400, json: { error: 'Bad week.' } }, line: /^content-publisher: 400: .*Bad week/ },
-    { name: 'unknown option', code: 2, args: ['sites', '--colour'], line: /^content-publisher: Unknown option '--colour'[\s\S]*content-publisher sites --help/ },
-    { name: 'bad site id', code: 2, args: ['articles', 'abc'], line: /^content-publisher: <site> must be a positive integer \(got "abc"\)/ },
-    { name: 'no base URL', code: 2, args: ['me'], env: { PUBLISHER_BASE_URL: undefined }, line: /^content-publisher: No service URL: pass --base-url URL or set PUBLISHER_BASE_URL/ },
+    {
+      name: '404 another site',
+      code: 7,
+      args: ['articles', '21'],
+      line: /^content-publisher: 404: Check the site id or the article slug/,
+    },
+    {
+      name: '429 rate limited',
+      code: 8,
+      args: ['me'],
+      fault: { route: 'GET /api/v1/me/', status: 429, retryAfter: 600, json: { error: 'Rate limit exceeded.' } },
+      line: /^content-publisher: 429: Wait 600 seconds, cache responses on the client, or move to a higher plan/,
+    },
+    {
+      name: '502 CMS unavailable',
+      code: 9,
+      args: ['articles', '13'],
+      line: /^content-publisher: 502: The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard\. \[GET /m,
+    },
+    {
+      name: '500 server error',
+      code: 10,
+      args: ['sites'],
+      fault: { route: 'GET /api/v1/sites/', status: 500 },
+      line: /^content-publisher: 500: /m,
+    },
+    {
+      name: 'network',
+      code: 11,
+      args: ['me', '--base-url', 'http://127.0.0.1:9'],
+      line: /^content-publisher: network error: .*127\.0\.0\.1:9/m,
+    },
+    {
+      name: 'bad response',
+      code: 12,
+      args: ['keywords', '12'],
+      fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'html' },
+      line: /^content-publisher: unexpected response from the service/,
+    },
+    {
+      name: '400 bad request',
+      code: 14,
+      args: ['digest', '12'],
+      fault: { route: 'GET /api/v1/sites/:id/digest/weekly/', status: 400, json: { error: 'Bad week.' } },
+      line: /^content-publisher: 400: .*Bad week/,
+    },
+    {
+      name: 'unknown option',
+      code: 2,
+      args: ['sites', '--colour'],
+      line: /^content-publisher: Unknown option '--colour'[\s\S]*content-publisher sites --help/,
+    },
+    {
+      name: 'bad site id',
+      code: 2,
+      args: ['articles', 'abc'],
+      line: /^content-publisher: <site> must be a positive integer \(got "abc"\)/,
+    },
+    {
+      name: 'no base URL',
+      code: 2,
+      args: ['me'],
+      env: { PUBLISHER_BASE_URL: undefined },
+      line: /^content-publisher: No service URL: pass --base-url URL or set PUBLISHER_BASE_URL/,
+    },
     { name: 'unknown command', code: 2, args: ['publish'], line: /^content-publisher: Unknown command "publish"/ },
   ];
 
@@ -216,7 +348,16 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
   it('--json also prints the error as one JSON document on stdout', async () => {
     const result = await cli(['me', '--json'], { PUBLISHER_API_KEY: 'btb_sim_free_1' });
     expect(result.code).toBe(5);
-    expect(JSON.parse(result.stdout)).toEqual({ error: { code: 'forbidden', status: 403, message: expect.stringMatching(/^403: The API is only available on the Pro and Agence plans: move to Pro or higher\./), exitCode: 5 } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: {
+        code: 'forbidden',
+        status: 403,
+        message: expect.stringMatching(
+          /^403: The API is only available on the Pro and Agence plans: move to Pro or higher\./,
+        ),
+        exitCode: 5,
+      },
+    });
   });
 
   it('--api-key-file is read and the key is never printed, even with --verbose', async () => {
@@ -234,8 +375,24 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
 
 describe('--help', () => {
   it('every command has a help text with its usage and an example', async () => {
-    const names = ['me', 'sites', 'articles', 'article', 'generate', 'audit', 'brief', 'keywords', 'snapshot', 'digest', 'watch', 'simulator'];
-    const [global, ...results] = await Promise.all([runCli(['--help']), ...names.map((name) => runCli([name, '--help']))]);
+    const names = [
+      'me',
+      'sites',
+      'articles',
+      'article',
+      'generate',
+      'audit',
+      'brief',
+      'keywords',
+      'snapshot',
+      'digest',
+      'watch',
+      'simulator',
+    ];
+    const [global, ...results] = await Promise.all([
+      runCli(['--help']),
+      ...names.map((name) => runCli([name, '--help'])),
+    ]);
     expect(global!.code).toBe(0);
     for (const name of names) expect(global!.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(global!.stdout).toMatch(/Exit codes: 0=ok, 1=unexpected, 2=usage, 3=unchanged, 4=unauthorized/);

@@ -26,13 +26,20 @@ describe('table', () => {
       '',
     ]);
     expect(table([], [{ header: 'A', value: () => 1 }])).toBe('(none)\n');
-    expect(keyValues([['a', 1], ['long label', undefined]])).toBe('a:           1\nlong label:  -\n');
+    expect(
+      keyValues([
+        ['a', 1],
+        ['long label', undefined],
+      ]),
+    ).toBe('a:           1\nlong label:  -\n');
   });
 });
 
 describe('markdownToHtml', () => {
   it('converts headings, paragraphs, lists, emphasis, links and code; escapes raw HTML', () => {
-    const html = markdownToHtml('# Title\n\nSome **bold** and *em* with [a link](https://x.example/).\n\n- one\n- two\n\n1. first\n\n```\n<b>x</b>\n```\n\n<script>alert(1)</script>');
+    const html = markdownToHtml(
+      '# Title\n\nSome **bold** and *em* with [a link](https://x.example/).\n\n- one\n- two\n\n1. first\n\n```\n<b>x</b>\n```\n\n<script>alert(1)</script>',
+    );
     expect(html).toBe(
       [
         '<h1>Title</h1>',
@@ -50,10 +57,26 @@ describe('markdownToHtml', () => {
 
 describe('exit codes and error lines', () => {
   it("maps each error class to its code and prints the client's hint (the API table's suggested action)", () => {
-    const quota = new PaymentRequiredError({ message: 'm', hint: 'Buy credits or wait for the first day of the month.', method: 'POST', path: '/api/v1/sites/12/generate/', status: 402, apiMessage: 'Quota exhausted' });
+    const quota = new PaymentRequiredError({
+      message: 'm',
+      hint: 'Buy credits or wait for the first day of the month.',
+      method: 'POST',
+      path: '/api/v1/sites/12/generate/',
+      status: 402,
+      apiMessage: 'Quota exhausted',
+    });
     expect(exitCodeFor(quota)).toBe(EXIT.quota);
-    expect(errorLine(quota)).toBe('402: Buy credits or wait for the first day of the month. [POST /api/v1/sites/12/generate/: Quota exhausted]');
-    const limited = new RateLimitError({ message: 'm', hint: 'Wait 12 seconds.', method: 'GET', path: '/api/v1/me/', status: 429, retryAfter: 12 });
+    expect(errorLine(quota)).toBe(
+      '402: Buy credits or wait for the first day of the month. [POST /api/v1/sites/12/generate/: Quota exhausted]',
+    );
+    const limited = new RateLimitError({
+      message: 'm',
+      hint: 'Wait 12 seconds.',
+      method: 'GET',
+      path: '/api/v1/me/',
+      status: 429,
+      retryAfter: 12,
+    });
     expect(exitCodeFor(limited)).toBe(EXIT.rateLimited);
     expect(errorLine(limited)).toBe('429: Wait 12 seconds. [GET /api/v1/me/]');
     expect(exitCodeFor(new MissingApiKeyError({ message: 'm', hint: 'h', option: 'apiKey' }))).toBe(EXIT.unauthorized);

@@ -27,7 +27,12 @@ export function startCli(
   options: { env?: Record<string, string | undefined>; cwd?: string; processGroup?: boolean } = {},
 ): ChildProcess & { result: Promise<CliResult>; output: { stdout: string; stderr: string } } {
   // processGroup: the CLI leads its own process group, so a test can signal the group as a terminal's Ctrl-C does.
-  const child = spawn('node', [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], detached: options.processGroup === true });
+  const child = spawn('node', [BIN, ...args], {
+    env: cleanEnv(options.env),
+    cwd: options.cwd ?? ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.processGroup === true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -41,14 +46,21 @@ export function startCli(
   return Object.assign(child as ChildProcess & { output: { stdout: string; stderr: string } }, { result });
 }
 
-export async function runCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+): Promise<CliResult> {
   const child = startCli(args, options);
   child.stdin?.end(options.input ?? '');
   return child.result;
 }
 
 /** Polls `check` until it returns true (or fails after `timeoutMs`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -22,7 +22,10 @@ describe('tolerant reading', () => {
 
   it('missing optional fields are fine (detail extras, /me/ usage)', async () => {
     const slug = await firstSlug();
-    await fault(sim(), { route: DETAIL, drift: { omit: ['excerpt', 'url', 'updated_at', 'meta_description', 'featured_image', 'keywords', 'view_count'] } });
+    await fault(sim(), {
+      route: DETAIL,
+      drift: { omit: ['excerpt', 'url', 'updated_at', 'meta_description', 'featured_image', 'keywords', 'view_count'] },
+    });
     await fault(sim(), { route: 'GET /api/v1/me/', drift: { omit: ['usage'] } });
     const client = proClient(sim());
     const detail = await client.article(12, slug);
@@ -46,8 +49,15 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
     const error = await rejection(proClient(sim()).articles(12));
     expect(error).toBeInstanceOf(ResponseFormatError);
     const e = error as ResponseFormatError;
-    expect(e).toMatchObject({ code: 'bad_response', status: 200, endpoint: 'GET /api/v1/sites/12/articles/', fieldPath: 'results[0].slug' });
-    expect(e.message).toMatch(/^\[GET\] \/api\/v1\/sites\/12\/articles\/: 200 OK: unexpected response: field `results\[0\]\.slug`: .*expected string.*\(and \d+ more problems\)\. Check that `baseUrl`/);
+    expect(e).toMatchObject({
+      code: 'bad_response',
+      status: 200,
+      endpoint: 'GET /api/v1/sites/12/articles/',
+      fieldPath: 'results[0].slug',
+    });
+    expect(e.message).toMatch(
+      /^\[GET\] \/api\/v1\/sites\/12\/articles\/: 200 OK: unexpected response: field `results\[0\]\.slug`: .*expected string.*\(and \d+ more problems\)\. Check that `baseUrl`/,
+    );
     // A malformed answer is not retried: asking again gives the same shape.
     expect(routeCounts(sim(), LIST)).toEqual({ '200': 1 });
   });
@@ -77,7 +87,9 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
     const error = (await rejection(proClient(sim()).me())) as ResponseFormatError;
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error.fieldPath).toBe('(body)');
-    expect(error.message).toMatch(/^\[GET\] \/api\/v1\/me\/: 200 OK: unexpected response: expected JSON, got HTML \(text\/html; charset=utf-8\)\./);
+    expect(error.message).toMatch(
+      /^\[GET\] \/api\/v1\/me\/: 200 OK: unexpected response: expected JSON, got HTML \(text\/html; charset=utf-8\)\./,
+    );
     expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '200': 1 });
   });
 

@@ -10,7 +10,12 @@ describe('authenticated endpoints', () => {
     const client = proClient(sim());
     expect(client.rateLimit).toBeUndefined();
     const account = await client.me();
-    expect(account).toMatchObject({ username: 'pro-user', email: 'pro@example.com', plan: 'pro', rate_limit_per_hour: 60 });
+    expect(account).toMatchObject({
+      username: 'pro-user',
+      email: 'pro@example.com',
+      plan: 'pro',
+      rate_limit_per_hour: 60,
+    });
     expect(account.usage).toMatchObject({ articles_this_month: 0, articles_per_month_limit: 30 });
     expect(account.usage?.month_key).toMatch(/^\d{4}-\d{2}$/);
     expect(client.requestCount).toBe(1);
@@ -91,7 +96,13 @@ describe('authenticated endpoints', () => {
 
   it('audit(): score and suggestions; the same body twice is a cache hit', async () => {
     const client = proClient(sim());
-    const body = { title: 'Hello', excerpt: 'A short text', content: '<p>Hello world</p>', keyword: 'hello', language: 'en' };
+    const body = {
+      title: 'Hello',
+      excerpt: 'A short text',
+      content: '<p>Hello world</p>',
+      keyword: 'hello',
+      language: 'en',
+    };
     const first = await client.audit(body);
     expect(first.score).toEqual(expect.any(Number));
     expect(Array.isArray(first.suggestions)).toBe(true);
@@ -102,7 +113,8 @@ describe('authenticated endpoints', () => {
   it('brief(): intent, outline, entities, faq, eeat_signals', async () => {
     const brief = await proClient(sim()).brief({ keyword: 'sourdough starter', language: 'en' });
     expect(brief.intent).toBeDefined();
-    for (const field of ['outline', 'entities', 'faq', 'eeat_signals'] as const) expect(Array.isArray(brief[field])).toBe(true);
+    for (const field of ['outline', 'entities', 'faq', 'eeat_signals'] as const)
+      expect(Array.isArray(brief[field])).toBe(true);
     expect(brief.outline.length).toBeGreaterThan(0);
   });
 

@@ -24,7 +24,13 @@ describe('one error class per status, with the hint of the API document', () => 
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toBeInstanceOf(PublisherError);
     const e = error as UnauthorizedError;
-    expect(e).toMatchObject({ name: 'UnauthorizedError', status: 401, code: 'unauthorized', method: 'GET', path: '/api/v1/me/' });
+    expect(e).toMatchObject({
+      name: 'UnauthorizedError',
+      status: 401,
+      code: 'unauthorized',
+      method: 'GET',
+      path: '/api/v1/me/',
+    });
     expect(e.apiMessage).toEqual(expect.any(String));
     expect(e.hint).toContain('Send the header `Authorization: Bearer <API_KEY>`');
     expect(e.message).toBe(`[GET] /api/v1/me/: 401 Unauthorized: ${e.apiMessage!.replace(/\.$/, '')}. ${e.hint}`);
@@ -48,7 +54,12 @@ describe('one error class per status, with the hint of the API document', () => 
     for (let i = 0; i < 32; i++) await client.generate(12, { topic: `topic ${i}`, length: 'short' });
     const error = await rejection(client.generate(12, { topic: 'one too many' }));
     expect(error).toBeInstanceOf(PaymentRequiredError);
-    expect(error).toMatchObject({ status: 402, code: 'quota_exhausted', method: 'POST', path: '/api/v1/sites/12/generate/' });
+    expect(error).toMatchObject({
+      status: 402,
+      code: 'quota_exhausted',
+      method: 'POST',
+      path: '/api/v1/sites/12/generate/',
+    });
     expect((error as PaymentRequiredError).hint).toContain('buy credits or wait for the first day of the month');
     expect(error.message).toMatch(/^\[POST\] \/api\/v1\/sites\/12\/generate\/: 402 Payment Required: /);
   });
@@ -67,12 +78,19 @@ describe('one error class per status, with the hint of the API document', () => 
   });
 
   it('429 -> RateLimitError with retryAfter and "wait N seconds"', async () => {
-    await fault(sim(), { route: 'GET /api/v1/sites/', status: 429, retryAfter: 42, json: { error: 'Rate limit exceeded.' } });
+    await fault(sim(), {
+      route: 'GET /api/v1/sites/',
+      status: 429,
+      retryAfter: 42,
+      json: { error: 'Rate limit exceeded.' },
+    });
     const error = await rejection(proClient(sim()).sites());
     expect(error).toBeInstanceOf(RateLimitError);
     const e = error as RateLimitError;
     expect(e).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 42, apiMessage: 'Rate limit exceeded.' });
-    expect(e.hint).toBe('Wait 42 seconds, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).');
+    expect(e.hint).toBe(
+      'Wait 42 seconds, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).',
+    );
     expect(e.message).toBe(`[GET] /api/v1/sites/: 429 Too Many Requests: Rate limit exceeded. ${e.hint}`);
   });
 
@@ -93,7 +111,9 @@ describe('one error class per status, with the hint of the API document', () => 
     const error = await rejection(proClient(sim(), { retries: 0 }).me());
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, code: 'server_error', hint: 'The service failed: retry later.' });
-    expect(error.message).toBe('[GET] /api/v1/me/: 500 Internal Server Error: Simulated fault: HTTP 500. The service failed: retry later.');
+    expect(error.message).toBe(
+      '[GET] /api/v1/me/: 500 Internal Server Error: Simulated fault: HTTP 500. The service failed: retry later.',
+    );
   });
 
   it('other 4xx -> ApiError with the service’s validation message', async () => {

@@ -21,7 +21,9 @@ describe('createClient options', () => {
     expect(ftp.code).toBe('invalid_option');
     expect(ftp.message).toContain('`baseUrl` must use http or https (got "ftp:")');
     // An unparseable URL is never echoed, only its length (test/security/base-url.test.ts).
-    expect(configError({ baseUrl: 'example.com' }).message).toContain('`baseUrl` must be an absolute http(s) URL (got a value that is not a URL (11 characters');
+    expect(configError({ baseUrl: 'example.com' }).message).toContain(
+      '`baseUrl` must be an absolute http(s) URL (got a value that is not a URL (11 characters',
+    );
   });
 
   it('baseUrl: credentials are refused and never echoed', () => {
@@ -35,8 +37,12 @@ describe('createClient options', () => {
     const error = configError({ baseUrl: 'https://api.example.com', apiKey: 'sk_live_notatoken123' });
     expect(error.option).toBe('apiKey');
     expect(error.message).toContain('`apiKey` must start with btb_ (the value is not shown)');
-    expect(`${error.message} ${error.stack} ${JSON.stringify(error)} ${String(error)}`).not.toContain('sk_live_notatoken123');
-    expect(configError({ baseUrl: 'https://api.example.com', apiKey: 'btb_a b' }).message).toContain('must not contain whitespace');
+    expect(`${error.message} ${error.stack} ${JSON.stringify(error)} ${String(error)}`).not.toContain(
+      'sk_live_notatoken123',
+    );
+    expect(configError({ baseUrl: 'https://api.example.com', apiKey: 'btb_a b' }).message).toContain(
+      'must not contain whitespace',
+    );
   });
 
   it('apiKey: an empty or blank key counts as missing (feeds still work)', () => {
@@ -54,6 +60,8 @@ describe('createClient options', () => {
   it('unknown options are refused (strict), with the list of known ones', () => {
     const error = configError({ baseUrl: 'https://api.example.com', apikey: 'btb_x' });
     expect(error.option).toBe('apikey');
-    expect(error.message).toContain('Unknown option `apikey` for createClient(): remove it or check its spelling. Known options: baseUrl, apiKey,');
+    expect(error.message).toContain(
+      'Unknown option `apikey` for createClient(): remove it or check its spelling. Known options: baseUrl, apiKey,',
+    );
   });
 });

@@ -6,7 +6,9 @@ import { formatFieldPath } from '../../src/client/parse-response.js';
 describe('redactText', () => {
   it('replaces the exact key, even with characters outside the token pattern, and any btb_ token', () => {
     expect(redactText('key=btb_a!b?c here', 'btb_a!b?c')).toBe('key=btb_[redacted] here');
-    expect(redactText('Bearer btb_sim_pro_1, then btb_other-Token.9')).toBe('Bearer btb_[redacted], then btb_[redacted]');
+    expect(redactText('Bearer btb_sim_pro_1, then btb_other-Token.9')).toBe(
+      'Bearer btb_[redacted], then btb_[redacted]',
+    );
     expect(redactText('no secret here')).toBe('no secret here');
   });
 });
@@ -25,9 +27,22 @@ describe('PublisherError', () => {
     expect(error).toBeInstanceOf(PublisherError);
     expect(error.name).toBe('UnauthorizedError');
     expect(error.stack?.startsWith('UnauthorizedError: bad btb_[redacted]')).toBe(true);
-    const everything = [error.message, error.hint, error.apiMessage, error.stack, JSON.stringify(error), String(error.cause), (error.cause as Error).stack].join('\n');
+    const everything = [
+      error.message,
+      error.hint,
+      error.apiMessage,
+      error.stack,
+      JSON.stringify(error),
+      String(error.cause),
+      (error.cause as Error).stack,
+    ].join('\n');
     expect(everything).not.toContain('leakcheck');
-    expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: 'UnauthorizedError', code: 'unauthorized', status: 401, path: '/api/v1/me/' });
+    expect(JSON.parse(JSON.stringify(error))).toMatchObject({
+      name: 'UnauthorizedError',
+      code: 'unauthorized',
+      status: 401,
+      path: '/api/v1/me/',
+    });
   });
 });
 

@@ -17,7 +17,9 @@ describe('429', () => {
     expect(ms).toBeLessThan(3000);
     expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '429': 1, '200': 1 });
     expect(client.requestCount).toBe(2);
-    expect(warnings).toEqual(['[astro-content-publisher] GET /api/v1/me/ -> 429; waiting 1000 ms (Retry-After) and retrying once']);
+    expect(warnings).toEqual([
+      '[astro-content-publisher] GET /api/v1/me/ -> 429; waiting 1000 ms (Retry-After) and retrying once',
+    ]);
   });
 
   it('the simulator’s sliding window: the retry lands after the oldest request left it', async () => {
@@ -126,7 +128,9 @@ describe('5xx and network failures on GET', () => {
     const error = await rejection(proClient(sim()).me());
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'network', method: 'GET', path: '/api/v1/me/' });
-    expect(error.message).toMatch(/^\[GET\] \/api\/v1\/me\/: network error: .+\. Check that the service at http:\/\/127\.0\.0\.1:\d+ is reachable \(baseUrl\), then retry\.$/);
+    expect(error.message).toMatch(
+      /^\[GET\] \/api\/v1\/me\/: network error: .+\. Check that the service at http:\/\/127\.0\.0\.1:\d+ is reachable \(baseUrl\), then retry\.$/,
+    );
     expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '0': 3 });
   });
 
@@ -154,7 +158,9 @@ describe('timeouts', () => {
     const { ms, error } = await timed(() => client.me());
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'timeout', timeoutMs: 200, path: '/api/v1/me/' });
-    expect((error as TimeoutError).message).toBe('[GET] /api/v1/me/: no complete response within 200 ms. Retry later, or raise `timeoutMs` (now 200 ms).');
+    expect((error as TimeoutError).message).toBe(
+      '[GET] /api/v1/me/: no complete response within 200 ms. Retry later, or raise `timeoutMs` (now 200 ms).',
+    );
     expect(ms).toBeGreaterThanOrEqual(190);
     expect(ms).toBeLessThan(2500);
     expect(client.requestCount).toBe(1);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createClient, MissingApiKeyError, type Client, type ClientOptions } from '../../src/client/index.js';
+import {
+  ConfigError,
+  createClient,
+  MissingApiKeyError,
+  type Client,
+  type ClientOptions,
+} from '../../src/client/index.js';
 import { closedPort, fault, rejection, totalRequests } from './helpers.js';
 import { useSimulator } from './setup.js';
 
@@ -68,7 +74,15 @@ describe('the key never leaves the Authorization header', () => {
 
   function assertClean(error: unknown, secret: string): void {
     const e = error as Error & { cause?: Error };
-    const surfaces = [e.message, String(e), JSON.stringify(e), e.stack ?? '', String(e.cause ?? ''), e.cause?.stack ?? '', JSON.stringify(Object.entries(e))];
+    const surfaces = [
+      e.message,
+      String(e),
+      JSON.stringify(e),
+      e.stack ?? '',
+      String(e.cause ?? ''),
+      e.cause?.stack ?? '',
+      JSON.stringify(Object.entries(e)),
+    ];
     for (const surface of surfaces) expect(surface).not.toContain(secret);
   }
 
@@ -76,16 +90,26 @@ describe('the key never leaves the Authorization header', () => {
     const lines: string[] = [];
     const logger = { debug: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) };
     const errors: unknown[] = [];
-    const collect = async (client: Client, call: (c: Client) => Promise<unknown>) => errors.push(await rejection(call(client)));
+    const collect = async (client: Client, call: (c: Client) => Promise<unknown>) =>
+      errors.push(await rejection(call(client)));
 
     // An unknown key: 401.
     const unknown = createClient({ baseUrl: sim().url, apiKey: LEAK, logger });
     await collect(unknown, (c) => c.me());
     // The service (or a proxy) echoing the key in its error body, on a retried GET.
     const pro = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro, logger, timeoutMs: 300 });
-    await fault(sim(), { route: 'GET /api/v1/sites/', status: 500, json: { error: `invalid token ${sim().tokens.pro} (Bearer ${sim().tokens.pro})` } });
+    await fault(sim(), {
+      route: 'GET /api/v1/sites/',
+      status: 500,
+      json: { error: `invalid token ${sim().tokens.pro} (Bearer ${sim().tokens.pro})` },
+    });
     await collect(pro, (c) => c.sites());
-    await fault(sim(), { route: 'GET /api/v1/sites/:id/keywords/', status: 429, retryAfter: 999, json: { error: `slow down ${sim().tokens.pro}` } });
+    await fault(sim(), {
+      route: 'GET /api/v1/sites/:id/keywords/',
+      status: 429,
+      retryAfter: 999,
+      json: { error: `slow down ${sim().tokens.pro}` },
+    });
     await collect(pro, (c) => c.keywords(12));
     await fault(sim(), { route: 'GET /api/v1/me/', delayMs: 1000 });
     await collect(pro, (c) => c.me());
@@ -94,7 +118,12 @@ describe('the key never leaves the Authorization header', () => {
     await collect(pro, (c) => c.article(12, 'missing'));
     await collect(pro, (c) => c.article(12, sim().tokens.pro + '/x'));
     // No service at all.
-    const nowhere = createClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: LEAK, logger, retries: 1 });
+    const nowhere = createClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      apiKey: LEAK,
+      logger,
+      retries: 1,
+    });
     await collect(nowhere, (c) => c.me());
 
     expect(errors.map((e) => (e as Error).name)).toEqual([
@@ -111,7 +140,9 @@ describe('the key never leaves the Authorization header', () => {
       assertClean(error, LEAK);
       assertClean(error, sim().tokens.pro);
     }
-    expect((errors[1] as { apiMessage: string }).apiMessage).toBe('invalid token btb_[redacted] (Bearer btb_[redacted])');
+    expect((errors[1] as { apiMessage: string }).apiMessage).toBe(
+      'invalid token btb_[redacted] (Bearer btb_[redacted])',
+    );
     expect(lines.length).toBeGreaterThan(8);
     expect(lines.some((line) => line.includes('retry 1 of 2'))).toBe(true);
     for (const line of lines) {

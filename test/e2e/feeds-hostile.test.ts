@@ -72,11 +72,22 @@ beforeAll(async () => {
   await admin(sim.url, 'POST', 'faults', { route: SITEMAP_ROUTE, body: HOSTILE_SITEMAP });
   await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, body: HOSTILE_RSS });
   const integrations = [publisher({ siteId: 12, baseUrl: sim.url })];
-  const staticOut = await buildSite('integration-ssr', { site: 'https://blog.example.com', output: 'static', integrations });
-  const host = await listen(staticHost(staticOut, { '/raw-sitemap.xml': HOSTILE_SITEMAP.replace(/<\?xml-stylesheet[^>]*>/, '') }));
+  const staticOut = await buildSite('integration-ssr', {
+    site: 'https://blog.example.com',
+    output: 'static',
+    integrations,
+  });
+  const host = await listen(
+    staticHost(staticOut, { '/raw-sitemap.xml': HOSTILE_SITEMAP.replace(/<\?xml-stylesheet[^>]*>/, '') }),
+  );
   servers.push(host.server);
   staticUrl = host.url;
-  const serverOut = await buildSite('integration-ssr', { site: 'https://blog.example.com', output: 'server', adapter: node({ mode: 'standalone' }), integrations });
+  const serverOut = await buildSite('integration-ssr', {
+    site: 'https://blog.example.com',
+    output: 'server',
+    adapter: node({ mode: 'standalone' }),
+    integrations,
+  });
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const entry = (await import(pathToFileURL(join(serverOut, 'server', 'entry.mjs')).href)) as { handler: Handler };
   delete process.env.ASTRO_NODE_AUTOSTART;
@@ -96,13 +107,18 @@ afterAll(async () => {
 });
 
 /** Opens a URL with the trap armed; returns what ran and the XHTML/SVG elements the browser built. */
-async function open(url: string): Promise<{ status: number | undefined; ran: string[]; active: number; headers: Record<string, string> }> {
+async function open(
+  url: string,
+): Promise<{ status: number | undefined; ran: string[]; active: number; headers: Record<string, string> }> {
   const page = await browser!.newPage();
   const trap = await armTrap(page);
   const response = await page.goto(url, { waitUntil: 'load' });
   await page.waitForTimeout(50);
   const active = await page.evaluate(
-    () => document.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'script').length + document.getElementsByTagNameNS('http://www.w3.org/2000/svg', 'svg').length + document.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'img').length,
+    () =>
+      document.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'script').length +
+      document.getElementsByTagNameNS('http://www.w3.org/2000/svg', 'svg').length +
+      document.getElementsByTagNameNS('http://www.w3.org/1999/xhtml', 'img').length,
   );
   const ran = [...(await trap.hits()), ...trap.dialogs];
   await page.close();
@@ -113,7 +129,7 @@ describe('hostile upstream feeds in Chromium (issue 15.1)', () => {
   it('the trap catches the raw upstream documents served as text/xml (the test can fail)', async () => {
     const raw = await open(`${staticUrl}/raw-sitemap.xml`);
     expect(raw.active).toBeGreaterThan(0);
-    expect(raw.ran.join('\n')).toContain("alert(sitemap script)");
+    expect(raw.ran.join('\n')).toContain('alert(sitemap script)');
   });
   for (const path of ['/sitemap.xml', '/rss.xml']) {
     it(`static build, served as text/xml: ${path} runs nothing and holds no XHTML or SVG element`, async () => {

@@ -26,8 +26,12 @@ describe('findChromium', () => {
     const own = fakeBrowser('my-chrome');
     const playwright = fakeBrowser('playwright-chrome');
     fakeBrowser('chromium');
-    await expect(findChromium({ ...linux, env: { CHROMIUM_PATH: own, PATH: work }, playwrightExecutable: () => playwright })).resolves.toMatchObject({ source: 'CHROMIUM_PATH', executablePath: own });
-    await expect(findChromium({ ...linux, env: { CHROMIUM_PATH: '/nope/chrome' }, playwrightExecutable: nowhere })).rejects.toThrow(
+    await expect(
+      findChromium({ ...linux, env: { CHROMIUM_PATH: own, PATH: work }, playwrightExecutable: () => playwright }),
+    ).resolves.toMatchObject({ source: 'CHROMIUM_PATH', executablePath: own });
+    await expect(
+      findChromium({ ...linux, env: { CHROMIUM_PATH: '/nope/chrome' }, playwrightExecutable: nowhere }),
+    ).rejects.toThrow(
       'CHROMIUM_PATH is set to /nope/chrome, which does not exist. Point it at a Chrome or Chromium binary, or unset it.',
     );
   });
@@ -35,18 +39,28 @@ describe('findChromium', () => {
   it("then Playwright's browser, then a system Chrome or Chromium on PATH", async () => {
     const playwright = fakeBrowser('playwright-chrome');
     const system = fakeBrowser('chromium-browser');
-    await expect(findChromium({ ...linux, env: { PATH: work }, playwrightExecutable: () => playwright })).resolves.toMatchObject({ source: 'Playwright', executablePath: playwright });
+    await expect(
+      findChromium({ ...linux, env: { PATH: work }, playwrightExecutable: () => playwright }),
+    ).resolves.toMatchObject({ source: 'Playwright', executablePath: playwright });
     rmSync(join(work, 'chromium'), { force: true });
-    await expect(findChromium({ ...linux, env: { PATH: `/nonexistent:${work}` }, playwrightExecutable: nowhere })).resolves.toMatchObject({ source: 'system', executablePath: system });
+    await expect(
+      findChromium({ ...linux, env: { PATH: `/nonexistent:${work}` }, playwrightExecutable: nowhere }),
+    ).resolves.toMatchObject({ source: 'system', executablePath: system });
   });
 
   it('otherwise the Chromium inside @sparticuz/chromium, which launches here and renders a page', async () => {
     const found = await findChromium({ ...linux, env: { PATH: '' }, playwrightExecutable: nowhere });
     expect(found.source).toBe('@sparticuz/chromium');
-    const browser = await chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS, env: { ...process.env, ...found.env } });
+    const browser = await chromium.launch({
+      executablePath: found.executablePath,
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, ...found.env },
+    });
     try {
       const page = await browser.newPage();
-      await page.setContent('<h1 id="t">Bundled</h1><script>document.getElementById("t").textContent += " and scripted"</script>');
+      await page.setContent(
+        '<h1 id="t">Bundled</h1><script>document.getElementById("t").textContent += " and scripted"</script>',
+      );
       expect(await page.locator('h1').textContent()).toBe('Bundled and scripted');
     } finally {
       await browser.close();

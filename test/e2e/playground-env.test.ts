@@ -34,8 +34,12 @@ describe('playground environment', () => {
       site: 'http://localhost:4321',
       budget: { maxRequests: 350 },
     });
-    expect(playgroundSettings({ PUBLISHER_SITE_ID: '21', PLAYGROUND_SITE: 'https://blog.example.com' }).budget).toBeUndefined();
-    expect(() => playgroundSettings({ PUBLISHER_SITE_ID: 'abc' })).toThrow(/PUBLISHER_SITE_ID must be a positive integer \(got "abc"\)/);
+    expect(
+      playgroundSettings({ PUBLISHER_SITE_ID: '21', PLAYGROUND_SITE: 'https://blog.example.com' }).budget,
+    ).toBeUndefined();
+    expect(() => playgroundSettings({ PUBLISHER_SITE_ID: 'abc' })).toThrow(
+      /PUBLISHER_SITE_ID must be a positive integer \(got "abc"\)/,
+    );
     expect(() => playgroundSettings({})).toThrow(/npm run demo/);
   });
 

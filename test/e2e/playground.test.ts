@@ -11,7 +11,12 @@ const BLOG = 'https://blog.example.com';
 const ARTICLES = 40;
 const SCREENSHOTS = join(REPO_ROOT, 'screenshots');
 
-interface ListItem { slug: string; title: string; language: string; published_at: string }
+interface ListItem {
+  slug: string;
+  title: string;
+  language: string;
+  published_at: string;
+}
 
 let simulator: Simulator;
 let site: BuiltSite;
@@ -165,7 +170,11 @@ describe('playground images in Chromium', () => {
         // Lazy images below the fold load only when scrolled to: load them all now, then read what arrived.
         for (const img of all) img.loading = 'eager';
         await Promise.all(all.map((img) => img.decode().catch(() => undefined)));
-        return all.map((img) => ({ src: img.currentSrc, width: img.naturalWidth, srcset: img.getAttribute('srcset') ?? '' }));
+        return all.map((img) => ({
+          src: img.currentSrc,
+          width: img.naturalWidth,
+          srcset: img.getAttribute('srcset') ?? '',
+        }));
       });
       for (const image of images) {
         expect(image.width, `${path}: ${image.src}`).toBeGreaterThan(0);

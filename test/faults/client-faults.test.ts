@@ -38,7 +38,15 @@ beforeEach(async () => {
 const MiB = 1024 * 1024;
 
 function client(extra: Partial<ClientOptions> = {}): Client {
-  return createClient({ baseUrl: sim.url, apiKey: sim.tokens.pro, retries: 2, maxRetryAfterMs: 2_000, maxResponseBytes: MiB, maxFeedBytes: 2 * MiB, ...extra });
+  return createClient({
+    baseUrl: sim.url,
+    apiKey: sim.tokens.pro,
+    retries: 2,
+    maxRetryAfterMs: 2_000,
+    maxResponseBytes: MiB,
+    maxFeedBytes: 2 * MiB,
+    ...extra,
+  });
 }
 
 /** What each caller does with the answer: the feeds are parsed exactly as the loader, routes and watcher do. */
@@ -70,13 +78,19 @@ interface Row {
   expect: (endpoint: Endpoint, outcome: { value?: unknown; error?: unknown }) => void;
 }
 
-const fails = (cls: abstract new (...args: never[]) => Error, check?: (error: Error, endpoint: Endpoint) => void) =>
+const fails =
+  (cls: abstract new (...args: never[]) => Error, check?: (error: Error, endpoint: Endpoint) => void) =>
   (endpoint: Endpoint, outcome: { error?: unknown }) => {
     expect(outcome.error, `${endpoint}: expected ${cls.name}`).toBeInstanceOf(cls);
     check?.(outcome.error as Error, endpoint);
   };
 
-const names = (endpoint: Endpoint) => (endpoint === 'list' ? '/api/v1/sites/12/articles/' : endpoint === 'detail' ? `/api/v1/sites/12/articles/${slug}/` : `/api/sites/12/${endpoint}.xml`);
+const names = (endpoint: Endpoint) =>
+  endpoint === 'list'
+    ? '/api/v1/sites/12/articles/'
+    : endpoint === 'detail'
+      ? `/api/v1/sites/12/articles/${slug}/`
+      : `/api/sites/12/${endpoint}.xml`;
 
 const ROWS: Row[] = [
   {
@@ -112,7 +126,9 @@ const ROWS: Row[] = [
     fault: () => ({ status: 500 }),
     requests: 3,
     ms: [0, 4_000],
-    expect: fails(ServerError, (error, endpoint) => expect(error.message).toContain(`[GET] ${names(endpoint)}: 500 Internal Server Error`)),
+    expect: fails(ServerError, (error, endpoint) =>
+      expect(error.message).toContain(`[GET] ${names(endpoint)}: 500 Internal Server Error`),
+    ),
   },
   {
     name: '503: retried `retries` times, then ServerError',
@@ -171,10 +187,13 @@ const ROWS: Row[] = [
   {
     name: 'schema drift, a renamed field: ResponseFormatError with the field path',
     endpoints: JSON_ENDPOINTS,
-    fault: (endpoint) => ({ drift: endpoint === 'list' ? { rename: { slug: 'article_slug' } } : { rename: { content: 'body' } } }),
+    fault: (endpoint) => ({
+      drift: endpoint === 'list' ? { rename: { slug: 'article_slug' } } : { rename: { content: 'body' } },
+    }),
     requests: 1,
     expect: fails(ResponseFormatError, (error, endpoint) =>
-      expect((error as ResponseFormatError).fieldPath).toBe(endpoint === 'list' ? 'results[0].slug' : 'content')),
+      expect((error as ResponseFormatError).fieldPath).toBe(endpoint === 'list' ? 'results[0].slug' : 'content'),
+    ),
   },
   {
     name: 'schema drift, a required field missing: ResponseFormatError with the field path',
@@ -182,7 +201,8 @@ const ROWS: Row[] = [
     fault: () => ({ drift: { omit: ['title'] } }),
     requests: 1,
     expect: fails(ResponseFormatError, (error, endpoint) =>
-      expect((error as ResponseFormatError).fieldPath).toBe(endpoint === 'list' ? 'results[0].title' : 'title')),
+      expect((error as ResponseFormatError).fieldPath).toBe(endpoint === 'list' ? 'results[0].title' : 'title'),
+    ),
   },
   {
     name: 'schema drift, `article_type` and other extra fields: accepted and kept (tolerant reading)',
@@ -200,23 +220,34 @@ const ROWS: Row[] = [
     name: 'schema drift in a feed (renamed elements, extra elements): read without error, unknown parts ignored',
     endpoints: ['sitemap', 'rss'],
     fault: (endpoint) => ({
-      body: endpoint === 'sitemap'
-        ? '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://pro-blog.example.com/blog/a/</loc><priority>0.5</priority><x:extra xmlns:x="urn:x">1</x:extra></url><url><location>https://pro-blog.example.com/blog/b/</location></url></urlset>'
-        : '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A</title><link>https://pro-blog.example.com/blog/a/</link><x:extra xmlns:x="urn:x">1</x:extra></item><item><heading>B</heading></item></channel></rss>',
+      body:
+        endpoint === 'sitemap'
+          ? '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://pro-blog.example.com/blog/a/</loc><priority>0.5</priority><x:extra xmlns:x="urn:x">1</x:extra></url><url><location>https://pro-blog.example.com/blog/b/</location></url></urlset>'
+          : '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><item><title>A</title><link>https://pro-blog.example.com/blog/a/</link><x:extra xmlns:x="urn:x">1</x:extra></item><item><heading>B</heading></item></channel></rss>',
     }),
     requests: 1,
     expect: (endpoint, { value, error }) => {
       expect(error).toBeUndefined();
-      if (endpoint === 'sitemap') expect((value as Array<{ loc: string }>).map((e) => e.loc)).toEqual(['https://pro-blog.example.com/blog/a/']);
-      else expect((value as { items: Array<{ link?: string }> }).items[0]?.link).toBe('https://pro-blog.example.com/blog/a/');
+      if (endpoint === 'sitemap')
+        expect((value as Array<{ loc: string }>).map((e) => e.loc)).toEqual(['https://pro-blog.example.com/blog/a/']);
+      else
+        expect((value as { items: Array<{ link?: string }> }).items[0]?.link).toBe(
+          'https://pro-blog.example.com/blog/a/',
+        );
     },
   },
   {
     name: 'a list that suddenly comes back empty: an empty answer, not an error (the loader decides, see loader-faults)',
     endpoints: ['list', 'sitemap', 'rss'],
-    fault: (endpoint) => (endpoint === 'list'
-      ? { json: { results: [] } }
-      : { body: endpoint === 'sitemap' ? '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>' : '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>' }),
+    fault: (endpoint) =>
+      endpoint === 'list'
+        ? { json: { results: [] } }
+        : {
+            body:
+              endpoint === 'sitemap'
+                ? '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+                : '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>',
+          },
     requests: 1,
     expect: (endpoint, { value, error }) => {
       expect(error).toBeUndefined();

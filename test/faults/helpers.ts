@@ -26,8 +26,10 @@ async function admin(sim: Simulator, method: string, path: string, body?: unknow
 export const addFault = (sim: Simulator, spec: Record<string, unknown>) => admin(sim, 'POST', 'faults', spec);
 export const clearFaults = (sim: Simulator) => admin(sim, 'DELETE', 'faults');
 export const resetSim = (sim: Simulator) => admin(sim, 'POST', 'reset');
-export const publish = (sim: Simulator, body: Record<string, unknown>) => admin(sim, 'POST', 'articles', body) as Promise<{ slug: string }>;
-export const patchArticle = (sim: Simulator, site: number, slug: string, body: Record<string, unknown>) => admin(sim, 'PATCH', `articles/${site}/${slug}`, body);
+export const publish = (sim: Simulator, body: Record<string, unknown>) =>
+  admin(sim, 'POST', 'articles', body) as Promise<{ slug: string }>;
+export const patchArticle = (sim: Simulator, site: number, slug: string, body: Record<string, unknown>) =>
+  admin(sim, 'PATCH', `articles/${site}/${slug}`, body);
 
 /** Requests the simulator saw on one route, whatever their status. */
 export function hits(stats: SimulatorStats, route: string): number {
@@ -35,7 +37,12 @@ export function hits(stats: SimulatorStats, route: string): number {
 }
 
 /** The simulator records a request once it answered (after a delay fault): wait for the count to settle. */
-export async function settledStats(sim: Simulator, route: string, atLeast: number, timeoutMs = 5_000): Promise<SimulatorStats> {
+export async function settledStats(
+  sim: Simulator,
+  route: string,
+  atLeast: number,
+  timeoutMs = 5_000,
+): Promise<SimulatorStats> {
   const started = Date.now();
   for (;;) {
     const stats = sim.stats();

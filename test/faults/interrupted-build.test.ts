@@ -42,13 +42,21 @@ afterAll(async () => {
 function startBuild() {
   const child = spawn(NODE, [BUILD_SCRIPT, join(base, 'dist'), join(base, 'cache')], {
     cwd: FIXTURE,
-    env: { ...process.env, PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12', FAULTS_STRICT: '' },
+    env: {
+      ...process.env,
+      PUBLISHER_BASE_URL: sim.url,
+      PUBLISHER_API_KEY: sim.tokens.pro,
+      PUBLISHER_SITE_ID: '12',
+      FAULTS_STRICT: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, done, output: () => output };
 }
 
@@ -74,7 +82,12 @@ it('SIGKILL during the detail calls leaves the previous store or a superset of g
 
   // Upstream moves on: 3 new articles and 2 retitled ones, 5 detail calls for the next build.
   const [a, b] = [...before.keys()];
-  for (const n of [1, 2, 3]) await publish(sim, { site: 12, title: `Published while the build runs ${n}`, content: `<h2>Part ${n}</h2><p>Body ${n}.</p>` });
+  for (const n of [1, 2, 3])
+    await publish(sim, {
+      site: 12,
+      title: `Published while the build runs ${n}`,
+      content: `<h2>Part ${n}</h2><p>Body ${n}.</p>`,
+    });
   await patchArticle(sim, 12, a!, { title: 'Retitled before the crash A' });
   await patchArticle(sim, 12, b!, { title: 'Retitled before the crash B' });
 
@@ -83,7 +96,8 @@ it('SIGKILL during the detail calls leaves the previous store or a superset of g
   sim.resetStats();
   const run = startBuild();
   const started = Date.now();
-  while (hits(sim.stats(), ROUTES.detail) < 2 && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (hits(sim.stats(), ROUTES.detail) < 2 && Date.now() - started < 60_000)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   expect(hits(sim.stats(), ROUTES.detail), run.output()).toBeGreaterThanOrEqual(2);
   // Kill once Astro's debounced save has put the answered entries on disk (the hanging ones cannot be).
   const grown = async () => (await storedArticles()).size > before.size;

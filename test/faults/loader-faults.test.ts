@@ -21,7 +21,13 @@ let before: FakeContext;
 let good: FakeContext;
 let listItems: unknown[];
 const loader = (extra: Record<string, unknown> = {}) =>
-  articlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, budget: { maxRequests: MAX_REQUESTS, reserve: 0 }, ...extra });
+  articlesLoader({
+    siteId: 12,
+    baseUrl: sim.url,
+    apiKey: sim.tokens.pro,
+    budget: { maxRequests: MAX_REQUESTS, reserve: 0 },
+    ...extra,
+  });
 
 /** A copy of a context's store and meta, so each scenario starts from the same previous build. */
 function copyOf(source: FakeContext): FakeContext {
@@ -58,7 +64,11 @@ beforeAll(async () => {
   good = copyOf(before);
   await loader().load(good.context);
   expect(good.entries.size).toBe(13);
-  listItems = ((await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } })).json()) as { results: unknown[] }).results;
+  listItems = (
+    (await (
+      await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } })
+    ).json()) as { results: unknown[] }
+  ).results;
 });
 afterAll(async () => {
   await sim?.close();
@@ -81,8 +91,18 @@ interface Row {
 
 const ALL: Endpoint[] = ['list', 'detail', 'sitemap', 'rss'];
 const ROWS: Row[] = [
-  { name: '429 with a short Retry-After', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1, times: 1 }), retryAfterHonoured: true },
-  { name: '429 with a Retry-After over the cap', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 3600 }), status: 429 },
+  {
+    name: '429 with a short Retry-After',
+    endpoints: ALL,
+    fault: () => ({ status: 429, retryAfter: 1, times: 1 }),
+    retryAfterHonoured: true,
+  },
+  {
+    name: '429 with a Retry-After over the cap',
+    endpoints: ALL,
+    fault: () => ({ status: 429, retryAfter: 3600 }),
+    status: 429,
+  },
   { name: '429 storm', endpoints: ALL, fault: () => ({ status: 429, retryAfter: 1 }), status: 429 },
   { name: '500', endpoints: ALL, fault: () => ({ status: 500 }), status: 500 },
   { name: '503', endpoints: ALL, fault: () => ({ status: 503 }), status: 503 },
@@ -95,12 +115,21 @@ const ROWS: Row[] = [
     endpoints: ['list', 'detail'],
     fault: (endpoint) => ({ drift: { rename: endpoint === 'list' ? { slug: 'article_slug' } : { content: 'body' } } }),
   },
-  { name: 'schema drift: a required field missing', endpoints: ['list', 'detail'], fault: () => ({ drift: { omit: ['title'] } }) },
-  { name: 'schema drift: article_type and extra fields', endpoints: ['list', 'detail'], fault: () => ({ drift: { add: { article_type: 'guide', extra: [1, 2] } } }) },
+  {
+    name: 'schema drift: a required field missing',
+    endpoints: ['list', 'detail'],
+    fault: () => ({ drift: { omit: ['title'] } }),
+  },
+  {
+    name: 'schema drift: article_type and extra fields',
+    endpoints: ['list', 'detail'],
+    fault: () => ({ drift: { add: { article_type: 'guide', extra: [1, 2] } } }),
+  },
   {
     name: 'a list that suddenly comes back empty',
     endpoints: ['list', 'sitemap', 'rss'],
-    fault: (endpoint) => (endpoint === 'list' ? { json: { results: [] } } : { body: endpoint === 'sitemap' ? EMPTY_SITEMAP : EMPTY_RSS }),
+    fault: (endpoint) =>
+      endpoint === 'list' ? { json: { results: [] } } : { body: endpoint === 'sitemap' ? EMPTY_SITEMAP : EMPTY_RSS },
     // The sitemap still lists them: the list left them out, nothing is removed.
     strictNames: 'The list of site 12 came back with 0 articles and left out published ones',
   },
@@ -110,7 +139,14 @@ const ROWS: Row[] = [
     fault: () => ({ json: { results: listItems.slice(0, 3) } }),
     strictNames: 'The list of site 12 came back with 3 articles and left out published ones',
   },
-  { name: 'a huge body', endpoints: ALL, fault: (endpoint) => ({ body: 'huge', hugeBytes: endpoint === 'list' || endpoint === 'detail' ? 24 * 1024 * 1024 : 64 * 1024 * 1024 }) },
+  {
+    name: 'a huge body',
+    endpoints: ALL,
+    fault: (endpoint) => ({
+      body: 'huge',
+      hugeBytes: endpoint === 'list' || endpoint === 'detail' ? 24 * 1024 * 1024 : 64 * 1024 * 1024,
+    }),
+  },
 ];
 
 const PATH: Record<Endpoint, string> = {
@@ -134,7 +170,8 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
         const started = performance.now();
         await expect(loader().load(lenient.context), label).resolves.toBeUndefined();
         // Retry-After honoured: the list call waited before its one retry (a detail call never waits).
-        if (row.retryAfterHonoured && endpoint === 'list') expect(performance.now() - started, label).toBeGreaterThanOrEqual(950);
+        if (row.retryAfterHonoured && endpoint === 'list')
+          expect(performance.now() - started, label).toBeGreaterThanOrEqual(950);
         const lines = lenient.take();
         const warnings = lines.filter((l) => l.startsWith('warn '));
         expectPreviousOrGood(lenient, label);
@@ -145,15 +182,23 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
         const details = stats.requests.filter((r) => r.route === ROUTES.detail).map((r) => r.path);
         expect(details.length, `${label}: a detail call was repeated`).toBe(new Set(details).size);
         expect(hits(stats, ROUTES.sitemap) + hits(stats, ROUTES.rss), `${label}: feed calls`).toBeLessThanOrEqual(6);
-        const missed = [...good.entries.keys()].filter((id) => JSON.stringify(seen(lenient.entries.get(id))) !== JSON.stringify(seen(good.entries.get(id))));
+        const missed = [...good.entries.keys()].filter(
+          (id) => JSON.stringify(seen(lenient.entries.get(id))) !== JSON.stringify(seen(good.entries.get(id))),
+        );
         if (missed.length > 0 || lenient.entries.size !== good.entries.size) {
-          expect(warnings.length, `${label}: something was missed (${missed.join(', ')}) without a warning`).toBeGreaterThan(0);
+          expect(
+            warnings.length,
+            `${label}: something was missed (${missed.join(', ')}) without a warning`,
+          ).toBeGreaterThan(0);
         }
         for (const w of warnings) expect(w, `${label}: a warning is one line`).not.toContain('\n');
         if (endpoint === 'list' && row.status) {
-          expect(warnings.join('\n')).toContain(`Could not list the articles of site 12: [GET] ${PATH.list}: ${row.status} `);
+          expect(warnings.join('\n')).toContain(
+            `Could not list the articles of site 12: [GET] ${PATH.list}: ${row.status} `,
+          );
         }
-        if (endpoint === 'detail' && warnings.length > 0) expect(warnings.join('\n')).toMatch(/could not be fetched .*Their previous versions are kept/);
+        if (endpoint === 'detail' && warnings.length > 0)
+          expect(warnings.join('\n')).toMatch(/could not be fetched .*Their previous versions are kept/);
 
         // strict: the same situation fails the build in one line naming the endpoint; the store obeys the same rule.
         await clearFaults(sim);
@@ -172,9 +217,12 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
           expect(message, `${label}: one line`).not.toContain('\n');
           expect(message).toMatch(/^\[astro-content-publisher\] /);
           if (endpoint === 'list' && row.strictNames) expect(message, label).toContain(row.strictNames);
-          else if (endpoint === 'list' || endpoint === 'detail') expect(message, label).toContain(`[GET] ${PATH[endpoint]}`);
-          if (endpoint === 'sitemap' || endpoint === 'rss') expect(message, label).toMatch(new RegExp(`public (sitemap|RSS feed) of site 12`));
-          if (row.status && endpoint !== 'sitemap' && endpoint !== 'rss') expect(message, label).toContain(`: ${row.status} `);
+          else if (endpoint === 'list' || endpoint === 'detail')
+            expect(message, label).toContain(`[GET] ${PATH[endpoint]}`);
+          if (endpoint === 'sitemap' || endpoint === 'rss')
+            expect(message, label).toMatch(new RegExp(`public (sitemap|RSS feed) of site 12`));
+          if (row.status && endpoint !== 'sitemap' && endpoint !== 'rss')
+            expect(message, label).toContain(`: ${row.status} `);
         } else {
           expect(failure, `${label}: nothing was missed, strict passes`).toBeUndefined();
         }
@@ -183,7 +231,9 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
         // Once the fault is gone, the next build converges to the good store.
         await clearFaults(sim);
         await loader().load(lenient.context);
-        expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)])), `${label}: converges`).toEqual(new Map([...good.entries].map(([id, e]) => [id, seen(e)])));
+        expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)])), `${label}: converges`).toEqual(
+          new Map([...good.entries].map(([id, e]) => [id, seen(e)])),
+        );
       }
     });
   }
@@ -199,8 +249,12 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
     expect(run.ms).toBeLessThan(3_000);
     const warnings = lenient.take().filter((l) => l.startsWith('warn '));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`Could not list the articles of site 12: [GET] ${PATH.list}: no complete response within 300 ms. Retry later, or raise \`timeoutMs\` (now 300 ms). Kept the 12 stored articles as they were`);
-    expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)]))).toEqual(new Map([...before.entries].map(([id, e]) => [id, seen(e)])));
+    expect(warnings[0]).toContain(
+      `Could not list the articles of site 12: [GET] ${PATH.list}: no complete response within 300 ms. Retry later, or raise \`timeoutMs\` (now 300 ms). Kept the 12 stored articles as they were`,
+    );
+    expect(new Map([...lenient.entries].map(([id, e]) => [id, seen(e)]))).toEqual(
+      new Map([...before.entries].map(([id, e]) => [id, seen(e)])),
+    );
 
     const strict = copyOf(before);
     const failed = await timed(() => loader({ timeoutMs: 300, strict: true }).load(strict.context));
@@ -208,14 +262,20 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
     expect(failed.error).toBeInstanceOf(StrictModeError);
     const message = (failed.error as Error).message;
     expect(message).not.toContain('\n');
-    expect(message).toMatch(new RegExp(`^\\[astro-content-publisher\\] Could not list the articles of site 12: \\[GET\\] ${PATH.list}: no complete response within 300 ms\\.`));
+    expect(message).toMatch(
+      new RegExp(
+        `^\\[astro-content-publisher\\] Could not list the articles of site 12: \\[GET\\] ${PATH.list}: no complete response within 300 ms\\.`,
+      ),
+    );
     expect(message).toContain('`timeoutMs` (now 300 ms)');
     expect(message).not.toContain(sim.tokens.pro);
     expectPreviousOrGood(strict, 'timeout (strict)');
 
     // The live loader's client gets the same timeout: the error comes back as a value, within the bound.
     const live = liveArticlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, timeoutMs: 300 });
-    const liveRun = await timed(() => live.loadCollection({ filter: undefined } as Parameters<typeof live.loadCollection>[0]));
+    const liveRun = await timed(() =>
+      live.loadCollection({ filter: undefined } as Parameters<typeof live.loadCollection>[0]),
+    );
     expect(liveRun.ms).toBeLessThan(3_000);
     const liveResult = liveRun.value as { error?: unknown };
     expect(liveResult.error).toBeInstanceOf(TimeoutError);
@@ -229,7 +289,9 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
     await addFault(sim, { route: ROUTES.sitemap, body: EMPTY_SITEMAP });
     const ctx = copyOf(before);
     await loader().load(ctx.context);
-    expect(ctx.take().join('\n')).toContain('came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })');
+    expect(ctx.take().join('\n')).toContain(
+      'came back with 0 articles where 12 are stored: removing 12 at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true })',
+    );
     expect(ctx.entries.size).toBe(12);
     await loader({ allowMassRemoval: true }).load(ctx.context);
     expect(ctx.entries.size).toBe(0);

@@ -15,13 +15,27 @@ import { addFault, clearFaults, hits, publish, ROUTES, settledStats, timed, useF
 
 const sim = useFaultSimulator({ articles: 5 });
 
-const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
+const astro = {
+  site: 'https://blog.example.com',
+  base: '/',
+  output: 'static' as const,
+  trailingSlash: 'ignore' as const,
+};
 /** A short timeout only where the latency is the fault: a 64 MiB body takes longer than that on a busy machine. */
-const route = (row: { name: string }) => resolveOptions({ siteId: 12, baseUrl: sim().url, timeoutMs: row.name.startsWith('latency') ? 400 : 15_000 }, astro, {}).route;
+const route = (row: { name: string }) =>
+  resolveOptions(
+    { siteId: 12, baseUrl: sim().url, timeoutMs: row.name.startsWith('latency') ? 400 : 15_000 },
+    astro,
+    {},
+  ).route;
 
 const ROWS: Array<{ name: string; fault: Record<string, unknown>; reason: RegExp }> = [
   { name: '429 with a short Retry-After', fault: { status: 429, retryAfter: 1 }, reason: /the service answered 429/ },
-  { name: '429 with a Retry-After over any cap', fault: { status: 429, retryAfter: 3600 }, reason: /the service answered 429/ },
+  {
+    name: '429 with a Retry-After over any cap',
+    fault: { status: 429, retryAfter: 3600 },
+    reason: /the service answered 429/,
+  },
   { name: '500', fault: { status: 500 }, reason: /the service answered 500/ },
   { name: '502', fault: { status: 502 }, reason: /the service answered 502/ },
   { name: '503', fault: { status: 503 }, reason: /the service answered 503/ },

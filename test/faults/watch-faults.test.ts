@@ -19,14 +19,28 @@ let dir: string;
 let baseline: string;
 
 const FEEDS = 'GET /api/sites/*';
-const EMPTY = { sitemap: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>', rss: '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>' };
+const EMPTY = {
+  sitemap: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+  rss: '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>',
+};
 
 async function lines(file: string): Promise<number> {
   return existsSync(file) ? (await readFile(file, 'utf8')).split('\n').filter(Boolean).length : 0;
 }
 
 function watch(state: string, counter: string) {
-  return runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', state, '--once', '--run', `echo run >> "${counter}"`]);
+  return runCli([
+    'watch',
+    '--site',
+    '12',
+    '--base-url',
+    sim.url,
+    '--state',
+    state,
+    '--once',
+    '--run',
+    `echo run >> "${counter}"`,
+  ]);
 }
 
 beforeAll(async () => {
@@ -44,8 +58,17 @@ afterAll(async () => {
 });
 
 const ROWS: Array<{ name: string; fault: Record<string, unknown>; exit: number; stderr?: RegExp }> = [
-  { name: '429 with a short Retry-After: waited, retried, the change is delivered', fault: { status: 429, retryAfter: 1, times: 1 }, exit: 0 },
-  { name: '429 with a Retry-After over the cap', fault: { status: 429, retryAfter: 3600 }, exit: 8, stderr: /429: Wait 3600 seconds, / },
+  {
+    name: '429 with a short Retry-After: waited, retried, the change is delivered',
+    fault: { status: 429, retryAfter: 1, times: 1 },
+    exit: 0,
+  },
+  {
+    name: '429 with a Retry-After over the cap',
+    fault: { status: 429, retryAfter: 3600 },
+    exit: 8,
+    stderr: /429: Wait 3600 seconds, /,
+  },
   { name: '429 storm', fault: { status: 429, retryAfter: 1 }, exit: 8, stderr: /429/ },
   { name: '500', fault: { status: 500 }, exit: 10, stderr: /500/ },
   { name: '503', fault: { status: 503 }, exit: 10, stderr: /503/ },
@@ -84,7 +107,9 @@ describe('watch --once under feed faults', () => {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(row.stderr!);
       for (const line of stderr.filter((l) => !errors.includes(l))) {
-        expect(line).toMatch(/-> (\w+; retry [12] of 2 in \d+ ms|429; waiting \d+ ms \(Retry-After\) and retrying once)$/);
+        expect(line).toMatch(
+          /-> (\w+; retry [12] of 2 in \d+ ms|429; waiting \d+ ms \(Retry-After\) and retrying once)$/,
+        );
       }
       expect(await lines(counter)).toBe(0);
       expect(await readFile(state, 'utf8')).toBe(stateBefore);
@@ -107,7 +132,9 @@ describe('watch --once under feed faults', () => {
     const empty = await watch(state, counter);
     expect(empty.code, empty.stderr).toBe(12);
     expect(empty.stderr.trim().split('\n')).toHaveLength(1);
-    expect(empty.stderr).toMatch(/the RSS feed came back with 0 entries where \d+ were seen and the sitemap came back with 0 entries where \d+ were seen: losing more than half at once looks like an upstream accident/);
+    expect(empty.stderr).toMatch(
+      /the RSS feed came back with 0 entries where \d+ were seen and the sitemap came back with 0 entries where \d+ were seen: losing more than half at once looks like an upstream accident/,
+    );
     expect(empty.stderr).toContain(`delete the state file ${state}`);
     expect(await lines(counter)).toBe(0);
     expect(await readFile(state, 'utf8')).toBe(stateBefore);
@@ -118,7 +145,7 @@ describe('watch --once under feed faults', () => {
   });
 });
 
-describe('suspectLoss: the watcher\'s rule for a feed that shrinks at once (the loader\'s rule too)', () => {
+describe("suspectLoss: the watcher's rule for a feed that shrinks at once (the loader's rule too)", () => {
   it('more than half gone is suspect; half or less is unpublishing; a feed of one is too small to judge', () => {
     expect(suspectLoss('RSS feed', 10, 0)).toBe('the RSS feed came back with 0 entries where 10 were seen');
     expect(suspectLoss('sitemap', 10, 4)).toBe('the sitemap came back with 4 entries where 10 were seen');

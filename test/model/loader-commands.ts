@@ -46,10 +46,18 @@ export interface Real {
 export const keyOf = (lang: Lang, slug: string) => `${lang}:${slug}`;
 
 /** The body carries its language, slug and version in the first paragraph (the teaser shows it too). */
-export const body = (lang: Lang, slug: string, version: number) => `<p>mark-${lang}-${slug}-v${version}-end</p><h2>Part</h2><p>More of ${slug}.</p>`;
+export const body = (lang: Lang, slug: string, version: number) =>
+  `<p>mark-${lang}-${slug}-v${version}-end</p><h2>Part</h2><p>More of ${slug}.</p>`;
 
 export const loader = (model: Pick<Model, 'shared'>, sim: Simulator, lang: Lang, extra: Record<string, unknown> = {}) =>
-  articlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, budget: { maxRequests: BUDGET, reserve: 0 }, ...(model.shared ? { language: lang } : {}), ...extra });
+  articlesLoader({
+    siteId: 12,
+    baseUrl: sim.url,
+    apiKey: sim.tokens.pro,
+    budget: { maxRequests: BUDGET, reserve: 0 },
+    ...(model.shared ? { language: lang } : {}),
+    ...extra,
+  });
 
 /** The language whose body the detail endpoint answers for a slug: the oldest published article of it. */
 export function detailLanguage(model: Model, slug: string): Lang | undefined {
@@ -64,19 +72,32 @@ function pick(map: Map<string, Article>, n: number): Article {
 }
 
 async function unpublishOnService(model: Model, real: Real, article: Article): Promise<void> {
-  const response = await fetch(`${real.sim.url}/__simulator/articles/12/${article.slug}${languageQuery(model, article.lang)}`, { method: 'DELETE' });
+  const response = await fetch(
+    `${real.sim.url}/__simulator/articles/12/${article.slug}${languageQuery(model, article.lang)}`,
+    { method: 'DELETE' },
+  );
   expect(response.status, `unpublish ${keyOf(article.lang, article.slug)}`).toBe(204);
 }
 
 async function publishOnService(model: Model, real: Real, article: Article): Promise<void> {
-  await publish(real.sim, { site: 12, title: article.title, slug: article.slug, language: article.lang, content: body(article.lang, article.slug, article.version), published_at: article.publishedAt });
+  await publish(real.sim, {
+    site: 12,
+    title: article.title,
+    slug: article.slug,
+    language: article.lang,
+    content: body(article.lang, article.slug, article.version),
+    published_at: article.publishedAt,
+  });
   article.seq = model.seq++;
   model.unpublished.delete(keyOf(article.lang, article.slug));
   model.published.set(keyOf(article.lang, article.slug), article);
 }
 
 export class Publish implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly title: string, readonly lang: Lang) {}
+  constructor(
+    readonly title: string,
+    readonly lang: Lang,
+  ) {}
   check = (m: Readonly<Model>) => m.shared || this.lang === 'en';
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -90,21 +111,32 @@ export class Publish implements fc.AsyncCommand<Model, Real> {
 /** The same slug published in the other language (shared slugs only). */
 export class AddLanguage implements fc.AsyncCommand<Model, Real> {
   constructor(readonly pick: number) {}
-  check = (m: Readonly<Model>) => m.shared && [...m.published.values()].some((a) => !m.published.has(keyOf(other(a.lang), a.slug)));
+  check = (m: Readonly<Model>) =>
+    m.shared && [...m.published.values()].some((a) => !m.published.has(keyOf(other(a.lang), a.slug)));
   async run(model: Model, real: Real) {
     model.executed += 1;
     const candidates = [...model.published.values()].filter((a) => !model.published.has(keyOf(other(a.lang), a.slug)));
     const source = candidates[this.pick % candidates.length]!;
     const lang = other(source.lang);
     const before = model.unpublished.get(keyOf(lang, source.slug));
-    await publishOnService(model, real, { lang, slug: source.slug, title: `${source.title}-${lang}`, version: (before?.version ?? 0) + 1, publishedAt: source.publishedAt, seq: 0 });
+    await publishOnService(model, real, {
+      lang,
+      slug: source.slug,
+      title: `${source.title}-${lang}`,
+      version: (before?.version ?? 0) + 1,
+      publishedAt: source.publishedAt,
+      seq: 0,
+    });
   }
   toString = () => `AddLanguage(${this.pick})`;
 }
 const other = (lang: Lang): Lang => (lang === 'en' ? 'fr' : 'en');
 
 export class Edit implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly what: 'body' | 'title') {}
+  constructor(
+    readonly pick: number,
+    readonly what: 'body' | 'title',
+  ) {}
   check = (m: Readonly<Model>) => m.published.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -154,17 +186,31 @@ export class Rename implements fc.AsyncCommand<Model, Real> {
     const article = pick(model.published, this.pick);
     await unpublishOnService(model, real, article);
     model.published.delete(keyOf(article.lang, article.slug));
-    await publishOnService(model, real, { ...article, slug: `a${model.next++}`, version: 1, renamedFrom: article.slug });
+    await publishOnService(model, real, {
+      ...article,
+      slug: `a${model.next++}`,
+      version: 1,
+      renamedFrom: article.slug,
+    });
   }
   toString = () => `Rename(${this.pick})`;
 }
 
 export class Fault implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly endpoint: keyof typeof ROUTES, readonly status: number, readonly times: number) {}
+  constructor(
+    readonly endpoint: keyof typeof ROUTES,
+    readonly status: number,
+    readonly times: number,
+  ) {}
   check = () => true;
   async run(model: Model, real: Real) {
     model.executed += 1;
-    await addFault(real.sim, { route: ROUTES[this.endpoint], status: this.status, times: this.times, ...(this.status === 429 ? { retryAfter: 0 } : {}) });
+    await addFault(real.sim, {
+      route: ROUTES[this.endpoint],
+      status: this.status,
+      times: this.times,
+      ...(this.status === 429 ? { retryAfter: 0 } : {}),
+    });
   }
   toString = () => `Fault(${this.endpoint}, ${this.status} x${this.times})`;
 }
@@ -184,14 +230,17 @@ export class Storm implements fc.AsyncCommand<Model, Real> {
 function checkEntries(model: Model, lang: Lang, ctx: FakeContext, before: Set<string>): void {
   for (const [id, entry] of ctx.entries) {
     // Never another article's or language's content: the marker in the HTML names this entry's language and slug.
-    const marks = [...(entry.rendered?.html ?? '').matchAll(/mark-(\w+)-(.+?)-v\d+-end/g)].map((m) => `${m[1]}:${m[2]}`);
+    const marks = [...(entry.rendered?.html ?? '').matchAll(/mark-(\w+)-(.+?)-v\d+-end/g)].map(
+      (m) => `${m[1]}:${m[2]}`,
+    );
     expect(marks, `${lang} entry ${id}`).toEqual([keyOf(lang, id)]);
     // Nor another language's URL (the shared-slugs service puts the language in the path).
     if (model.shared) expect(String(entry.data.url), `${lang} entry ${id} url`).toContain(`/${lang}/`);
   }
   for (const id of before) {
     // Gone only when unpublished (a failed or killed build never loses an entry).
-    if (!ctx.entries.has(id)) expect(model.published.has(keyOf(lang, id)), `${lang} entry ${id} lost while published`).toBe(false);
+    if (!ctx.entries.has(id))
+      expect(model.published.has(keyOf(lang, id)), `${lang} entry ${id} lost while published`).toBe(false);
   }
 }
 
@@ -223,7 +272,9 @@ export class Build implements fc.AsyncCommand<Model, Real> {
         for (const [k, v] of saved.meta) ctx.meta.set(k, v);
       }
     }
-    expect(real.sim.stats().authenticated - sentAtStart, 'requests of all loaders of the build').toBeLessThanOrEqual(BUDGET * real.ctx.size);
+    expect(real.sim.stats().authenticated - sentAtStart, 'requests of all loaders of the build').toBeLessThanOrEqual(
+      BUDGET * real.ctx.size,
+    );
   }
   toString = () => (this.killed ? 'KilledBuild' : 'Build');
 }
@@ -243,13 +294,21 @@ export async function startingSite(model: Model, real: Real): Promise<void> {
 }
 
 export const commands = [
-  fc.tuple(fc.stringMatching(/^[A-Z][a-z]{2,8}$/), fc.constantFrom('en' as const, 'fr' as const)).map(([t, l]) => new Publish(t, l)),
+  fc
+    .tuple(fc.stringMatching(/^[A-Z][a-z]{2,8}$/), fc.constantFrom('en' as const, 'fr' as const))
+    .map(([t, l]) => new Publish(t, l)),
   fc.nat().map((p) => new AddLanguage(p)),
   fc.tuple(fc.nat(), fc.constantFrom('body' as const, 'title' as const)).map(([p, w]) => new Edit(p, w)),
   fc.nat().map((p) => new Unpublish(p)),
   fc.nat().map((p) => new Republish(p)),
   fc.nat().map((p) => new Rename(p)),
-  fc.tuple(fc.constantFrom('list' as const, 'detail' as const, 'sitemap' as const, 'rss' as const), fc.constantFrom(500, 503, 429), fc.integer({ min: 1, max: 3 })).map(([e, s, t]) => new Fault(e, s, t)),
+  fc
+    .tuple(
+      fc.constantFrom('list' as const, 'detail' as const, 'sitemap' as const, 'rss' as const),
+      fc.constantFrom(500, 503, 429),
+      fc.integer({ min: 1, max: 3 }),
+    )
+    .map(([e, s, t]) => new Fault(e, s, t)),
   fc.integer({ min: 2, max: 12 }).map((times) => new Storm(times)),
   fc.boolean().map((killed) => new Build(killed)),
   fc.constant(new Build(false)),

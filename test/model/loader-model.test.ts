@@ -23,7 +23,12 @@ import { fakeContext, type FakeContext } from '../astro/loader-context.js';
 import { commands, detailLanguage, startingSite, loader, type Lang, type Model, type Real } from './loader-commands.js';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 12);
-const SEED = process.env.MODEL_SEED === undefined ? 20261123 : process.env.MODEL_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.MODEL_SEED);
+const SEED =
+  process.env.MODEL_SEED === undefined
+    ? 20261123
+    : process.env.MODEL_SEED === 'random'
+      ? Date.now() % 2 ** 31
+      : Number(process.env.MODEL_SEED);
 const MAX_COMMANDS = Number(process.env.MODEL_COMMANDS ?? 25);
 /** Steps run (commands executed), printed per variant so that the closing note can give the count. */
 let steps = 0;
@@ -36,16 +41,49 @@ let steps = 0;
  */
 const VARIANTS: Record<string, ServiceVariants> = {
   current: {},
-  'small list, date lastmod, teaser feed, Retry-After date': { listDefault: 5, listMax: 5, sitemapLastmod: 'date', rssContent: 'teaser', retryAfter: 'http-date' },
-  'paged, no lastmod, description feed': { listDefault: 4, listMax: 4, paging: 'next-count', sitemapLastmod: 'absent', rssContent: 'description' },
-  'no list cap, publication-date lastmod, no feed content, Retry-After 0, delta reset': { listDefault: 'none', listMax: 'none', sitemapLastmod: 'published', rssContent: 'none', retryAfter: 'zero', rateLimitReset: 'delta' },
+  'small list, date lastmod, teaser feed, Retry-After date': {
+    listDefault: 5,
+    listMax: 5,
+    sitemapLastmod: 'date',
+    rssContent: 'teaser',
+    retryAfter: 'http-date',
+  },
+  'paged, no lastmod, description feed': {
+    listDefault: 4,
+    listMax: 4,
+    paging: 'next-count',
+    sitemapLastmod: 'absent',
+    rssContent: 'description',
+  },
+  'no list cap, publication-date lastmod, no feed content, Retry-After 0, delta reset': {
+    listDefault: 'none',
+    listMax: 'none',
+    sitemapLastmod: 'published',
+    rssContent: 'none',
+    retryAfter: 'zero',
+    rateLimitReset: 'delta',
+  },
   // Stale feeds: the CDN copy is up to a second old here (an hour on the real service), so the final quiet
   // builds wait for it once.
   'feeds from a CDN copy, page paging': { feedCdnMaxAgeSeconds: 1, listDefault: 3, listMax: 3, paging: 'page' },
   // The multilingual profile (shared slugs, delta reset, Retry-After 0) with a full feed and offset paging,
   // then with a teaser feed: there a slug whose detail answers the other language stays pending.
-  'multilingual, offset paging': { sharedSlugs: true, rateLimitReset: 'delta', retryAfter: 'zero', listDefault: 20, listMax: 100, paging: 'offset' },
-  'multilingual, teaser feed': { sharedSlugs: true, rateLimitReset: 'delta', retryAfter: 'zero', listDefault: 50, rssContent: 'teaser', sitemapLastmod: 'date' },
+  'multilingual, offset paging': {
+    sharedSlugs: true,
+    rateLimitReset: 'delta',
+    retryAfter: 'zero',
+    listDefault: 20,
+    listMax: 100,
+    paging: 'offset',
+  },
+  'multilingual, teaser feed': {
+    sharedSlugs: true,
+    rateLimitReset: 'delta',
+    retryAfter: 'zero',
+    listDefault: 50,
+    rssContent: 'teaser',
+    sitemapLastmod: 'date',
+  },
 };
 
 /**
@@ -62,7 +100,10 @@ async function converge(model: Model, real: Real, variants: ServiceVariants): Pr
   if (variants.feedCdnMaxAgeSeconds) await new Promise((resolve) => setTimeout(resolve, 1100));
   for (const [lang, ctx] of real.ctx) {
     // Quiet builds with room to spare and revalidation on: the store must end up equal to the published set.
-    const quiet = loader(model, real.sim, lang, { budget: { maxRequests: 1000, reserve: 0 }, revalidateAfterHours: 0.0000001 });
+    const quiet = loader(model, real.sim, lang, {
+      budget: { maxRequests: 1000, reserve: 0 },
+      revalidateAfterHours: 0.0000001,
+    });
     for (let i = 0; i < 3; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 2));
       await quiet.load(ctx.context);
@@ -70,7 +111,9 @@ async function converge(model: Model, real: Real, variants: ServiceVariants): Pr
     // Unpublishing most of a small site trips the mass-removal guard, as documented: the user confirms once.
     const logs = ctx.take();
     if (logs.some((line) => line.includes('looks like an upstream accident'))) {
-      await loader(model, real.sim, lang, { budget: { maxRequests: 1000, reserve: 0 }, allowMassRemoval: true }).load(ctx.context);
+      await loader(model, real.sim, lang, { budget: { maxRequests: 1000, reserve: 0 }, allowMassRemoval: true }).load(
+        ctx.context,
+      );
       await quiet.load(ctx.context);
       logs.push(...ctx.take());
     }
@@ -80,20 +123,33 @@ async function converge(model: Model, real: Real, variants: ServiceVariants): Pr
     // A pending one keeps what it held, if anything (an earlier version of its own language: the marker says so).
     const kept = pending.filter((a) => ctx.entries.has(a.slug));
     // A renamed article that stays pending keeps its old slug's entry (the rename rule), at its own language.
-    const renamed = pending.flatMap((a) => (a.renamedFrom !== undefined && ctx.entries.has(a.renamedFrom) ? [{ ...a, slug: a.renamedFrom }] : []));
+    const renamed = pending.flatMap((a) =>
+      a.renamedFrom !== undefined && ctx.entries.has(a.renamedFrom) ? [{ ...a, slug: a.renamedFrom }] : [],
+    );
     kept.push(...renamed);
-    for (const article of kept) expect(ctx.entries.get(article.slug)!.rendered?.html, `${lang}:${article.slug}`).toMatch(new RegExp(`mark-${lang}-${article.slug}-v\\d+-end`));
+    for (const article of kept)
+      expect(ctx.entries.get(article.slug)!.rendered?.html, `${lang}:${article.slug}`).toMatch(
+        new RegExp(`mark-${lang}-${article.slug}-v\\d+-end`),
+      );
     expect(new Set(ctx.entries.keys()), `${lang} store`).toEqual(new Set([...expected, ...kept].map((a) => a.slug)));
     for (const article of expected) {
       const entry = ctx.entries.get(article.slug)!;
-      expect(entry.rendered?.html, `${lang}:${article.slug}`).toContain(`mark-${lang}-${article.slug}-v${article.version}-end`);
+      expect(entry.rendered?.html, `${lang}:${article.slug}`).toContain(
+        `mark-${lang}-${article.slug}-v${article.version}-end`,
+      );
       expect(entry.data.title, `${lang}:${article.slug}`).toBe(article.title);
     }
     // Documented: such entries stay pending (not stored, never another language's body), and the build warns
     // with their number and the first one's slug.
     if (pending.length > 0) {
-      const warned = logs.filter((line) => line.startsWith('warn') && line.includes(`${pending.length} article(s) of site 12 could not be fetched`));
-      expect(warned.some((line) => pending.some((a) => line.includes(`"${a.slug}"`))), `warning for pending ${pending.map((a) => a.slug).join(', ')} in ${lang}\n${logs.join('\n')}`).toBe(true);
+      const warned = logs.filter(
+        (line) =>
+          line.startsWith('warn') && line.includes(`${pending.length} article(s) of site 12 could not be fetched`),
+      );
+      expect(
+        warned.some((line) => pending.some((a) => line.includes(`"${a.slug}"`))),
+        `warning for pending ${pending.map((a) => a.slug).join(', ')} in ${lang}\n${logs.join('\n')}`,
+      ).toBe(true);
     }
   }
 }
@@ -113,7 +169,14 @@ describe(`articlesLoader model (seed ${SEED}, ${RUNS} runs of up to ${MAX_COMMAN
         await fc.assert(
           fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
             await fetch(`${sim.url}/__simulator/reset`, { method: 'POST' });
-            const model: Model = { shared: variants.sharedSlugs === true, published: new Map(), unpublished: new Map(), next: 1, seq: 1, executed: 0 };
+            const model: Model = {
+              shared: variants.sharedSlugs === true,
+              published: new Map(),
+              unpublished: new Map(),
+              next: 1,
+              seq: 1,
+              executed: 0,
+            };
             const languages: Lang[] = model.shared ? ['en', 'fr'] : ['en'];
             const ctx = new Map<Lang, FakeContext>(languages.map((lang) => [lang, languageContext(model, sim, lang)]));
             const real: Real = { sim, ctx };

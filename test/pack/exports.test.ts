@@ -7,7 +7,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
+const pkg = JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as {
+  exports: Record<string, string | { types: string; default: string }>;
+};
 
 const CLIENT_ERRORS = [
   'ApiError',
@@ -28,8 +30,30 @@ const CLIENT_ERRORS = [
 const LOADERS = {
   // articleDataSchema and the theme helpers: the README's "Mapping the articles to a theme's schema" (issue 11);
   // listCacheKey: the cacheKey of list pages in the incremental-build recipe (issue 12).
-  runtime: ['StrictModeError', 'articleDataSchema', 'articlesLoader', 'digestLoader', 'entryDescription', 'keywordsLoader', 'listCacheKey', 'liveArticlesLoader', 'readingTime', 'starterFields'],
-  types: ['ArticleData', 'ArticlesLoaderOptions', 'DataLoaderOptions', 'DigestData', 'KeywordData', 'LiveArticleData', 'LiveArticleEntryFilter', 'LiveArticlesFilter', 'LiveArticlesLoaderOptions', 'StarterFields'],
+  runtime: [
+    'StrictModeError',
+    'articleDataSchema',
+    'articlesLoader',
+    'digestLoader',
+    'entryDescription',
+    'keywordsLoader',
+    'listCacheKey',
+    'liveArticlesLoader',
+    'readingTime',
+    'starterFields',
+  ],
+  types: [
+    'ArticleData',
+    'ArticlesLoaderOptions',
+    'DataLoaderOptions',
+    'DigestData',
+    'KeywordData',
+    'LiveArticleData',
+    'LiveArticleEntryFilter',
+    'LiveArticlesFilter',
+    'LiveArticlesLoaderOptions',
+    'StarterFields',
+  ],
 };
 
 /** Per subpath: the names a program can import at run time, and the names that exist for TypeScript only. */
@@ -90,7 +114,12 @@ const typesFile = (subpath: string): string => {
   return `${REPO}${entry.types.slice(2)}`;
 };
 // One TypeScript program over every subpath's built declaration file.
-const program = ts.createProgram(subpaths.map(typesFile), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true });
+const program = ts.createProgram(subpaths.map(typesFile), {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  noEmit: true,
+  skipLibCheck: true,
+});
 const checker = program.getTypeChecker();
 
 /** Every name a subpath's declaration file exports (values and types), as TypeScript reads it. */
@@ -98,7 +127,10 @@ function declaredExports(subpath: string): string[] {
   const source = program.getSourceFile(typesFile(subpath));
   const symbol = source && checker.getSymbolAtLocation(source);
   if (!symbol) throw new Error(`${typesFile(subpath)} is not a module (run \`npm run build\`)`);
-  return checker.getExportsOfModule(symbol).map((s) => s.getName()).sort();
+  return checker
+    .getExportsOfModule(symbol)
+    .map((s) => s.getName())
+    .sort();
 }
 
 describe('the public surface of every subpath', () => {
@@ -118,7 +150,10 @@ describe('the public surface of every subpath', () => {
   }
 
   it('./loader and ./loaders are one module, not two copies', async () => {
-    const [loader, loaders] = await Promise.all([import('astro-content-publisher/loader'), import('astro-content-publisher/loaders')]);
+    const [loader, loaders] = await Promise.all([
+      import('astro-content-publisher/loader'),
+      import('astro-content-publisher/loaders'),
+    ]);
     expect(loader.articlesLoader).toBe(loaders.articlesLoader);
     expect(loader.StrictModeError).toBe(loaders.StrictModeError);
   });

@@ -22,7 +22,12 @@ const BLOG = 'https://blog.example.com';
 const ARTICLES = 12;
 
 // Node 24 from the repository first: Astro refuses older versions, and npm/npx run under it.
-const baseEnv = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ''}`, ASTRO_TELEMETRY_DISABLED: '1', CI: process.env.CI ?? '' };
+const baseEnv = {
+  ...process.env,
+  PATH: `${BIN}:${process.env.PATH ?? ''}`,
+  ASTRO_TELEMETRY_DISABLED: '1',
+  CI: process.env.CI ?? '',
+};
 
 let work: string;
 let tarball: string;
@@ -35,7 +40,9 @@ async function sh(command: string, args: string[], cwd: string, env: Record<stri
     return await run(command, args, { cwd, env: { ...baseEnv, ...env }, timeout, maxBuffer: 32 * 1024 * 1024 });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; code?: number };
-    throw new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (exit ${failure.code}):\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`);
+    throw new Error(
+      `\`${command} ${args.join(' ')}\` in ${cwd} failed (exit ${failure.code}):\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`,
+    );
   }
 }
 
@@ -74,8 +81,15 @@ function serviceEnv(): Record<string, string> {
 async function newProject(major: number): Promise<string> {
   const dir = join(work, `astro${major}`);
   cpSync(FIXTURE, dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `pack-test-astro${major}`, private: true, type: 'module' }, null, 2));
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `astro@${major}`], dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `pack-test-astro${major}`, private: true, type: 'module' }, null, 2),
+  );
+  await sh(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `astro@${major}`],
+    dir,
+  );
   return dir;
 }
 
@@ -83,7 +97,9 @@ describe('the packed package, installed in a new Astro project', () => {
   for (const major of [7, 6]) {
     it(`astro@${major}: the loader and the sitemap/RSS routes work from the installed package`, async () => {
       const dir = await newProject(major);
-      const astroVersion = (JSON.parse(readFileSync(join(dir, 'node_modules/astro/package.json'), 'utf8')) as { version: string }).version;
+      const astroVersion = (
+        JSON.parse(readFileSync(join(dir, 'node_modules/astro/package.json'), 'utf8')) as { version: string }
+      ).version;
       expect(astroVersion.split('.')[0]).toBe(String(major));
       // The installed copy, not this repository, is what the project resolves.
       expect(existsSync(join(dir, 'node_modules/astro-content-publisher/dist/loader/index.js'))).toBe(true);
@@ -94,7 +110,11 @@ describe('the packed package, installed in a new Astro project', () => {
       // The package ships no source maps (they named ../../src/*.ts, which is not published): Vite's
       // "Sourcemap for ... points to missing source files" warning must not appear in a user's build.
       expect(log).not.toMatch(/sourcemap/i);
-      expect(readdirSync(join(dir, 'node_modules/astro-content-publisher/dist'), { recursive: true }).filter((f) => String(f).endsWith('.map'))).toEqual([]);
+      expect(
+        readdirSync(join(dir, 'node_modules/astro-content-publisher/dist'), { recursive: true }).filter((f) =>
+          String(f).endsWith('.map'),
+        ),
+      ).toEqual([]);
       expect(readFileSync(join(dir, 'dist/index.html'), 'utf8')).toContain(`${ARTICLES} articles`);
       for (const slug of slugs) {
         const html = readFileSync(join(dir, `dist/blog/${slug}/index.html`), 'utf8');
@@ -113,7 +133,10 @@ describe('the packed package, installed in a new Astro project', () => {
     const dir = join(work, 'starter');
     // The fixture's sources only (in-repo builds of it leave dist/, .astro/ and Vite's node_modules/.vite).
     cpSync(STARTER, dir, { recursive: true, filter: (source) => !/[\\/](?:node_modules|dist|\.astro)$/.test(source) });
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'pack-test-starter', private: true, type: 'module' }, null, 2));
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'pack-test-starter', private: true, type: 'module' }, null, 2),
+    );
     // The astro@7 project's installed packages (the tarball and astro), without a third npm install.
     symlinkSync(join(installed, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const build = await sh('npx', ['--no-install', 'astro', 'build'], dir, serviceEnv());
@@ -133,12 +156,26 @@ describe('the packed package, installed in a new Astro project', () => {
       const serviceOrigin = new URL(/<link>([^<]+)<\/link>/.exec(upstream)?.[1] ?? simulator.url).origin;
       const outDir = join(dir, 'dist');
       const built = await builtSlugs(outDir, 'blog');
-      const check = await checkLinks({ local, outDir, base: '/', site: 'https://example.com', articleDir: 'blog', serviceOrigin, ownSlugs: built });
+      const check = await checkLinks({
+        local,
+        outDir,
+        base: '/',
+        site: 'https://example.com',
+        articleDir: 'blog',
+        serviceOrigin,
+        ownSlugs: built,
+      });
       // The figure of issue 11's closing note for the starter copy.
-      console.log(`[one-truth] blog starter, installed package: ${check.checked} URLs checked, ${check.failures.length} did not answer 200`);
+      console.log(
+        `[one-truth] blog starter, installed package: ${check.checked} URLs checked, ${check.failures.length} did not answer 200`,
+      );
       expect(check.failures).toEqual([]);
       expect(built.size).toBe(ARTICLES);
-      expect(check.sitemapLocs.filter((url) => url.startsWith('https://example.com/blog/') && url !== 'https://example.com/blog/')).toHaveLength(ARTICLES);
+      expect(
+        check.sitemapLocs.filter(
+          (url) => url.startsWith('https://example.com/blog/') && url !== 'https://example.com/blog/',
+        ),
+      ).toHaveLength(ARTICLES);
       expect(check.rssLinks).toHaveLength(ARTICLES);
       expect(check.serviceLinksToOwnArticles).toEqual([]);
       expect(readFileSync(join(outDir, 'rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
@@ -155,7 +192,9 @@ describe('the packed package, installed in a new Astro project', () => {
     const sites = await sh('npx', ['--no-install', 'content-publisher', 'sites', '--json'], dir, serviceEnv());
     expect(sites.stdout + sites.stderr).not.toContain(simulator.tokens.agence);
     const parsed = JSON.parse(sites.stdout) as unknown;
-    const ids = (Array.isArray(parsed) ? parsed : (parsed as { results: unknown[] }).results).map((site) => (site as { id: number }).id);
+    const ids = (Array.isArray(parsed) ? parsed : (parsed as { results: unknown[] }).results).map(
+      (site) => (site as { id: number }).id,
+    );
     expect(ids).toEqual(expect.arrayContaining(simulator.sites.agence));
   }, 120_000);
 
@@ -165,7 +204,9 @@ describe('the packed package, installed in a new Astro project', () => {
     // attw exits non-zero on any problem its profile counts (sh() would throw). The JSON lists every
     // resolution kind; the ESM-only profile leaves out node10 and require() from CJS by design.
     const attw = await sh('attw', ['--pack', '.', '--profile', 'esm-only', '--format', 'json'], REPO);
-    const report = JSON.parse(attw.stdout) as { problems: Record<string, Array<{ kind: string; entrypoint: string; resolutionKind?: string }>> };
+    const report = JSON.parse(attw.stdout) as {
+      problems: Record<string, Array<{ kind: string; entrypoint: string; resolutionKind?: string }>>;
+    };
     const counted = Object.values(report.problems)
       .flat()
       .filter((problem) => problem.resolutionKind !== 'node10' && problem.resolutionKind !== 'node16-cjs');
@@ -180,7 +221,9 @@ async function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -193,7 +236,8 @@ async function waitForServer(url: string): Promise<void> {
       await (await fetch(url)).arrayBuffer();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`astro preview did not answer at ${url} within 60 s: ${String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`astro preview did not answer at ${url} within 60 s: ${String(error)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

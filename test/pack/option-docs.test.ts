@@ -41,7 +41,9 @@ function checkDeclarations(roots: Record<string, string[]>, base: string): Findi
   const findings: Finding[] = [];
 
   const isOwnInterface = (type: ts.Type) =>
-    (type.getSymbol()?.getDeclarations() ?? []).some((d) => ts.isInterfaceDeclaration(d) && d.getSourceFile().fileName.startsWith(base));
+    (type.getSymbol()?.getDeclarations() ?? []).some(
+      (d) => ts.isInterfaceDeclaration(d) && d.getSourceFile().fileName.startsWith(base),
+    );
 
   const walk = (type: ts.Type, path: string, seen: Set<ts.Type>) => {
     if (seen.has(type)) return;
@@ -54,7 +56,8 @@ function checkDeclarations(roots: Record<string, string[]>, base: string): Findi
       let problem: string | undefined;
       if (docs === '') problem = 'no JSDoc';
       else if (optional && !tags.includes('default')) problem = 'optional without @default';
-      else if (!optional && !tags.includes('default') && !tags.includes('required')) problem = 'required without @required';
+      else if (!optional && !tags.includes('default') && !tags.includes('required'))
+        problem = 'required without @required';
       findings.push(problem ? { option, problem } : { option });
       const propType = checker.getNonNullableType(checker.getTypeOfSymbol(prop));
       for (const member of propType.isUnion() ? propType.types : [propType]) {
@@ -76,7 +79,11 @@ function checkDeclarations(roots: Record<string, string[]>, base: string): Findi
       }
       if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       const type = checker.getDeclaredTypeOfSymbol(symbol);
-      if (!isOwnInterface(type)) findings.push({ option: name, problem: 'not a documented interface (a type derived from a schema loses its docs)' });
+      if (!isOwnInterface(type))
+        findings.push({
+          option: name,
+          problem: 'not a documented interface (a type derived from a schema loses its docs)',
+        });
       walk(type, name, new Set());
     }
   }

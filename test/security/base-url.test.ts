@@ -12,7 +12,12 @@ import { resolveOptions } from '../../src/integration/resolve-options.js';
 import { articlesLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
 
 const KEY = 'btb_baseurl_test_key_1234';
-const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
+const astro = {
+  site: 'https://blog.example.com',
+  base: '/',
+  output: 'static' as const,
+  trailingSlash: 'ignore' as const,
+};
 const messageOf = (run: () => unknown): string => {
   try {
     run();
@@ -42,7 +47,10 @@ describe('item 8: an unparseable baseUrl is never echoed', () => {
     });
   }
   it('a parseable backslash form with credentials: refused, credentials masked', () => {
-    for (const message of [messageOf(() => createClient({ baseUrl: 'http:\\\\u:S3CRET@svc.example.com', apiKey: KEY })), messageOf(() => resolveOptions({ siteId: 12, baseUrl: 'http:\\\\u:S3CRET@svc.example.com' }, astro, {}))]) {
+    for (const message of [
+      messageOf(() => createClient({ baseUrl: 'http:\\\\u:S3CRET@svc.example.com', apiKey: KEY })),
+      messageOf(() => resolveOptions({ siteId: 12, baseUrl: 'http:\\\\u:S3CRET@svc.example.com' }, astro, {})),
+    ]) {
       expect(message).toMatch(/credentials/);
       expect(message).not.toContain('S3CRET');
     }
@@ -53,9 +61,15 @@ describe('item 14: plain http to another machine is refused when a key is set', 
   it('client and loaders refuse, naming the host and the opt-in', () => {
     const url = 'http://svc.example.com';
     const client = messageOf(() => createClient({ baseUrl: url, apiKey: KEY }));
-    expect(client).toContain('`baseUrl` uses plain http to svc.example.com, which is not this machine: the API key would travel in cleartext');
+    expect(client).toContain(
+      '`baseUrl` uses plain http to svc.example.com, which is not this machine: the API key would travel in cleartext',
+    );
     expect(client).toContain('createClient({ allowInsecureHttp: true })');
-    for (const [name, make] of [['articlesLoader', articlesLoader], ['keywordsLoader', keywordsLoader], ['liveArticlesLoader', liveArticlesLoader]] as const) {
+    for (const [name, make] of [
+      ['articlesLoader', articlesLoader],
+      ['keywordsLoader', keywordsLoader],
+      ['liveArticlesLoader', liveArticlesLoader],
+    ] as const) {
       let error: unknown;
       try {
         make({ siteId: 12, baseUrl: url, apiKey: KEY });
@@ -68,11 +82,21 @@ describe('item 14: plain http to another machine is refused when a key is set', 
   });
 
   it('loopback, https, no key, or the explicit opt-in: accepted', () => {
-    for (const baseUrl of ['http://127.0.0.1:4321', 'http://localhost:8080', 'http://[::1]:9', 'http://api.localhost', 'https://svc.example.com']) {
+    for (const baseUrl of [
+      'http://127.0.0.1:4321',
+      'http://localhost:8080',
+      'http://[::1]:9',
+      'http://api.localhost',
+      'https://svc.example.com',
+    ]) {
       expect(() => createClient({ baseUrl, apiKey: KEY }), baseUrl).not.toThrow();
     }
     expect(() => createClient({ baseUrl: 'http://svc.example.com' })).not.toThrow();
-    expect(() => createClient({ baseUrl: 'http://svc.example.com', apiKey: KEY, allowInsecureHttp: true })).not.toThrow();
-    expect(() => articlesLoader({ siteId: 12, baseUrl: 'http://10.0.0.5', apiKey: KEY, allowInsecureHttp: true })).not.toThrow();
+    expect(() =>
+      createClient({ baseUrl: 'http://svc.example.com', apiKey: KEY, allowInsecureHttp: true }),
+    ).not.toThrow();
+    expect(() =>
+      articlesLoader({ siteId: 12, baseUrl: 'http://10.0.0.5', apiKey: KEY, allowInsecureHttp: true }),
+    ).not.toThrow();
   });
 });

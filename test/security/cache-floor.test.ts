@@ -11,7 +11,10 @@ import { RSS_BODY, startUpstream, type Upstream } from './upstream.js';
 
 let upstream: Upstream;
 beforeAll(async () => {
-  upstream = await startUpstream((_req, res) => void res.writeHead(200, { 'Content-Type': 'application/rss+xml', 'Cache-Control': 'no-store' }).end(RSS_BODY));
+  upstream = await startUpstream(
+    (_req, res) =>
+      void res.writeHead(200, { 'Content-Type': 'application/rss+xml', 'Cache-Control': 'no-store' }).end(RSS_BODY),
+  );
 });
 afterAll(async () => {
   await upstream?.close();
@@ -19,9 +22,17 @@ afterAll(async () => {
 
 it(`100 visitor requests under upstream no-store: one upstream request (a ${MIN_LIFETIME_MS / 1000} s floor)`, async () => {
   expect(MIN_LIFETIME_MS).toBe(60_000);
-  const { route } = resolveOptions({ siteId: 31, baseUrl: upstream.url }, { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' }, {});
+  const { route } = resolveOptions(
+    { siteId: 31, baseUrl: upstream.url },
+    { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' },
+    {},
+  );
   for (let i = 0; i < 100; i++) {
-    const response = await handleRss(route, { params: {}, isPrerendered: false, url: new URL(`https://blog.example.com/rss.xml?v=${i}`) } as never);
+    const response = await handleRss(route, {
+      params: {},
+      isPrerendered: false,
+      url: new URL(`https://blog.example.com/rss.xml?v=${i}`),
+    } as never);
     expect(response.status).toBe(200);
   }
   expect(upstream.requests).toHaveLength(1);

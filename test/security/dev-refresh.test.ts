@@ -27,8 +27,17 @@ afterEach(async () => {
 /** A dev server as far as the refresh sees one: its middleware on a real HTTP server; each refresh runs a "loader" that sends a list call. */
 async function devServer(options: { minIntervalMs?: number; token?: string; reserve?: number; origin?: string } = {}) {
   let middleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
-  const fake = { middlewares: { use: (fn: typeof middleware) => void (middleware = fn) }, httpServer: null, ssrLoadModule: async () => ({}) };
-  const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AstroIntegrationLogger;
+  const fake = {
+    middlewares: { use: (fn: typeof middleware) => void (middleware = fn) },
+    httpServer: null,
+    ssrLoadModule: async () => ({}),
+  };
+  const logger = {
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+    debug: () => undefined,
+  } as unknown as AstroIntegrationLogger;
   const refreshContent = async () => {
     // What articlesLoader does on a refresh: one list call, and the window it saw is recorded for the process.
     const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro });
@@ -36,8 +45,16 @@ async function devServer(options: { minIntervalMs?: number; token?: string; rese
     recordRemaining(sim().url, sim().tokens.pro, client.rateLimit);
   };
   stop = setupDevRefresh({
-    server: fake as never, refreshContent: refreshContent as never, logger, endpoint: '/_publisher/refresh', pollInterval: undefined,
-    loaders: [LOADER], rssUrl: undefined, timeoutMs: 5_000, serviceOrigin: options.origin ?? sim().url, ...options,
+    server: fake as never,
+    refreshContent: refreshContent as never,
+    logger,
+    endpoint: '/_publisher/refresh',
+    pollInterval: undefined,
+    loaders: [LOADER],
+    rssUrl: undefined,
+    timeoutMs: 5_000,
+    serviceOrigin: options.origin ?? sim().url,
+    ...options,
   });
   server = createServer((req, res) => middleware!(req, res, () => res.writeHead(404).end()));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -63,7 +80,9 @@ describe('dev refresh', () => {
     const token = 'a-long-random-secret-123456';
     const url = await devServer({ token, minIntervalMs: 0 });
     expect((await fetch(url, { method: 'POST' })).status).toBe(401);
-    expect((await fetch(url, { method: 'POST', headers: { authorization: 'Bearer wrong-token-0000000000' } })).status).toBe(401);
+    expect(
+      (await fetch(url, { method: 'POST', headers: { authorization: 'Bearer wrong-token-0000000000' } })).status,
+    ).toBe(401);
     expect(hits(sim().stats(), ROUTES.list)).toBe(0);
     expect((await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect(hits(sim().stats(), ROUTES.list)).toBe(1);
@@ -75,7 +94,9 @@ describe('dev refresh', () => {
     const url = await devServer({ minIntervalMs: 0 });
     const response = await fetch(url, { method: 'POST' });
     expect(response.status).toBe(429);
-    expect(((await response.json()) as { error: string }).error).toMatch(/saw 3 requests left this hour, at or below the reserve \(5, devRefresh.reserve\)/);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /saw 3 requests left this hour, at or below the reserve \(5, devRefresh.reserve\)/,
+    );
     expect(hits(sim().stats(), ROUTES.list)).toBe(0);
   });
 });

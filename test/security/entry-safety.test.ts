@@ -19,16 +19,36 @@ const OTHER = 'btb_someone_elses_token_77';
 const sim = useFaultSimulator({ articles: 4, extraProTokens: [TOKEN] });
 
 /** Every detail body gains an echoed key, a foreign token and hostile URLs. */
-const hostileDetail = () => addFault(sim(), {
-  route: ROUTES.detail,
-  drift: { add: { url: 'javascript:alert(document.domain)', featured_image: ' JaVaScRiPt:alert(1)', debug: { auth: `Bearer ${TOKEN}`, other: OTHER }, content: `<p>Your key is ${TOKEN}.</p>` } },
-});
+const hostileDetail = () =>
+  addFault(sim(), {
+    route: ROUTES.detail,
+    drift: {
+      add: {
+        url: 'javascript:alert(document.domain)',
+        featured_image: ' JaVaScRiPt:alert(1)',
+        debug: { auth: `Bearer ${TOKEN}`, other: OTHER },
+        content: `<p>Your key is ${TOKEN}.</p>`,
+      },
+    },
+  });
 
 describe('entry-safety (pure)', () => {
   it('keeps http(s) URLs, drops every other scheme', () => {
     expect(['https://a.example/x', 'http://a.example/'].every(isHttpUrl)).toBe(true);
-    expect(['javascript:alert(1)', ' javascript:alert(1)', 'data:text/html,x', 'vbscript:x', '//evil.example/', '/relative', ''].some(isHttpUrl)).toBe(false);
-    expect(safeEntryData({ url: 'javascript:x', featuredImage: 'https://img.example/a.png', note: `k=${TOKEN}` }, TOKEN)).toEqual({ featuredImage: 'https://img.example/a.png', note: 'k=btb_[redacted]' });
+    expect(
+      [
+        'javascript:alert(1)',
+        ' javascript:alert(1)',
+        'data:text/html,x',
+        'vbscript:x',
+        '//evil.example/',
+        '/relative',
+        '',
+      ].some(isHttpUrl),
+    ).toBe(false);
+    expect(
+      safeEntryData({ url: 'javascript:x', featuredImage: 'https://img.example/a.png', note: `k=${TOKEN}` }, TOKEN),
+    ).toEqual({ featuredImage: 'https://img.example/a.png', note: 'k=btb_[redacted]' });
     expect(safeEntryData({ url: 'javascript:x' }, undefined, 'null')).toEqual({ url: null });
   });
 });
@@ -38,7 +58,10 @@ describe('liveArticlesLoader', () => {
     await hostileDetail();
     const live = liveArticlesLoader({ siteId: 12, baseUrl: sim().url, apiKey: TOKEN });
     const list = (await live.loadCollection({} as never)) as { entries: Array<{ id: string }> };
-    const entry = (await live.loadEntry({ filter: { id: list.entries[0]!.id } } as never)) as { data: Record<string, unknown>; rendered: { html: string } };
+    const entry = (await live.loadEntry({ filter: { id: list.entries[0]!.id } } as never)) as {
+      data: Record<string, unknown>;
+      rendered: { html: string };
+    };
     expect(entry.data.title).toBeTypeOf('string');
     expect(entry.data.url).toBeUndefined();
     expect(entry.data.featuredImage).toBeUndefined();
@@ -64,10 +87,17 @@ describe('articlesLoader (a real build)', () => {
 
   it('stores and publishes no echoed key and no javascript: url or featuredImage', async () => {
     await hostileDetail();
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: { PUBLISHER_BASE_URL: sim().url, PUBLISHER_API_KEY: TOKEN, PUBLISHER_SITE_ID: '12', SECURITY_STRICT: '' } });
+    const result = await buildFixture({
+      root,
+      outDir: dirs.outDir,
+      cacheDir: dirs.cacheDir,
+      env: { PUBLISHER_BASE_URL: sim().url, PUBLISHER_API_KEY: TOKEN, PUBLISHER_SITE_ID: '12', SECURITY_STRICT: '' },
+    });
     expect(result.error, result.logs).toBeUndefined();
     const store = await readFile(join(dirs.cacheDir, 'data-store.json'), 'utf8');
-    const articles = (devalue.parse(store) as Map<string, Map<string, { data: Record<string, unknown> }>>).get('articles')!;
+    const articles = (devalue.parse(store) as Map<string, Map<string, { data: Record<string, unknown> }>>).get(
+      'articles',
+    )!;
     expect(articles.size).toBe(4);
     for (const entry of articles.values()) {
       expect(entry.data.url).toBeUndefined();

@@ -20,7 +20,12 @@ import { addFault, clearFaults, ROUTES } from '../faults/helpers.js';
 import { wellFormednessProblems } from '../support/xmllint.js';
 
 const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
-const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
+const astro = {
+  site: 'https://blog.example.com',
+  base: '/',
+  output: 'static' as const,
+  trailingSlash: 'ignore' as const,
+};
 
 interface Sample {
   name: string;
@@ -49,7 +54,9 @@ async function samples(): Promise<Sample[]> {
     const entries = JSON.parse(await readFile(join(CORPUS, manifest), 'utf8')) as Array<Record<string, unknown>>;
     // Bytes invalid in their encoding are not a structural problem once decoded as text (they become U+FFFD):
     // the simulator serves text, so those samples are well-formed by the time they travel.
-    const broken = entries.filter((e) => e.well_formed === false && !/encoding|UTF-8/i.test(String(e.parse_error ?? '')));
+    const broken = entries.filter(
+      (e) => e.well_formed === false && !/encoding|UTF-8/i.test(String(e.parse_error ?? '')),
+    );
     for (const entry of broken) {
       const file = String(entry[key]);
       out.push({ name: `${dir}/${file}`, body: await readFile(join(CORPUS, dir, file), 'utf8') });
@@ -65,7 +72,10 @@ async function samples(): Promise<Sample[]> {
 const TOLERATED: Record<'sitemap' | 'rss', string[]> = {
   sitemap: [],
   // `&#X26;` (an upper-case X) is no character reference: a stray `&`, escaped and shown as written.
-  rss: ['rss/feedvalidator/rss/must/rss91u_entity.xml', 'rss/feedvalidator/rss20/data-types-characterdata/amp-HEX-upper.xml'],
+  rss: [
+    'rss/feedvalidator/rss/must/rss91u_entity.xml',
+    'rss/feedvalidator/rss20/data-types-characterdata/amp-HEX-upper.xml',
+  ],
 };
 
 let sim: Simulator;
@@ -126,7 +136,9 @@ describe('hostile XML through the routes', () => {
           expect(onDemand.status, sample.name).toBe(200);
           const served = await onDemand.text();
           expectNothingExpanded(served.slice(0, 3_000), sample.name);
-          expect(await wellFormednessProblems(served), `${sample.name}: the served ${feed} is not well-formed`).toBe('');
+          expect(await wellFormednessProblems(served), `${sample.name}: the served ${feed} is not well-formed`).toBe(
+            '',
+          );
           refused.push(sample.name);
           continue;
         }
@@ -164,12 +176,27 @@ describe('hostile XML through the routes', () => {
   it('the watcher refuses them the same way: exit 12, one line naming the feed, nothing triggered', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'security-xml-'));
     try {
-      for (const name of ['xxe/mxml-billion-laughs.xml', 'xxe/patt-classic-xxe-etc-passwd.xml', 'xxe/defusedxml-quadratic.xml']) {
+      for (const name of [
+        'xxe/mxml-billion-laughs.xml',
+        'xxe/patt-classic-xxe-etc-passwd.xml',
+        'xxe/defusedxml-quadratic.xml',
+      ]) {
         const sample = all.find((s) => s.name === name)!;
         await clearFaults(sim);
         await addFault(sim, { route: ROUTES.rss, body: sample.body });
         const started = performance.now();
-        const result = await runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', join(dir, 'state.json'), '--once', '--run', `touch "${join(dir, 'ran')}"`]);
+        const result = await runCli([
+          'watch',
+          '--site',
+          '12',
+          '--base-url',
+          sim.url,
+          '--state',
+          join(dir, 'state.json'),
+          '--once',
+          '--run',
+          `touch "${join(dir, 'ran')}"`,
+        ]);
         expect(result.code, `${name}: ${result.stderr}`).toBe(12);
         expect(result.stderr).toContain(`${sim.url}/api/sites/12/rss.xml`);
         expectNothingExpanded(result.stderr, name);

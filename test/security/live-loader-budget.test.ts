@@ -14,10 +14,13 @@ const sim = useFaultSimulator({ articles: 8 });
 
 type Loader = ReturnType<typeof liveArticlesLoader>;
 const entry = (loader: Loader, slug: string) => loader.loadEntry({ filter: { id: slug } } as never) as Promise<unknown>;
-const loader = (extra: Record<string, unknown> = {}) => liveArticlesLoader({ siteId: 12, baseUrl: sim().url, apiKey: sim().tokens.pro, ...extra });
+const loader = (extra: Record<string, unknown> = {}) =>
+  liveArticlesLoader({ siteId: 12, baseUrl: sim().url, apiKey: sim().tokens.pro, ...extra });
 
 async function realSlugs(): Promise<string[]> {
-  const items = await createClient({ baseUrl: sim().url, apiKey: sim().tokens.agence }).articles(12).catch(() => []);
+  const items = await createClient({ baseUrl: sim().url, apiKey: sim().tokens.agence })
+    .articles(12)
+    .catch(() => []);
   const slugs = items.map((i) => i.slug);
   if (slugs.length === 0) {
     const pro = await createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro }).articles(12);
@@ -32,7 +35,9 @@ describe('liveArticlesLoader under hostile visitors', () => {
     sim().resetStats();
     const live = loader();
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 70 }, (_, i) => entry(live, `no-such-article-${i}-${Math.random().toString(36).slice(2)}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, (_, i) => entry(live, `no-such-article-${i}-${Math.random().toString(36).slice(2)}`)),
+    );
     expect(answers.every((a) => a === undefined)).toBe(true);
     const stats = sim().stats();
     expect(hits(stats, ROUTES.list)).toBe(1);
@@ -66,7 +71,9 @@ describe('liveArticlesLoader under hostile visitors', () => {
     sim().resetStats();
     const answer = (await entry(loader({ reserve: 100_000 }), slug!)) as { error?: Error };
     expect(answer.error).toBeInstanceOf(RateLimitError);
-    expect(answer.error!.message).toMatch(/liveArticlesLoader sent no request for .*at or below the reserve \(100000\)/);
+    expect(answer.error!.message).toMatch(
+      /liveArticlesLoader sent no request for .*at or below the reserve \(100000\)/,
+    );
     expect(sim().stats().authenticated).toBe(0);
   });
 

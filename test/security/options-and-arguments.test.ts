@@ -158,7 +158,12 @@ describe('articlesLoader', () => {
 });
 
 describe('integration (publisher options)', () => {
-  const astro = { site: 'https://blog.example.com', base: '/', output: 'static' as const, trailingSlash: 'ignore' as const };
+  const astro = {
+    site: 'https://blog.example.com',
+    base: '/',
+    output: 'static' as const,
+    trailingSlash: 'ignore' as const,
+  };
   it('refuses hostile options with an AstroError naming the option, never echoing a secret', () => {
     const base = { siteId: 12, baseUrl: sim.url };
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -216,17 +221,44 @@ describe('command line', () => {
     ['a slug with a path', ['article', '12', '../13'], /`slug` must not contain "\/"/],
     ['the slug "."', ['article', '12', '.'], /`slug` must not be "\."/],
     ['a file: service URL', ['me', '--base-url', 'file:///etc/passwd'], /`baseUrl` must use http or https/],
-    ['a service URL with credentials', ['me', '--base-url', `http://admin:${SECRET}@127.0.0.1:1`], /`baseUrl` must not contain credentials/],
-    ['a site id for watch', ['watch', '--site', '-3', '--once', '--run', 'true'], /--site must be a positive integer|Option '--site' argument is ambiguous/],
-    ['a zero interval', ['watch', '--site', '12', '--run', 'true', '--interval', '0s'], /--interval must be a duration/],
-    ['an interval past the timer range', ['watch', '--site', '12', '--once', '--run', 'true', '--interval', '99999999h'], /--interval must be a duration/],
-    ['a hook timeout past the timer range', ['watch', '--site', '12', '--once', '--hook', 'http://127.0.0.1:1/', '--hook-timeout', '9999999h'], /--hook-timeout must be a duration/],
-    ['a hook with another scheme', ['watch', '--site', '12', '--once', '--hook', 'file:///etc/passwd'], /--hook must be an http\(s\) URL/],
+    [
+      'a service URL with credentials',
+      ['me', '--base-url', `http://admin:${SECRET}@127.0.0.1:1`],
+      /`baseUrl` must not contain credentials/,
+    ],
+    [
+      'a site id for watch',
+      ['watch', '--site', '-3', '--once', '--run', 'true'],
+      /--site must be a positive integer|Option '--site' argument is ambiguous/,
+    ],
+    [
+      'a zero interval',
+      ['watch', '--site', '12', '--run', 'true', '--interval', '0s'],
+      /--interval must be a duration/,
+    ],
+    [
+      'an interval past the timer range',
+      ['watch', '--site', '12', '--once', '--run', 'true', '--interval', '99999999h'],
+      /--interval must be a duration/,
+    ],
+    [
+      'a hook timeout past the timer range',
+      ['watch', '--site', '12', '--once', '--hook', 'http://127.0.0.1:1/', '--hook-timeout', '9999999h'],
+      /--hook-timeout must be a duration/,
+    ],
+    [
+      'a hook with another scheme',
+      ['watch', '--site', '12', '--once', '--hook', 'file:///etc/passwd'],
+      /--hook must be an http\(s\) URL/,
+    ],
   ];
   for (const [name, args, message] of cases) {
     it(`${name}: exit 2, one clear line, no request`, async () => {
       // A watch that wrongly starts must not write its state into the repository.
-      const state = args[0] === 'watch' ? ['--state', join(tmpdir(), `acp-security-${process.pid}-${Math.random().toString(36).slice(2)}.json`)] : [];
+      const state =
+        args[0] === 'watch'
+          ? ['--state', join(tmpdir(), `acp-security-${process.pid}-${Math.random().toString(36).slice(2)}.json`)]
+          : [];
       const result = await runCli([...args, ...state], { env: env() });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(message);

@@ -22,7 +22,9 @@ let service: Upstream;
 beforeAll(async () => {
   internal = await startUpstream((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/xml' });
-    res.end(`<rss version="2.0"><channel><title>INTERNAL-SECRET</title><item><title>INTERNAL-SECRET</title></item></channel></rss>`);
+    res.end(
+      `<rss version="2.0"><channel><title>INTERNAL-SECRET</title><item><title>INTERNAL-SECRET</title></item></channel></rss>`,
+    );
   });
   service = await startUpstream((req, res, self) => {
     const path = req.url ?? '';
@@ -37,10 +39,13 @@ beforeAll(async () => {
     // Site 21: a same-origin redirect (a moved path) to the real feeds, which is followed.
     if (path === '/api/sites/21/rss.xml') return redirect(301, '/feeds/21/rss.xml');
     if (path === '/api/sites/21/sitemap.xml') return redirect(308, `${self}/feeds/21/sitemap.xml`);
-    if (path === '/feeds/21/rss.xml') return void res.writeHead(200, { 'Content-Type': 'application/rss+xml' }).end(RSS_BODY);
-    if (path === '/feeds/21/sitemap.xml') return void res.writeHead(200, { 'Content-Type': 'application/xml' }).end(SITEMAP_BODY);
+    if (path === '/feeds/21/rss.xml')
+      return void res.writeHead(200, { 'Content-Type': 'application/rss+xml' }).end(RSS_BODY);
+    if (path === '/feeds/21/sitemap.xml')
+      return void res.writeHead(200, { 'Content-Type': 'application/xml' }).end(SITEMAP_BODY);
     // Site 22: an endless same-origin loop.
-    if (path.startsWith('/api/sites/22/rss.xml')) return redirect(302, `/api/sites/22/rss.xml?n=${service.requests.length}`);
+    if (path.startsWith('/api/sites/22/rss.xml'))
+      return redirect(302, `/api/sites/22/rss.xml?n=${service.requests.length}`);
     res.writeHead(404).end();
   });
 });
@@ -49,7 +54,12 @@ afterAll(async () => {
   await internal?.close();
 });
 
-const astro = { site: 'https://blog.example.com', base: '/', output: 'server' as const, trailingSlash: 'ignore' as const };
+const astro = {
+  site: 'https://blog.example.com',
+  base: '/',
+  output: 'server' as const,
+  trailingSlash: 'ignore' as const,
+};
 const routeFor = (siteId: number) => resolveOptions({ siteId, baseUrl: service.url }, astro, {}).route;
 
 describe('the on-demand routes', () => {
@@ -58,7 +68,10 @@ describe('the on-demand routes', () => {
     const spy = vi.spyOn(console, 'error').mockImplementation((message: unknown) => void errors.push(String(message)));
     try {
       const route = routeFor(12);
-      for (const response of [await handleRss(route, { params: {}, isPrerendered: false }), await handleSitemap(route, { params: {}, isPrerendered: false })]) {
+      for (const response of [
+        await handleRss(route, { params: {}, isPrerendered: false }),
+        await handleSitemap(route, { params: {}, isPrerendered: false }),
+      ]) {
         expect(response.status).toBe(502);
         const text = await response.text();
         expect(text.trim()).toBe(VISITOR_502);
@@ -69,12 +82,18 @@ describe('the on-demand routes', () => {
       spy.mockRestore();
     }
     expect(internal.requests).toEqual([]);
-    expect(errors.join('\n')).toContain(`${service.url}/api/sites/12/rss.xml answered 302 to another origin (${internal.url})`);
-    expect(errors.join('\n')).toContain(`${service.url}/api/sites/12/sitemap.xml answered 307 to another origin (${internal.url})`);
+    expect(errors.join('\n')).toContain(
+      `${service.url}/api/sites/12/rss.xml answered 302 to another origin (${internal.url})`,
+    );
+    expect(errors.join('\n')).toContain(
+      `${service.url}/api/sites/12/sitemap.xml answered 307 to another origin (${internal.url})`,
+    );
   });
 
   it('fail the build with the redirect named when prerendering', async () => {
-    const error = await handleRss({ ...routeFor(12), dev: false }, { params: {}, isPrerendered: true }).catch((e: unknown) => e);
+    const error = await handleRss({ ...routeFor(12), dev: false }, { params: {}, isPrerendered: true }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UpstreamFeedError);
     expect((error as UpstreamFeedError).reason).toBe('redirect');
     expect((error as Error).message).toMatch(/only same-origin redirects are followed/);
@@ -91,7 +110,10 @@ describe('the on-demand routes', () => {
 describe('the shared public-feed fetcher', () => {
   it(`stops an endless same-origin loop after ${MAX_REDIRECTS} redirects`, async () => {
     const before = service.requests.length;
-    const error = await fetchPublicFeed(`${service.url}/api/sites/22/rss.xml`, { timeoutMs: 5_000, maxBytes: 1_000_000 }).catch((e: unknown) => e);
+    const error = await fetchPublicFeed(`${service.url}/api/sites/22/rss.xml`, {
+      timeoutMs: 5_000,
+      maxBytes: 1_000_000,
+    }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(new RegExp(`more than ${MAX_REDIRECTS} redirects in a row`));
     expect(service.requests.length - before).toBe(MAX_REDIRECTS + 1);
   });
@@ -124,17 +146,30 @@ describe('the client (the loader and the watcher)', () => {
 
   it('an authenticated call redirected to another origin: the key never travels there', async () => {
     const before = service.requests.filter((r) => r.path.startsWith('/api/v1/sites/12/')).length;
-    const error = await client().articles(12).catch((e: unknown) => e);
+    const error = await client()
+      .articles(12)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(service.requests.filter((r) => r.path.startsWith('/api/v1/sites/12/')).length - before).toBe(1);
     expect(internal.requests).toEqual([]);
   });
 });
 
-it("the dev poll: refused and logged, the internal address never asked", async () => {
+it('the dev poll: refused and logged, the internal address never asked', async () => {
   const warnings: string[] = [];
-  const logger = { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AstroIntegrationLogger;
-  const stop = startFeedPoll({ rssUrl: `${service.url}/api/sites/12/rss.xml`, interval: 20, timeoutMs: 2_000, logger, onChange: async () => undefined });
+  const logger = {
+    warn: (m: string) => warnings.push(m),
+    info: () => undefined,
+    error: () => undefined,
+    debug: () => undefined,
+  } as unknown as AstroIntegrationLogger;
+  const stop = startFeedPoll({
+    rssUrl: `${service.url}/api/sites/12/rss.xml`,
+    interval: 20,
+    timeoutMs: 2_000,
+    logger,
+    onChange: async () => undefined,
+  });
   try {
     await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 3_000 });
   } finally {

@@ -15,7 +15,14 @@ let evil: { server: Server; url: string; hits: number };
 
 beforeAll(async () => {
   sim = await startSimulator({ articles: 5 });
-  evil = { server: createServer((_req, res) => { evil.hits += 1; res.end('<urlset/>'); }), url: '', hits: 0 };
+  evil = {
+    server: createServer((_req, res) => {
+      evil.hits += 1;
+      res.end('<urlset/>');
+    }),
+    url: '',
+    hits: 0,
+  };
   await new Promise<void>((resolve) => evil.server.listen(0, '127.0.0.1', resolve));
   const address = evil.server.address();
   evil.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -27,7 +34,9 @@ afterAll(async () => {
 
 /** A visitor's request as Astro would hand it to the route, with everything a visitor controls made hostile. */
 function visitor(path: string, part?: string): FeedRouteContext {
-  const url = new URL(`https://blog.example.com${path}?url=${encodeURIComponent(evil.url)}&siteId=13&baseUrl=${encodeURIComponent(evil.url)}`);
+  const url = new URL(
+    `https://blog.example.com${path}?url=${encodeURIComponent(evil.url)}&siteId=13&baseUrl=${encodeURIComponent(evil.url)}`,
+  );
   const request = new Request(url, {
     headers: {
       host: new URL(evil.url).host,
@@ -38,22 +47,59 @@ function visitor(path: string, part?: string): FeedRouteContext {
       cookie: 'session=abc',
     },
   });
-  return { params: part === undefined ? {} : { part }, isPrerendered: false, request, url } as unknown as FeedRouteContext;
+  return {
+    params: part === undefined ? {} : { part },
+    isPrerendered: false,
+    request,
+    url,
+  } as unknown as FeedRouteContext;
 }
 
 it('hostile paths, parameters, queries and headers never change the upstream request', async () => {
-  const { route } = resolveOptions({ siteId: 12, baseUrl: sim.url, sitemap: { maxUrlsPerFile: 2 } }, { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' }, {});
+  const { route } = resolveOptions(
+    { siteId: 12, baseUrl: sim.url, sitemap: { maxUrlsPerFile: 2 } },
+    { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' },
+    {},
+  );
   sim.resetStats();
-  const parts = ['1', '2', '3', '0', '-1', '999999', '1e3', '../13', '..%2F..%2Fapi%2Fsites%2F13%2Fsitemap', `${evil.url}/x`, '1?siteId=13', '%00', ' 1'];
+  const parts = [
+    '1',
+    '2',
+    '3',
+    '0',
+    '-1',
+    '999999',
+    '1e3',
+    '../13',
+    '..%2F..%2Fapi%2Fsites%2F13%2Fsitemap',
+    `${evil.url}/x`,
+    '1?siteId=13',
+    '%00',
+    ' 1',
+  ];
   const responses: Array<[string, number]> = [];
-  for (const part of parts) responses.push([part, (await handleSitemap(route, visitor(`/sitemap-${part}.xml`, part))).status]);
+  for (const part of parts)
+    responses.push([part, (await handleSitemap(route, visitor(`/sitemap-${part}.xml`, part))).status]);
   responses.push(['/sitemap.xml', (await handleSitemap(route, visitor('/sitemap.xml'))).status]);
   responses.push(['/rss.xml', (await handleRss(route, visitor('/rss.xml'))).status]);
 
   // 5 articles, 2 URLs a file: an index with parts 1..3; every other "part" is a 404 made locally.
   expect(Object.fromEntries(responses)).toEqual({
-    1: 200, 2: 200, 3: 200, 0: 404, '-1': 404, 999999: 404, '1e3': 404, '../13': 404, '..%2F..%2Fapi%2Fsites%2F13%2Fsitemap': 404,
-    [`${evil.url}/x`]: 404, '1?siteId=13': 404, '%00': 404, ' 1': 404, '/sitemap.xml': 200, '/rss.xml': 200,
+    1: 200,
+    2: 200,
+    3: 200,
+    0: 404,
+    '-1': 404,
+    999999: 404,
+    '1e3': 404,
+    '../13': 404,
+    '..%2F..%2Fapi%2Fsites%2F13%2Fsitemap': 404,
+    [`${evil.url}/x`]: 404,
+    '1?siteId=13': 404,
+    '%00': 404,
+    ' 1': 404,
+    '/sitemap.xml': 200,
+    '/rss.xml': 200,
   });
   expect(evil.hits).toBe(0);
   const requests = sim.stats().requests;

@@ -38,12 +38,21 @@ async function build(what: string, env: Record<string, string> = {}) {
     root,
     outDir: dirs.outDir,
     cacheDir: dirs.cacheDir,
-    env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: TOKEN, PUBLISHER_SITE_ID: '12', SECURITY_STRICT: '', ...env },
+    env: {
+      PUBLISHER_BASE_URL: sim.url,
+      PUBLISHER_API_KEY: TOKEN,
+      PUBLISHER_SITE_ID: '12',
+      SECURITY_STRICT: '',
+      ...env,
+    },
   });
   seen.push({ what: `${what}: logs`, text: result.logs });
   if (result.error) {
     const e = result.error as Error & { hint?: string };
-    seen.push({ what: `${what}: error`, text: `${e.message}\n${e.hint ?? ''}\n${e.stack ?? ''}\n${String(e.cause ?? '')}\n${JSON.stringify(e)}` });
+    seen.push({
+      what: `${what}: error`,
+      text: `${e.message}\n${e.hint ?? ''}\n${e.stack ?? ''}\n${String(e.cause ?? '')}\n${JSON.stringify(e)}`,
+    });
   }
   requests.push(...sim.stats().requests);
   return result;

@@ -32,7 +32,9 @@ it('an extra Pro token authenticates as the Pro user, shares its window, and is 
 });
 
 it('start option and CLI flag refuse a malformed token without echoing it', async () => {
-  await expect(startSimulator({ extraProTokens: ['sk_live_secret value'] })).rejects.toThrow(/^`extraProTokens.0` must be a token like "btb_leakcheck_1"/);
+  await expect(startSimulator({ extraProTokens: ['sk_live_secret value'] })).rejects.toThrow(
+    /^`extraProTokens.0` must be a token like "btb_leakcheck_1"/,
+  );
   const bad = await runCli(['simulator', '--extra-pro-token', 'sk_live_secret']);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('`--extra-pro-token` must be a token like btb_leakcheck_1');

@@ -10,9 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const read = (path: string) => JSON.parse(readFileSync(new URL(path, `file://${ROOT}`), 'utf8')) as Record<string, unknown>;
+const read = (path: string) =>
+  JSON.parse(readFileSync(new URL(path, `file://${ROOT}`), 'utf8')) as Record<string, unknown>;
 const pkg = read('package.json') as { dependencies: Record<string, string> };
-const lock = read('package-lock.json') as { lockfileVersion: number; packages: Record<string, { version?: string; dev?: boolean; hasInstallScript?: boolean; dependencies?: Record<string, string> }> };
+const lock = read('package-lock.json') as {
+  lockfileVersion: number;
+  packages: Record<
+    string,
+    { version?: string; dev?: boolean; hasInstallScript?: boolean; dependencies?: Record<string, string> }
+  >;
+};
 const installed = (name: string) => (read(`node_modules/${name}/package.json`) as { version: string }).version;
 
 /** -1, 0 or 1, comparing x.y.z numerically (pre-release tags sort before the release). */
@@ -37,21 +44,33 @@ describe('supply chain', () => {
   it('the parsers of hostile input are past their known advisories', () => {
     for (const [name, floor] of Object.entries(FLOORS)) {
       expect(compare(installed(name), floor), `${name} ${installed(name)} < ${floor}`).toBeGreaterThanOrEqual(0);
-      expect(compare(lock.packages[`node_modules/${name}`]!.version!, floor), `${name} in the lockfile`).toBeGreaterThanOrEqual(0);
+      expect(
+        compare(lock.packages[`node_modules/${name}`]!.version!, floor),
+        `${name} in the lockfile`,
+      ).toBeGreaterThanOrEqual(0);
     }
     expect(compare('2.17.6', '2.17.7')).toBe(-1);
     expect(compare('5.12.1', '5.3.6')).toBe(1);
   });
 
   it('the lockfile is committed and agrees with package.json and node_modules', () => {
-    expect(execFileSync('git', ['ls-files', '--error-unmatch', 'package-lock.json'], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe('package-lock.json');
+    expect(
+      execFileSync('git', ['ls-files', '--error-unmatch', 'package-lock.json'], { cwd: ROOT, encoding: 'utf8' }).trim(),
+    ).toBe('package-lock.json');
     expect(lock.lockfileVersion).toBeGreaterThanOrEqual(3);
     expect(lock.packages['']!.dependencies).toEqual(pkg.dependencies);
-    for (const name of Object.keys(pkg.dependencies)) expect(installed(name), name).toBe(lock.packages[`node_modules/${name}`]!.version);
+    for (const name of Object.keys(pkg.dependencies))
+      expect(installed(name), name).toBe(lock.packages[`node_modules/${name}`]!.version);
   });
 
   it('the runtime dependency tree is small and runs no install script', () => {
-    const runtime = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev !== true && !(entry as { devOptional?: boolean }).devOptional && !(entry as { peer?: boolean }).peer);
+    const runtime = Object.entries(lock.packages).filter(
+      ([path, entry]) =>
+        path !== '' &&
+        entry.dev !== true &&
+        !(entry as { devOptional?: boolean }).devOptional &&
+        !(entry as { peer?: boolean }).peer,
+    );
     const withScripts = runtime.filter(([, entry]) => entry.hasInstallScript).map(([path]) => path);
     expect(withScripts).toEqual([]);
     expect(runtime.length).toBeGreaterThan(3);

@@ -19,13 +19,20 @@ afterAll(async () => {
 
 it('hostile slugs in the list and the RSS feed: not stored, not requested elsewhere, warned about', async () => {
   const headers = { authorization: `Bearer ${sim.tokens.pro}` };
-  const list = ((await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers })).json()) as { results: Array<{ slug: string }> }).results;
+  const list = (
+    (await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers })).json()) as {
+      results: Array<{ slug: string }>;
+    }
+  ).results;
   const hostile = ['../../../etc/passwd', 'a/b', '.', '..', 'x?limit=1', '..\\13', '%2e%2e'];
   const rss = hostile.reduce(
     (xml, slug, i) => xml.replaceAll(`/blog/${list[i]!.slug}/`, `/blog/${encodeURIComponent(slug)}/`),
     await (await fetch(`${sim.url}/api/sites/12/rss.xml`)).text(),
   );
-  await addFault(sim, { route: ROUTES.list, json: { results: list.map((item, i) => (i < hostile.length ? { ...item, slug: hostile[i] } : item)) } });
+  await addFault(sim, {
+    route: ROUTES.list,
+    json: { results: list.map((item, i) => (i < hostile.length ? { ...item, slug: hostile[i] } : item)) },
+  });
   await addFault(sim, { route: ROUTES.rss, body: rss });
   sim.resetStats();
 
@@ -37,7 +44,9 @@ it('hostile slugs in the list and the RSS feed: not stored, not requested elsewh
     expect(id).toMatch(/^[^/\\?#]+$/);
     expect(['.', '..']).not.toContain(id);
   }
-  expect(ctx.logs.find((l) => l.startsWith('warn '))).toMatch(/6 article slug\(s\) that cannot be an entry id \(first: "\.\.\/\.\.\/\.\.\/etc\/passwd" contains "\/"\); they were skipped: not stored, not requested/);
+  expect(ctx.logs.find((l) => l.startsWith('warn '))).toMatch(
+    /6 article slug\(s\) that cannot be an entry id \(first: "\.\.\/\.\.\/\.\.\/etc\/passwd" contains "\/"\); they were skipped: not stored, not requested/,
+  );
   for (const request of sim.stats().requests) {
     expect(request.route, request.path).not.toBe('GET (unmatched)');
     if (request.route === ROUTES.detail) expect(request.path).toMatch(/^\/api\/v1\/sites\/12\/articles\/[^/]+\/$/);

@@ -10,7 +10,9 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export async function startUpstream(handle: (req: IncomingMessage, res: ServerResponse, url: string) => void): Promise<Upstream> {
+export async function startUpstream(
+  handle: (req: IncomingMessage, res: ServerResponse, url: string) => void,
+): Promise<Upstream> {
   const upstream: Upstream = { url: '', requests: [], close: async () => undefined };
   const server = createServer((req, res) => {
     upstream.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });

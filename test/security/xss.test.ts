@@ -9,7 +9,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Parser } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE_ALLOWED_TAGS, DEFAULT_IFRAME_HOSTS, IFRAME_SANDBOX, resolvePolicy, SanitizeOptionsError, type SanitizeOptions } from '../../src/html/index.js';
+import {
+  BASE_ALLOWED_TAGS,
+  DEFAULT_IFRAME_HOSTS,
+  IFRAME_SANDBOX,
+  resolvePolicy,
+  SanitizeOptionsError,
+  type SanitizeOptions,
+} from '../../src/html/index.js';
 import { articlesLoader } from '../../src/loader/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fakeContext } from '../astro/loader-context.js';
@@ -26,7 +33,18 @@ const EXTENDED: SanitizeOptions = {
 };
 const TAGS = new Set([...BASE_ALLOWED_TAGS, ...(EXTENDED.allowedTags ?? [])]);
 const IFRAME_HOSTS = new Set([...DEFAULT_IFRAME_HOSTS, ...(EXTENDED.allowedIframeHosts ?? [])]);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'poster', 'cite', 'srcset', 'action', 'formaction', 'background', 'data', 'xlink:href']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'poster',
+  'cite',
+  'srcset',
+  'action',
+  'formaction',
+  'background',
+  'data',
+  'xlink:href',
+]);
 
 function payloads(): string[] {
   const out: string[] = [];
@@ -42,31 +60,40 @@ function payloads(): string[] {
 function problems(html: string): string[] {
   const found: string[] = [];
   if (/<\s*script/i.test(html)) found.push('"<script"');
-  new Parser({
-    onopentag(name, attributes) {
-      if (!TAGS.has(name)) found.push(`<${name}>`);
-      for (const [attribute, value] of Object.entries(attributes)) {
-        if (attribute.startsWith('on') || attribute === 'style' || attribute === 'srcdoc') found.push(`${attribute} on <${name}>`);
-        if (!URL_ATTRIBUTES.has(attribute)) continue;
-        // eslint-disable-next-line no-control-regex
-        for (const candidate of (attribute === 'srcset' ? value.split(',').map((c) => c.trim().split(/\s+/)[0] ?? '') : [value]).map((v) => v.replace(/[\x00-\x20]+/g, '').toLowerCase())) {
-          if (candidate.startsWith('//') || candidate.startsWith('\\\\')) found.push(`protocol-relative ${attribute}`);
-          const scheme = /^([a-z][a-z0-9+.-]*):/.exec(candidate)?.[1];
-          if (scheme && !['http', 'https', 'mailto'].includes(scheme)) found.push(`${scheme}: in ${attribute}`);
+  new Parser(
+    {
+      onopentag(name, attributes) {
+        if (!TAGS.has(name)) found.push(`<${name}>`);
+        for (const [attribute, value] of Object.entries(attributes)) {
+          if (attribute.startsWith('on') || attribute === 'style' || attribute === 'srcdoc')
+            found.push(`${attribute} on <${name}>`);
+          if (!URL_ATTRIBUTES.has(attribute)) continue;
+          /* eslint-disable no-control-regex -- control characters are what this expression is about */
+          for (const candidate of (attribute === 'srcset'
+            ? value.split(',').map((c) => c.trim().split(/\s+/)[0] ?? '')
+            : [value]
+          ).map((v) => v.replace(/[\x00-\x20]+/g, '').toLowerCase())) {
+            /* eslint-enable no-control-regex */
+            if (candidate.startsWith('//') || candidate.startsWith('\\\\'))
+              found.push(`protocol-relative ${attribute}`);
+            const scheme = /^([a-z][a-z0-9+.-]*):/.exec(candidate)?.[1];
+            if (scheme && !['http', 'https', 'mailto'].includes(scheme)) found.push(`${scheme}: in ${attribute}`);
+          }
         }
-      }
-      if (name === 'iframe') {
-        let host = '';
-        try {
-          host = new URL(attributes.src ?? '').host;
-        } catch {
-          // no valid src: reported below
+        if (name === 'iframe') {
+          let host = '';
+          try {
+            host = new URL(attributes.src ?? '').host;
+          } catch {
+            // no valid src: reported below
+          }
+          if (!IFRAME_HOSTS.has(host)) found.push(`iframe from "${host}"`);
+          if (attributes.sandbox !== IFRAME_SANDBOX) found.push('iframe without the sandbox');
         }
-        if (!IFRAME_HOSTS.has(host)) found.push(`iframe from "${host}"`);
-        if (attributes.sandbox !== IFRAME_SANDBOX) found.push('iframe without the sandbox');
-      }
+      },
     },
-  }, { decodeEntities: true, lowerCaseAttributeNames: true }).end(html);
+    { decodeEntities: true, lowerCaseAttributeNames: true },
+  ).end(html);
   return found;
 }
 
@@ -87,19 +114,33 @@ describe('XSS corpus through the loader, with the policy extended as far as it g
     const slugs: string[] = [];
     for (let start = 0; start < all.length; start += BATCH) {
       const batch = all.slice(start, start + BATCH);
-      const content = batch.map((payload, i) => `<h2>Vector ${start + i}</h2><div class="callout">${payload}</div>`).join('\n');
+      const content = batch
+        .map((payload, i) => `<h2>Vector ${start + i}</h2><div class="callout">${payload}</div>`)
+        .join('\n');
       // The title carries a payload too: it is stored as text and escaped by Astro (opened in Chromium by the e2e test).
-      const created = await publish(sim, { site: 21, slug: `xss-${start / BATCH}`, title: `Batch ${start / BATCH}: ${batch[0]!.slice(0, 80)}`, content });
+      const created = await publish(sim, {
+        site: 21,
+        slug: `xss-${start / BATCH}`,
+        title: `Batch ${start / BATCH}: ${batch[0]!.slice(0, 80)}`,
+        content,
+      });
       slugs.push(created.slug);
     }
-    const loader = articlesLoader({ siteId: 21, baseUrl: sim.url, apiKey: sim.tokens.agence, budget: { maxRequests: 1000, reserve: 0 }, sanitize: EXTENDED });
+    const loader = articlesLoader({
+      siteId: 21,
+      baseUrl: sim.url,
+      apiKey: sim.tokens.agence,
+      budget: { maxRequests: 1000, reserve: 0 },
+      sanitize: EXTENDED,
+    });
     const ctx = fakeContext(loader.schema);
     await loader.load(ctx.context);
     expect([...ctx.entries.keys()].sort()).toEqual(slugs.sort());
     for (const [slug, entry] of ctx.entries) {
       const html = entry.rendered!.html;
       expect(problems(html), `${slug}: ${html.slice(0, 400)}`).toEqual([]);
-      for (const heading of (entry.rendered!.metadata!.headings ?? []) as Array<{ slug: string }>) expect(heading.slug).toMatch(/^[a-z0-9-]+$/);
+      for (const heading of (entry.rendered!.metadata!.headings ?? []) as Array<{ slug: string }>)
+        expect(heading.slug).toMatch(/^[a-z0-9-]+$/);
     }
   });
 
@@ -108,7 +149,9 @@ describe('XSS corpus through the loader, with the policy extended as far as it g
     expect(problems('<a href=" java\tscript:alert(1)">a</a>')).toEqual(['javascript: in href']);
     expect(problems('<img src="//evil.example/x.png">')).toEqual(['protocol-relative src']);
     expect(problems('<svg></svg>')).toEqual(['<svg>']);
-    expect(problems(`<iframe src="https://evil.example/" sandbox="${IFRAME_SANDBOX}"></iframe>`)).toEqual(['iframe from "evil.example"']);
+    expect(problems(`<iframe src="https://evil.example/" sandbox="${IFRAME_SANDBOX}"></iframe>`)).toEqual([
+      'iframe from "evil.example"',
+    ]);
     expect(problems('<video src="https://cdn.example.com/a.mp4" controls></video>')).toEqual([]);
   });
 });

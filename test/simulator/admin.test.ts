@@ -11,9 +11,22 @@ const rss = async () => (await call(sim(), '/api/sites/12/rss.xml', { token: nul
 
 describe('admin API: articles', () => {
   it('POST articles publishes at the top of list, sitemap and RSS, and answers 201 with the detail', async () => {
-    const reply = await admin(sim(), 'POST', 'articles', { site: 12, title: 'Launch day', slug: 'launch-day', language: 'fr', content: '<p>Bonjour</p>' });
+    const reply = await admin(sim(), 'POST', 'articles', {
+      site: 12,
+      title: 'Launch day',
+      slug: 'launch-day',
+      language: 'fr',
+      content: '<p>Bonjour</p>',
+    });
     expect(reply.status).toBe(201);
-    expect(reply.json()).toMatchObject({ slug: 'launch-day', title: 'Launch day', language: 'fr', content: '<p>Bonjour</p>', url: 'https://pro-blog.example.com/blog/launch-day/', view_count: 0 });
+    expect(reply.json()).toMatchObject({
+      slug: 'launch-day',
+      title: 'Launch day',
+      language: 'fr',
+      content: '<p>Bonjour</p>',
+      url: 'https://pro-blog.example.com/blog/launch-day/',
+      view_count: 0,
+    });
     expect((await slugs())[0]).toBe('launch-day');
     expect(await sitemap()).toContain('<loc>https://pro-blog.example.com/blog/launch-day/</loc>');
     expect(await rss()).toContain('<link>https://pro-blog.example.com/blog/launch-day/</link>');
@@ -36,7 +49,10 @@ describe('admin API: articles', () => {
   it('PATCH changes the article and bumps updated_at, visible in detail, sitemap lastmod and RSS', async () => {
     const [slug] = await slugs();
     const before = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
-    const reply = await admin(sim(), 'PATCH', `articles/12/${slug}`, { title: 'Edited title', content: '<p>New body</p>' });
+    const reply = await admin(sim(), 'PATCH', `articles/12/${slug}`, {
+      title: 'Edited title',
+      content: '<p>New body</p>',
+    });
     expect(reply.status).toBe(200);
     const after = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
     expect(after).toMatchObject({ title: 'Edited title', content: '<p>New body</p>', excerpt: 'New body' });

@@ -11,10 +11,14 @@ const BIN = resolve(ROOT, 'dist/cli/bin.js');
 describe('content-publisher simulator (built CLI)', () => {
   it('prints exactly one JSON line, serves, and stops with exit code 0 on SIGTERM', async () => {
     expect(existsSync(BIN), 'run `npm run build` first (npm test does)').toBe(true);
-    const child = spawn(process.execPath, [BIN, 'simulator', '--port', '0', '--seed', '3', '--articles', '4', '--rate-limits', 'first'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'simulator', '--port', '0', '--seed', '3', '--articles', '4', '--rate-limits', 'first'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -30,12 +34,19 @@ describe('content-publisher simulator (built CLI)', () => {
       const info = JSON.parse(stdout.trim());
       expect(Object.keys(info)).toEqual(['url', 'tokens', 'sites']);
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(info.tokens).toEqual({ free: 'btb_sim_free_1', solo: 'btb_sim_solo_1', pro: 'btb_sim_pro_1', agence: 'btb_sim_agence_1' });
+      expect(info.tokens).toEqual({
+        free: 'btb_sim_free_1',
+        solo: 'btb_sim_solo_1',
+        pro: 'btb_sim_pro_1',
+        agence: 'btb_sim_agence_1',
+      });
       expect(info.sites).toEqual({ pro: [12, 13], agence: [21, 22] });
 
       const me = await fetch(`${info.url}/api/v1/me/`, { headers: { authorization: `Bearer ${info.tokens.pro}` } });
       expect((await me.json()).rate_limit_per_hour).toBe(30);
-      const list = await fetch(`${info.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${info.tokens.pro}` } });
+      const list = await fetch(`${info.url}/api/v1/sites/12/articles/`, {
+        headers: { authorization: `Bearer ${info.tokens.pro}` },
+      });
       expect((await list.json()).results).toHaveLength(4);
     } finally {
       child.kill('SIGTERM');
@@ -47,10 +58,15 @@ describe('content-publisher simulator (built CLI)', () => {
   });
 
   it('stops promptly on SIGINT while a slow generate is still waiting (the delay does not keep it alive)', async () => {
-    const child = spawn(process.execPath, [BIN, 'simulator', '--generate-delay-ms', '120000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'simulator', '--generate-delay-ms', '120000'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     const exited = once(child, 'exit');
-    await new Promise<void>((done) => child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), stdout.includes('\n') && done())));
+    await new Promise<void>((done) =>
+      child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), stdout.includes('\n') && done())),
+    );
     const info = JSON.parse(stdout.trim());
     const pending = fetch(`${info.url}/api/v1/sites/12/generate/`, {
       method: 'POST',
@@ -67,7 +83,10 @@ describe('content-publisher simulator (built CLI)', () => {
   });
 
   it('exits 2 with a message naming the flag on a bad value', async () => {
-    const child = spawn(process.execPath, [BIN, 'simulator', '--articles', 'many'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'simulator', '--articles', 'many'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = await once(child, 'exit');
@@ -79,16 +98,40 @@ describe('content-publisher simulator (built CLI)', () => {
 describe('parseSimulatorArgs', () => {
   it('maps every flag to its option', () => {
     expect(
-      parseSimulatorArgs(['--port', '4321', '--seed', '7', '--articles', '100', '--rate-limits', 'first', '--window-ms', '1000',
-        '--generate-delay-ms', '0', '--rate-limit-override', '5000']),
+      parseSimulatorArgs([
+        '--port',
+        '4321',
+        '--seed',
+        '7',
+        '--articles',
+        '100',
+        '--rate-limits',
+        'first',
+        '--window-ms',
+        '1000',
+        '--generate-delay-ms',
+        '0',
+        '--rate-limit-override',
+        '5000',
+      ]),
     ).toEqual({
-      options: { port: 4321, seed: 7, articles: 100, rateLimits: 'first', windowMs: 1000, generateDelayMs: 0, rateLimitOverride: 5000 },
+      options: {
+        port: 4321,
+        seed: 7,
+        articles: 100,
+        rateLimits: 'first',
+        windowMs: 1000,
+        generateDelayMs: 0,
+        rateLimitOverride: 5000,
+      },
       help: false,
     });
   });
 
   it('refuses unknown flags and bad values with a message naming them', () => {
     expect(parseSimulatorArgs(['--prot', '1'])).toEqual({ error: expect.stringContaining("Unknown option '--prot'") });
-    expect(parseSimulatorArgs(['--rate-limits', 'third'])).toEqual({ error: expect.stringContaining('`--rate-limits` must be "first" or "second"') });
+    expect(parseSimulatorArgs(['--rate-limits', 'third'])).toEqual({
+      error: expect.stringContaining('`--rate-limits` must be "first" or "second"'),
+    });
   });
 });

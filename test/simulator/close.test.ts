@@ -14,12 +14,18 @@ describe('simulator close()', () => {
       body: JSON.stringify({ route: 'GET /api/sites/:id/rss.xml', delayMs: 600_000 }),
     });
     expect(fault.status).toBe(201);
-    const delayed = fetch(`${sim.url}/api/sites/12/rss.xml`).then((r) => r.status, (error: unknown) => error);
+    const delayed = fetch(`${sim.url}/api/sites/12/rss.xml`).then(
+      (r) => r.status,
+      (error: unknown) => error,
+    );
     const generating = fetch(`${sim.url}/api/v1/sites/12/generate/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sim.tokens.pro}`, 'content-type': 'application/json' },
       body: JSON.stringify({ topic: 'slow', type: 'news', length: 'short' }),
-    }).then((r) => r.status, (error: unknown) => error);
+    }).then(
+      (r) => r.status,
+      (error: unknown) => error,
+    );
     await new Promise((r) => setTimeout(r, 200));
     const started = performance.now();
     await sim.close();

@@ -7,13 +7,20 @@ const sim = useSimulator();
 describe('startSimulator', () => {
   it('listens on 127.0.0.1 with a free port and names its tokens and sites', () => {
     expect(sim().url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(sim().tokens).toEqual({ free: 'btb_sim_free_1', solo: 'btb_sim_solo_1', pro: 'btb_sim_pro_1', agence: 'btb_sim_agence_1' });
+    expect(sim().tokens).toEqual({
+      free: 'btb_sim_free_1',
+      solo: 'btb_sim_solo_1',
+      pro: 'btb_sim_pro_1',
+      agence: 'btb_sim_agence_1',
+    });
     expect(sim().extraTokens.pro).toEqual(['btb_sim_pro_2']);
     expect(sim().sites).toEqual({ pro: [12, 13], agence: [21, 22] });
   });
 
   it('refuses an unknown option with a message naming it', async () => {
-    await expect(start({ prot: 1 } as never)).rejects.toThrow('Unknown option `prot` for startSimulator(): remove it or check its spelling.');
+    await expect(start({ prot: 1 } as never)).rejects.toThrow(
+      'Unknown option `prot` for startSimulator(): remove it or check its spelling.',
+    );
     await expect(start({ rateLimits: 'third' } as never)).rejects.toThrow(/`rateLimits`/);
   });
 
@@ -28,7 +35,10 @@ describe('authenticated endpoints', () => {
     const reply = await call(sim(), '/api/v1/me/');
     expect(reply.status).toBe(200);
     expect(reply.json()).toEqual({
-      username: 'pro-user', email: 'pro@example.com', plan: 'pro', rate_limit_per_hour: 60,
+      username: 'pro-user',
+      email: 'pro@example.com',
+      plan: 'pro',
+      rate_limit_per_hour: 60,
       usage: { articles_this_month: 0, articles_per_month_limit: 30, month_key: new Date().toISOString().slice(0, 7) },
     });
     expect(reply.headers.get('x-ratelimit-limit')).toBe('60');
@@ -50,7 +60,14 @@ describe('authenticated endpoints', () => {
   it('GET articles: newest first, languages cycling, unique slugs, list item shape', async () => {
     const { results } = (await call(sim(), '/api/v1/sites/12/articles/')).json();
     expect(results).toHaveLength(12);
-    expect(Object.keys(results[0]).sort()).toEqual(['language', 'published_at', 'slug', 'status', 'title', 'view_count']);
+    expect(Object.keys(results[0]).sort()).toEqual([
+      'language',
+      'published_at',
+      'slug',
+      'status',
+      'title',
+      'view_count',
+    ]);
     expect(results.slice(0, 4).map((a: { language: string }) => a.language)).toEqual(['en', 'fr', 'de', 'es']);
     const dates = results.map((a: { published_at: string }) => a.published_at);
     expect([...dates].sort().reverse()).toEqual(dates);
@@ -63,7 +80,9 @@ describe('authenticated endpoints', () => {
 
   it('GET articles: status, language and limit filters; 400 on a non-integer limit', async () => {
     const list = (query: string) => call(sim(), `/api/v1/sites/12/articles/${query}`);
-    expect((await list('?language=fr')).json().results.every((a: { language: string }) => a.language === 'fr')).toBe(true);
+    expect((await list('?language=fr')).json().results.every((a: { language: string }) => a.language === 'fr')).toBe(
+      true,
+    );
     expect((await list('?language=fr')).json().results).toHaveLength(3);
     expect((await list('?status=published&limit=5')).json().results).toHaveLength(5);
     expect((await list('?status=draft')).json().results).toEqual([]);
@@ -76,7 +95,13 @@ describe('authenticated endpoints', () => {
   it('GET article detail: full shape, realistic HTML, view_count grows on every read', async () => {
     const [first] = (await call(sim(), '/api/v1/sites/12/articles/')).json().results;
     const detail = (await call(sim(), `/api/v1/sites/12/articles/${first.slug}/`)).json();
-    expect(detail).toMatchObject({ slug: first.slug, title: first.title, status: 'published', language: 'en', published_at: first.published_at });
+    expect(detail).toMatchObject({
+      slug: first.slug,
+      title: first.title,
+      status: 'published',
+      language: 'en',
+      published_at: first.published_at,
+    });
     expect(detail.url).toBe(`https://pro-blog.example.com/blog/${first.slug}/`);
     expect(detail.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(detail.featured_image).toBe(`${sim().url}/media/sites/12/${first.slug}/featured.jpg`);
@@ -84,9 +109,19 @@ describe('authenticated endpoints', () => {
     expect(typeof detail.excerpt).toBe('string');
     expect(typeof detail.meta_description).toBe('string');
     const html: string = detail.content;
-    for (const pattern of [/<h2>/, /<h3>/, /<p>/, /<ul>/, /<ol>/, /<table>/, /<figure><img src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\//,
-      /<a href="https:\/\/pro-blog\.example\.com\/blog\/[^"]+\/">/, /<a href="\/blog\/[^"]+\/">/, /<pre><code/,
-      /<iframe [^>]*src="https:\/\/www\.youtube\.com\/embed\/[\w-]{11}"/]) {
+    for (const pattern of [
+      /<h2>/,
+      /<h3>/,
+      /<p>/,
+      /<ul>/,
+      /<ol>/,
+      /<table>/,
+      /<figure><img src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\//,
+      /<a href="https:\/\/pro-blog\.example\.com\/blog\/[^"]+\/">/,
+      /<a href="\/blog\/[^"]+\/">/,
+      /<pre><code/,
+      /<iframe [^>]*src="https:\/\/www\.youtube\.com\/embed\/[\w-]{11}"/,
+    ]) {
       expect(html).toMatch(pattern);
     }
     expect(html.match(/<iframe/g)).toHaveLength(1);
@@ -124,7 +159,9 @@ describe('authenticated endpoints', () => {
   });
 
   it('POST brief: intent, outline, entities, faq, eeat_signals; 400 without keyword', async () => {
-    const brief = (await call(sim(), '/api/v1/brief/', { method: 'POST', body: { keyword: 'trail running', language: 'en' } })).json();
+    const brief = (
+      await call(sim(), '/api/v1/brief/', { method: 'POST', body: { keyword: 'trail running', language: 'en' } })
+    ).json();
     expect(typeof brief.intent).toBe('string');
     expect(brief.outline.length).toBeGreaterThan(2);
     expect(brief.entities.length).toBeGreaterThan(0);
@@ -137,10 +174,19 @@ describe('authenticated endpoints', () => {
   it('keywords, snapshot (moves positions) and weekly digest', async () => {
     const { results } = (await call(sim(), '/api/v1/sites/12/keywords/')).json();
     expect(results.length).toBeGreaterThan(3);
-    expect(Object.keys(results[0]).sort()).toEqual(['keyword', 'position', 'previous_position', 'updated_at', 'url', 'volume']);
+    expect(Object.keys(results[0]).sort()).toEqual([
+      'keyword',
+      'position',
+      'previous_position',
+      'updated_at',
+      'url',
+      'volume',
+    ]);
     const snapshot = (await call(sim(), '/api/v1/sites/12/keywords/snapshot/', { method: 'POST' })).json();
     expect(snapshot.updated).toBe(results.length);
-    expect(snapshot.results.map((r: { previous_position: number }) => r.previous_position)).toEqual(results.map((r: { position: number }) => r.position));
+    expect(snapshot.results.map((r: { previous_position: number }) => r.previous_position)).toEqual(
+      results.map((r: { position: number }) => r.position),
+    );
     const after = (await call(sim(), '/api/v1/sites/12/keywords/')).json().results;
     expect(after).toEqual(snapshot.results);
     const digest = (await call(sim(), '/api/v1/sites/12/digest/weekly/')).json();
@@ -157,7 +203,10 @@ describe('errors', () => {
     const none = await call(sim(), '/api/v1/me/', { token: null });
     expect(none.status).toBe(401);
     expect(none.json().error).toMatch(/Authorization: Bearer/);
-    const malformed = await call(sim(), '/api/v1/me/', { headers: { authorization: 'Token btb_sim_pro_1' }, token: null });
+    const malformed = await call(sim(), '/api/v1/me/', {
+      headers: { authorization: 'Token btb_sim_pro_1' },
+      token: null,
+    });
     expect(malformed.status).toBe(401);
     const unknown = await call(sim(), '/api/v1/me/', { token: 'btb_leakcheck_zz9' });
     expect(unknown.status).toBe(401);
@@ -173,7 +222,7 @@ describe('errors', () => {
     }
   });
 
-  it('404 for another user\'s site, an inactive site, an unknown site, an unknown slug, an unknown path', async () => {
+  it("404 for another user's site, an inactive site, an unknown site, an unknown slug, an unknown path", async () => {
     expect((await call(sim(), '/api/v1/sites/21/articles/')).status).toBe(404);
     expect((await call(sim(), '/api/v1/sites/14/articles/')).status).toBe(404);
     expect((await call(sim(), '/api/v1/sites/999/keywords/')).status).toBe(404);
@@ -190,7 +239,9 @@ describe('errors', () => {
     expect(list.json().error).toMatch(/CMS of site 13 .* unreachable/);
     expect(list.headers.get('x-ratelimit-remaining')).toBe('59');
     expect((await call(sim(), '/api/v1/sites/13/articles/anything/')).status).toBe(502);
-    expect((await call(sim(), '/api/v1/sites/13/generate/', { method: 'POST', body: { topic: 'x' } })).status).toBe(502);
+    expect((await call(sim(), '/api/v1/sites/13/generate/', { method: 'POST', body: { topic: 'x' } })).status).toBe(
+      502,
+    );
     expect((await call(sim(), '/api/v1/sites/13/keywords/')).status).toBe(200);
   });
 });

@@ -85,7 +85,11 @@ describe('fault injection', () => {
   });
 
   it('drift: rename, omit and add on each result', async () => {
-    await fault({ route: LIST, drift: { rename: { published_at: 'date' }, omit: ['view_count'], add: { extra: true } }, times: 1 });
+    await fault({
+      route: LIST,
+      drift: { rename: { published_at: 'date' }, omit: ['view_count'], add: { extra: true } },
+      times: 1,
+    });
     const [first] = (await list()).json().results;
     expect(Object.keys(first).sort()).toEqual(['date', 'extra', 'language', 'slug', 'status', 'title']);
     await fault({ route: 'GET /api/v1/me/', drift: { omit: ['usage'] }, times: 1 });

@@ -8,7 +8,9 @@ import { useSimulator } from './setup.js';
 const sim = useSimulator({ articles: 60 });
 
 const feed = (path: string, headers: Record<string, string> = {}) => call(sim(), path, { token: null, headers });
-const rssParser = new Parser<Record<string, unknown>, { 'content:encoded'?: string }>({ customFields: { item: ['content:encoded'] } });
+const rssParser = new Parser<Record<string, unknown>, { 'content:encoded'?: string }>({
+  customFields: { item: ['content:encoded'] },
+});
 
 function locs(xml: string): string[] {
   return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '');
@@ -33,7 +35,9 @@ describe('public sitemap', () => {
   it('validates against the sitemap 0.9 schema', async () => {
     const text = (await feed('/api/sites/12/sitemap.xml')).text;
     expect(XMLValidator.validate(text)).toBe(true);
-    await expect(validateAgainstXsd(text, 'sitemap-0.9.xsd', 'sitemap.xml')).resolves.toContain('sitemap.xml validates');
+    await expect(validateAgainstXsd(text, 'sitemap-0.9.xsd', 'sitemap.xml')).resolves.toContain(
+      'sitemap.xml validates',
+    );
   });
 
   it('404 for an unknown or inactive site', async () => {
@@ -58,7 +62,9 @@ describe('public RSS feed', () => {
     expect(new Date(first?.pubDate ?? '').toISOString().slice(0, 10)).toBe(list[0].published_at);
     expect(first?.['content:encoded']).toMatch(/<h2>/);
     expect(first?.contentSnippet).toBeTruthy();
-    expect(reply.text).toContain(`<atom:link href="${sim().url}/api/sites/12/rss.xml" rel="self" type="application/rss+xml"/>`);
+    expect(reply.text).toContain(
+      `<atom:link href="${sim().url}/api/sites/12/rss.xml" rel="self" type="application/rss+xml"/>`,
+    );
     expect(reply.text).toContain('<guid isPermaLink="true">');
   });
 
@@ -88,7 +94,9 @@ describe('conditional requests', () => {
       expect((await feed(path, { 'if-none-match': `W/${etag}` })).status).toBe(304);
       expect((await feed(path, { 'if-modified-since': lastModified })).status).toBe(304);
       expect((await feed(path, { 'if-none-match': '"other"' })).status).toBe(200);
-      expect((await feed(path, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
+      expect(
+        (await feed(path, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status,
+      ).toBe(200);
 
       await admin(sim(), 'POST', 'articles', { site: 12, title: 'Fresh news' });
       const changed = await feed(path, { 'if-none-match': etag });

@@ -5,11 +5,18 @@ import { useSimulator } from './setup.js';
 // Pro's monthly quota (30) plus credits (2) must fit in the window: lift the limit for this file.
 const sim = useSimulator({ rateLimitOverride: 500 });
 
-const generate = (body: unknown, token?: string) => call(sim(), '/api/v1/sites/12/generate/', { method: 'POST', body, token });
+const generate = (body: unknown, token?: string) =>
+  call(sim(), '/api/v1/sites/12/generate/', { method: 'POST', body, token });
 
 describe('POST generate', () => {
   it('publishes a new article at the top of the list, the sitemap and the RSS feed, and returns output and post_count', async () => {
-    const reply = await generate({ topic: 'beekeeping for beginners', type: 'guide', length: 'short', language: 'en', keywords: 'bees, honey' });
+    const reply = await generate({
+      topic: 'beekeeping for beginners',
+      type: 'guide',
+      length: 'short',
+      language: 'en',
+      keywords: 'bees, honey',
+    });
     expect(reply.status).toBe(200);
     const { output, post_count } = reply.json();
     expect(post_count).toBe(13);
@@ -20,13 +27,20 @@ describe('POST generate', () => {
     expect(url).toBe('https://pro-blog.example.com/blog/beekeeping-for-beginners/');
 
     const [top] = (await call(sim(), '/api/v1/sites/12/articles/')).json().results;
-    expect(top).toMatchObject({ slug: 'beekeeping-for-beginners', title: 'Beekeeping for beginners', language: 'en', view_count: 0 });
+    expect(top).toMatchObject({
+      slug: 'beekeeping-for-beginners',
+      title: 'Beekeeping for beginners',
+      language: 'en',
+      view_count: 0,
+    });
     expect(top.published_at).toBe(new Date().toISOString().slice(0, 10));
     const detail = (await call(sim(), '/api/v1/sites/12/articles/beekeeping-for-beginners/')).json();
     expect(detail.keywords).toEqual(['bees', 'honey']);
     expect(detail.content).toMatch(/<h2>/);
     const sitemap = (await call(sim(), '/api/sites/12/sitemap.xml', { token: null })).text;
-    expect(sitemap.indexOf('beekeeping-for-beginners')).toBeLessThan(sitemap.indexOf('<url>', sitemap.indexOf('<url>') + 1));
+    expect(sitemap.indexOf('beekeeping-for-beginners')).toBeLessThan(
+      sitemap.indexOf('<url>', sitemap.indexOf('<url>') + 1),
+    );
     const rss = (await call(sim(), '/api/sites/12/rss.xml', { token: null })).text;
     expect(rss.indexOf('<item>')).toBeLessThan(rss.indexOf('beekeeping-for-beginners'));
     expect(rss.indexOf('beekeeping-for-beginners')).toBeLessThan(rss.indexOf('<item>', rss.indexOf('<item>') + 1));
@@ -56,7 +70,10 @@ describe('POST generate', () => {
 
   it('consumes the monthly quota, then the credits, then answers 402', async () => {
     for (let i = 0; i < 30; i += 1) expect((await generate({ topic: `quota ${i}` })).status).toBe(200);
-    expect((await call(sim(), '/api/v1/me/')).json().usage).toMatchObject({ articles_this_month: 30, articles_per_month_limit: 30 });
+    expect((await call(sim(), '/api/v1/me/')).json().usage).toMatchObject({
+      articles_this_month: 30,
+      articles_per_month_limit: 30,
+    });
     expect((await generate({ topic: 'credit 1' })).status).toBe(200);
     expect((await generate({ topic: 'credit 2' })).status).toBe(200);
     const refused = await generate({ topic: 'one too many' });
@@ -67,7 +84,8 @@ describe('POST generate', () => {
   });
 
   it('agence has no credits: 402 right after its 150 articles', async () => {
-    const agence = (body: unknown) => call(sim(), '/api/v1/sites/21/generate/', { method: 'POST', body, token: sim().tokens.agence });
+    const agence = (body: unknown) =>
+      call(sim(), '/api/v1/sites/21/generate/', { method: 'POST', body, token: sim().tokens.agence });
     for (let i = 0; i < 150; i += 1) await agence({ topic: `a ${i}` });
     expect((await agence({ topic: 'over' })).status).toBe(402);
   });

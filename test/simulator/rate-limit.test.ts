@@ -71,7 +71,12 @@ describe('plan limits of both descriptions', () => {
     const sim = await start({ rateLimits: 'first' });
     try {
       const me = await call(sim, '/api/v1/me/');
-      expect(me.json()).toEqual({ username: 'pro-user', email: 'pro@example.com', plan: 'pro', rate_limit_per_hour: 30 });
+      expect(me.json()).toEqual({
+        username: 'pro-user',
+        email: 'pro@example.com',
+        plan: 'pro',
+        rate_limit_per_hour: 30,
+      });
       expect(me.headers.get('x-ratelimit-limit')).toBe('30');
       expect((await call(sim, '/api/v1/me/', { token: sim.tokens.agence })).json().rate_limit_per_hour).toBe(200);
     } finally {
@@ -84,7 +89,11 @@ describe('plan limits of both descriptions', () => {
     try {
       expect((await call(sim, '/api/v1/me/')).headers.get('x-ratelimit-limit')).toBe('60');
       const agence = await call(sim, '/api/v1/me/', { token: sim.tokens.agence });
-      expect(agence.json()).toMatchObject({ plan: 'agence', rate_limit_per_hour: 600, usage: { articles_per_month_limit: 150 } });
+      expect(agence.json()).toMatchObject({
+        plan: 'agence',
+        rate_limit_per_hour: 600,
+        usage: { articles_per_month_limit: 150 },
+      });
     } finally {
       await sim.close();
     }

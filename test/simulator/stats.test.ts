@@ -26,7 +26,12 @@ describe('stats', () => {
     });
     expect(stats.requests).toHaveLength(7);
     expect(stats.requests[0]).toEqual({
-      method: 'GET', path: '/api/v1/sites/12/articles/', route: 'GET /api/v1/sites/:id/articles/', status: 200, authorization: true, tokenIn: ['header'],
+      method: 'GET',
+      path: '/api/v1/sites/12/articles/',
+      route: 'GET /api/v1/sites/:id/articles/',
+      status: 200,
+      authorization: true,
+      tokenIn: ['header'],
     });
     expect(stats.requests[4]).toMatchObject({ path: '/api/sites/12/sitemap.xml', authorization: false, tokenIn: [] });
     // GET /__simulator/stats is the same JSON.

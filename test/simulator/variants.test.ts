@@ -116,8 +116,24 @@ describe('shared slugs and rate-limit headers', () => {
       const detail = (await call(shared, `${LIST}${slug}/`)).json();
       expect(detail.url).toContain(`/${detail.language}/blog/${slug}/`);
       // A slug is unique per language: publishing it again in de is accepted, in en refused.
-      expect((await call(shared, '/__simulator/articles', { method: 'POST', token: null, body: { site: 12, title: 'x', slug, language: 'de' } })).status).toBe(201);
-      expect((await call(shared, '/__simulator/articles', { method: 'POST', token: null, body: { site: 12, title: 'x', slug, language: 'en' } })).status).toBe(409);
+      expect(
+        (
+          await call(shared, '/__simulator/articles', {
+            method: 'POST',
+            token: null,
+            body: { site: 12, title: 'x', slug, language: 'de' },
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await call(shared, '/__simulator/articles', {
+            method: 'POST',
+            token: null,
+            body: { site: 12, title: 'x', slug, language: 'en' },
+          })
+        ).status,
+      ).toBe(409);
     } finally {
       await shared.close();
     }
@@ -132,10 +148,16 @@ describe('shared slugs and rate-limit headers', () => {
       const limited = await call(small, '/api/v1/me/');
       expect(limited.status).toBe(429);
       expect(limited.headers.get('retry-after')).toBe('0');
-      await call(small, '/__simulator/variants', { method: 'PUT', token: null, body: { variants: { retryAfter: 'http-date' } } });
+      await call(small, '/__simulator/variants', {
+        method: 'PUT',
+        token: null,
+        body: { variants: { retryAfter: 'http-date' } },
+      });
       const dated = (await call(small, '/api/v1/me/')).headers.get('retry-after')!;
       expect(Date.parse(dated)).toBeLessThan(Date.now());
-      expect(Number((await call(small, '/api/v1/me/')).headers.get('x-ratelimit-reset'))).toBeGreaterThan(1_700_000_000);
+      expect(Number((await call(small, '/api/v1/me/')).headers.get('x-ratelimit-reset'))).toBeGreaterThan(
+        1_700_000_000,
+      );
     } finally {
       await small.close();
     }
@@ -144,22 +166,54 @@ describe('shared slugs and rate-limit headers', () => {
 
 describe('selecting variants', () => {
   it('profiles, overrides on top, admin GET/PUT, reset restores the start variants', async () => {
-    expect(resolveSimulatorOptions({ profile: 'paged' }).variants).toMatchObject({ listDefault: 50, listMax: 100, paging: 'next-count' });
+    expect(resolveSimulatorOptions({ profile: 'paged' }).variants).toMatchObject({
+      listDefault: 50,
+      listMax: 100,
+      paging: 'next-count',
+    });
     expect(resolveSimulatorOptions({ profile: 'paged', variants: { listMax: 20 } }).variants.listMax).toBe(20);
-    expect(() => resolveSimulatorOptions({ variants: { listMax: 0 } })).toThrow(/`variants.listMax` is invalid: too small/);
+    expect(() => resolveSimulatorOptions({ variants: { listMax: 0 } })).toThrow(
+      /`variants.listMax` is invalid: too small/,
+    );
     expect(() => resolveSimulatorOptions({ profile: 'nope' as never })).toThrow(/`profile`/);
     await setVariants({ profile: 'sparse' });
-    expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({ listMax: 20, rssContent: 'teaser' });
+    expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({
+      listMax: 20,
+      rssContent: 'teaser',
+    });
     expect((await setVariants({ variants: { paging: 'sideways' } })).status).toBe(400);
     await admin(sim(), 'POST', 'reset');
-    expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({ listMax: 1000, paging: 'none', rssContent: 'full' });
+    expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({
+      listMax: 1000,
+      paging: 'none',
+      rssContent: 'full',
+    });
   });
 
   it('CLI: --profile and repeated --variant key=value', () => {
-    const parsed = parseSimulatorArgs(['--profile', 'multilingual', '--variant', 'listMax=50', '--variant', 'sharedSlugs=false', '--variant', 'paging=offset']);
-    expect(parsed).toEqual({ options: { profile: 'multilingual', variants: { listMax: 50, sharedSlugs: false, paging: 'offset' } }, help: false });
-    expect(parseSimulatorArgs(['--variant', 'listMax'])).toEqual({ error: expect.stringMatching(/`--variant` must be key=value/) });
+    const parsed = parseSimulatorArgs([
+      '--profile',
+      'multilingual',
+      '--variant',
+      'listMax=50',
+      '--variant',
+      'sharedSlugs=false',
+      '--variant',
+      'paging=offset',
+    ]);
+    expect(parsed).toEqual({
+      options: { profile: 'multilingual', variants: { listMax: 50, sharedSlugs: false, paging: 'offset' } },
+      help: false,
+    });
+    expect(parseSimulatorArgs(['--variant', 'listMax'])).toEqual({
+      error: expect.stringMatching(/`--variant` must be key=value/),
+    });
     const resolved = resolveSimulatorOptions((parsed as { options: object }).options);
-    expect(resolved.variants).toMatchObject({ sharedSlugs: false, rateLimitReset: 'delta', listMax: 50, paging: 'offset' });
+    expect(resolved.variants).toMatchObject({
+      sharedSlugs: false,
+      rateLimitReset: 'delta',
+      listMax: 50,
+      paging: 'offset',
+    });
   });
 });

@@ -29,7 +29,8 @@ export function useSimulatorLifecycle(options: SimulatorOptions, lifecycle: Simu
     await lifecycle.beforeEach(current());
   });
   function current(): Simulator {
-    if (!started) throw new Error('the simulator is not started: call sim() inside a test or hook, not at collection time');
+    if (!started)
+      throw new Error('the simulator is not started: call sim() inside a test or hook, not at collection time');
     return started;
   }
   return current;

@@ -23,7 +23,8 @@ const MAX_MEMORY = memoryPages.GiB;
  */
 export async function validateAgainstXsd(xml: string, xsd: string, fileName = 'doc.xml'): Promise<string> {
   const schema = SCHEMAS.find((file) => file.fileName === xsd);
-  if (!schema) throw new Error(`No schema ${xsd} in ${XSD_DIR} (there are ${SCHEMAS.map((s) => s.fileName).join(', ')}).`);
+  if (!schema)
+    throw new Error(`No schema ${xsd} in ${XSD_DIR} (there are ${SCHEMAS.map((s) => s.fileName).join(', ')}).`);
   const result = await validateXML({
     xml: { fileName, contents: xml },
     schema,
@@ -38,7 +39,11 @@ export async function validateAgainstXsd(xml: string, xsd: string, fileName = 'd
 export async function wellFormednessProblems(xml: string): Promise<string> {
   try {
     // No schema: `xmllint --noout doc.xml`, a parse only.
-    const result = await validateXML({ xml: { fileName: 'doc.xml', contents: xml }, schema: [], maxMemoryPages: MAX_MEMORY });
+    const result = await validateXML({
+      xml: { fileName: 'doc.xml', contents: xml },
+      schema: [],
+      maxMemoryPages: MAX_MEMORY,
+    });
     return result.valid ? '' : result.rawOutput || 'not well-formed';
   } catch (error) {
     // A document that does not parse ends xmllint with exit code 1, which xmllint-wasm reports as a rejection.

@@ -44,7 +44,8 @@ function independentlyIllFormed(text: string): string | undefined {
 function visibleText(html: string | undefined): string {
   const doc = parseDocument(html ?? '');
   // What the sanitiser's policy removes with its content (script, style, SVG, MathML, forms) is not text.
-  for (const el of DomUtils.getElementsByTagName((e) => DROPPED.has(e.name), doc.children, true)) DomUtils.removeElement(el);
+  for (const el of DomUtils.getElementsByTagName((e) => DROPPED.has(e.name), doc.children, true))
+    DomUtils.removeElement(el);
   return (
     DomUtils.textContent(doc)
       // Characters XML forbids are dropped on purpose; C1 controls read as windows-1252, as HTML does.
@@ -56,25 +57,49 @@ function visibleText(html: string | undefined): string {
   );
 }
 
-const DROPPED = new Set(['script', 'style', 'svg', 'math', 'form', 'select', 'textarea', 'button', 'object', 'embed', 'template', 'noscript', 'title']);
+const DROPPED = new Set([
+  'script',
+  'style',
+  'svg',
+  'math',
+  'form',
+  'select',
+  'textarea',
+  'button',
+  'object',
+  'embed',
+  'template',
+  'noscript',
+  'title',
+]);
 
-interface ReaderItems { titles: string[]; texts: string[] }
+interface ReaderItems {
+  titles: string[];
+  texts: string[];
+}
 
 /** What a third-party reader makes of a feed; undefined when it cannot read it at all. */
 async function readWith(reader: 'rss-parser' | 'feedsmith', xml: string): Promise<ReaderItems | undefined> {
   try {
     if (reader === 'rss-parser') {
       const feed = await new Parser().parseString(xml);
-      return { titles: feed.items.map((i) => visibleText(i.title)), texts: feed.items.map((i) => visibleText(i.content)) };
+      return {
+        titles: feed.items.map((i) => visibleText(i.title)),
+        texts: feed.items.map((i) => visibleText(i.content)),
+      };
     }
     const { feed } = parseFeed(xml) as { feed: { items?: Array<{ title?: string; description?: string }> } };
-    return { titles: (feed.items ?? []).map((i) => visibleText(i.title)), texts: (feed.items ?? []).map((i) => visibleText(i.description)) };
+    return {
+      titles: (feed.items ?? []).map((i) => visibleText(i.title)),
+      texts: (feed.items ?? []).map((i) => visibleText(i.description)),
+    };
   } catch {
     return undefined;
   }
 }
 
-const originOf = (url: string | undefined): string | undefined => (url !== undefined && URL.canParse(url.trim()) ? new URL(url.trim()).origin : undefined);
+const originOf = (url: string | undefined): string | undefined =>
+  url !== undefined && URL.canParse(url.trim()) ? new URL(url.trim()).origin : undefined;
 
 const rssFiles = readdirSync(join(DIR, 'rss')).sort();
 const sitemapFiles = readdirSync(join(DIR, 'sitemap')).sort();
@@ -107,10 +132,18 @@ describe(`real-world RSS feeds (${rssFiles.length})`, () => {
         expect(error.message).toContain(url);
         expect(['not-well-formed', 'truncated', 'doctype', 'unexpected-root', 'empty']).toContain(error.reason);
         // Only what is not well-formed (or declares entities, which is refused as unsafe) is refused.
-        if (error.reason === 'not-well-formed' || error.reason === 'truncated') expect(independentlyIllFormed(decoded), error.message).toBeDefined();
+        if (error.reason === 'not-well-formed' || error.reason === 'truncated')
+          expect(independentlyIllFormed(decoded), error.message).toBeDefined();
         return;
       }
-      const origins = [...new Set(['https://service.example.com', ...[input.link, ...input.items.map((i) => i.link)].map(originOf).filter((o): o is string => o !== undefined && o !== 'null')])];
+      const origins = [
+        ...new Set([
+          'https://service.example.com',
+          ...[input.link, ...input.items.map((i) => i.link)]
+            .map(originOf)
+            .filter((o): o is string => o !== undefined && o !== 'null'),
+        ]),
+      ];
       const mapUrl = makeArticleUrlMapper({ blogSite: BLOG, upstreamOrigins: origins });
       const out = rewriteRss(bytes, { url, upstreamOrigins: origins, mapUrl, selfUrl: `${BLOG}rss.xml` });
       count(outcomes, 'rss written');
@@ -137,7 +170,9 @@ describe(`real-world RSS feeds (${rssFiles.length})`, () => {
         }
         expect(later, `${reader} reads the output`).toBeDefined();
         expect(later?.titles.length, `${reader} item count`).toBe(before.titles.length);
-        before.titles.forEach((title, i) => title !== '' && expect(later?.titles[i], `${reader} title ${i}`).toBe(title));
+        before.titles.forEach(
+          (title, i) => title !== '' && expect(later?.titles[i], `${reader} title ${i}`).toBe(title),
+        );
         // SVG and MathML are outside the sanitiser's policy (DESIGN.md): their text goes with them.
         if (/&lt;(?:svg|math)\b|<(?:svg|math)\b/.test(decoded)) continue;
         before.texts.forEach((text, i) => text !== '' && expect(later?.texts[i], `${reader} text ${i}`).toBe(text));
@@ -145,7 +180,8 @@ describe(`real-world RSS feeds (${rssFiles.length})`, () => {
       // Every article URL that pointed at the service points at the blog.
       for (const [i, item] of input.items.entries()) {
         const link = item.link?.trim();
-        if (link !== undefined && origins.includes(originOf(link) ?? '')) expect(after.items[i]?.link?.startsWith(BLOG)).toBe(true);
+        if (link !== undefined && origins.includes(originOf(link) ?? ''))
+          expect(after.items[i]?.link?.startsWith(BLOG)).toBe(true);
       }
     });
   }
@@ -170,14 +206,16 @@ describe(`real-world sitemaps (${sitemapFiles.length})`, () => {
   it('is a corpus of at least 50 sitemaps with indexes and the image, news, video and alternate extensions', () => {
     expect(sitemapFiles.length).toBeGreaterThanOrEqual(50);
     const all = sitemapFiles.map((f) => readFileSync(join(DIR, 'sitemap', f), 'utf8')).join('\n');
-    for (const marker of ['<sitemapindex', 'sitemap-image/1.1', 'sitemap-news/0.9', 'sitemap-video/1.1', 'hreflang=']) expect(all).toContain(marker);
+    for (const marker of ['<sitemapindex', 'sitemap-image/1.1', 'sitemap-news/0.9', 'sitemap-video/1.1', 'hreflang='])
+      expect(all).toContain(marker);
   });
   for (const file of sitemapFiles) {
     it(file, async () => {
       const text = readFileSync(join(DIR, 'sitemap', file), 'utf8');
       const locs = [...text.matchAll(/<(?:\w+:)?loc>\s*(?:<!\[CDATA\[)?\s*([^<\]\s]+)/g)].map((m) => m[1] ?? '');
       // The index and its parts live on the origin of the first loc (a relative or odd loc: a fixed one).
-      const first = locs.find((l) => originOf(l) !== undefined && originOf(l) !== 'null') ?? 'https://service.example.com/';
+      const first =
+        locs.find((l) => originOf(l) !== undefined && originOf(l) !== 'null') ?? 'https://service.example.com/';
       const sitemapUrl = `${new URL(first).origin}/sitemap.xml`;
       const fetched: string[] = [];
       let files;
@@ -190,7 +228,8 @@ describe(`real-world sitemaps (${sitemapFiles.length})`, () => {
         if (!isXmlSafetyError(error)) throw error;
         count(outcomes, `sitemap refused: ${error.reason}`);
         expect(error.message).toMatch(/ is not safe to parse: .+\./);
-        if (error.reason === 'not-well-formed' || error.reason === 'truncated') expect(independentlyIllFormed(text), error.message).toBeDefined();
+        if (error.reason === 'not-well-formed' || error.reason === 'truncated')
+          expect(independentlyIllFormed(text), error.message).toBeDefined();
         else expect(['doctype', 'index-part', 'unexpected-root', 'empty']).toContain(error.reason);
         return;
       }
@@ -202,13 +241,20 @@ describe(`real-world sitemaps (${sitemapFiles.length})`, () => {
       }
       if (files.kind === 'index') {
         await expect(xmllintString(files.xml, 'siteindex-0.9.xsd')).resolves.toContain('validates');
-        for (const part of files.parts) await expect(xmllintString(part, 'sitemap-0.9.xsd')).resolves.toContain('validates');
+        for (const part of files.parts)
+          await expect(xmllintString(part, 'sitemap-0.9.xsd')).resolves.toContain('validates');
         return;
       }
       const written = [...files.xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
       // Every page of the service's origin is on the blog now; nothing else was invented.
-      for (const loc of written) expect(loc.startsWith(BLOG) || originOf(loc.replaceAll('&amp;', '&')) !== new URL(sitemapUrl).origin).toBe(true);
-      const before = await xmllintString(text.trimStart(), 'sitemap-0.9.xsd').then(() => true, () => false);
+      for (const loc of written)
+        expect(loc.startsWith(BLOG) || originOf(loc.replaceAll('&amp;', '&')) !== new URL(sitemapUrl).origin).toBe(
+          true,
+        );
+      const before = await xmllintString(text.trimStart(), 'sitemap-0.9.xsd').then(
+        () => true,
+        () => false,
+      );
       if (before) await expect(xmllintString(files.xml, 'sitemap-0.9.xsd')).resolves.toContain('validates');
     });
   }

@@ -14,13 +14,19 @@ const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/', ups
 describe('stray ampersands', () => {
   it('a reference to a character XML forbids is refused, naming it', () => {
     const rss = `<rss version="2.0"><channel><title>alpha&#26;amp;omega</title><link>${SITE}/</link></channel></rss>`;
-    expect(() => rewriteRss(rss, { url: `${SITE}/rss.xml`, upstreamOrigins: origins, mapUrl, selfUrl: 'https://blog.example.com/rss.xml' })).toThrow(
-      /not well-formed XML: the character reference &#26; names a character XML does not allow/,
-    );
+    expect(() =>
+      rewriteRss(rss, {
+        url: `${SITE}/rss.xml`,
+        upstreamOrigins: origins,
+        mapUrl,
+        selfUrl: 'https://blog.example.com/rss.xml',
+      }),
+    ).toThrow(/not well-formed XML: the character reference &#26; names a character XML does not allow/);
   });
 
   it('finds undefined entities and bare ampersands, not predefined ones, character references, CDATA or comments', () => {
-    const xml = '<a x="&uuml;&amp;"><!-- &nbsp; --><![CDATA[&nbsp;]]>&lt;&#233;&#x10FFFF;&nbsp;& x;<?pi &x; ?>&copy;</a>';
+    const xml =
+      '<a x="&uuml;&amp;"><!-- &nbsp; --><![CDATA[&nbsp;]]>&lt;&#233;&#x10FFFF;&nbsp;& x;<?pi &x; ?>&copy;</a>';
     const found = strayAmpersandOffsets(xml).map((at) => xml.slice(at, xml.indexOf(';', at) + 1));
     expect(found).toEqual(['&uuml;', '&nbsp;', '& x;', '&copy;']);
     expect(scanReferences(xml).invalidCharacter).toBe(-1);
@@ -34,7 +40,12 @@ describe('stray ampersands', () => {
 <item><title>M&uuml;nchen&nbsp;guide</title><link>${SITE}/blog/munich/</link><category domain="a&b">x</category>
 <description>&lt;p&gt;a&amp;nbsp;b&lt;/p&gt;</description><content:encoded xmlns:content="http://purl.org/rss/1.0/modules/content/"><![CDATA[<p>&nbsp;kept</p>]]></content:encoded></item>
 </channel></rss>`;
-    const out = rewriteRss(rss, { url: `${SITE}/rss.xml`, upstreamOrigins: origins, mapUrl, selfUrl: 'https://blog.example.com/rss.xml' });
+    const out = rewriteRss(rss, {
+      url: `${SITE}/rss.xml`,
+      upstreamOrigins: origins,
+      mapUrl,
+      selfUrl: 'https://blog.example.com/rss.xml',
+    });
     expect(out).toContain('<title>Caf&amp;eacute; &amp; Co</title>');
     expect(out).toContain('<title>M&amp;uuml;nchen&amp;nbsp;guide</title>');
     expect(out).toContain('domain="a&amp;b"');
@@ -50,7 +61,12 @@ describe('stray ampersands', () => {
 <url><loc>${SITE}/blog/a/</loc><priority>&nbsp;0.5</priority></url>
 <url><loc>https://other.example.org/&uuml;</loc><!-- &nbsp; --></url>
 </urlset>`;
-    const result = rewriteSitemap(sitemap, { url: `${SITE}/sitemap.xml`, upstreamOrigins: origins, mapUrl, partUrl: (n) => `https://blog.example.com/sitemap-${n}.xml` });
+    const result = rewriteSitemap(sitemap, {
+      url: `${SITE}/sitemap.xml`,
+      upstreamOrigins: origins,
+      mapUrl,
+      partUrl: (n) => `https://blog.example.com/sitemap-${n}.xml`,
+    });
     expect(result.kind).toBe('urlset');
     expect(result.xml).not.toContain('data-x');
     expect(result.xml).toContain('<loc>https://other.example.org/&amp;uuml;</loc></url>');

@@ -7,8 +7,14 @@ const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const URL_SITEMAP = 'https://api.example.com/api/sites/12/sitemap.xml';
 const URL_RSS = 'https://api.example.com/api/sites/12/rss.xml';
 
-interface ManifestEntry { file: string; well_formed: boolean; root: string | null; parse_error?: string }
-const manifest = (dir: string): ManifestEntry[] => JSON.parse(readFileSync(join(CORPORA, dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
+interface ManifestEntry {
+  file: string;
+  well_formed: boolean;
+  root: string | null;
+  parse_error?: string;
+}
+const manifest = (dir: string): ManifestEntry[] =>
+  JSON.parse(readFileSync(join(CORPORA, dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
 const read = (dir: string, file: string): string => readFileSync(join(CORPORA, dir, file), 'utf8');
 
 function rejection(fn: () => unknown): XmlSafetyError {
@@ -27,7 +33,10 @@ describe('hostile XML (corpora/xml/xxe)', () => {
   for (const file of files) {
     it(`${file}: refused quickly as a sitemap and as an RSS feed, nothing expanded`, () => {
       const xml = read('xxe', file);
-      for (const [parse, url] of [[parseSitemapEntries, URL_SITEMAP], [parseRssFeed, URL_RSS]] as const) {
+      for (const [parse, url] of [
+        [parseSitemapEntries, URL_SITEMAP],
+        [parseRssFeed, URL_RSS],
+      ] as const) {
         const started = performance.now();
         const error = rejection(() => parse(xml, { url }));
         expect(performance.now() - started).toBeLessThan(200);
@@ -42,10 +51,13 @@ describe('hostile XML (corpora/xml/xxe)', () => {
   }
   it('a DOCTYPE in a sitemap is refused with the URL and reason in the message', () => {
     const error = rejection(() => parseSitemapEntries(read('xxe', 'patt-billion-laughs.xml'), { url: URL_SITEMAP }));
-    expect(error.message).toBe(`[astro-content-publisher] The sitemap at ${URL_SITEMAP} is not safe to parse: it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A sitemap never needs one; check that the URL points at the service's public feed. (line 1, column 1)`);
+    expect(error.message).toBe(
+      `[astro-content-publisher] The sitemap at ${URL_SITEMAP} is not safe to parse: it declares a DOCTYPE/entities (possible XML bomb or XXE). No entity was expanded. A sitemap never needs one; check that the URL points at the service's public feed. (line 1, column 1)`,
+    );
   });
   it('the text "<!DOCTYPE html>" inside CDATA is content, not a declaration', () => {
-    const xml = '<rss version="2.0"><channel><title>t</title><item><description><![CDATA[<pre>&lt;!DOCTYPE html&gt; <!DOCTYPE html></pre>]]></description></item></channel></rss>';
+    const xml =
+      '<rss version="2.0"><channel><title>t</title><item><description><![CDATA[<pre>&lt;!DOCTYPE html&gt; <!DOCTYPE html></pre>]]></description></item></channel></rss>';
     expect(parseRssFeed(xml, { url: URL_RSS }).items[0]?.description).toContain('<!DOCTYPE html>');
   });
 });
@@ -60,7 +72,11 @@ describe('broken upstream documents', () => {
     });
   }
   it('an HTML error page is named as such', () => {
-    const error = rejection(() => parseSitemapEntries('<!DOCTYPE html><html><head><title>502</title></head><body>Bad gateway</body></html>', { url: URL_SITEMAP }));
+    const error = rejection(() =>
+      parseSitemapEntries('<!DOCTYPE html><html><head><title>502</title></head><body>Bad gateway</body></html>', {
+        url: URL_SITEMAP,
+      }),
+    );
     expect(error.reason).toBe('html');
     expect(error.message).toContain('is an HTML page, not XML');
   });
@@ -69,7 +85,12 @@ describe('broken upstream documents', () => {
     const error = rejection(() => parseSitemapEntries(xml.slice(0, Math.floor(xml.length / 2)), { url: URL_SITEMAP }));
     expect(['truncated', 'not-well-formed']).toContain(error.reason);
     expect(error.message).toContain(URL_SITEMAP);
-    const cut = rejection(() => parseSitemapEntries('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>', { url: URL_SITEMAP }));
+    const cut = rejection(() =>
+      parseSitemapEntries(
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>',
+        { url: URL_SITEMAP },
+      ),
+    );
     expect(cut.reason).toBe('truncated');
   });
   it('an empty body and plain text are refused', () => {
@@ -83,7 +104,9 @@ describe('broken upstream documents', () => {
     expect(error.message).toContain('1000-byte size cap');
   });
   it('a sitemap index and an Atom feed are refused clearly', () => {
-    expect(rejection(() => parseSitemapEntries(read('sitemap', 'sitemapjs-alltags-index.xml'), { url: URL_SITEMAP })).reason).toBe('sitemap-index');
+    expect(
+      rejection(() => parseSitemapEntries(read('sitemap', 'sitemapjs-alltags-index.xml'), { url: URL_SITEMAP })).reason,
+    ).toBe('sitemap-index');
     const atom = rejection(() => parseRssFeed(read('sitemap', 'crawlercommons-atom.xml'), { url: URL_RSS }));
     expect(atom.reason).toBe('unexpected-root');
     expect(atom.message).toContain('Atom feeds are not supported');
@@ -96,20 +119,29 @@ describe('broken upstream documents', () => {
       const error = rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP }));
       expect(performance.now() - started).toBeLessThan(500);
       expect(error.reason).toBe('too-complex');
-      expect(error.message).toContain(`The sitemap at ${URL_SITEMAP} is not safe to parse: it is not shaped like a sitemap`);
+      expect(error.message).toContain(
+        `The sitemap at ${URL_SITEMAP} is not safe to parse: it is not shaped like a sitemap`,
+      );
     }
   });
   it('adversarial prologs (many comments, unclosed CDATA before a DOCTYPE) stay linear', () => {
-    for (const xml of ['<!---->'.repeat(10_000) + '<!--'.repeat(10_000) + '<urlset/>', `<urlset>${'<![CDATA['.repeat(200_000)}<!DOCTYPE x>`]) {
+    for (const xml of [
+      '<!---->'.repeat(10_000) + '<!--'.repeat(10_000) + '<urlset/>',
+      `<urlset>${'<![CDATA['.repeat(200_000)}<!DOCTYPE x>`,
+    ]) {
       const started = performance.now();
       expect(rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP })).message).toContain(URL_SITEMAP);
       expect(performance.now() - started).toBeLessThan(1000);
     }
-    const html = rejection(() => parseSitemapEntries('<?xml version="1.0"?>\n<!-- x -->\n<html><body>x</body></html>', { url: URL_SITEMAP }));
+    const html = rejection(() =>
+      parseSitemapEntries('<?xml version="1.0"?>\n<!-- x -->\n<html><body>x</body></html>', { url: URL_SITEMAP }),
+    );
     expect(html.reason).toBe('html');
   });
   it('a second root element is refused', () => {
-    expect(rejection(() => parseSitemapEntries('<urlset></urlset><urlset></urlset>', { url: URL_SITEMAP })).reason).toBe('not-well-formed');
+    expect(
+      rejection(() => parseSitemapEntries('<urlset></urlset><urlset></urlset>', { url: URL_SITEMAP })).reason,
+    ).toBe('not-well-formed');
   });
 });
 
@@ -126,12 +158,17 @@ describe('parseSitemapEntries', () => {
   });
   it('reads every well-formed urlset of the corpus', () => {
     for (const entry of manifest('sitemap').filter((e) => e.well_formed && e.root === 'urlset')) {
-      expect(parseSitemapEntries(read('sitemap', entry.file), { url: URL_SITEMAP }).length, entry.file).toBeGreaterThan(0);
+      expect(parseSitemapEntries(read('sitemap', entry.file), { url: URL_SITEMAP }).length, entry.file).toBeGreaterThan(
+        0,
+      );
     }
   });
   it('numeric character references are decoded, unknown named references left as text', () => {
-    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/caf&#233;?x=1&amp;y=&#x32;</loc><lastmod>2026-11-21</lastmod></url></urlset>';
-    expect(parseSitemapEntries(xml, { url: URL_SITEMAP })).toEqual([{ loc: 'https://a.example/café?x=1&y=2', lastmod: '2026-11-21' }]);
+    const xml =
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/caf&#233;?x=1&amp;y=&#x32;</loc><lastmod>2026-11-21</lastmod></url></urlset>';
+    expect(parseSitemapEntries(xml, { url: URL_SITEMAP })).toEqual([
+      { loc: 'https://a.example/café?x=1&y=2', lastmod: '2026-11-21' },
+    ]);
   });
 });
 

@@ -2,7 +2,13 @@
 // each case is the upstream shape that came out wrong, checked with a namespace-aware parser.
 import Parser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
-import { makeArticleUrlMapper, parseRssFeed, rewriteRss, rewriteSitemap, XmlSafetyError } from '../../src/feeds/index.js';
+import {
+  makeArticleUrlMapper,
+  parseRssFeed,
+  rewriteRss,
+  rewriteSitemap,
+  XmlSafetyError,
+} from '../../src/feeds/index.js';
 import { decodeXmlBytes } from '../../src/feeds/decode-xml.js';
 import { parseSafeXml } from '../../src/feeds/safe-xml.js';
 import { buildSitemap } from '../../src/integration/feed-transform.js';
@@ -13,8 +19,20 @@ const SITE = 'https://pro-blog.example.com';
 const BLOG = 'https://blog.example.com/';
 const UPSTREAM = `${SITE}/rss.xml`;
 const mapUrl = makeArticleUrlMapper({ blogSite: BLOG, upstreamOrigins: [SITE] });
-const rssOptions = (warnings: string[] = []) => ({ url: UPSTREAM, upstreamOrigins: [SITE], mapUrl, selfUrl: `${BLOG}rss.xml`, onWarning: (m: string) => warnings.push(m) });
-const smOptions = (warnings: string[] = []) => ({ url: `${SITE}/sitemap.xml`, upstreamOrigins: [SITE], mapUrl, partUrl: (n: number) => `${BLOG}sitemap-${n}.xml`, onWarning: (m: string) => warnings.push(m) });
+const rssOptions = (warnings: string[] = []) => ({
+  url: UPSTREAM,
+  upstreamOrigins: [SITE],
+  mapUrl,
+  selfUrl: `${BLOG}rss.xml`,
+  onWarning: (m: string) => warnings.push(m),
+});
+const smOptions = (warnings: string[] = []) => ({
+  url: `${SITE}/sitemap.xml`,
+  upstreamOrigins: [SITE],
+  mapUrl,
+  partUrl: (n: number) => `${BLOG}sitemap-${n}.xml`,
+  onWarning: (m: string) => warnings.push(m),
+});
 const rss = (items: string, ns = '', head = '<?xml version="1.0" encoding="UTF-8"?>\n'): string =>
   `${head}<rss version="2.0"${ns}><channel><title>T</title><link>${SITE}/</link><description>d</description>${items}</channel></rss>`;
 const item = (body: string): string => `<item><title>A</title><link>${SITE}/blog/a/</link>${body}</item>`;
@@ -37,7 +55,13 @@ describe('allow-list writing (issue 15.1): nothing active comes out', () => {
   it('an <h:img onerror> in an item and a stylesheet instruction in a feed are dropped', () => {
     const out = rewriteRss(
       `<?xml version="1.0"?><?xml-stylesheet href="x.xsl" type="text/xsl"?>` +
-        rss(item('<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x" onerror="alert(1)"/><title2 xmlns="http://www.w3.org/1999/xhtml"><script>alert(2)</script></title2>'), '', ''),
+        rss(
+          item(
+            '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x" onerror="alert(1)"/><title2 xmlns="http://www.w3.org/1999/xhtml"><script>alert(2)</script></title2>',
+          ),
+          '',
+          '',
+        ),
       rssOptions(),
     );
     expect(activeContent(parseStrict(out))).toEqual([]);
@@ -47,8 +71,15 @@ describe('allow-list writing (issue 15.1): nothing active comes out', () => {
 
 describe('article HTML in the feed is sanitised (issue 15.2)', () => {
   it('alt=" src=x onerror=alert(1) " stays an alt value; script, handlers and javascript: URLs go', async () => {
-    const html = '<p><img alt=" src=x onerror=alert(1) " src="/a.png"><script>alert(2)</script><a href="javascript:alert(3)">x</a><a href="/blog/b/" onclick="alert(4)">b</a></p>';
-    const out = rewriteRss(rss(item(`<description><![CDATA[${html}]]></description><content:encoded><![CDATA[${html}]]></content:encoded>`), ' xmlns:content="http://purl.org/rss/1.0/modules/content/"'), rssOptions());
+    const html =
+      '<p><img alt=" src=x onerror=alert(1) " src="/a.png"><script>alert(2)</script><a href="javascript:alert(3)">x</a><a href="/blog/b/" onclick="alert(4)">b</a></p>';
+    const out = rewriteRss(
+      rss(
+        item(`<description><![CDATA[${html}]]></description><content:encoded><![CDATA[${html}]]></content:encoded>`),
+        ' xmlns:content="http://purl.org/rss/1.0/modules/content/"',
+      ),
+      rssOptions(),
+    );
     const parsed = parseRssFeed(out, { url: 'x' }).items[0];
     for (const value of [parsed?.description ?? '', parsed?.contentEncoded ?? '']) {
       expect(value).toContain('alt=" src=x onerror=alert(1) "');
@@ -62,7 +93,12 @@ describe('article HTML in the feed is sanitised (issue 15.2)', () => {
 });
 
 describe('encodings (issue 13)', () => {
-  const body = (title: string, encoding: string): string => rss(item(`<description>${title}</description>`).replace('<title>A</title>', `<title>${title}</title>`), '', `<?xml version="1.0" encoding="${encoding}"?>\n`);
+  const body = (title: string, encoding: string): string =>
+    rss(
+      item(`<description>${title}</description>`).replace('<title>A</title>', `<title>${title}</title>`),
+      '',
+      `<?xml version="1.0" encoding="${encoding}"?>\n`,
+    );
   const cases: Array<[string, string, string]> = [
     ['ISO-8859-1', 'latin1', 'Café crème à Genève'],
     ['windows-1251', 'windows-1251', 'Привет, мир'],
@@ -71,7 +107,10 @@ describe('encodings (issue 13)', () => {
   ];
   for (const [declared, node, title] of cases) {
     it(`${declared}: decoded by the declaration, written as UTF-8 with every character intact`, () => {
-      const bytes = node === 'latin1' ? Buffer.from(body(title, declared), 'latin1') : new Uint8Array(encode(body(title, declared), node));
+      const bytes =
+        node === 'latin1'
+          ? Buffer.from(body(title, declared), 'latin1')
+          : new Uint8Array(encode(body(title, declared), node));
       const out = rewriteRss(bytes, rssOptions());
       expect(out).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
       expect(parseRssFeed(out, { url: 'x' }).items[0]?.title).toBe(title);
@@ -92,7 +131,12 @@ describe('encodings (issue 13)', () => {
     }
   });
   it('an unknown encoding on bytes that are not UTF-8 is refused with the fix', () => {
-    expect(() => decodeXmlBytes(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><rss>\xe9</rss>', 'latin1'), { url: UPSTREAM, kind: 'RSS feed' })).toThrow(
+    expect(() =>
+      decodeXmlBytes(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><rss>\xe9</rss>', 'latin1'), {
+        url: UPSTREAM,
+        kind: 'RSS feed',
+      }),
+    ).toThrow(
       /declares the encoding "x-klingon", which is not a known character encoding.*Fix the encoding declaration upstream/,
     );
   });
@@ -116,24 +160,41 @@ function encode(text: string, encoding: string): Buffer {
 describe('characters XML forbids, whitespace before <?xml (issue 13, 15.10)', () => {
   it('raw C0 controls are dropped with a warning; the output is well-formed', () => {
     const warnings: string[] = [];
-    const out = rewriteRss(rss(item('<description>a\u0000b\u0007c\u001Bd</description>')).replace('<title>A</title>', '<title>A\u000C\u0001</title>'), rssOptions(warnings));
+    const out = rewriteRss(
+      rss(item('<description>a\u0000b\u0007c\u001Bd</description>')).replace(
+        '<title>A</title>',
+        '<title>A\u000C\u0001</title>',
+      ),
+      rssOptions(warnings),
+    );
     expect(() => parseStrict(out)).not.toThrow();
     expect(parseRssFeed(out, { url: 'x' }).items[0]?.title).toBe('A');
-    expect(warnings.join('\n')).toContain('contains 5 characters XML forbids (control characters such as U+0000); they were dropped');
+    expect(warnings.join('\n')).toContain(
+      'contains 5 characters XML forbids (control characters such as U+0000); they were dropped',
+    );
     expect(parseSafeXml('<a>\u0000</a>', { url: 'u', kind: 'sitemap', maxBytes: 100 }).xml).toBe('<a></a>');
   });
   it('a blank line before <?xml is trimmed with a warning', () => {
     const warnings: string[] = [];
     const out = rewriteRss(`\n  \n${rss(item(''))}`, rssOptions(warnings));
     expect(parseRssFeed(out, { url: 'x' }).items).toHaveLength(1);
-    expect(warnings).toContain(`The RSS feed at ${UPSTREAM} has whitespace before its XML declaration; it was trimmed. Remove the blank line before <?xml upstream.`);
+    expect(warnings).toContain(
+      `The RSS feed at ${UPSTREAM} has whitespace before its XML declaration; it was trimmed. Remove the blank line before <?xml upstream.`,
+    );
   });
 });
 
 describe('namespaces, guids, per-element URLs (issue 13)', () => {
   it('itunes: used without xmlns:itunes is declared; an unknown undeclared prefix is dropped; both warned', () => {
     const warnings: string[] = [];
-    const out = rewriteRss(rss(item('<itunes:duration>12:00</itunes:duration><itunes:image href="https://cdn.example.com/a.jpg"/><foo:bar>x</foo:bar>')), rssOptions(warnings));
+    const out = rewriteRss(
+      rss(
+        item(
+          '<itunes:duration>12:00</itunes:duration><itunes:image href="https://cdn.example.com/a.jpg"/><foo:bar>x</foo:bar>',
+        ),
+      ),
+      rssOptions(warnings),
+    );
     const doc = parseStrict(out);
     expect(countNs(doc, 'http://www.itunes.com/dtds/podcast-1.0.dtd', 'duration')).toBe(1);
     expect(out).toContain('<itunes:image href="https://cdn.example.com/a.jpg"/>');
@@ -142,7 +203,10 @@ describe('namespaces, guids, per-element URLs (issue 13)', () => {
     expect(warnings.join('\n')).toMatch(/undeclared namespace prefix foo:; those elements were dropped/);
   });
   it('every <guid> of an item is rewritten, not only the first', () => {
-    const out = rewriteRss(rss(item(`<guid>${SITE}/blog/a/</guid><guid isPermaLink="true">${SITE}/blog/a/?v=2</guid>`)), rssOptions());
+    const out = rewriteRss(
+      rss(item(`<guid>${SITE}/blog/a/</guid><guid isPermaLink="true">${SITE}/blog/a/?v=2</guid>`)),
+      rssOptions(),
+    );
     expect(out).toContain(`<guid>${BLOG}blog/a/</guid>`);
     expect(out).toContain(`<guid isPermaLink="true">${BLOG}blog/a/?v=2</guid>`);
     expect(out).not.toContain(`${SITE}/blog/a/`);
@@ -203,7 +267,8 @@ describe('linear time (issue 15.4)', () => {
   });
   it('a sitemap with many extension children under a long root tag: 4x the input, about 4x the time', () => {
     const root = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"${Array.from({ length: 3000 }, (_, i) => ` data-x${i}="y"`).join('')}>`;
-    const sitemap = (n: number): string => `${root}<url><loc>${SITE}/blog/a/</loc>${'<image:image><image:loc>https://cdn.example.com/a.png</image:loc></image:image>'.repeat(n)}</url></urlset>`;
+    const sitemap = (n: number): string =>
+      `${root}<url><loc>${SITE}/blog/a/</loc>${'<image:image><image:loc>https://cdn.example.com/a.png</image:loc></image:image>'.repeat(n)}</url></urlset>`;
     time(() => rewriteSitemap(sitemap(1000), smOptions()));
     const small = time(() => rewriteSitemap(sitemap(5000), smOptions()));
     const large = time(() => rewriteSitemap(sitemap(20_000), smOptions()));
@@ -233,7 +298,10 @@ describe('an upstream sitemap index (issue 13)', () => {
 
   it('is proxied: each part fetched, rewritten and served as a part of the blog, lastmod kept, the blog pages last', async () => {
     const fetched: string[] = [];
-    const parts: Record<string, string> = { 'https://service.example.com/s/1.xml': part(0, 3), 'https://service.example.com/s/2.xml': part(3, 5) };
+    const parts: Record<string, string> = {
+      'https://service.example.com/s/1.xml': part(0, 3),
+      'https://service.example.com/s/2.xml': part(3, 5),
+    };
     const files = await buildSitemap(index(Object.keys(parts)), config, [`${BLOG}about/`], async (url) => {
       fetched.push(url);
       return parts[url] ?? '';
@@ -247,20 +315,33 @@ describe('an upstream sitemap index (issue 13)', () => {
     expect(files.parts[2]).toContain(`<loc>${BLOG}about/</loc>`);
   });
   it('without upstream lastmod, each part gets the newest lastmod of its URLs', async () => {
-    const files = await buildSitemap(index(['https://service.example.com/s/1.xml'], false), config, [], async () => part(0, 9));
+    const files = await buildSitemap(index(['https://service.example.com/s/1.xml'], false), config, [], async () =>
+      part(0, 9),
+    );
     expect(files.xml).toContain('<lastmod>2026-09-01</lastmod>');
   });
   it('a part on another origin is refused before anything is fetched, naming it', async () => {
     const fetched: string[] = [];
     await expect(
-      buildSitemap(index(['https://service.example.com/s/1.xml', 'http://169.254.169.254/latest/']), config, [], async (url) => {
-        fetched.push(url);
-        return part(0, 1);
-      }),
-    ).rejects.toThrow(/lists http:\/\/169\.254\.169\.254\/latest\/, which is not on https:\/\/service\.example\.com; only parts on the index's own origin are proxied/);
+      buildSitemap(
+        index(['https://service.example.com/s/1.xml', 'http://169.254.169.254/latest/']),
+        config,
+        [],
+        async (url) => {
+          fetched.push(url);
+          return part(0, 1);
+        },
+      ),
+    ).rejects.toThrow(
+      /lists http:\/\/169\.254\.169\.254\/latest\/, which is not on https:\/\/service\.example\.com; only parts on the index's own origin are proxied/,
+    );
     expect(fetched).toEqual([]);
   });
   it('a nested index is refused clearly', async () => {
-    await expect(buildSitemap(index(['https://service.example.com/s/1.xml']), config, [], async () => index(['https://service.example.com/s/2.xml']))).rejects.toThrow(XmlSafetyError);
+    await expect(
+      buildSitemap(index(['https://service.example.com/s/1.xml']), config, [], async () =>
+        index(['https://service.example.com/s/2.xml']),
+      ),
+    ).rejects.toThrow(XmlSafetyError);
   });
 });

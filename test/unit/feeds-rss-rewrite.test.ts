@@ -2,14 +2,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeArticleUrlMapper, parseRssFeed, rewriteRss, XmlSafetyError, type RewriteRssOptions } from '../../src/feeds/index.js';
+import {
+  makeArticleUrlMapper,
+  parseRssFeed,
+  rewriteRss,
+  XmlSafetyError,
+  type RewriteRssOptions,
+} from '../../src/feeds/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 
 const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const UPSTREAM = 'https://api.example.com/api/sites/12/rss.xml';
 const SITE = 'https://pro-blog.example.com';
 const SELF = 'https://blog.example.com/base/rss.xml';
-const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base/', upstreamOrigins: [SITE, 'https://api.example.com'] });
+const mapUrl = makeArticleUrlMapper({
+  blogSite: 'https://blog.example.com/base/',
+  upstreamOrigins: [SITE, 'https://api.example.com'],
+});
 const options = (extra: Partial<RewriteRssOptions> = {}): RewriteRssOptions => ({
   url: UPSTREAM,
   upstreamOrigins: [SITE, 'https://api.example.com'],
@@ -85,13 +94,19 @@ describe('rewriteRss: URL rules', () => {
     expect(html).toContain(`srcset="${SITE}/images/a.png 1x, https://cdn.example.com/a2.png 2x"`);
   });
   it('escaped HTML in description is sanitised like content:encoded and written as CDATA, with absolute URLs', () => {
-    expect(parsed.items[0]?.description).toBe('See <a href="https://blog.example.com/base/blog/second/">the second</a>');
-    expect(out).toContain('<description><![CDATA[See <a href="https://blog.example.com/base/blog/second/">the second</a>]]></description>');
+    expect(parsed.items[0]?.description).toBe(
+      'See <a href="https://blog.example.com/base/blog/second/">the second</a>',
+    );
+    expect(out).toContain(
+      '<description><![CDATA[See <a href="https://blog.example.com/base/blog/second/">the second</a>]]></description>',
+    );
   });
   it('keeps CDATA, namespaces, extension elements, items and their order', () => {
     expect(count(out, '<![CDATA[')).toBe(2);
     expect(out).toContain('<dc:creator>Ann</dc:creator>');
-    expect(out.split('\n')[1]).toBe('<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">');
+    expect(out.split('\n')[1]).toBe(
+      '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    );
     expect(parsed.items.map((i) => i.title)).toEqual(['First', 'Second', 'Third']);
   });
   it('hostile input is refused', () => {
@@ -125,7 +140,9 @@ describe('rewriteRss: the simulator feed, read by rss-parser', () => {
     const reader = await new Parser().parseString(out);
     expect(reader.items).toHaveLength(50);
     expect(reader.link).toBe('https://blog.example.com/');
-    expect(reader.items.map((i) => i.link)).toEqual(before.items.map((i) => i.link?.replace(SITE, 'https://blog.example.com')));
+    expect(reader.items.map((i) => i.link)).toEqual(
+      before.items.map((i) => i.link?.replace(SITE, 'https://blog.example.com')),
+    );
     expect(reader.items.map((i) => i.guid)).toEqual(reader.items.map((i) => i.link));
     // Article HTML (description and content:encoded) goes out sanitised, as CDATA.
     expect(count(out, '<![CDATA[')).toBe(count(upstream, '<description>') - 1 + count(upstream, '<content:encoded>'));
@@ -140,13 +157,21 @@ describe('rewriteRss: the simulator feed, read by rss-parser', () => {
   });
 });
 
-interface ManifestEntry { file: string; well_formed: boolean; encoding: string; cdata_sections: number }
+interface ManifestEntry {
+  file: string;
+  well_formed: boolean;
+  encoding: string;
+  cdata_sections: number;
+}
 const manifest = JSON.parse(readFileSync(join(CORPORA, 'rss/manifest.json'), 'utf8')) as ManifestEntry[];
 
 describe('rewriteRss: real-world feeds (corpora/xml/rss)', () => {
   for (const entry of manifest.filter((e) => e.well_formed)) {
     it(`${entry.file}: items, order, CDATA and namespaces intact; rss-parser reads it`, async () => {
-      const upstream = readFileSync(join(CORPORA, 'rss', entry.file), entry.encoding.toLowerCase() === 'iso-8859-1' ? 'latin1' : 'utf8');
+      const upstream = readFileSync(
+        join(CORPORA, 'rss', entry.file),
+        entry.encoding.toLowerCase() === 'iso-8859-1' ? 'latin1' : 'utf8',
+      );
       const before = parseRssFeed(upstream, { url: UPSTREAM });
       const origin = URL.canParse(before.link ?? '') ? new URL(before.link ?? '').origin : 'https://unknown.example';
       const out = rewriteRss(upstream, {
@@ -158,10 +183,16 @@ describe('rewriteRss: real-world feeds (corpora/xml/rss)', () => {
       const after = parseRssFeed(out, { url: SELF });
       expect(after.items.map((i) => i.title)).toEqual(before.items.map((i) => i.title));
       // Item HTML goes out sanitised, as CDATA; an item with content keeps it.
-      expect(after.items.map((i) => i.contentEncoded !== undefined)).toEqual(before.items.map((i) => i.contentEncoded !== undefined));
-      expect(after.items.map((i) => i.description !== undefined)).toEqual(before.items.map((i) => i.description !== undefined));
+      expect(after.items.map((i) => i.contentEncoded !== undefined)).toEqual(
+        before.items.map((i) => i.contentEncoded !== undefined),
+      );
+      expect(after.items.map((i) => i.description !== undefined)).toEqual(
+        before.items.map((i) => i.description !== undefined),
+      );
       const blogMapper = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/', upstreamOrigins: [origin] });
-      expect(after.items.map((i) => i.link)).toEqual(before.items.map((i) => (i.link === undefined ? undefined : blogMapper(i.link))));
+      expect(after.items.map((i) => i.link)).toEqual(
+        before.items.map((i) => (i.link === undefined ? undefined : blogMapper(i.link))),
+      );
       expect(out).toMatch(/^(?:<\?xml[^>]*encoding="UTF-8"|(?!<\?xml[^>]*encoding))/i);
       const reader = await new Parser().parseString(out);
       expect(reader.items.length).toBe(before.items.length);

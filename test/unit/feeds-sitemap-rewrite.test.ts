@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activeContent, countNs, parseStrict } from './feeds-xml-check.js';
-import { makeArticleUrlMapper, parseSitemapEntries, rewriteSitemap, XmlSafetyError, type RewriteSitemapOptions } from '../../src/feeds/index.js';
+import {
+  makeArticleUrlMapper,
+  parseSitemapEntries,
+  rewriteSitemap,
+  XmlSafetyError,
+  type RewriteSitemapOptions,
+} from '../../src/feeds/index.js';
 import { validateAgainstXsd } from '../support/xmllint.js';
 
 const CORPORA = join(import.meta.dirname, '../corpora/xml');
@@ -14,7 +20,11 @@ const SITE = 'https://pro-blog.example.com';
  * against sitemap-with-extensions.xsd: sitemap-0.9.xsd has strict wildcards, so extension elements (image,
  * video, news, xhtml:link) validate only when their schemas are loaded too.
  */
-async function xsdErrors(xml: string, schema: 'sitemap-0.9.xsd' | 'siteindex-0.9.xsd', name = 'out.xml'): Promise<string> {
+async function xsdErrors(
+  xml: string,
+  schema: 'sitemap-0.9.xsd' | 'siteindex-0.9.xsd',
+  name = 'out.xml',
+): Promise<string> {
   const xsd = schema === 'sitemap-0.9.xsd' ? 'sitemap-with-extensions.xsd' : schema;
   return validateAgainstXsd(xml, xsd, name).then(
     () => '',
@@ -22,7 +32,11 @@ async function xsdErrors(xml: string, schema: 'sitemap-0.9.xsd' | 'siteindex-0.9
   );
 }
 
-const mapUrl = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base/', articlePattern: '/blog/[slug]/', upstreamOrigins: [SITE] });
+const mapUrl = makeArticleUrlMapper({
+  blogSite: 'https://blog.example.com/base/',
+  articlePattern: '/blog/[slug]/',
+  upstreamOrigins: [SITE],
+});
 const options = (extra: Partial<RewriteSitemapOptions> = {}): RewriteSitemapOptions => ({
   url: UPSTREAM,
   upstreamOrigins: [SITE],
@@ -55,7 +69,9 @@ describe('rewriteSitemap: URLs', () => {
   const xml = single(rewriteSitemap(upstream, options()));
 
   it('maps article locs to the blog article route under the base path, keeping lastmod/changefreq/priority', () => {
-    expect(xml).toContain('<url><loc>https://blog.example.com/base/blog/first-post/</loc><lastmod>2026-11-20T10:00:00Z</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>');
+    expect(xml).toContain(
+      '<url><loc>https://blog.example.com/base/blog/first-post/</loc><lastmod>2026-11-20T10:00:00Z</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>',
+    );
   });
   it('maps other pages of the service domain to the same path on the blog origin, escaping &', () => {
     expect(xml).toContain('<loc>https://blog.example.com/about/?a=1&amp;b=2</loc>');
@@ -71,7 +87,9 @@ describe('rewriteSitemap: URLs', () => {
     expect(xml).toContain('<image:caption>A &lt;b&gt;cover&lt;/b&gt; &amp; more</image:caption>');
   });
   it('declares the sitemap namespace and its extensions on the root and validates against sitemap-0.9.xsd', async () => {
-    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+    expect(xml).toContain(
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"',
+    );
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml">');
     expect(await xsdErrors(xml, 'sitemap-0.9.xsd')).toBe('');
     expect(parseSitemapEntries(xml, { url: 'https://blog.example.com/sitemap.xml' })).toHaveLength(4);
@@ -119,12 +137,17 @@ describe('rewriteSitemap: extraUrls, duplicates, order', () => {
 
 describe('rewriteSitemap: splitting', () => {
   it('50,001 URLs: a sitemap index and two parts, all valid against the 0.9 schemas', async () => {
-    const body = Array.from({ length: 50_000 }, (_, i) => `<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-11-21T10:00:00Z</lastmod></url>`).join('\n');
+    const body = Array.from(
+      { length: 50_000 },
+      (_, i) => `<url><loc>${SITE}/blog/post-${i}/</loc><lastmod>2026-11-21T10:00:00Z</lastmod></url>`,
+    ).join('\n');
     const result = rewriteSitemap(urlset(body), options({ extraUrls: [{ loc: 'https://blog.example.com/base/' }] }));
     if (result.kind !== 'index') throw new Error('expected an index');
     expect(result.parts).toHaveLength(2);
     // Each part carries the newest lastmod of its URLs (the blog's page has none).
-    expect(result.xml).toContain('<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc><lastmod>2026-11-21T10:00:00Z</lastmod></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>');
+    expect(result.xml).toContain(
+      '<sitemap><loc>https://blog.example.com/base/sitemap-0.xml</loc><lastmod>2026-11-21T10:00:00Z</lastmod></sitemap>\n<sitemap><loc>https://blog.example.com/base/sitemap-1.xml</loc></sitemap>',
+    );
     expect(await xsdErrors(result.xml, 'siteindex-0.9.xsd', 'index.xml')).toBe('');
     const [first = '', second = ''] = result.parts;
     expect(await xsdErrors(first, 'sitemap-0.9.xsd', 'part-0.xml')).toBe('');
@@ -135,18 +158,27 @@ describe('rewriteSitemap: splitting', () => {
   it('maxUrlsPerFile and maxBytesPerFile split earlier, never exceeding either', () => {
     const body = Array.from({ length: 25 }, (_, i) => `<url><loc>${SITE}/blog/p${i}/</loc></url>`).join('\n');
     const byCount = rewriteSitemap(urlset(body), options({ maxUrlsPerFile: 10 }));
-    expect(byCount.kind === 'index' && byCount.parts.map((p) => parseSitemapEntries(p, { url: 'p' }).length)).toEqual([10, 10, 5]);
+    expect(byCount.kind === 'index' && byCount.parts.map((p) => parseSitemapEntries(p, { url: 'p' }).length)).toEqual([
+      10, 10, 5,
+    ]);
     const bySize = rewriteSitemap(urlset(body), options({ maxBytesPerFile: 1024 }));
     if (bySize.kind !== 'index') throw new Error('expected an index');
     for (const part of bySize.parts) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(1024);
     expect(bySize.parts.flatMap((p) => parseSitemapEntries(p, { url: 'p' })).length).toBe(25);
   });
   it('a bad option is named in a TypeError', () => {
-    expect(() => rewriteSitemap(urlset(''), options({ maxUrlsPerFile: 60_000 }))).toThrow(/rewriteSitemap\(\): `maxUrlsPerFile`/);
+    expect(() => rewriteSitemap(urlset(''), options({ maxUrlsPerFile: 60_000 }))).toThrow(
+      /rewriteSitemap\(\): `maxUrlsPerFile`/,
+    );
   });
 });
 
-interface ManifestEntry { file: string; well_formed: boolean; root: string | null; xsd_valid: boolean | null }
+interface ManifestEntry {
+  file: string;
+  well_formed: boolean;
+  root: string | null;
+  xsd_valid: boolean | null;
+}
 const manifest = JSON.parse(readFileSync(join(CORPORA, 'sitemap/manifest.json'), 'utf8')) as ManifestEntry[];
 
 describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
@@ -175,7 +207,8 @@ describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
         ['http://www.google.com/schemas/sitemap-video/1.1', 'http://www.google.com/schemas/sitemap-video/1.1', 'video'],
       ];
       if (new Set(before.map((e) => e.loc)).size === before.length) {
-        for (const [inNs, outNs, local] of listed) expect(countNs(outDoc, outNs, local), local).toBe(countNs(inDoc, inNs, local));
+        for (const [inNs, outNs, local] of listed)
+          expect(countNs(outDoc, outNs, local), local).toBe(countNs(inDoc, inNs, local));
       }
       expect(count(xml, '<![CDATA[')).toBe(0);
       if (entry.xsd_valid) expect(await xsdErrors(xml, 'sitemap-0.9.xsd', entry.file)).toBe('');
@@ -190,7 +223,9 @@ describe('rewriteSitemap: real-world sitemaps (corpora/xml/sitemap)', () => {
   it('an upstream sitemap index is refused clearly', () => {
     const upstream = readFileSync(join(CORPORA, 'sitemap', 'sitemapjs-alltags-index.xml'), 'utf8');
     expect(() => rewriteSitemap(upstream, options())).toThrow(XmlSafetyError);
-    expect(() => rewriteSitemap(upstream, options())).toThrow(`The sitemap at ${UPSTREAM} is not safe to parse: it is a <sitemapindex>, not a <urlset>`);
+    expect(() => rewriteSitemap(upstream, options())).toThrow(
+      `The sitemap at ${UPSTREAM} is not safe to parse: it is a <sitemapindex>, not a <urlset>`,
+    );
   });
   it('hostile input is refused before any rewriting', () => {
     const bomb = readFileSync(join(CORPORA, 'xxe', 'patt-billion-laughs.xml'), 'utf8');

@@ -10,9 +10,17 @@ describe('makeArticleUrlMapper', () => {
     expect(map('https://pro-blog.example.com/blog/hello-world')).toBe('https://blog.example.com/blog/hello-world/');
   });
   it('blogSite base path and a custom articlePattern are respected; slugs stay percent-encoded', () => {
-    const map = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base', articlePattern: '/articles/[slug]', upstreamOrigins });
-    expect(map('https://pro-blog.example.com/blog/caf%C3%A9/')).toBe('https://blog.example.com/base/articles/caf%C3%A9');
-    expect(map('https://pro-blog.example.com/blog/a/?utm=x#h')).toBe('https://blog.example.com/base/articles/a?utm=x#h');
+    const map = makeArticleUrlMapper({
+      blogSite: 'https://blog.example.com/base',
+      articlePattern: '/articles/[slug]',
+      upstreamOrigins,
+    });
+    expect(map('https://pro-blog.example.com/blog/caf%C3%A9/')).toBe(
+      'https://blog.example.com/base/articles/caf%C3%A9',
+    );
+    expect(map('https://pro-blog.example.com/blog/a/?utm=x#h')).toBe(
+      'https://blog.example.com/base/articles/a?utm=x#h',
+    );
   });
   it('the upstream home maps to the blog home; other service pages keep their path on the blog origin', () => {
     const map = makeArticleUrlMapper({ blogSite: 'https://blog.example.com/base/', upstreamOrigins });
@@ -27,7 +35,11 @@ describe('makeArticleUrlMapper', () => {
     expect(map('not a url')).toBe('not a url');
   });
   it('bad options are named', () => {
-    expect(() => makeArticleUrlMapper({ blogSite: '/relative/', upstreamOrigins })).toThrow(/`blogSite` must be an absolute http\(s\) URL/);
-    expect(() => makeArticleUrlMapper({ blogSite: 'https://b.example', articlePattern: '/blog/:slug/', upstreamOrigins })).toThrow(/`articlePattern` must contain \[slug\]/);
+    expect(() => makeArticleUrlMapper({ blogSite: '/relative/', upstreamOrigins })).toThrow(
+      /`blogSite` must be an absolute http\(s\) URL/,
+    );
+    expect(() =>
+      makeArticleUrlMapper({ blogSite: 'https://b.example', articlePattern: '/blog/:slug/', upstreamOrigins }),
+    ).toThrow(/`articlePattern` must contain \[slug\]/);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyTrailingSlash, articleLinkTarget, blogArticleUrl, rewriteArticleLinks, type ArticleLinkContext } from '../../src/html/article-links.js';
+import {
+  applyTrailingSlash,
+  articleLinkTarget,
+  blogArticleUrl,
+  rewriteArticleLinks,
+  type ArticleLinkContext,
+} from '../../src/html/article-links.js';
 
 const ctx: ArticleLinkContext = {
   blogSite: 'https://blog.example.com/docs/',
@@ -13,8 +19,12 @@ describe('article links: one mapping for the pages and the routes', () => {
   it('blogArticleUrl: site, base and pattern, under each trailingSlash rule', () => {
     expect(blogArticleUrl('kept', ctx)).toBe('https://blog.example.com/docs/blog/kept/');
     expect(blogArticleUrl('kept', { ...ctx, trailingSlash: 'never' })).toBe('https://blog.example.com/docs/blog/kept');
-    expect(blogArticleUrl('kept', { ...ctx, articlePattern: '/posts/[slug]', trailingSlash: 'always' })).toBe('https://blog.example.com/docs/posts/kept/');
-    expect(blogArticleUrl('kept', { ...ctx, articlePattern: '/posts/[slug].html', trailingSlash: 'always' })).toBe('https://blog.example.com/docs/posts/kept.html');
+    expect(blogArticleUrl('kept', { ...ctx, articlePattern: '/posts/[slug]', trailingSlash: 'always' })).toBe(
+      'https://blog.example.com/docs/posts/kept/',
+    );
+    expect(blogArticleUrl('kept', { ...ctx, articlePattern: '/posts/[slug].html', trailingSlash: 'always' })).toBe(
+      'https://blog.example.com/docs/posts/kept.html',
+    );
   });
 
   it('applyTrailingSlash: files keep their form, pages follow the rule', () => {
@@ -25,17 +35,25 @@ describe('article links: one mapping for the pages and the routes', () => {
   });
 
   it('a service article the blog has goes to the blog, keeping query and fragment', () => {
-    expect(articleLinkTarget('https://pro-blog.example.com/blog/kept/', ctx)).toBe('https://blog.example.com/docs/blog/kept/');
-    expect(articleLinkTarget('https://pro-blog.example.com/blog/kept?x=1#part', ctx)).toBe('https://blog.example.com/docs/blog/kept/?x=1#part');
-    expect(articleLinkTarget('https://pro-blog.example.com/blog/caf%C3%A9/', ctx)).toBe('https://blog.example.com/docs/blog/caf%C3%A9/');
+    expect(articleLinkTarget('https://pro-blog.example.com/blog/kept/', ctx)).toBe(
+      'https://blog.example.com/docs/blog/kept/',
+    );
+    expect(articleLinkTarget('https://pro-blog.example.com/blog/kept?x=1#part', ctx)).toBe(
+      'https://blog.example.com/docs/blog/kept/?x=1#part',
+    );
+    expect(articleLinkTarget('https://pro-blog.example.com/blog/caf%C3%A9/', ctx)).toBe(
+      'https://blog.example.com/docs/blog/caf%C3%A9/',
+    );
   });
 
   it('a service article the blog does not have (pending, filtered out) keeps its service URL', () => {
     expect(articleLinkTarget('https://pro-blog.example.com/blog/pending/', ctx)).toBeUndefined();
   });
 
-  it('with nothing known (no loader), every service article counts as the blog\'s', () => {
-    expect(articleLinkTarget('https://pro-blog.example.com/blog/pending/', { ...ctx, known: undefined })).toBe('https://blog.example.com/docs/blog/pending/');
+  it("with nothing known (no loader), every service article counts as the blog's", () => {
+    expect(articleLinkTarget('https://pro-blog.example.com/blog/pending/', { ...ctx, known: undefined })).toBe(
+      'https://blog.example.com/docs/blog/pending/',
+    );
   });
 
   it('anything else is left alone: other origins, other service pages, relative and non-http links', () => {

@@ -3,8 +3,12 @@ import { sanitizeArticle, slugify } from '../../src/html/index.js';
 
 describe('headings', () => {
   test('h1-h6 get slug ids and are returned with depth, slug and text', () => {
-    const { html, headings } = sanitizeArticle('<h1>Title</h1><h2>Getting started</h2><h3>Install it</h3><h4>A</h4><h5>B</h5><h6>C</h6>');
-    expect(html).toBe('<h1 id="title">Title</h1><h2 id="getting-started">Getting started</h2><h3 id="install-it">Install it</h3><h4 id="a">A</h4><h5 id="b">B</h5><h6 id="c">C</h6>');
+    const { html, headings } = sanitizeArticle(
+      '<h1>Title</h1><h2>Getting started</h2><h3>Install it</h3><h4>A</h4><h5>B</h5><h6>C</h6>',
+    );
+    expect(html).toBe(
+      '<h1 id="title">Title</h1><h2 id="getting-started">Getting started</h2><h3 id="install-it">Install it</h3><h4 id="a">A</h4><h5 id="b">B</h5><h6 id="c">C</h6>',
+    );
     expect(headings).toEqual([
       { depth: 1, slug: 'title', text: 'Title' },
       { depth: 2, slug: 'getting-started', text: 'Getting started' },
@@ -28,13 +32,19 @@ describe('headings', () => {
   });
 
   test('text has entities decoded and tags stripped; nested markup is fine', () => {
-    const { html, headings } = sanitizeArticle('<h2>Caf&eacute; &amp; <em>cr&egrave;me</em> <code>&lt;br&gt;</code> <a href="https://x.example/">link</a><script>bad()</script></h2>');
+    const { html, headings } = sanitizeArticle(
+      '<h2>Caf&eacute; &amp; <em>cr&egrave;me</em> <code>&lt;br&gt;</code> <a href="https://x.example/">link</a><script>bad()</script></h2>',
+    );
     expect(headings).toEqual([{ depth: 2, slug: 'café--crème-br-link', text: 'Café & crème <br> link' }]);
-    expect(html).toBe('<h2 id="café--crème-br-link">Café &amp; <em>crème</em> <code>&lt;br&gt;</code> <a href="https://x.example/" rel="noopener noreferrer">link</a></h2>');
+    expect(html).toBe(
+      '<h2 id="café--crème-br-link">Café &amp; <em>crème</em> <code>&lt;br&gt;</code> <a href="https://x.example/" rel="noopener noreferrer">link</a></h2>',
+    );
   });
 
   test('safe existing ids are kept, unsafe or duplicate ones replaced', () => {
-    const { headings } = sanitizeArticle('<h2 id="intro">Introduction</h2><h2 id="intro">Again</h2><h2 id="x&quot; onclick=&quot;a">Quoted</h2><h2 id="__proto__">Proto</h2><h2>Intro</h2>');
+    const { headings } = sanitizeArticle(
+      '<h2 id="intro">Introduction</h2><h2 id="intro">Again</h2><h2 id="x&quot; onclick=&quot;a">Quoted</h2><h2 id="__proto__">Proto</h2><h2>Intro</h2>',
+    );
     expect(headings.map((h) => h.slug)).toEqual(['intro', 'again', 'quoted', 'proto', 'intro-1']);
   });
 
@@ -48,19 +58,26 @@ describe('headings', () => {
   });
 
   test('a forged placeholder id in the source is not mistaken for one', () => {
-    const { html, headings } = sanitizeArticle('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>');
+    const { html, headings } = sanitizeArticle(
+      '<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>',
+    );
     expect(headings).toEqual([{ depth: 2, slug: 'acp-AAAAAAAAAAAA-0', text: 'Real' }]);
     expect(html).toBe('<h2 id="acp-AAAAAAAAAAAA-0">Real</h2><abbr title="acp-AAAAAAAAAAAA-0">p</abbr>');
   });
 
   test('ids land on the right heading whatever surrounds it: attribute order, unclosed headings, refused iframes inside', () => {
     // A source id before other attributes keeps its place; a generated id goes last.
-    const ordered = sanitizeArticle('<h2 id="keep" class="note">A</h2><h3 class="x">B</h3>', { sanitize: { allowedClasses: { h2: ['note'], h3: ['x'] } } });
+    const ordered = sanitizeArticle('<h2 id="keep" class="note">A</h2><h3 class="x">B</h3>', {
+      sanitize: { allowedClasses: { h2: ['note'], h3: ['x'] } },
+    });
     expect(ordered.html).toBe('<h2 id="keep" class="note">A</h2><h3 class="x" id="b">B</h3>');
     expect(sanitizeArticle('<p>x</p><h2>Open <b>bold').html).toBe('<p>x</p><h2 id="open-bold">Open <b>bold</b></h2>');
     const framed = sanitizeArticle('<h2>T<iframe src="https://evil.example/">x</iframe>U</h2><h2>T</h2>');
     expect(framed.html).toBe('<h2 id="tu">TU</h2><h2 id="t">T</h2>');
-    expect(framed.headings).toEqual([{ depth: 2, slug: 'tu', text: 'TU' }, { depth: 2, slug: 't', text: 'T' }]);
+    expect(framed.headings).toEqual([
+      { depth: 2, slug: 'tu', text: 'TU' },
+      { depth: 2, slug: 't', text: 'T' },
+    ]);
   });
 
   test('slugify follows github-slugger (as Astro Markdown headings do)', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { SANITIZER_POLICY_VERSION, SanitizeOptionsError, sanitizeArticle, sanitizeOptionsSchema } from '../../src/html/index.js';
+import {
+  SANITIZER_POLICY_VERSION,
+  SanitizeOptionsError,
+  sanitizeArticle,
+  sanitizeOptionsSchema,
+} from '../../src/html/index.js';
 
 function messages(input: unknown): string[] {
   const result = sanitizeOptionsSchema.safeParse(input);
@@ -23,8 +28,25 @@ describe('sanitize options', () => {
     expect(messages({ allowedTags: ['script'] })).toEqual([
       '`sanitize.allowedTags` cannot allow <script>: it can run script, load content or submit data. Sanitising cannot be loosened for such tags; remove it from the list.',
     ]);
-    for (const tag of ['style', 'SVG', 'math', 'form', 'input', 'button', 'select', 'textarea', 'option', 'object', 'embed', 'base', 'meta', 'link']) {
-      expect(messages({ allowedTags: [tag] }), tag).toEqual([expect.stringContaining(`cannot allow <${tag.toLowerCase()}>`)]);
+    for (const tag of [
+      'style',
+      'SVG',
+      'math',
+      'form',
+      'input',
+      'button',
+      'select',
+      'textarea',
+      'option',
+      'object',
+      'embed',
+      'base',
+      'meta',
+      'link',
+    ]) {
+      expect(messages({ allowedTags: [tag] }), tag).toEqual([
+        expect.stringContaining(`cannot allow <${tag.toLowerCase()}>`),
+      ]);
     }
     expect(messages({ allowedAttributes: { script: ['src'] } })).toEqual([
       '`sanitize.allowedAttributes` cannot allow <script>: it can run script, load content or submit data. Sanitising cannot be loosened for such tags; remove it from the list.',

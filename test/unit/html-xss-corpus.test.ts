@@ -7,7 +7,18 @@ import { BASE_ALLOWED_TAGS, DEFAULT_IFRAME_HOSTS, IFRAME_SANDBOX, sanitizeArticl
 // must hold no script-capable markup. One test per corpus file: the message names the failing index.
 const CORPUS = new URL('../corpora/xss/', import.meta.url);
 const ALLOWED = new Set(BASE_ALLOWED_TAGS);
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset', 'data', 'poster', 'background', 'cite']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'xlink:href',
+  'srcset',
+  'data',
+  'poster',
+  'background',
+  'cite',
+]);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
 // eslint-disable-next-line no-control-regex
 const IGNORED = /[\x00-\x20]+/g;
@@ -64,18 +75,24 @@ function payloadsOf(file: string): string[] {
   return text.split(/\r?\n/).filter((line) => line.trim() !== '');
 }
 
-const files = readdirSync(CORPUS).filter((f) => /^(dompurify-vectors|h5sc-vectors)\.json$|^patt-.*\.txt$/.test(f)).sort();
+const files = readdirSync(CORPUS)
+  .filter((f) => /^(dompurify-vectors|h5sc-vectors)\.json$|^patt-.*\.txt$/.test(f))
+  .sort();
 
 describe('XSS corpora', () => {
   test('the corpora are all there', () => {
-    expect(files).toEqual(expect.arrayContaining(['dompurify-vectors.json', 'h5sc-vectors.json', 'patt-RSNAKE_XSS.txt']));
+    expect(files).toEqual(
+      expect.arrayContaining(['dompurify-vectors.json', 'h5sc-vectors.json', 'patt-RSNAKE_XSS.txt']),
+    );
     expect(files.filter((f) => f.startsWith('patt-')).length).toBeGreaterThanOrEqual(3);
   });
 
   test('the checker itself flags script-capable markup', () => {
     expect(unsafeMarkup('<p onclick="x">a</p>')).toContain('event handler onclick');
     expect(unsafeMarkup('<a href=" java\tscript:alert(1)">a</a>').length).toBeGreaterThan(0);
-    expect(unsafeMarkup('<img src="//evil.example/x.png">')).toContain('protocol-relative URL in src="//evil.example/x.png"');
+    expect(unsafeMarkup('<img src="//evil.example/x.png">')).toContain(
+      'protocol-relative URL in src="//evil.example/x.png"',
+    );
     expect(unsafeMarkup('<svg></svg>')).toContain('element <svg>');
     expect(unsafeMarkup('<iframe src="https://evil.example/"></iframe>')).toContain('iframe from evil.example');
     expect(unsafeMarkup('<p><a href="https://a.example/">ok</a><img src="/x.png" srcset="/x.png 1x"></p>')).toEqual([]);
@@ -89,7 +106,10 @@ describe('XSS corpora', () => {
         for (const articleUrl of [undefined, 'https://pro-blog.example.com/blog/post/']) {
           const { html } = sanitizeArticle(payload, { articleUrl });
           const problems = unsafeMarkup(html);
-          expect(problems, `${file} payload #${index} (articleUrl ${articleUrl ?? 'none'}): ${payload.slice(0, 200)}\n-> ${html.slice(0, 300)}`).toEqual([]);
+          expect(
+            problems,
+            `${file} payload #${index} (articleUrl ${articleUrl ?? 'none'}): ${payload.slice(0, 200)}\n-> ${html.slice(0, 300)}`,
+          ).toEqual([]);
         }
       }
     });

@@ -13,7 +13,14 @@ describe('integration feed cache', () => {
   let now = 0;
   const rssUrl = () => `${sim.url}/api/sites/12/rss.xml`;
   const cache = (extra: Partial<ConstructorParameters<typeof FeedCache<string>>[0]> = {}) =>
-    new FeedCache<string>({ url: rssUrl(), timeoutMs: 5000, maxBytes: 10_000_000, transform: (body) => (parseRssFeed(body, { url: rssUrl() }), body.slice(0, 200)), now: () => now, ...extra });
+    new FeedCache<string>({
+      url: rssUrl(),
+      timeoutMs: 5000,
+      maxBytes: 10_000_000,
+      transform: (body) => (parseRssFeed(body, { url: rssUrl() }), body.slice(0, 200)),
+      now: () => now,
+      ...extra,
+    });
 
   beforeAll(async () => {
     sim = await startSimulator({ articles: 5 });
@@ -179,7 +186,10 @@ describe('integration feed cache', () => {
   it('dev poll digest: a new lastBuildDate alone is no change; a changed item is', async () => {
     const body = await (await fetch(rssUrl())).text();
     expect(body).toMatch(/<lastBuildDate>[^<]+<\/lastBuildDate>/);
-    const rebuilt = body.replace(/<lastBuildDate>[^<]+<\/lastBuildDate>/, '<lastBuildDate>Mon, 01 Jan 2035 00:00:00 GMT</lastBuildDate>');
+    const rebuilt = body.replace(
+      /<lastBuildDate>[^<]+<\/lastBuildDate>/,
+      '<lastBuildDate>Mon, 01 Jan 2035 00:00:00 GMT</lastBuildDate>',
+    );
     expect(rebuilt).not.toBe(body);
     expect(feedDigest(rebuilt, rssUrl())).toBe(feedDigest(body, rssUrl()));
     expect(body).toContain('<content:encoded><![CDATA[');

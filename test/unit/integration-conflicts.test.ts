@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { integrationConflicts, missingArticlePages, robotsTxtBody, robotsTxtProblem, routeConflicts, sitemapLinkProblem } from '../../src/integration/conflicts.js';
+import {
+  integrationConflicts,
+  missingArticlePages,
+  robotsTxtBody,
+  robotsTxtProblem,
+  routeConflicts,
+  sitemapLinkProblem,
+} from '../../src/integration/conflicts.js';
 
 const ours = { sitemap: { path: '/sitemap.xml' }, rss: { path: '/rss.xml' } };
 const SITEMAP = 'https://blog.example.com/sitemap.xml';
 
 describe('integration conflicts: one warning naming the conflict and the fix', () => {
   it('@astrojs/sitemap beside the integration: keep ours only, or combine with customSitemaps', () => {
-    const [message, ...rest] = integrationConflicts(['@astrojs/mdx', '@astrojs/sitemap', 'astro-content-publisher'], ours, SITEMAP);
+    const [message, ...rest] = integrationConflicts(
+      ['@astrojs/mdx', '@astrojs/sitemap', 'astro-content-publisher'],
+      ours,
+      SITEMAP,
+    );
     expect(rest).toEqual([]);
     expect(message).toContain('@astrojs/sitemap is also in `integrations`: the blog then has two sitemaps');
     expect(message).toContain(`sitemap({ customSitemaps: ["${SITEMAP}"] })`);
@@ -23,7 +34,11 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
   it('a project route at an injected path (not an injected or internal one) is named with its file', () => {
     const routes = [
       { pattern: '/rss.xml', origin: 'project', entrypoint: 'src/pages/rss.xml.js' },
-      { pattern: '/rss.xml', origin: 'external', entrypoint: 'node_modules/astro-content-publisher/dist/integration/routes/rss.js' },
+      {
+        pattern: '/rss.xml',
+        origin: 'external',
+        entrypoint: 'node_modules/astro-content-publisher/dist/integration/routes/rss.js',
+      },
       { pattern: '/sitemap.xml', origin: 'internal', entrypoint: 'x' },
     ];
     const messages = routeConflicts(routes, ours, true);
@@ -33,15 +48,21 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
     expect(routeConflicts(routes, { ...ours, rss: false }, false)).toEqual([]);
   });
 
-  it('robots.txt: ours names the sitemap; the blog\'s own is fine with the line, warned about without it', () => {
+  it("robots.txt: ours names the sitemap; the blog's own is fine with the line, warned about without it", () => {
     expect(robotsTxtBody(SITEMAP)).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${SITEMAP}\n`);
     expect(robotsTxtProblem(`User-agent: *\nsitemap:  ${SITEMAP}\n`, SITEMAP, 'public/robots.txt')).toBeUndefined();
-    expect(robotsTxtProblem('User-agent: *\nDisallow:\n', SITEMAP, 'public/robots.txt')).toMatch(/^\[astro-content-publisher\] public\/robots.txt has no "Sitemap: https:\/\/blog.example.com\/sitemap.xml" line: /);
+    expect(robotsTxtProblem('User-agent: *\nDisallow:\n', SITEMAP, 'public/robots.txt')).toMatch(
+      /^\[astro-content-publisher\] public\/robots.txt has no "Sitemap: https:\/\/blog.example.com\/sitemap.xml" line: /,
+    );
   });
 });
 
 describe('articlePattern against the built pages', () => {
-  const layout = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
+  const layout = {
+    blogSite: 'https://blog.example.com/docs/',
+    articlePattern: '/blog/[slug]/',
+    trailingSlash: 'ignore' as const,
+  };
   it('every article has its page: nothing to say', () => {
     expect(missingArticlePages(['a', 'b'], ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
     expect(missingArticlePages(['a'], ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
@@ -57,7 +78,9 @@ describe('<link rel="sitemap">', () => {
   it('names ours: fine; names another (relative or absolute): a warning; none: nothing', () => {
     const home = 'https://blog.example.com/';
     expect(sitemapLinkProblem('<link rel="sitemap" href="/sitemap.xml">', home, SITEMAP)).toBeUndefined();
-    expect(sitemapLinkProblem('<link href=/sitemap-index.xml rel=sitemap>', home, SITEMAP)).toContain('link to https://blog.example.com/sitemap-index.xml');
+    expect(sitemapLinkProblem('<link href=/sitemap-index.xml rel=sitemap>', home, SITEMAP)).toContain(
+      'link to https://blog.example.com/sitemap-index.xml',
+    );
     expect(sitemapLinkProblem('<link rel="stylesheet" href="/x.css">', home, SITEMAP)).toBeUndefined();
   });
 });

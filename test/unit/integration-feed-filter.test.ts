@@ -8,7 +8,12 @@ const opts = { url: 'https://api.example/api/sites/12/feed.xml', maxBytes: 1_000
 const sitemap = (slugs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
   `<url><loc>https://pro-blog.example.com/</loc></url>` +
-  slugs.map((s) => `<url><loc>https://pro-blog.example.com/blog/${s}/</loc><lastmod>2026-01-0${slugs.indexOf(s) + 1}</lastmod></url>`).join('') +
+  slugs
+    .map(
+      (s) =>
+        `<url><loc>https://pro-blog.example.com/blog/${s}/</loc><lastmod>2026-01-0${slugs.indexOf(s) + 1}</lastmod></url>`,
+    )
+    .join('') +
   `</urlset>`;
 
 const rss = (slugs: string[]) =>
@@ -20,7 +25,12 @@ describe('feed filter: the routes list only the articles the blog has', () => {
   it('sitemap: the <url> of an article the blog does not have is left out; the home page and the rest stay', () => {
     const out = filterSitemapArticles(sitemap(['a', 'b', 'c']), opts, known);
     expect(out.dropped).toBe(1);
-    expect(out.xml).toBe(sitemap(['a', 'b', 'c']).replace('<url><loc>https://pro-blog.example.com/blog/b/</loc><lastmod>2026-01-02</lastmod></url>', ''));
+    expect(out.xml).toBe(
+      sitemap(['a', 'b', 'c']).replace(
+        '<url><loc>https://pro-blog.example.com/blog/b/</loc><lastmod>2026-01-02</lastmod></url>',
+        '',
+      ),
+    );
   });
 
   it('rss: the <item> of an article the blog does not have is left out', () => {
@@ -35,11 +45,21 @@ describe('feed filter: the routes list only the articles the blog has', () => {
 
   it('articlesOfSite: the union of the collections of one site; undefined when none is for it', () => {
     const collections = [
-      { collection: 'en', siteId: 12, slugs: ['a', 'b'], origins: ['https://pro-blog.example.com'], languages: { a: 'en', b: 'en' } },
+      {
+        collection: 'en',
+        siteId: 12,
+        slugs: ['a', 'b'],
+        origins: ['https://pro-blog.example.com'],
+        languages: { a: 'en', b: 'en' },
+      },
       { collection: 'fr', siteId: 12, slugs: ['c'], origins: ['https://pro-blog.example.com'], languages: { c: 'fr' } },
       { collection: 'other', siteId: 13, slugs: ['z'], origins: ['https://other.example.com'], languages: { z: 'de' } },
     ];
-    expect(articlesOfSite(collections, 12)).toEqual({ slugs: ['a', 'b', 'c'], origins: ['https://pro-blog.example.com'], languages: { a: 'en', b: 'en', c: 'fr' } });
+    expect(articlesOfSite(collections, 12)).toEqual({
+      slugs: ['a', 'b', 'c'],
+      origins: ['https://pro-blog.example.com'],
+      languages: { a: 'en', b: 'en', c: 'fr' },
+    });
     expect(articlesOfSite(collections, 14)).toBeUndefined();
   });
 });

@@ -27,13 +27,19 @@ const config: RouteConfig = {
 
 function urlset(count: number): string {
   const urls: string[] = [];
-  for (let i = 0; i < count; i++) urls.push(`<url><loc>https://pro-blog.example.com/blog/post-${i}/</loc><lastmod>2025-01-01T00:00:00Z</lastmod></url>`);
+  for (let i = 0; i < count; i++)
+    urls.push(
+      `<url><loc>https://pro-blog.example.com/blog/post-${i}/</loc><lastmod>2025-01-01T00:00:00Z</lastmod></url>`,
+    );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 describe('integration feed transform', () => {
   it('sitemap: article URLs follow the article pattern; local pages are appended', async () => {
-    const files = await buildSitemap(urlset(2), config, ['https://blog.example.com/', 'https://blog.example.com/about/']);
+    const files = await buildSitemap(urlset(2), config, [
+      'https://blog.example.com/',
+      'https://blog.example.com/about/',
+    ]);
     expect(files.kind).toBe('urlset');
     expect(locsOf(files.xml)).toEqual([
       'https://blog.example.com/articles/post-0/',
@@ -47,9 +53,14 @@ describe('integration feed transform', () => {
     const files = await buildSitemap(urlset(50_001), config, ['https://blog.example.com/']);
     expect(files.kind).toBe('index');
     if (files.kind !== 'index') return;
-    expect(locsOf(files.xml)).toEqual(['https://blog.example.com/sitemap-1.xml', 'https://blog.example.com/sitemap-2.xml']);
+    expect(locsOf(files.xml)).toEqual([
+      'https://blog.example.com/sitemap-1.xml',
+      'https://blog.example.com/sitemap-2.xml',
+    ]);
     // Each part carries the newest lastmod of its URLs; the blog's own page has none.
-    expect(files.xml).toContain('<loc>https://blog.example.com/sitemap-1.xml</loc><lastmod>2025-01-01T00:00:00Z</lastmod>');
+    expect(files.xml).toContain(
+      '<loc>https://blog.example.com/sitemap-1.xml</loc><lastmod>2025-01-01T00:00:00Z</lastmod>',
+    );
     expect(files.parts.map((part) => locsOf(part).length)).toEqual([50_000, 2]);
     await expect(xmllintString(files.xml, 'siteindex-0.9.xsd')).resolves.toContain('validates');
     await expect(xmllintString(files.parts[1] ?? '', 'sitemap-0.9.xsd')).resolves.toContain('validates');
@@ -89,7 +100,11 @@ describe('integration feed transform', () => {
   });
 
   describe('real-world sitemaps pass through with every URL', async () => {
-    const manifest = JSON.parse(await readFile(join(CORPUS, 'sitemap', 'manifest.json'), 'utf8')) as Array<{ file: string; well_formed: boolean; root: string }>;
+    const manifest = JSON.parse(await readFile(join(CORPUS, 'sitemap', 'manifest.json'), 'utf8')) as Array<{
+      file: string;
+      well_formed: boolean;
+      root: string;
+    }>;
     for (const entry of manifest.filter((e) => e.well_formed && e.root === 'urlset')) {
       it(entry.file, async () => {
         const xml = await readFile(join(CORPUS, 'sitemap', entry.file), 'utf8');
@@ -98,14 +113,21 @@ describe('integration feed transform', () => {
         const urls = (s: string) => s.match(/<(?:\w+:)?url[\s>]/g)?.length ?? 0;
         expect(urls(files.xml)).toBe(urls(xml));
         // Whatever validated against the sitemap 0.9 schema before the rewrite still does after it.
-        const before = await xmllintString(xml, 'sitemap-0.9.xsd').then(() => true, () => false);
+        const before = await xmllintString(xml, 'sitemap-0.9.xsd').then(
+          () => true,
+          () => false,
+        );
         if (before) await expect(xmllintString(files.xml, 'sitemap-0.9.xsd')).resolves.toContain('validates');
       });
     }
   });
 
   describe('real-world RSS feeds pass through with every item', async () => {
-    const manifest = JSON.parse(await readFile(join(CORPUS, 'rss', 'manifest.json'), 'utf8')) as Array<{ file: string; well_formed: boolean; root: string }>;
+    const manifest = JSON.parse(await readFile(join(CORPUS, 'rss', 'manifest.json'), 'utf8')) as Array<{
+      file: string;
+      well_formed: boolean;
+      root: string;
+    }>;
     for (const entry of manifest.filter((e) => e.well_formed && e.root === 'rss')) {
       it(entry.file, async () => {
         const xml = await readFile(join(CORPUS, 'rss', entry.file), 'utf8');

@@ -21,7 +21,11 @@ const config: RouteConfig = {
   articles: { slugs: ['a', 'c'], origins: ['https://pro-blog.example.com'] },
 };
 
-const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['a', 'b', 'c']
+const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+  'a',
+  'b',
+  'c',
+]
   .map((s) => `<url><loc>https://pro-blog.example.com/blog/${s}/</loc></url>`)
   .join('')}</urlset>`;
 
@@ -31,7 +35,10 @@ const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><l
 
 describe('routes list what the blog has', () => {
   it('sitemap: a pending or filtered-out article is left out; URLs follow trailingSlash never under the base', async () => {
-    expect(locsOf((await buildSitemap(sitemap, config, [])).xml)).toEqual(['https://blog.example.com/docs/blog/a', 'https://blog.example.com/docs/blog/c']);
+    expect(locsOf((await buildSitemap(sitemap, config, [])).xml)).toEqual([
+      'https://blog.example.com/docs/blog/a',
+      'https://blog.example.com/docs/blog/c',
+    ]);
   });
 
   it('sitemap: without any loader (articles undefined) every article is listed', async () => {

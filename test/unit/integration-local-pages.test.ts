@@ -1,11 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { articlePathRegExp, selectLocalArticlePages, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
+import {
+  articlePathRegExp,
+  selectLocalArticlePages,
+  selectLocalPages,
+  staticPagePathnames,
+} from '../../src/integration/local-pages.js';
 
-const base = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
+const base = {
+  blogSite: 'https://blog.example.com/docs/',
+  articlePattern: '/blog/[slug]/',
+  trailingSlash: 'ignore' as const,
+};
 
 describe('integration local pages', () => {
   it('keeps pages, drops status pages, files and article routes; sorted and unique', () => {
-    const pages = ['', 'about/', '/about/', '404/', '500', 'rss.xml', 'robots.txt', 'blog/', 'blog/some-post/', 'tags/seo/', 'legal.html'];
+    const pages = [
+      '',
+      'about/',
+      '/about/',
+      '404/',
+      '500',
+      'rss.xml',
+      'robots.txt',
+      'blog/',
+      'blog/some-post/',
+      'tags/seo/',
+      'legal.html',
+    ];
     expect(selectLocalPages(pages, base)).toEqual([
       'https://blog.example.com/docs/',
       'https://blog.example.com/docs/about/',
@@ -17,23 +38,31 @@ describe('integration local pages', () => {
 
   it('filter: receives absolute URLs and can drop pages', () => {
     const seen: string[] = [];
-    const kept = selectLocalPages(['about/', 'secret/'], { ...base, filter: (url) => (seen.push(url), !url.endsWith('/secret/')) });
+    const kept = selectLocalPages(['about/', 'secret/'], {
+      ...base,
+      filter: (url) => (seen.push(url), !url.endsWith('/secret/')),
+    });
     expect(seen).toEqual(['https://blog.example.com/docs/about/', 'https://blog.example.com/docs/secret/']);
     expect(kept).toEqual(['https://blog.example.com/docs/about/']);
   });
 
   it('trailingSlash never: no trailing slash except the home page', () => {
-    expect(selectLocalPages(['', 'about/'], { ...base, trailingSlash: 'never' })).toEqual(['https://blog.example.com/docs/', 'https://blog.example.com/docs/about']);
+    expect(selectLocalPages(['', 'about/'], { ...base, trailingSlash: 'never' })).toEqual([
+      'https://blog.example.com/docs/',
+      'https://blog.example.com/docs/about',
+    ]);
   });
 
   it('articlePattern: other layouts', () => {
     expect(articlePathRegExp('/posts/[slug].html').test('posts/a-b.html')).toBe(true);
     expect(articlePathRegExp('/posts/[slug].html').test('posts/a/b.html')).toBe(false);
     expect(articlePathRegExp('/[slug]/').test('hello')).toBe(true);
-    expect(selectLocalPages(['articles/x/', 'blog/x/'], { ...base, articlePattern: '/articles/[slug]/' })).toEqual(['https://blog.example.com/docs/blog/x/']);
+    expect(selectLocalPages(['articles/x/', 'blog/x/'], { ...base, articlePattern: '/articles/[slug]/' })).toEqual([
+      'https://blog.example.com/docs/blog/x/',
+    ]);
   });
 
-  it('on demand: only the project\'s static page routes', () => {
+  it("on demand: only the project's static page routes", () => {
     expect(
       staticPagePathnames([
         { type: 'page', origin: 'project', pathname: '/about', params: [] },
@@ -47,7 +76,7 @@ describe('integration local pages', () => {
 });
 
 describe('integration local pages under the article pattern (issue 11, item 3)', () => {
-  it('selectLocalArticlePages: the blog\'s own posts and list pages under the pattern, with their slug, filtered, sorted', () => {
+  it("selectLocalArticlePages: the blog's own posts and list pages under the pattern, with their slug, filtered, sorted", () => {
     const pages = ['blog/my-post/', 'blog/caf%C3%A9/', 'blog/', 'about/', 'blog/feed.xml', 'blog/hidden/', 'blog/a/b/'];
     expect(selectLocalArticlePages(pages, { ...base, filter: (url) => !url.includes('hidden') })).toEqual([
       { slug: 'café', url: 'https://blog.example.com/docs/blog/caf%C3%A9/' },
@@ -56,8 +85,12 @@ describe('integration local pages under the article pattern (issue 11, item 3)',
   });
 
   it("selectLocalArticlePages: trailingSlash 'never' and a pattern such as /posts/[slug]", () => {
-    expect(selectLocalArticlePages(['posts/2', 'posts/2/'], { ...base, articlePattern: '/posts/[slug]', trailingSlash: 'never' })).toEqual([
-      { slug: '2', url: 'https://blog.example.com/docs/posts/2' },
-    ]);
+    expect(
+      selectLocalArticlePages(['posts/2', 'posts/2/'], {
+        ...base,
+        articlePattern: '/posts/[slug]',
+        trailingSlash: 'never',
+      }),
+    ).toEqual([{ slug: '2', url: 'https://blog.example.com/docs/posts/2' }]);
   });
 });

@@ -2,13 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { blogArticleSlug } from '../../src/html/article-links.js';
 import { customizeRss, rssHandlerOptionsSchema, type RssHandlerOptions } from '../../src/integration/rss-customize.js';
 
-const layout = { blogSite: 'https://blog.example.com/docs/', articlePattern: '/blog/[slug]/', trailingSlash: 'ignore' as const };
+const layout = {
+  blogSite: 'https://blog.example.com/docs/',
+  articlePattern: '/blog/[slug]/',
+  trailingSlash: 'ignore' as const,
+};
 const ctx = { ...layout, languages: { a: 'en', b: 'fr', c: 'en' } };
 const item = (slug: string, date: string) =>
   `<item><title>${slug.toUpperCase()}</title><link>https://blog.example.com/docs/blog/${slug}/</link><pubDate>${date}</pubDate></item>`;
 const feed = (items: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Service</title><link>https://blog.example.com/docs/</link><description>Theirs</description>${items.join('\n')}</channel></rss>`;
-const source = feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('b', 'Tue, 02 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]);
+const source = feed([
+  item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'),
+  item('b', 'Tue, 02 Jun 2026 00:00:00 GMT'),
+  item('c', 'Mon, 01 Jun 2026 00:00:00 GMT'),
+]);
 const run = (options: RssHandlerOptions) => customizeRss(source, rssHandlerOptionsSchema.parse(options), ctx);
 
 describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
@@ -16,20 +24,22 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
     expect(run({})).toBe(source);
   });
 
-  it('title and description replace the channel\'s, escaped', () => {
+  it("title and description replace the channel's, escaped", () => {
     const out = run({ title: 'Mine & yours', description: 'Ours' });
     expect(out).toContain('<channel><title>Mine &amp; yours</title>');
     expect(out).toContain('<description>Ours</description>');
   });
 
   it('language keeps the articles the loaders know in that language; filter sees title, link and language', () => {
-    expect(run({ language: 'en' })).toBe(feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]));
+    expect(run({ language: 'en' })).toBe(
+      feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]),
+    );
     const seen: unknown[] = [];
     run({ filter: (view) => (seen.push(view), view.title !== 'B') });
     expect(seen[1]).toEqual({ title: 'B', link: 'https://blog.example.com/docs/blog/b/', language: 'fr' });
   });
 
-  it('items of the blog\'s own are merged by pubDate, newest first, links resolved against site and base', () => {
+  it("items of the blog's own are merged by pubDate, newest first, links resolved against site and base", () => {
     const out = run({ items: [{ title: 'Local', link: 'posts/local/', pubDate: new Date('2026-06-02T12:00:00Z') }] });
     expect(out).toBe(
       feed([
@@ -42,10 +52,12 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
   });
 
   it('a bad option is named', () => {
-    expect(rssHandlerOptionsSchema.safeParse({ items: [{ title: 'x' }] }).error?.issues[0]?.message).toBe('`items[].link` must be a string URL or path.');
+    expect(rssHandlerOptionsSchema.safeParse({ items: [{ title: 'x' }] }).error?.issues[0]?.message).toBe(
+      '`items[].link` must be a string URL or path.',
+    );
   });
 
-  it('blogArticleSlug: the inverse of the blog\'s article URL', () => {
+  it("blogArticleSlug: the inverse of the blog's article URL", () => {
     expect(blogArticleSlug('https://blog.example.com/docs/blog/a/', layout)).toBe('a');
     expect(blogArticleSlug('https://blog.example.com/docs/blog/a', layout)).toBe('a');
     expect(blogArticleSlug('https://blog.example.com/docs/about/', layout)).toBeUndefined();

@@ -28,7 +28,9 @@ describe('articlesLoader options', () => {
     expect(messageOf(() => articlesLoader({ ...ok, siteId: 'abc' as unknown as number }))).toBe(
       '`siteId` must be a positive integer (got "abc"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
     );
-    expect(messageOf(() => articlesLoader({ ...ok, siteId: -3 }))).toContain('`siteId` must be a positive integer (got -3)');
+    expect(messageOf(() => articlesLoader({ ...ok, siteId: -3 }))).toContain(
+      '`siteId` must be a positive integer (got -3)',
+    );
   });
 
   it('missing values are read from PUBLISHER_* and otherwise named as required', () => {
@@ -54,33 +56,55 @@ describe('articlesLoader options', () => {
   });
 
   it('baseUrl must be http(s) without credentials', () => {
-    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'ftp://x.example' }))).toContain('`baseUrl` must use http or https (got "ftp:")');
-    const withCredentials = messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://user:btb_leakcheck_pw@x.example' }));
+    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'ftp://x.example' }))).toContain(
+      '`baseUrl` must use http or https (got "ftp:")',
+    );
+    const withCredentials = messageOf(() =>
+      articlesLoader({ ...ok, baseUrl: 'https://user:btb_leakcheck_pw@x.example' }),
+    );
     expect(withCredentials).toContain('`baseUrl` must not contain credentials (got "https://***@x.example")');
     expect(withCredentials).not.toContain('leakcheck');
   });
 
   it('build-time loaders have fixed names, which the dev refresh passes to refreshContent (live loaders have nothing to refresh)', () => {
-    const names = [articlesLoader({ ...ok, siteId: 77, language: 'fr' }), keywordsLoader({ ...ok, siteId: 77 }), digestLoader({ ...ok, siteId: 77 })].map((l) => l.name);
-    expect(names).toEqual(['astro-content-publisher:articles', 'astro-content-publisher:keywords', 'astro-content-publisher:digest']);
+    const names = [
+      articlesLoader({ ...ok, siteId: 77, language: 'fr' }),
+      keywordsLoader({ ...ok, siteId: 77 }),
+      digestLoader({ ...ok, siteId: 77 }),
+    ].map((l) => l.name);
+    expect(names).toEqual([
+      'astro-content-publisher:articles',
+      'astro-content-publisher:keywords',
+      'astro-content-publisher:digest',
+    ]);
     expect(articlesLoader({ ...ok, siteId: 78 }).name).toBe(names[0]);
     expect(publisherLoaderNames(undefined)).toEqual(names);
     expect(publisherLoaderNames(['astro-content-publisher:digest'])).toEqual(['astro-content-publisher:digest']);
     expect(publisherLoaderNames(undefined)).not.toContain(liveArticlesLoader({ ...ok, siteId: 77 }).name);
   });
 
-  it('baseUrl: a query string or fragment is refused up front with the loader\'s message, without echoing it', () => {
+  it("baseUrl: a query string or fragment is refused up front with the loader's message, without echoing it", () => {
     const message = messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/?token=btb_leakcheck_q' }));
-    expect(message).toBe('`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.');
-    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain('`baseUrl` must not contain a query string or fragment');
+    expect(message).toBe(
+      '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+    );
+    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain(
+      '`baseUrl` must not contain a query string or fragment',
+    );
   });
 
   it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
-    expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain('`budget.maxRequests` must be a positive integer (got 0). Fix it in articlesLoader({ budget }).');
+    expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain(
+      '`budget.maxRequests` must be a positive integer (got 0). Fix it in articlesLoader({ budget }).',
+    );
     expect(messageOf(() => articlesLoader({ ...ok, limit: 5000 }))).toContain('`limit`');
-    expect(messageOf(() => articlesLoader({ ...ok, language: 'english!' }))).toContain('`language` must be a language code');
+    expect(messageOf(() => articlesLoader({ ...ok, language: 'english!' }))).toContain(
+      '`language` must be a language code',
+    );
     expect(messageOf(() => articlesLoader({ ...ok, refresh: 'always' as 'force' }))).toContain('`refresh`');
-    expect(messageOf(() => articlesLoader({ ...ok, sitId: 12 } as never))).toContain('Unknown option `sitId` for articlesLoader()');
+    expect(messageOf(() => articlesLoader({ ...ok, sitId: 12 } as never))).toContain(
+      'Unknown option `sitId` for articlesLoader()',
+    );
   });
 
   it('timeoutMs: a positive integer of milliseconds up to the timer range, on every loader', () => {
@@ -88,15 +112,21 @@ describe('articlesLoader options', () => {
       `\`timeoutMs\` must be a whole number of milliseconds from 1 to 2147483647 (got ${got}). Fix it in ${factory}({ timeoutMs }). Every option and its default: https://www.npmjs.com/package/astro-content-publisher#articlesloader-options`;
     expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 0 }))).toBe(expected('articlesLoader', '0'));
     expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 1.5 }))).toBe(expected('articlesLoader', '1.5'));
-    expect(messageOf(() => keywordsLoader({ ...ok, timeoutMs: 2_147_483_648 }))).toBe(expected('keywordsLoader', '2147483648'));
-    expect(messageOf(() => digestLoader({ ...ok, timeoutMs: '300' as unknown as number }))).toBe(expected('digestLoader', '"300"'));
+    expect(messageOf(() => keywordsLoader({ ...ok, timeoutMs: 2_147_483_648 }))).toBe(
+      expected('keywordsLoader', '2147483648'),
+    );
+    expect(messageOf(() => digestLoader({ ...ok, timeoutMs: '300' as unknown as number }))).toBe(
+      expected('digestLoader', '"300"'),
+    );
     expect(messageOf(() => liveArticlesLoader({ ...ok, timeoutMs: -1 }))).toBe(expected('liveArticlesLoader', '-1'));
     expect(() => articlesLoader({ ...ok, timeoutMs: 2_147_483_647 })).not.toThrow();
     expect(() => liveArticlesLoader({ ...ok, timeoutMs: 1 })).not.toThrow();
   });
 
-  it('sanitise options keep the sanitiser\'s own message (sanitising cannot be switched off)', () => {
-    expect(messageOf(() => articlesLoader({ ...ok, sanitize: { allowedTags: ['script'] } }))).toContain('`sanitize.allowedTags` cannot allow <script>');
+  it("sanitise options keep the sanitiser's own message (sanitising cannot be switched off)", () => {
+    expect(messageOf(() => articlesLoader({ ...ok, sanitize: { allowedTags: ['script'] } }))).toContain(
+      '`sanitize.allowedTags` cannot allow <script>',
+    );
   });
 
   it('several loaders stay apart: one name per kind, but log labels and meta keys differ per site and filters', () => {
@@ -112,7 +142,13 @@ describe('articlesLoader options', () => {
       expect(() => loader.load(context as never)).toThrow(stop);
       return label;
     };
-    const labels = [articlesLoader(ok), articlesLoader({ ...ok, language: 'fr' }), articlesLoader({ ...ok, siteId: 13 }), keywordsLoader(ok), digestLoader(ok)].map(labelOf);
+    const labels = [
+      articlesLoader(ok),
+      articlesLoader({ ...ok, language: 'fr' }),
+      articlesLoader({ ...ok, siteId: 13 }),
+      keywordsLoader(ok),
+      digestLoader(ok),
+    ].map(labelOf);
     expect(labels).toEqual([
       'astro-content-publisher:articles:site-12',
       'astro-content-publisher:articles:site-12:lang-fr',
@@ -124,10 +160,18 @@ describe('articlesLoader options', () => {
   });
 
   it('the fingerprint follows the sanitise options and the policy version, not their key order', () => {
-    const a = loaderFingerprint({ siteId: 12, sanitize: { allowedTags: ['mark'], allowedIframeHosts: ['player.vimeo.com'] } });
-    const b = loaderFingerprint({ siteId: 12, sanitize: { allowedIframeHosts: ['player.vimeo.com'], allowedTags: ['mark'] } });
+    const a = loaderFingerprint({
+      siteId: 12,
+      sanitize: { allowedTags: ['mark'], allowedIframeHosts: ['player.vimeo.com'] },
+    });
+    const b = loaderFingerprint({
+      siteId: 12,
+      sanitize: { allowedIframeHosts: ['player.vimeo.com'], allowedTags: ['mark'] },
+    });
     expect(a).toBe(b);
     expect(loaderFingerprint({ siteId: 12 })).not.toBe(a);
-    expect(loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-1')).not.toBe(loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-2'));
+    expect(loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-1')).not.toBe(
+      loaderFingerprint({ siteId: 12 }, '0.1.0', 'policy-2'),
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { listMayBeCapped, planSync, removalsNow, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
+import {
+  listMayBeCapped,
+  planSync,
+  removalsNow,
+  SERVICE_LIST_MAX,
+  type PlanInput,
+} from '../../src/loader/sync-plan.js';
 import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
 import { summaryLine } from '../../src/loader/summary.js';
 import type { EntryState } from '../../src/loader/state.js';
@@ -8,7 +14,14 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;
 
 function state(over: Partial<EntryState> = {}): EntryState {
-  return { listDigest: 'd', lastmod: '2026-05-01T00:00:00Z', contentHash: 'c', checkedAt: NOW - HOUR, fingerprint: 'fp', ...over };
+  return {
+    listDigest: 'd',
+    lastmod: '2026-05-01T00:00:00Z',
+    contentHash: 'c',
+    checkedAt: NOW - HOUR,
+    fingerprint: 'fp',
+    ...over,
+  };
 }
 
 function input(over: Partial<PlanInput> & { storedStates?: Record<string, EntryState | undefined> } = {}): PlanInput {
@@ -35,9 +48,14 @@ describe('planSync: change signals', () => {
   });
 
   it('sitemap: a lastmod that moved marks the article changed; the same instant in another format does not', () => {
-    const plan = planSync(input({
-      sitemap: new Map([['a', '2026-05-02T00:00:00Z'], ['b', '2026-05-01T00:00:00.000+00:00']]),
-    }));
+    const plan = planSync(
+      input({
+        sitemap: new Map([
+          ['a', '2026-05-02T00:00:00Z'],
+          ['b', '2026-05-01T00:00:00.000+00:00'],
+        ]),
+      }),
+    );
     expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'sitemap', via: 'detail' }]);
     expect(plan.unchanged).toEqual(['b', 'c']);
   });
@@ -49,19 +67,32 @@ describe('planSync: change signals', () => {
   });
 
   it('rss: content that differs from what the feed carried last time marks it changed and replaces the detail call', () => {
-    const plan = planSync(input({
-      storedStates: { a: state({ rssHash: 'r1' }), b: state({ rssHash: 'r1' }) },
-      rss: new Map([['a', { contentHash: 'r2' }], ['b', { contentHash: 'r1' }]]),
-    }));
+    const plan = planSync(
+      input({
+        storedStates: { a: state({ rssHash: 'r1' }), b: state({ rssHash: 'r1' }) },
+        rss: new Map([
+          ['a', { contentHash: 'r2' }],
+          ['b', { contentHash: 'r1' }],
+        ]),
+      }),
+    );
     expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'rss', via: 'rss' }]);
   });
 
   it('rss: a sitemap change is served from the feed when the feed holds newer HTML, by detail when the feed lags', () => {
-    const plan = planSync(input({
-      storedStates: { a: state({ rssHash: 'old' }), b: state({ rssHash: 'same' }) },
-      sitemap: new Map([['a', '2026-05-03T00:00:00Z'], ['b', '2026-05-03T00:00:00Z']]),
-      rss: new Map([['a', { contentHash: 'new' }], ['b', { contentHash: 'same' }]]),
-    }));
+    const plan = planSync(
+      input({
+        storedStates: { a: state({ rssHash: 'old' }), b: state({ rssHash: 'same' }) },
+        sitemap: new Map([
+          ['a', '2026-05-03T00:00:00Z'],
+          ['b', '2026-05-03T00:00:00Z'],
+        ]),
+        rss: new Map([
+          ['a', { contentHash: 'new' }],
+          ['b', { contentHash: 'same' }],
+        ]),
+      }),
+    );
     expect(plan.fetch).toEqual([
       { slug: 'a', reason: 'changed', signal: 'sitemap', via: 'rss' },
       { slug: 'b', reason: 'changed', signal: 'sitemap', via: 'detail' },
@@ -70,19 +101,36 @@ describe('planSync: change signals', () => {
 
   it('sitemap without a recorded lastmod (unreadable when the detail was fetched): later than the held updated_at means changed', () => {
     const held = Date.parse('2026-05-01T10:00:00Z');
-    const plan = planSync(input({
-      storedStates: { a: state({ lastmod: undefined }), b: state({ lastmod: undefined }), c: state({ lastmod: undefined }) },
-      sitemap: new Map([['a', '2026-05-01T10:30:00Z'], ['b', '2026-05-01T10:00:00.000+00:00'], ['c', '2026-05-02T00:00:00Z']]),
-      // c has no updated_at to compare with: nothing to go on, the current lastmod becomes the baseline.
-      heldUpdatedAt: new Map([['a', held], ['b', held]]),
-    }));
+    const plan = planSync(
+      input({
+        storedStates: {
+          a: state({ lastmod: undefined }),
+          b: state({ lastmod: undefined }),
+          c: state({ lastmod: undefined }),
+        },
+        sitemap: new Map([
+          ['a', '2026-05-01T10:30:00Z'],
+          ['b', '2026-05-01T10:00:00.000+00:00'],
+          ['c', '2026-05-02T00:00:00Z'],
+        ]),
+        // c has no updated_at to compare with: nothing to go on, the current lastmod becomes the baseline.
+        heldUpdatedAt: new Map([
+          ['a', held],
+          ['b', held],
+        ]),
+      }),
+    );
     expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'sitemap', via: 'detail' }]);
     expect(plan.unchanged).toEqual(['b', 'c']);
   });
 
   it('new articles take a detail call (the feed lacks fields) while the budget lasts, then the feed, then wait', () => {
     const p = input({ storedStates: {}, slots: 1, hadState: false });
-    p.listed = [{ slug: 'n1', listDigest: 'd' }, { slug: 'n2', listDigest: 'd' }, { slug: 'n3', listDigest: 'd' }];
+    p.listed = [
+      { slug: 'n1', listDigest: 'd' },
+      { slug: 'n2', listDigest: 'd' },
+      { slug: 'n3', listDigest: 'd' },
+    ];
     p.rss = new Map([['n2', { contentHash: 'x' }]]);
     const plan = planSync(p);
     expect(plan.fetch).toEqual([
@@ -122,15 +170,17 @@ describe('planSync: budget, pending and revalidation', () => {
   });
 
   it('leftover budget revalidates entries checked longest ago, only past revalidateAfterHours', () => {
-    const plan = planSync(input({
-      storedStates: {
-        recent: state({ checkedAt: NOW - HOUR }),
-        older: state({ checkedAt: NOW - 30 * HOUR }),
-        oldest: state({ checkedAt: NOW - 90 * HOUR }),
-        old: state({ checkedAt: NOW - 48 * HOUR }),
-      },
-      slots: 2,
-    }));
+    const plan = planSync(
+      input({
+        storedStates: {
+          recent: state({ checkedAt: NOW - HOUR }),
+          older: state({ checkedAt: NOW - 30 * HOUR }),
+          oldest: state({ checkedAt: NOW - 90 * HOUR }),
+          old: state({ checkedAt: NOW - 48 * HOUR }),
+        },
+        slots: 2,
+      }),
+    );
     expect(plan.fetch).toEqual([
       { slug: 'oldest', reason: 'revalidate', via: 'detail' },
       { slug: 'old', reason: 'revalidate', via: 'detail' },
@@ -145,12 +195,18 @@ describe('planSync: budget, pending and revalidation', () => {
   });
 
   it("refresh 'force' re-fetches every entry within the budget, oldest checked first; the rest waits", () => {
-    const plan = planSync(input({
-      refresh: 'force',
-      storedStates: { a: state({ checkedAt: NOW - 2 * HOUR }), b: state({ checkedAt: NOW - 5 * HOUR }), c: state({ checkedAt: NOW - 3 * HOUR }) },
-      slots: 2,
-      rss: new Map([['a', { contentHash: 'c' }]]),
-    }));
+    const plan = planSync(
+      input({
+        refresh: 'force',
+        storedStates: {
+          a: state({ checkedAt: NOW - 2 * HOUR }),
+          b: state({ checkedAt: NOW - 5 * HOUR }),
+          c: state({ checkedAt: NOW - 3 * HOUR }),
+        },
+        slots: 2,
+        rss: new Map([['a', { contentHash: 'c' }]]),
+      }),
+    );
     expect(plan.fetch).toEqual([
       { slug: 'b', reason: 'force', via: 'detail' },
       { slug: 'c', reason: 'force', via: 'detail' },
@@ -161,12 +217,14 @@ describe('planSync: budget, pending and revalidation', () => {
 
 describe('planSync: fingerprint change', () => {
   it('re-fetches progressively and never drops an entry; the feed re-sanitises for free', () => {
-    const plan = planSync(input({
-      fingerprint: 'new-fp',
-      storedStates: { a: state(), b: state({ checkedAt: NOW - 5 * HOUR }), c: state() },
-      rss: new Map([['c', { contentHash: 'c' }]]),
-      slots: 1,
-    }));
+    const plan = planSync(
+      input({
+        fingerprint: 'new-fp',
+        storedStates: { a: state(), b: state({ checkedAt: NOW - 5 * HOUR }), c: state() },
+        rss: new Map([['c', { contentHash: 'c' }]]),
+        slots: 1,
+      }),
+    );
     expect(plan.fetch).toEqual([
       { slug: 'b', reason: 'fingerprint', via: 'detail' },
       { slug: 'c', reason: 'fingerprint', via: 'rss' },
@@ -222,7 +280,7 @@ describe('planSync: removals and the mass-removal guard', () => {
   });
 });
 
-describe('planSync: a list at the service\'s maximum (1000) may be capped', () => {
+describe("planSync: a list at the service's maximum (1000) may be capped", () => {
   // 1000 stored and listed articles, plus two stored ones the list no longer shows.
   const many = Array.from({ length: SERVICE_LIST_MAX }, (_, i) => `a${i}`);
   const cappedInput = (over: Partial<PlanInput> = {}) => {
@@ -253,20 +311,43 @@ describe('planSync: a list at the service\'s maximum (1000) may be capped', () =
   });
 
   it('articles only the sitemap shows are new, after the listed new ones, by detail; kept ones follow their sitemap lastmod', () => {
-    const p = cappedInput({ listMayBeCapped: true, slots: 3, sitemapSlugs: new Set([...many, 'old-kept', 'beyond-1', 'beyond-2']), sitemapOnly: ['beyond-1', 'beyond-2'] });
+    const p = cappedInput({
+      listMayBeCapped: true,
+      slots: 3,
+      sitemapSlugs: new Set([...many, 'old-kept', 'beyond-1', 'beyond-2']),
+      sitemapOnly: ['beyond-1', 'beyond-2'],
+    });
     p.sitemap = new Map([['old-kept', '2026-06-01T00:00:00Z']]);
     p.listed.unshift({ slug: 'listed-new', listDigest: 'd' });
     const plan = planSync(p);
-    expect(plan.fetch.map((f) => [f.slug, f.reason, f.via])).toEqual([['listed-new', 'new', 'detail'], ['beyond-1', 'new', 'detail'], ['beyond-2', 'new', 'detail']]);
+    expect(plan.fetch.map((f) => [f.slug, f.reason, f.via])).toEqual([
+      ['listed-new', 'new', 'detail'],
+      ['beyond-1', 'new', 'detail'],
+      ['beyond-2', 'new', 'detail'],
+    ]);
     expect(plan.pending).toEqual([{ slug: 'old-kept', reason: 'changed' }]);
     expect(plan.capped).toEqual({ listed: 1001, kept: 1, checkedAgainstSitemap: true, beyond: 2 });
   });
 
   it('removalsNow: a removal waits while a new article of the same title and day waits (a renamed slug)', () => {
-    const identity = { ofStored: (s: string) => (s === 'old' ? 'T' : undefined), ofListed: (s: string) => (s === 'renamed' ? 'T' : 'U') };
-    const plan = { fetch: [], pending: [{ slug: 'renamed', reason: 'new' as const }, { slug: 'other', reason: 'new' as const }], remove: ['old', 'gone'] };
+    const identity = {
+      ofStored: (s: string) => (s === 'old' ? 'T' : undefined),
+      ofListed: (s: string) => (s === 'renamed' ? 'T' : 'U'),
+    };
+    const plan = {
+      fetch: [],
+      pending: [
+        { slug: 'renamed', reason: 'new' as const },
+        { slug: 'other', reason: 'new' as const },
+      ],
+      remove: ['old', 'gone'],
+    };
     expect(removalsNow(plan, () => false, identity)).toEqual({ remove: ['gone'], deferred: 1, waitingNew: 2 });
-    expect(removalsNow({ ...plan, pending: [] }, () => false, identity)).toEqual({ remove: ['old', 'gone'], deferred: 0, waitingNew: 0 });
+    expect(removalsNow({ ...plan, pending: [] }, () => false, identity)).toEqual({
+      remove: ['old', 'gone'],
+      deferred: 0,
+      waitingNew: 0,
+    });
   });
 
   it('a list below the maximum is complete: the unlisted leave whatever the sitemap says', () => {
@@ -290,7 +371,12 @@ describe('budget arithmetic', () => {
     expect(revalidationSlots(30, [1, 2], 1000)).toBe(1);
     expect(revalidationSlots(30, [1, 2, 3], 3_600_010)).toBe(3);
     expect(revalidationSlots(5, [], 0)).toBe(1);
-    const p = input({ storedStates: { a: state({ checkedAt: 0 }), b: state({ checkedAt: 0 }) }, slots: 10, revalidateAfterMs: 1, revalidateSlots: 1 });
+    const p = input({
+      storedStates: { a: state({ checkedAt: 0 }), b: state({ checkedAt: 0 }) },
+      slots: 10,
+      revalidateAfterMs: 1,
+      revalidateSlots: 1,
+    });
     expect(planSync(p).fetch.filter((f) => f.reason === 'revalidate')).toHaveLength(1);
   });
 
@@ -303,9 +389,29 @@ describe('budget arithmetic', () => {
 
 describe('summaryLine', () => {
   it('is the one line of the README', () => {
-    expect(summaryLine({ total: 1000, added: 12, changed: 3, removed: 2, unchanged: 983, pending: 7, requests: 16, remaining: 184 }))
-      .toBe('1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour');
-    expect(summaryLine({ total: 1, added: 0, changed: 0, removed: 0, unchanged: 1, pending: 0, requests: 1, remaining: undefined }))
-      .toBe('1 article: 0 new, 0 changed, 0 removed, 1 unchanged, 0 pending; 1 request, rate limit unknown');
+    expect(
+      summaryLine({
+        total: 1000,
+        added: 12,
+        changed: 3,
+        removed: 2,
+        unchanged: 983,
+        pending: 7,
+        requests: 16,
+        remaining: 184,
+      }),
+    ).toBe('1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour');
+    expect(
+      summaryLine({
+        total: 1,
+        added: 0,
+        changed: 0,
+        removed: 0,
+        unchanged: 1,
+        pending: 0,
+        requests: 1,
+        remaining: undefined,
+      }),
+    ).toBe('1 article: 0 new, 0 changed, 0 removed, 1 unchanged, 0 pending; 1 request, rate limit unknown');
   });
 });

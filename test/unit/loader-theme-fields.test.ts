@@ -17,7 +17,7 @@ const data = articleDataSchema.parse({
 });
 
 describe('theme fields (issue 11, item 5)', () => {
-  it('starterFields: a one-line schema transform to the blog starter\'s fields, every article field kept', () => {
+  it("starterFields: a one-line schema transform to the blog starter's fields, every article field kept", () => {
     const mapped = articleDataSchema.transform(starterFields).parse(data);
     expect(mapped).toMatchObject({
       title: 'A title',

@@ -9,7 +9,8 @@ const item = (n: number, extra: Partial<FeedItemRecord> = {}): FeedItemRecord =>
   ...extra,
 });
 /** Newest first, like the feed: items from..to descending. */
-const feed = (newest: number, oldest: number) => Array.from({ length: newest - oldest + 1 }, (_, i) => item(newest - i));
+const feed = (newest: number, oldest: number) =>
+  Array.from({ length: newest - oldest + 1 }, (_, i) => item(newest - i));
 
 describe('detectRssChanges', () => {
   it('an identical feed has no change', () => {
@@ -88,15 +89,27 @@ describe('applyObservation', () => {
     const base = { site: 12, baseUrl: 'http://x', now: new Date('2026-01-02T00:00:00Z') };
     const first = applyObservation(
       undefined,
-      { rss: { notModified: false, data: feed(3, 1), etag: '"r1"' }, sitemap: { notModified: false, data: { a: '1' }, etag: '"s1"' } },
+      {
+        rss: { notModified: false, data: feed(3, 1), etag: '"r1"' },
+        sitemap: { notModified: false, data: { a: '1' }, etag: '"s1"' },
+      },
       base,
     );
     const unchanged = { rss: { notModified: true as const }, sitemap: { notModified: true as const } };
     expect(observationDiffers(first, unchanged)).toBe(false);
-    const next = applyObservation(first, { rss: { notModified: true }, sitemap: { notModified: false, data: { a: '2' }, etag: '"s2"' } }, { ...base, triggered: { changes: 1 } });
+    const next = applyObservation(
+      first,
+      { rss: { notModified: true }, sitemap: { notModified: false, data: { a: '2' }, etag: '"s2"' } },
+      { ...base, triggered: { changes: 1 } },
+    );
     expect(next.rss).toEqual(first.rss);
     expect(next.sitemap).toEqual({ etag: '"s2"', entries: { a: '2' } });
     expect(next.lastTrigger).toEqual({ at: '2026-01-02T00:00:00.000Z', changes: 1 });
-    expect(observationDiffers(first, { rss: { notModified: true }, sitemap: { notModified: false, data: { a: '1' }, etag: '"s9"' } })).toBe(true);
+    expect(
+      observationDiffers(first, {
+        rss: { notModified: true },
+        sitemap: { notModified: false, data: { a: '1' }, etag: '"s9"' },
+      }),
+    ).toBe(true);
   });
 });

@@ -30,7 +30,9 @@ describe('state file', () => {
     const dir = await mkdtemp(join(tmpdir(), 'watch-state-'));
     const file = join(dir, 'state.json');
     await writeFile(file, '{"version": 1, "half');
-    await expect(loadState(file, { site: 12, baseUrl: state.baseUrl })).rejects.toThrow(/not valid\. Delete it to record a new baseline/);
+    await expect(loadState(file, { site: 12, baseUrl: state.baseUrl })).rejects.toThrow(
+      /not valid\. Delete it to record a new baseline/,
+    );
     await saveState(file, state);
     await expect(loadState(file, { site: 13, baseUrl: state.baseUrl })).rejects.toThrow(/belongs to site 12.*--state/);
     expect(JSON.parse(await readFile(file, 'utf8')).site).toBe(12);
@@ -63,12 +65,30 @@ describe('durations and backoff', () => {
 describe('watch options', () => {
   it('fills the defaults and names the invalid option', async () => {
     const { resolveWatchOptions } = await import('../../src/watch/options.js');
-    const resolved = resolveWatchOptions({ siteId: 12, baseUrl: 'http://x', statePath: 's.json', trigger: { kind: 'hook', url: 'https://hooks.example/abc' } });
-    expect(resolved).toMatchObject({ intervalMs: 300_000, debounceMs: 30_000, once: false, triggerOnFirstRun: false, trigger: { timeoutMs: 30_000 } });
-    expect(() => resolveWatchOptions({ siteId: 12, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'hook', url: 'ftp://x/' } })).toThrow(
-      /`trigger.url` must be an http\(s\) URL \(got "ftp:\/\/x\/"\)\. Fix it in runWatch\(\{ trigger \}\)/,
-    );
-    expect(() => resolveWatchOptions({ siteId: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } })).toThrow(/`siteId` must be a positive integer/);
+    const resolved = resolveWatchOptions({
+      siteId: 12,
+      baseUrl: 'http://x',
+      statePath: 's.json',
+      trigger: { kind: 'hook', url: 'https://hooks.example/abc' },
+    });
+    expect(resolved).toMatchObject({
+      intervalMs: 300_000,
+      debounceMs: 30_000,
+      once: false,
+      triggerOnFirstRun: false,
+      trigger: { timeoutMs: 30_000 },
+    });
+    expect(() =>
+      resolveWatchOptions({
+        siteId: 12,
+        baseUrl: 'http://x',
+        statePath: 's',
+        trigger: { kind: 'hook', url: 'ftp://x/' },
+      }),
+    ).toThrow(/`trigger.url` must be an http\(s\) URL \(got "ftp:\/\/x\/"\)\. Fix it in runWatch\(\{ trigger \}\)/);
+    expect(() =>
+      resolveWatchOptions({ siteId: 0, baseUrl: 'http://x', statePath: 's', trigger: { kind: 'run', command: 'x' } }),
+    ).toThrow(/`siteId` must be a positive integer/);
   });
 
   it('refuses durations beyond the timer range (Node would fire them after 1 ms)', async () => {
@@ -77,7 +97,9 @@ describe('watch options', () => {
     const tooLong = 2 ** 31;
     expect(() => resolveWatchOptions({ ...base, intervalMs: tooLong })).toThrow(/`intervalMs`/);
     expect(() => resolveWatchOptions({ ...base, debounceMs: tooLong })).toThrow(/`debounceMs`/);
-    expect(() => resolveWatchOptions({ ...base, trigger: { kind: 'hook', url: 'https://h.example/', timeoutMs: tooLong } })).toThrow(/`trigger.timeoutMs`/);
+    expect(() =>
+      resolveWatchOptions({ ...base, trigger: { kind: 'hook', url: 'https://h.example/', timeoutMs: tooLong } }),
+    ).toThrow(/`trigger.timeoutMs`/);
     expect(resolveWatchOptions({ ...base, intervalMs: tooLong - 1 }).intervalMs).toBe(tooLong - 1);
   });
 });

@@ -60,13 +60,17 @@ beforeEach(async () => {
 describe('watch --once', () => {
   it('first run records a baseline without triggering (3); an unchanged feed then costs two 304s and no key', async () => {
     const counter = join(dir, 'runs.txt');
-    const first = await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]), { env: { PUBLISHER_API_KEY: LEAK } });
+    const first = await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]), {
+      env: { PUBLISHER_API_KEY: LEAK },
+    });
     expect(first.code).toBe(3);
     expect(first.stderr).toMatch(/baseline recorded: 50 feed items, 60 sitemap URLs/);
     expect(await lines(counter)).toBe(0);
 
     sim.resetStats();
-    const second = await runCli(watchArgs(['--once', '--json', '--verbose', '--run', `echo run >> ${counter}`]), { env: { PUBLISHER_API_KEY: LEAK } });
+    const second = await runCli(watchArgs(['--once', '--json', '--verbose', '--run', `echo run >> ${counter}`]), {
+      env: { PUBLISHER_API_KEY: LEAK },
+    });
     expect(second.code).toBe(3);
     expect(JSON.parse(second.stdout)).toEqual({ outcome: 'unchanged', exitCode: 3 });
     const stats = sim.stats();
@@ -75,7 +79,8 @@ describe('watch --once', () => {
     expect(stats.authenticated).toBe(0);
     expect(stats.requests.every((r) => !r.authorization && r.tokenIn.length === 0)).toBe(true);
     expect(await lines(counter)).toBe(0);
-    for (const out of [first.stdout, first.stderr, second.stdout, second.stderr]) expect(out).not.toContain('btb_leakcheck');
+    for (const out of [first.stdout, first.stderr, second.stdout, second.stderr])
+      expect(out).not.toContain('btb_leakcheck');
   });
 
   it('--trigger-on-first-run triggers on the baseline (0)', async () => {
@@ -121,12 +126,25 @@ describe('watch --once', () => {
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout);
     expect(doc.outcome).toBe('triggered');
-    expect(doc.changes).toEqual([expect.objectContaining({ kind: 'sitemap-updated', loc: `https://pro-blog.example.com/blog/${oldest.slug}/` })]);
+    expect(doc.changes).toEqual([
+      expect.objectContaining({ kind: 'sitemap-updated', loc: `https://pro-blog.example.com/blog/${oldest.slug}/` }),
+    ]);
     expect(await lines(counter)).toBe(1);
   });
 
   it('upstream errors map to exit codes: unknown site 7, a server error 10, an HTML page instead of XML 12', async () => {
-    const unknown = await runCli(['watch', '--site', '99', '--base-url', sim.url, '--state', join(dir, 's99.json'), '--once', '--run', 'true']);
+    const unknown = await runCli([
+      'watch',
+      '--site',
+      '99',
+      '--base-url',
+      sim.url,
+      '--state',
+      join(dir, 's99.json'),
+      '--once',
+      '--run',
+      'true',
+    ]);
     expect(unknown.code).toBe(7);
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', body: 'html' });
     const html = await runCli(watchArgs(['--once', '--run', 'true']));
@@ -152,7 +170,9 @@ describe('watch --once', () => {
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 304 });
     const notModified = await once();
     expect(notModified.code, notModified.stderr).toBe(12);
-    expect(notModified.stderr).toMatch(/^content-publisher: unexpected response from the service: .*rss\.xml: 304 Not Modified to a request without If-None-Match/);
+    expect(notModified.stderr).toMatch(
+      /^content-publisher: unexpected response from the service: .*rss\.xml: 304 Not Modified to a request without If-None-Match/,
+    );
     await admin(sim.url, 'DELETE', 'faults');
     await writeFile(join(dir, 'state.json'), '{not json');
     const state = await once();
@@ -168,13 +188,20 @@ describe('watch (continuous)', () => {
     // Fails on its first attempt, then succeeds after a short build.
     const command = `echo a >> ${attempts}; if [ $(wc -l < ${attempts}) -lt 2 ]; then exit 1; fi; sleep 0.3; echo run >> ${counter}`;
     const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '300ms', '--json', '--run', command]));
-    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string; changes?: unknown });
+    const events = () =>
+      watcher.output.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { event: string; changes?: unknown });
     await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Burst one' });
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Burst two' });
     await waitFor(async () => (await lines(counter)) === 1, 15_000, 'one successful trigger');
     // A few more polls: nothing new, nothing triggered again.
-    const quietAfterTrigger = () => events().slice(events().findIndex((e) => e.event === 'triggered')).filter((e) => e.event === 'unchanged').length;
+    const quietAfterTrigger = () =>
+      events()
+        .slice(events().findIndex((e) => e.event === 'triggered'))
+        .filter((e) => e.event === 'unchanged').length;
     await waitFor(() => quietAfterTrigger() >= 3, 10_000, 'quiet polls after the trigger');
     expect(await lines(counter)).toBe(1);
     expect(await lines(attempts)).toBe(2);
@@ -197,8 +224,14 @@ describe('watch (continuous)', () => {
     const counter = join(dir, 'runs.txt');
     const started = join(dir, 'started.txt');
     const command = `echo s >> ${started}; sleep 0.5; echo run >> ${counter}`;
-    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', command]), { processGroup: true });
-    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string });
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', command]), {
+      processGroup: true,
+    });
+    const events = () =>
+      watcher.output.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { event: string });
     await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'During Ctrl-C' });
     await waitFor(async () => (await lines(started)) === 1, 10_000, 'the build started');
@@ -207,19 +240,33 @@ describe('watch (continuous)', () => {
     const result = await watcher.result;
     expect(result.code, result.stderr).toBe(0);
     expect(await lines(counter)).toBe(1);
-    expect(events().map((e) => e.event).slice(-2)).toEqual(['triggered', 'stopped']);
+    expect(
+      events()
+        .map((e) => e.event)
+        .slice(-2),
+    ).toEqual(['triggered', 'stopped']);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
     expect(state.rss.items[0].title).toBe('During Ctrl-C');
   });
 
   it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {
     const counter = join(dir, 'runs.txt');
-    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', `echo run >> ${counter}`]));
+    const watcher = startCli(
+      watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', `echo run >> ${counter}`]),
+    );
     type Event = { event: string; retryInMs?: number; message?: string };
-    const events = () => watcher.output.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Event);
+    const events = () =>
+      watcher.output.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Event);
     await waitFor(() => events().some((e) => e.event === 'baseline'), 10_000, 'baseline');
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
-    await waitFor(() => events().filter((e) => e.event === 'upstream-error').length >= 2, 15_000, 'two upstream errors');
+    await waitFor(
+      () => events().filter((e) => e.event === 'upstream-error').length >= 2,
+      15_000,
+      'two upstream errors',
+    );
     const errors = events().filter((e) => e.event === 'upstream-error');
     expect(errors[0]!.message).toMatch(/503/);
     expect(errors[1]!.retryInMs).toBeGreaterThan(errors[0]!.retryInMs!);

@@ -23,9 +23,7 @@ export function languageName(code: string): string {
 /** Every article, newest first (ties broken by slug so the order is stable between builds). */
 export async function allArticles(): Promise<Article[]> {
   const entries = await getCollection('articles');
-  return entries.sort(
-    (a, b) => publishedTime(b) - publishedTime(a) || a.id.localeCompare(b.id),
-  );
+  return entries.sort((a, b) => publishedTime(b) - publishedTime(a) || a.id.localeCompare(b.id));
 }
 
 export function publishedTime(entry: Article): number {

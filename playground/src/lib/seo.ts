@@ -80,7 +80,10 @@ export async function latestDigest(): Promise<DigestView | undefined> {
     alerts: (Array.isArray(alerts) ? alerts : []).map((item: unknown) =>
       typeof item === 'string'
         ? { severity: 'info', message: item }
-        : { severity: str(pick(item as Loose, 'severity', 'type')) ?? 'info', message: str(pick(item as Loose, 'message')) ?? '' },
+        : {
+            severity: str(pick(item as Loose, 'severity', 'type')) ?? 'info',
+            message: str(pick(item as Loose, 'message')) ?? '',
+          },
     ),
   };
 }

@@ -19,7 +19,10 @@ export const meCommand: CommandSpec = {
         ['username', account.username],
         ['email', account.email],
         ['plan', account.plan],
-        ['rate limit', `${account.rate_limit_per_hour} requests/hour${rate ? ` (${rate.remaining} left in this window)` : ''}`],
+        [
+          'rate limit',
+          `${account.rate_limit_per_hour} requests/hour${rate ? ` (${rate.remaining} left in this window)` : ''}`,
+        ],
         [
           'articles this month',
           usage

@@ -14,7 +14,10 @@ export const articlesCommand: CommandSpec = {
     limit: { type: 'string', placeholder: 'N', description: 'at most N articles' },
   },
   positionals: ['site'],
-  examples: ['content-publisher articles 12 --language en --limit 10', 'content-publisher articles 12 --json | jq ".[].slug"'],
+  examples: [
+    'content-publisher articles 12 --language en --limit 10',
+    'content-publisher articles 12 --json | jq ".[].slug"',
+  ],
   async run(context, args) {
     const site = siteArgument(args, 'articles');
     const limitText = stringOption(args, 'limit');
@@ -45,28 +48,37 @@ export const articleCommand: CommandSpec = {
   usage: '<site> <slug> [--html]',
   options: { html: { type: 'boolean', description: "print the article's HTML content after the metadata" } },
   positionals: ['site', 'slug'],
-  examples: ['content-publisher article 12 my-first-post', 'content-publisher article 12 my-first-post --json | jq -r .content'],
+  examples: [
+    'content-publisher article 12 my-first-post',
+    'content-publisher article 12 my-first-post --json | jq -r .content',
+  ],
   async run(context, args) {
     const site = siteArgument(args, 'article');
     const slug = args.positionals[1] ?? '';
     const article = await (await context.client()).article(site, slug);
     const record = article as Record<string, unknown>;
-    const text = (name: string) => (typeof record[name] === 'string' || typeof record[name] === 'number' ? (record[name] as string | number) : undefined);
+    const text = (name: string) =>
+      typeof record[name] === 'string' || typeof record[name] === 'number'
+        ? (record[name] as string | number)
+        : undefined;
     const keywords = Array.isArray(record.keywords) ? record.keywords.join(', ') : undefined;
-    return printResult(context, article, () =>
-      keyValues([
-        ['title', article.title],
-        ['slug', article.slug],
-        ['url', text('url')],
-        ['status', text('status')],
-        ['language', text('language')],
-        ['published', text('published_at')],
-        ['updated', text('updated_at')],
-        ['views', text('view_count')],
-        ['keywords', keywords],
-        ['excerpt', text('excerpt')],
-        ['content', `${article.content.length} characters of HTML${args.values.html ? '' : ' (--html to print it)'}`],
-      ]) + (args.values.html ? `\n${article.content}\n` : ''),
+    return printResult(
+      context,
+      article,
+      () =>
+        keyValues([
+          ['title', article.title],
+          ['slug', article.slug],
+          ['url', text('url')],
+          ['status', text('status')],
+          ['language', text('language')],
+          ['published', text('published_at')],
+          ['updated', text('updated_at')],
+          ['views', text('view_count')],
+          ['keywords', keywords],
+          ['excerpt', text('excerpt')],
+          ['content', `${article.content.length} characters of HTML${args.values.html ? '' : ' (--html to print it)'}`],
+        ]) + (args.values.html ? `\n${article.content}\n` : ''),
     );
   },
 };

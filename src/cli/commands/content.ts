@@ -17,7 +17,8 @@ async function readStdin(io: CliIo): Promise<string> {
 
 function detectFormat(option: string | undefined, file: string | undefined, text: string): 'html' | 'markdown' {
   if (option === 'html' || option === 'markdown') return option;
-  if (option !== undefined && option !== 'auto') throw new UsageError(`--format must be html, markdown or auto (got ${JSON.stringify(option)}).`, 'audit');
+  if (option !== undefined && option !== 'auto')
+    throw new UsageError(`--format must be html, markdown or auto (got ${JSON.stringify(option)}).`, 'audit');
   if (file) {
     const ext = extname(file).toLowerCase();
     if (ext === '.md' || ext === '.markdown' || ext === '.mdx') return 'markdown';
@@ -43,7 +44,10 @@ export const auditCommand: CommandSpec = {
     format: { type: 'string', placeholder: 'F', description: 'auto (by extension or content), html or markdown' },
   },
   positionals: [],
-  examples: ['content-publisher audit --file draft.md --keyword "astro blog" --language en', 'cat draft.html | content-publisher audit --keyword seo --language fr --json'],
+  examples: [
+    'content-publisher audit --file draft.md --keyword "astro blog" --language en',
+    'cat draft.html | content-publisher audit --keyword seo --language fr --json',
+  ],
   async run(context, args) {
     const keyword = requiredString(args, 'keyword', 'audit');
     const language = requiredString(args, 'language', 'audit');
@@ -53,10 +57,14 @@ export const auditCommand: CommandSpec = {
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`, 'audit');
+        throw new UsageError(
+          `Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}. Check the path.`,
+          'audit',
+        );
       }
     } else {
-      if (context.io.stdin.isTTY) throw new UsageError('audit needs a draft: pass --file F or pipe it on stdin.', 'audit');
+      if (context.io.stdin.isTTY)
+        throw new UsageError('audit needs a draft: pass --file F or pipe it on stdin.', 'audit');
       text = await readStdin(context.io);
     }
     if (text.trim() === '') throw new UsageError(`The draft${file ? ` ${file}` : ' on stdin'} is empty.`, 'audit');
@@ -67,8 +75,13 @@ export const auditCommand: CommandSpec = {
     const result = await (await context.client()).audit({ title, excerpt, content, keyword, language });
     return printResult(context, result, () => {
       const suggestions = result.suggestions as unknown[];
-      const rows = suggestions.map((s) => (typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : { message: String(s) }));
-      return `${keyValues([['score', `${result.score}/100`], ['cache hit', result.cache_hit ? 'yes' : 'no']])}\nSuggestions:\n${table(rows, [
+      const rows = suggestions.map((s) =>
+        typeof s === 'object' && s !== null ? (s as Record<string, unknown>) : { message: String(s) },
+      );
+      return `${keyValues([
+        ['score', `${result.score}/100`],
+        ['cache hit', result.cache_hit ? 'yes' : 'no'],
+      ])}\nSuggestions:\n${table(rows, [
         { header: 'TYPE', value: (s) => (typeof s.type === 'string' ? s.type : undefined) },
         { header: 'MESSAGE', value: (s) => (typeof s.message === 'string' ? s.message : JSON.stringify(s)), max: 100 },
       ])}`;
@@ -80,7 +93,8 @@ function describe(item: unknown): string {
   if (typeof item === 'string') return item;
   if (typeof item === 'object' && item !== null) {
     const record = item as Record<string, unknown>;
-    for (const key of ['title', 'name', 'heading', 'text', 'signal']) if (typeof record[key] === 'string') return record[key];
+    for (const key of ['title', 'name', 'heading', 'text', 'signal'])
+      if (typeof record[key] === 'string') return record[key];
   }
   return JSON.stringify(item);
 }
@@ -102,10 +116,15 @@ export const briefCommand: CommandSpec = {
     return printResult(context, brief, () => {
       const faq = (brief.faq as unknown[]).map((entry) => {
         const record = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-        return typeof record.question === 'string' ? `${record.question}${typeof record.answer === 'string' ? ` — ${record.answer}` : ''}` : describe(entry);
+        return typeof record.question === 'string'
+          ? `${record.question}${typeof record.answer === 'string' ? ` — ${record.answer}` : ''}`
+          : describe(entry);
       });
       return [
-        keyValues([['keyword', keyword], ['intent', typeof brief.intent === 'string' ? brief.intent : JSON.stringify(brief.intent)]]),
+        keyValues([
+          ['keyword', keyword],
+          ['intent', typeof brief.intent === 'string' ? brief.intent : JSON.stringify(brief.intent)],
+        ]),
         list('Outline', (brief.outline as unknown[]).map(describe)),
         list('Entities', (brief.entities as unknown[]).map(describe)),
         list('FAQ', faq),

@@ -52,7 +52,10 @@ export const generateCommand: CommandSpec = {
     const yes = args.values.yes === true;
     // Refuse before any request: a script without --yes must not get as far as spending a request.
     if (!yes && !canPrompt(context.io)) {
-      throw new UsageError('generate uses one article of the monthly quota (or a credit): pass --yes to confirm when not running in a terminal.', 'generate');
+      throw new UsageError(
+        'generate uses one article of the monthly quota (or a credit): pass --yes to confirm when not running in a terminal.',
+        'generate',
+      );
     }
 
     const client = await context.client();
@@ -84,6 +87,10 @@ export const generateCommand: CommandSpec = {
     } finally {
       stop();
     }
-    return printResult(context, result, ({ output, post_count }) => `${output.trimEnd()}\n\nPost count: ${post_count}\n`);
+    return printResult(
+      context,
+      result,
+      ({ output, post_count }) => `${output.trimEnd()}\n\nPost count: ${post_count}\n`,
+    );
   },
 };

@@ -32,7 +32,13 @@ const MOVEMENT_COLUMNS: Column<KeywordRow>[] = [
   { header: 'KEYWORD', value: (r) => str(r.keyword), max: 40 },
   { header: 'FROM', value: (r) => num(r.from) ?? num(r.previous_position) },
   { header: 'TO', value: (r) => num(r.to) ?? num(r.position) },
-  { header: 'MOVE', value: (r) => { const c = num(r.change); return c === undefined ? movement(r) : c > 0 ? `+${c}` : c === 0 ? '=' : String(c); } },
+  {
+    header: 'MOVE',
+    value: (r) => {
+      const c = num(r.change);
+      return c === undefined ? movement(r) : c > 0 ? `+${c}` : c === 0 ? '=' : String(c);
+    },
+  },
   { header: 'URL', value: (r) => str(r.url), max: 60 },
 ];
 
@@ -84,15 +90,28 @@ export const digestCommand: CommandSpec = {
       return [
         keyValues([
           ['week', str(digest.week) ?? num(digest.week)],
-          ['publications', Array.isArray(publications) ? publications.length : (num(publications) ?? str(publications))],
+          [
+            'publications',
+            Array.isArray(publications) ? publications.length : (num(publications) ?? str(publications)),
+          ],
           ['average audit score', num(digest.average_audit_score)],
         ]),
         Array.isArray(publications)
-          ? list('Publications', publications.map((p) => str((p as KeywordRow)?.title) ?? str((p as KeywordRow)?.slug) ?? JSON.stringify(p)))
+          ? list(
+              'Publications',
+              publications.map(
+                (p) => str((p as KeywordRow)?.title) ?? str((p as KeywordRow)?.slug) ?? JSON.stringify(p),
+              ),
+            )
           : '',
         `Position movements:\n${table(movements, MOVEMENT_COLUMNS)}`,
-        list('Alerts', alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a))),
-      ].filter(Boolean).join('\n');
+        list(
+          'Alerts',
+          alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a)),
+        ),
+      ]
+        .filter(Boolean)
+        .join('\n');
     });
   },
 };

@@ -12,7 +12,11 @@ export const simulatorCommand: CommandSpec = {
     port: { type: 'string', placeholder: 'N', description: 'TCP port (0: a free one)' },
     seed: { type: 'string', placeholder: 'N', description: 'seed of the generated content' },
     articles: { type: 'string', placeholder: 'N', description: 'articles per site' },
-    'rate-limits': { type: 'string', placeholder: 'first|second', description: 'which description of the rate limits applies' },
+    'rate-limits': {
+      type: 'string',
+      placeholder: 'first|second',
+      description: 'which description of the rate limits applies',
+    },
     'window-ms': { type: 'string', placeholder: 'N', description: 'length of the rate-limit window in ms' },
     'generate-delay-ms': { type: 'string', placeholder: 'N', description: 'how long a generate call takes, in ms' },
     'rate-limit-override': { type: 'string', placeholder: 'N', description: 'the same hourly limit for every plan' },

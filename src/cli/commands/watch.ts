@@ -9,7 +9,16 @@ import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { HOOK_OPTIONS, hookDetailsFromArgs, hookUrlFromArgs } from './watch-hook.js';
-import { defaultStatePath, describeTrigger, formatDuration, MAX_TIMER_MS, parseDuration, runWatch, type TriggerSpec, type WatchEvent } from '../../watch/index.js';
+import {
+  defaultStatePath,
+  describeTrigger,
+  formatDuration,
+  MAX_TIMER_MS,
+  parseDuration,
+  runWatch,
+  type TriggerSpec,
+  type WatchEvent,
+} from '../../watch/index.js';
 import { oneLine } from '../terminal-text.js';
 
 function duration(text: string | undefined, fallback: number, name: string, min: number): number {
@@ -18,7 +27,10 @@ function duration(text: string | undefined, fallback: number, name: string, min:
   // Above MAX_TIMER_MS Node fires a timer after 1 ms instead: refuse rather than poll in a tight loop.
   if (ms === undefined || ms < min || ms > MAX_TIMER_MS) {
     const range = min > 0 ? `between ${formatDuration(min)} and 24 days` : 'of at most 24 days';
-    throw new UsageError(`--${name} must be a duration like 200ms, 30s, 5m or 1h, ${range} (got ${JSON.stringify(text)}).`, 'watch');
+    throw new UsageError(
+      `--${name} must be a duration like 200ms, 30s, 5m or 1h, ${range} (got ${JSON.stringify(text)}).`,
+      'watch',
+    );
   }
   return ms;
 }
@@ -47,7 +59,8 @@ function humanLine(event: WatchEvent): string {
 export const watchCommand: CommandSpec = {
   name: 'watch',
   summary: "poll a site's public RSS feed and sitemap; run a command or a deploy hook when they change",
-  usage: '--site ID (--run "CMD" | --hook URL | --hook-env VAR | --hook-file FILE) [--hook-provider NAME] [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
+  usage:
+    '--site ID (--run "CMD" | --hook URL | --hook-env VAR | --hook-file FILE) [--hook-provider NAME] [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
   details:
     'A change is a new article, a changed publication date or content, an article unpublished from the feed\n' +
     '(not one that aged out of the 50 newest), or a newer sitemap lastmod (updates of older articles).\n' +
@@ -60,12 +73,28 @@ export const watchCommand: CommandSpec = {
     'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it.',
   options: {
     site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
-    run: { type: 'string', placeholder: 'CMD', description: 'shell command to run on a change (own process group, no stdin; exit code checked)' },
+    run: {
+      type: 'string',
+      placeholder: 'CMD',
+      description: 'shell command to run on a change (own process group, no stdin; exit code checked)',
+    },
     ...HOOK_OPTIONS,
     'hook-timeout': { type: 'string', placeholder: 'DUR', description: 'timeout of the hook request (default 30s)' },
-    interval: { type: 'string', placeholder: 'DUR', description: 'time between polls: 200ms, 30s, 5m, 1h (default 5m)' },
-    debounce: { type: 'string', placeholder: 'DUR', description: 'wait this long after a change to group a burst (default 30s; not with --once)' },
-    state: { type: 'string', placeholder: 'FILE', description: 'state file (default .content-publisher-watch-<site>.json)' },
+    interval: {
+      type: 'string',
+      placeholder: 'DUR',
+      description: 'time between polls: 200ms, 30s, 5m, 1h (default 5m)',
+    },
+    debounce: {
+      type: 'string',
+      placeholder: 'DUR',
+      description: 'wait this long after a change to group a burst (default 30s; not with --once)',
+    },
+    state: {
+      type: 'string',
+      placeholder: 'FILE',
+      description: 'state file (default .content-publisher-watch-<site>.json)',
+    },
     once: { type: 'boolean', description: 'check once and exit (for cron and scheduled CI)' },
     'trigger-on-first-run': { type: 'boolean', description: 'also trigger when no state file exists yet' },
   },
@@ -81,7 +110,11 @@ export const watchCommand: CommandSpec = {
     const site = positiveInteger(siteText, '--site', 'watch');
     const command = stringOption(args, 'run');
     const hook = hookUrlFromArgs(args);
-    if ((command === undefined) === (hook === undefined)) throw new UsageError('watch needs exactly one of --run "CMD" or --hook URL (or --hook-env VAR, --hook-file FILE).', 'watch');
+    if ((command === undefined) === (hook === undefined))
+      throw new UsageError(
+        'watch needs exactly one of --run "CMD" or --hook URL (or --hook-env VAR, --hook-file FILE).',
+        'watch',
+      );
     let trigger: TriggerSpec;
     if (hook !== undefined) {
       let protocol = '';
@@ -90,8 +123,14 @@ export const watchCommand: CommandSpec = {
       } catch {
         // reported below
       }
-      if (protocol !== 'http:' && protocol !== 'https:') throw new UsageError('--hook must be an http(s) URL.', 'watch');
-      trigger = { kind: 'hook', url: hook, timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1), ...hookDetailsFromArgs(args, hook) };
+      if (protocol !== 'http:' && protocol !== 'https:')
+        throw new UsageError('--hook must be an http(s) URL.', 'watch');
+      trigger = {
+        kind: 'hook',
+        url: hook,
+        timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1),
+        ...hookDetailsFromArgs(args, hook),
+      };
     } else {
       if (!command?.trim()) throw new UsageError('--run needs a command.', 'watch');
       trigger = { kind: 'run', command };
@@ -108,7 +147,8 @@ export const watchCommand: CommandSpec = {
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    if (!once) context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(trigger)}`);
+    if (!once)
+      context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(trigger)}`);
     try {
       const outcome = await runWatch({
         siteId: site,
@@ -130,10 +170,13 @@ export const watchCommand: CommandSpec = {
       });
       if (!outcome) return EXIT.ok;
       const exitCode =
-        outcome.outcome === 'triggered' ? EXIT.ok
-        : outcome.outcome === 'trigger-failed' ? EXIT.triggerFailed
-        : outcome.outcome === 'baseline' && outcome.triggered ? EXIT.ok
-        : EXIT.unchanged;
+        outcome.outcome === 'triggered'
+          ? EXIT.ok
+          : outcome.outcome === 'trigger-failed'
+            ? EXIT.triggerFailed
+            : outcome.outcome === 'baseline' && outcome.triggered
+              ? EXIT.ok
+              : EXIT.unchanged;
       if (context.json) context.printJson({ ...outcome, exitCode });
       return exitCode;
     } finally {

@@ -71,7 +71,12 @@ export async function articles(ctx: ResourceContext, siteId: number, query?: Art
  * The list call with its paging hints kept, from `offset` (sent only when given: the API documents no
  * paging). A caller follows `next` by reading its `offset`, never by requesting the URL as given.
  */
-export async function articlesPage(ctx: ResourceContext, siteId: number, query?: ArticleQuery, offset?: number): Promise<ArticlePage> {
+export async function articlesPage(
+  ctx: ResourceContext,
+  siteId: number,
+  query?: ArticleQuery,
+  offset?: number,
+): Promise<ArticlePage> {
   const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/' };
   assertSiteId(siteId, call);
   assertArticleQuery(query, call);

@@ -15,14 +15,27 @@ export type FeedConditions = FeedValidators;
 
 export type FeedResponse =
   | { notModified: true; status: 304; etag?: string; lastModified?: string; url: string }
-  | { notModified: false; status: 200; body: string; etag?: string; lastModified?: string; cacheControl?: string; url: string };
+  | {
+      notModified: false;
+      status: 200;
+      body: string;
+      etag?: string;
+      lastModified?: string;
+      cacheControl?: string;
+      url: string;
+    };
 
 const ACCEPT = {
   sitemap: 'application/xml, text/xml;q=0.9, */*;q=0.1',
   rss: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1',
 } as const;
 
-async function feed(ctx: ResourceContext, kind: 'sitemap' | 'rss', siteId: number, conditions?: FeedConditions): Promise<FeedResponse> {
+async function feed(
+  ctx: ResourceContext,
+  kind: 'sitemap' | 'rss',
+  siteId: number,
+  conditions?: FeedConditions,
+): Promise<FeedResponse> {
   const call = { method: 'GET', path: `/api/sites/<id>/${kind}.xml` };
   assertSiteId(siteId, call);
   const path = `/api/sites/${siteId}/${kind}.xml`;
@@ -43,12 +56,23 @@ async function feed(ctx: ResourceContext, kind: 'sitemap' | 'rss', siteId: numbe
   const lastModified = response.headers.get('last-modified') ?? undefined;
   if (response.status === 304) {
     // A 304 may omit the validators: the caller's own still hold.
-    return { notModified: true, status: 304, etag: etag ?? conditions?.etag, lastModified: lastModified ?? conditions?.lastModified, url: response.url };
+    return {
+      notModified: true,
+      status: 304,
+      etag: etag ?? conditions?.etag,
+      lastModified: lastModified ?? conditions?.lastModified,
+      url: response.url,
+    };
   }
   const type = response.headers.get('content-type') ?? '';
   const text = response.text;
   if (/html/i.test(type) || /^\s*<(!doctype\s+html|html)\b/i.test(text) || !/^\s*(\uFEFF)?</.test(text)) {
-    const problem = text.trim() === '' ? 'an empty body' : /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text) ? `HTML (${type || 'no content type'})` : `a body that is not XML (${type || 'no content type'})`;
+    const problem =
+      text.trim() === ''
+        ? 'an empty body'
+        : /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text)
+          ? `HTML (${type || 'no content type'})`
+          : `a body that is not XML (${type || 'no content type'})`;
     throw new ResponseFormatError({
       method: 'GET',
       path,

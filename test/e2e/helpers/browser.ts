@@ -23,7 +23,11 @@ export const CHROMIUM_ARGS = [
 export async function launchChromium(): Promise<Browser> {
   const found = await findChromium();
   console.info(`[e2e] Chromium from ${found.source}: ${found.executablePath}`);
-  return chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS, env: { ...process.env, ...found.env } });
+  return chromium.launch({
+    executablePath: found.executablePath,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, ...found.env },
+  });
 }
 
 const TRANSPARENT_GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

@@ -31,7 +31,10 @@ export const INSTALL_COMMAND = 'npx playwright-core install chromium';
 const LINUX_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome', 'chrome'];
 // Where the installers put them on macOS and Windows, which do not add them to PATH.
 const FIXED_PATHS: Partial<Record<NodeJS.Platform, (env: NodeJS.ProcessEnv) => string[]>> = {
-  darwin: () => ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+  darwin: () => [
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  ],
   win32: (env) =>
     [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA]
       .filter((dir): dir is string => Boolean(dir))
@@ -50,7 +53,10 @@ function isExecutable(file: string): boolean {
 function systemChromium(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
   const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean);
   const names = platform === 'win32' ? [] : LINUX_NAMES;
-  const candidates = [...onPath.flatMap((dir) => names.map((name) => join(dir, name))), ...(FIXED_PATHS[platform]?.(env) ?? [])];
+  const candidates = [
+    ...onPath.flatMap((dir) => names.map((name) => join(dir, name))),
+    ...(FIXED_PATHS[platform]?.(env) ?? []),
+  ];
   return candidates.find(isExecutable);
 }
 
@@ -73,7 +79,9 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<C
   if (env.CHROMIUM_PATH) {
     // Asked for by name: a wrong path is an error, not a reason to pick another browser.
     if (!existsSync(env.CHROMIUM_PATH)) {
-      throw new Error(`CHROMIUM_PATH is set to ${env.CHROMIUM_PATH}, which does not exist. Point it at a Chrome or Chromium binary, or unset it.`);
+      throw new Error(
+        `CHROMIUM_PATH is set to ${env.CHROMIUM_PATH}, which does not exist. Point it at a Chrome or Chromium binary, or unset it.`,
+      );
     }
     return { source: 'CHROMIUM_PATH', executablePath: env.CHROMIUM_PATH, env: {} };
   }

@@ -17,7 +17,12 @@ function installTrap(): void {
     (name: string) =>
     (...args: unknown[]): undefined => {
       window.__xss = true;
-      hits.push(`${name}(${args.map((arg) => String(arg)).join(', ').slice(0, 120)})`);
+      hits.push(
+        `${name}(${args
+          .map((arg) => String(arg))
+          .join(', ')
+          .slice(0, 120)})`,
+      );
       return undefined;
     };
   for (const name of ['alert', 'confirm', 'prompt', 'print', 'open'] as const) {
@@ -65,7 +70,30 @@ export async function armTrap(page: Page): Promise<Trap> {
  */
 export async function fireHandlers(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const types = ['click', 'dblclick', 'mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup', 'focus', 'focusin', 'blur', 'load', 'error', 'toggle', 'animationstart', 'transitionend', 'pointerover', 'keydown', 'input', 'change', 'submit', 'scroll', 'wheel'];
+    const types = [
+      'click',
+      'dblclick',
+      'mouseover',
+      'mouseenter',
+      'mousemove',
+      'mousedown',
+      'mouseup',
+      'focus',
+      'focusin',
+      'blur',
+      'load',
+      'error',
+      'toggle',
+      'animationstart',
+      'transitionend',
+      'pointerover',
+      'keydown',
+      'input',
+      'change',
+      'submit',
+      'scroll',
+      'wheel',
+    ];
     // Article content and titles only ever land in <main>; the layout around it is the playground's own.
     for (const element of Array.from(document.querySelectorAll('main, main *'))) {
       for (const type of types) element.dispatchEvent(new Event(type, { bubbles: false }));
@@ -78,17 +106,25 @@ export async function scriptCapableMarkup(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
     const describe = (el: Element) => el.outerHTML.slice(0, 160);
-    for (const el of Array.from(document.querySelectorAll('script, object, embed, applet, base, form, svg script, math'))) {
+    for (const el of Array.from(
+      document.querySelectorAll('script, object, embed, applet, base, form, svg script, math'),
+    )) {
       found.push(`element: ${describe(el)}`);
     }
     for (const el of Array.from(document.querySelectorAll('*'))) {
       for (const attr of Array.from(el.attributes)) {
         const name = attr.name.toLowerCase();
         // Browsers ignore whitespace and control characters inside a URL scheme ("java\tscript:").
-        const value = [...attr.value].filter((ch) => ch.charCodeAt(0) > 0x20).join('').toLowerCase();
+        const value = [...attr.value]
+          .filter((ch) => ch.charCodeAt(0) > 0x20)
+          .join('')
+          .toLowerCase();
         if (name.startsWith('on')) found.push(`handler attribute ${name}: ${describe(el)}`);
         if (name === 'srcdoc') found.push(`srcdoc: ${describe(el)}`);
-        if (/^(javascript|vbscript|data:text\/html|data:image\/svg)/.test(value) && /^(href|src|action|formaction|xlink:href|data|poster|background|srcset)$/.test(name)) {
+        if (
+          /^(javascript|vbscript|data:text\/html|data:image\/svg)/.test(value) &&
+          /^(href|src|action|formaction|xlink:href|data|poster|background|srcset)$/.test(name)
+        ) {
           found.push(`script URL in ${name}: ${describe(el)}`);
         }
       }
