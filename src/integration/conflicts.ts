@@ -5,8 +5,7 @@
  */
 
 import { blogArticleUrl, type BlogLayout } from '../html/article-links.js';
-
-const PREFIX = '[astro-content-publisher]';
+import { PREFIX } from '../options/prefix.js';
 
 export interface ConflictRoutes {
   sitemap: false | { path: string };

@@ -1,11 +1,12 @@
 import type { LoaderContext } from 'astro/loaders';
+import { PREFIX } from '../options/prefix.js';
 
 /** Thrown when `strict: true` turns a warning into a failure. */
 export class StrictModeError extends Error {
   override name = 'StrictModeError';
 }
 
-export const PREFIX = '[astro-content-publisher]';
+export { PREFIX };
 
 /**
  * Warnings go through Astro's logger; with `strict` they fail the build instead. One place, so that no
