@@ -3,7 +3,7 @@
 // site costs in requests and time, against the floor of the same site as local files, plus the sitemap
 // rewrite and the sanitiser against their plain-library baselines. Figures, not pass/fail.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { measureSanitize } from './sanitize.mjs';
 import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { measureFeedsHostile } from './feeds-hostile.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
+import { buildInChild, writeMarkdown } from './site-build.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -21,7 +22,6 @@ const CHANGED = 10;
 const REPEAT = 3;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const here = fileURLToPath(new URL('.', import.meta.url));
-const repo = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
 const log = (line) => {
   if (!json) console.error(line);
@@ -29,14 +29,7 @@ const log = (line) => {
 
 /** A build in a child process; returns its wall time in ms. */
 async function buildSite(env, outDir, cacheDir) {
-  const { stdout } = await run(process.execPath, [join(here, 'build-site.mjs'), outDir, cacheDir], {
-    // The outDir must lie inside cwd (otherwise Astro writes its prerender chunks to <cwd>/.astro/, shared
-    // with any other build running there) and inside the repository (those chunks import its node_modules).
-    cwd: repo,
-    env: { ...process.env, ...env },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1));
+  const result = await buildInChild(env, outDir, cacheDir);
   // A build that silently lost articles (budget, failed list) would make every figure meaningless.
   if (result.articles !== ARTICLES)
     throw new Error(`bench: the build wrote ${result.articles} article pages, expected ${ARTICLES}.`);
@@ -74,23 +67,6 @@ async function fetchDetails(simulator, siteId) {
     details.push(...(await Promise.all(batch)));
   }
   return details;
-}
-
-function writeMarkdown(details, dir) {
-  mkdirSync(dir, { recursive: true });
-  for (const article of details) {
-    const frontmatter = [
-      '---',
-      `slug: ${JSON.stringify(article.slug)}`,
-      `title: ${JSON.stringify(article.title)}`,
-      `language: ${JSON.stringify(article.language)}`,
-      `publishedAt: ${article.published_at}`,
-      `excerpt: ${JSON.stringify(article.excerpt ?? '')}`,
-      '---',
-      '',
-    ].join('\n');
-    writeFileSync(join(dir, `${article.slug}.md`), `${frontmatter}${article.content}\n`);
-  }
 }
 
 async function main() {

@@ -2,26 +2,14 @@
 // so membership must come from the sitemap. Figures: pages of the cold build, authenticated requests of a
 // warm build, warm build time against Astro's glob() build of the same 10,000 files, and peak memory of both.
 // `node bench/scale.mjs` prints them alone; bench/run.mjs adds them to its table.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startSimulator } from 'astro-content-publisher/simulator';
+import { buildInChild, writeMarkdown } from './site-build.mjs';
 
-const run = promisify(execFile);
 export const SCALE_ARTICLES = Number(process.env.BENCH_SCALE_ARTICLES ?? 10_000);
 const here = fileURLToPath(new URL('.', import.meta.url));
-const repo = fileURLToPath(new URL('..', import.meta.url));
-
-async function build(env, outDir, cacheDir) {
-  const { stdout } = await run(process.execPath, [join(here, 'build-site.mjs'), outDir, cacheDir], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1));
-}
 
 /** Every published article's detail, found through the public sitemap (the list stops at 1,000). */
 async function allDetails(simulator, siteId, token) {
@@ -42,23 +30,6 @@ async function allDetails(simulator, siteId, token) {
     );
   }
   return details;
-}
-
-function writeMarkdown(details, dir) {
-  mkdirSync(dir, { recursive: true });
-  for (const article of details) {
-    const frontmatter = [
-      '---',
-      `slug: ${JSON.stringify(article.slug)}`,
-      `title: ${JSON.stringify(article.title)}`,
-      `language: ${JSON.stringify(article.language)}`,
-      `publishedAt: ${article.published_at}`,
-      `excerpt: ${JSON.stringify(article.excerpt ?? '')}`,
-      '---',
-      '',
-    ].join('\n');
-    writeFileSync(join(dir, `${article.slug}.md`), `${frontmatter}${article.content}\n`);
-  }
 }
 
 export const SCALE_TARGETS = {
@@ -83,18 +54,18 @@ export async function measureScale({ log = () => undefined } = {}) {
     const cache = join(work, 'remote-cache');
     log(`bench: ${SCALE_ARTICLES} articles, list capped at 1000: cold build...`);
     let before = simulator.stats().authenticated;
-    const cold = await build(env, join(work, 'out-cold'), cache);
+    const cold = await buildInChild(env, join(work, 'out-cold'), cache);
     const coldRequests = simulator.stats().authenticated - before;
     log('bench: warm build...');
     before = simulator.stats().authenticated;
-    const warm = await build(env, join(work, 'out-warm'), cache);
+    const warm = await buildInChild(env, join(work, 'out-warm'), cache);
     const warmRequests = simulator.stats().authenticated - before;
     log(`bench: the same ${SCALE_ARTICLES} articles as Markdown files (glob), cold then warm...`);
     const globDir = join(work, 'articles');
     writeMarkdown(await allDetails(simulator, siteId, simulator.tokens.agence), globDir);
     const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
-    await build(globEnv, join(work, 'out-glob-cold'), join(work, 'glob-cache'));
-    const glob = await build(globEnv, join(work, 'out-glob-warm'), join(work, 'glob-cache'));
+    await buildInChild(globEnv, join(work, 'out-glob-cold'), join(work, 'glob-cache'));
+    const glob = await buildInChild(globEnv, join(work, 'out-glob-warm'), join(work, 'glob-cache'));
     return {
       'scale.coldPages': cold.articles,
       'scale.coldRequests': coldRequests,
