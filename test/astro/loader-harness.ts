@@ -2,7 +2,7 @@
  * Shared by the loader's build tests: one Astro build of a fixture with its own outDir/cacheDir, the
  * environment it needs, and everything it printed captured (for the log line and the leak checks).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,32 @@ export async function tempDirs(prefix: string, root: string) {
     cleanup: async () => {
       await rm(base, { recursive: true, force: true });
       await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A copy of a fixture site of its own (under `<fixture>/dist/`, gitignored), with its own outDir and cacheDir:
+ * Astro keeps `<root>/.astro/` (the content layer's image imports, written only when they change) and Vite
+ * its dependency cache per root, so builds of one fixture root read what another test's build left there.
+ * A test that builds its own copy depends on no other test's state, in any order.
+ */
+export async function isolatedSite(fixture: string, prefix: string) {
+  const source = fixtureRoot(fixture);
+  await mkdir(join(source, 'dist'), { recursive: true });
+  const root = await mkdtemp(join(source, 'dist', `${prefix}-`));
+  const base = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  for (const name of await readdir(source)) {
+    if (name === 'dist' || name === '.astro' || name === 'node_modules') continue;
+    await cp(join(source, name), join(root, name), { recursive: true });
+  }
+  return {
+    root,
+    outDir: join(root, 'out'),
+    cacheDir: join(base, 'cache'),
+    cleanup: async () => {
+      await rm(base, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }
