@@ -7,10 +7,12 @@
  */
 import { access, cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, isolatedSite, readTree } from './loader-harness.js';
 
+// Each test runs several real builds: on a busy machine they are slow, which must not fail the test.
+vi.setConfig({ testTimeout: 300_000 });
 const MEDIA = 'GET /media/*';
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
 const owned: Array<{ sim: Simulator; site: Site }> = [];

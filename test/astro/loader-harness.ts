@@ -41,6 +41,15 @@ export async function tempDirs(prefix: string, root: string) {
  * its dependency cache per root, so builds of one fixture root read what another test's build left there.
  * A test that builds its own copy depends on no other test's state, in any order.
  */
+/**
+ * Cache directories of builds that failed: Astro's store debounces its writes (500 ms) and a build that
+ * failed in a loader still writes what it had set, after the build returned. Such a directory is removed
+ * only after a generous pause, so the late write finds it (a write into a removed directory is an unhandled
+ * rejection of the test run). What the late write holds is a consistent state either way.
+ */
+const failedCacheDirs = new Set<string>();
+const LATE_WRITE_MARGIN_MS = 3_000;
+
 export async function isolatedSite(fixture: string, prefix: string) {
   const source = fixtureRoot(fixture);
   await mkdir(join(source, 'dist'), { recursive: true });
@@ -55,8 +64,11 @@ export async function isolatedSite(fixture: string, prefix: string) {
     outDir: join(root, 'out'),
     cacheDir: join(base, 'cache'),
     cleanup: async () => {
-      await rm(base, { recursive: true, force: true });
       await rm(root, { recursive: true, force: true });
+      if ([...failedCacheDirs].some((dir) => dir.startsWith(base))) {
+        await new Promise((resolve) => setTimeout(resolve, LATE_WRITE_MARGIN_MS));
+      }
+      await rm(base, { recursive: true, force: true });
     },
   };
 }
@@ -88,6 +100,7 @@ export async function buildFixture(opts: {
     await build({ root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
+    failedCacheDirs.add(opts.cacheDir);
   } finally {
     process.stdout.write = outWrite;
     process.stderr.write = errWrite;
