@@ -31,6 +31,6 @@ export function invalidateWithoutProvider(
 ): string | undefined {
   if (invalidate === false || config.cache?.provider) return undefined;
   return withPrefix(
-    '`invalidate` is on but no `cache.provider` is configured: pages are not cached by Astro, so the endpoint only drops the live loader\'s and the feed routes\' own copies. Set cache: { provider: memoryCache() } (or your host\'s provider).',
+    "`invalidate` is on but no `cache.provider` is configured: pages are not cached by Astro, so the endpoint only drops the live loader's and the feed routes' own copies. Set cache: { provider: memoryCache() } (or your host's provider).",
   );
 }

@@ -27,8 +27,7 @@ export const cacheTags = {
 } as const;
 
 export type ParsedCacheTag =
-  | { siteId: number; kind: 'site' | 'list' | 'sitemap' | 'rss' }
-  | { siteId: number; kind: 'article'; slug: string };
+  { siteId: number; kind: 'site' | 'list' | 'sitemap' | 'rss' } | { siteId: number; kind: 'article'; slug: string };
 
 const TAG = /^publisher:site-([1-9][0-9]{0,15})(?::(.+)|\/(articles|sitemap|rss))?$/;
 

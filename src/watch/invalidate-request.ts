@@ -14,14 +14,14 @@ function changedUrl(change: Change): string {
 
 /**
  * The slugs of the changed articles, or undefined when one change cannot be tied to a slug (an RSS guid that
- * is not a URL): then only a purge of the whole site is sure to cover it. A URL without a path (the home page)
+ * is not an http(s) URL): then only a purge of the whole site is sure to cover it. A URL without a path (the home page)
  * names no article and is covered by the list tags, which are always sent.
  */
 export function changedSlugs(changes: readonly Change[]): string[] | undefined {
   const slugs = new Set<string>();
   for (const change of changes) {
     const url = changedUrl(change);
-    if (!URL.canParse(url)) return undefined;
+    if (!/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return undefined;
     const slug = slugFromArticleUrl(url);
     if (slug !== undefined) slugs.add(slug);
   }

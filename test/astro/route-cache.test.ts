@@ -41,7 +41,16 @@ describe('route caching: on-demand article pages, invalidated by tag (@astrojs/n
   };
   const watchOnce = (token: string) =>
     runCli(
-      ['watch', '--site', '12', '--once', '--state', join(stateDir, 'watch.json'), '--invalidate', `${blog}/_publisher/invalidate`],
+      [
+        'watch',
+        '--site',
+        '12',
+        '--once',
+        '--state',
+        join(stateDir, 'watch.json'),
+        '--invalidate',
+        `${blog}/_publisher/invalidate`,
+      ],
       { env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_INVALIDATE_TOKEN: token } },
     );
 
