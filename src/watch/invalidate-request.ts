@@ -63,6 +63,7 @@ export function describeInvalidateStatus(status: number): string {
   if (status === 401 || status === 403)
     return `answered ${status}: the token is not the blog's (set the same PUBLISHER_INVALIDATE_TOKEN on both sides)`;
   if (status === 503) return `answered 503: the blog has no PUBLISHER_INVALIDATE_TOKEN configured`;
-  if (status === 404) return `answered 404: is publisher({ invalidate: true }) on, and the path right?`;
+  if (status === 404)
+    return `answered 404: is publisher({ invalidate: true }) on, and the path right (ending in "/" under trailingSlash: 'always')?`;
   return `answered ${status}`;
 }
