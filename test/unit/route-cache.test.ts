@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleInvalidate, sameSecret } from '../../src/integration/invalidate-handler.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from '../../src/integration/invalidate-setup.js';
+import { resolveOptions } from '../../src/integration/resolve-options.js';
 import { cacheTags, parseCacheTag, tagsForChangedArticles } from '../../src/loader/cache-tags.js';
 import { changedSlugs, invalidationTags } from '../../src/watch/invalidate-request.js';
 
@@ -185,5 +187,38 @@ describe('the invalidation endpoint', () => {
     expect(await sameSecret(TOKEN, TOKEN)).toBe(true);
     expect(await sameSecret(`${TOKEN} `, TOKEN)).toBe(false);
     expect(await sameSecret('', TOKEN)).toBe(false);
+  });
+});
+
+describe('publisher({ invalidate })', () => {
+  const astro = { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' } as const;
+  const env = { PUBLISHER_BASE_URL: 'https://service.example.com' };
+  const resolve = (invalidate: unknown) => resolveOptions({ siteId: 12, invalidate }, astro, env).options.invalidate;
+
+  it('off by default; true puts it at /_publisher/invalidate; a path moves it; anything else names the option', () => {
+    expect(resolveOptions({ siteId: 12 }, astro, env).options.invalidate).toBe(false);
+    expect(resolve(true)).toEqual({ path: '/_publisher/invalidate' });
+    expect(resolve({ path: '/hooks/purge' })).toEqual({ path: '/hooks/purge' });
+    expect(() => resolve('yes')).toThrow(/`invalidate` must be true, false or an object/);
+    expect(() => resolve({ path: 'purge?x=1' })).toThrow(/`invalidate.path` must be an absolute path without query/);
+    expect(() => resolve({ token: 'x' })).toThrow(/invalidate/);
+  });
+
+  it('injected on demand; without an adapter the build fails with the fix; without a provider a warning', () => {
+    const injected: unknown[] = [];
+    injectInvalidateRoute({ path: '/_publisher/invalidate' }, { adapter: { name: 'x' } as never }, (route) =>
+      injected.push(route),
+    );
+    expect(injected).toEqual([{ pattern: '/_publisher/invalidate', entrypoint: expect.any(URL), prerender: false }]);
+    injectInvalidateRoute(false, { adapter: undefined }, (route) => injected.push(route));
+    expect(injected).toHaveLength(1);
+    expect(() => injectInvalidateRoute({ path: '/p' }, { adapter: undefined }, () => undefined)).toThrow(
+      /`invalidate` serves an endpoint on demand, and this project has no adapter/,
+    );
+    expect(invalidateWithoutProvider({ path: '/p' }, { cache: {} } as never)).toMatch(/no `cache.provider`/);
+    expect(invalidateWithoutProvider({ path: '/p' }, { cache: { provider: { entrypoint: 'x' } } } as never)).toBe(
+      undefined,
+    );
+    expect(invalidateWithoutProvider(false, { cache: {} } as never)).toBe(undefined);
   });
 });
