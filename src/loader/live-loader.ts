@@ -17,6 +17,9 @@ import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from '.
 import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 
+/** The cache key of the unfiltered list, whose slugs are the known ones. */
+const KNOWN = JSON.stringify({});
+
 /** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
 export type LiveArticlesFilter = ArticleQuery;
 
@@ -94,7 +97,10 @@ export function liveArticlesLoader(
     if (tags.has(cacheTags.list(siteId))) lists.expireAll();
     for (const tag of tags) {
       const parsed = parseCacheTag(tag);
-      if (parsed?.kind === 'article' && parsed.siteId === siteId) answers.expire(parsed.slug);
+      if (parsed?.kind !== 'article' || parsed.siteId !== siteId) continue;
+      answers.expire(parsed.slug);
+      // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
+      if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
     }
   });
   const inFlight = new Map<string, Promise<ArticleListItem[]>>();
@@ -205,7 +211,7 @@ export function liveArticlesLoader(
       if (cached?.fresh) return cached.value ?? undefined;
       try {
         // The known slugs (every status: the unfiltered list) answer unknown slugs without a call.
-        const known = await list({});
+        const known = await list({}); // cached under KNOWN
         if (!known.some((item) => item.slug === slug)) return undefined;
         const answer = await fetchEntry(slug);
         answers.set(slug, answer);

@@ -59,6 +59,24 @@ describe('local invalidation by tag', () => {
     expect({ detail: count(DETAIL), list: count(LIST) }).toEqual({ detail: 3, list: 2 });
   });
 
+  it('live loader: the tag of an article published since the known slugs were listed makes it known', async () => {
+    const live = liveArticlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, cacheSeconds: 3600 });
+    const entry = (slug: string) => live.loadEntry({ collection: 'live', filter: { id: slug } });
+    expect(await entry(slugs[0]!)).toBeDefined();
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Brand new', slug: 'brand-new' });
+    sim.resetStats();
+    expect(await entry('brand-new')).toBeUndefined(); // not among the known slugs: no call
+    expect(count(DETAIL) + count(LIST)).toBe(0);
+    invalidateLocally([cacheTags.article(12, 'brand-new')]);
+    const found = await entry('brand-new');
+    expect(found && !('error' in found) && found.data.title).toBe('Brand new');
+    expect({ detail: count(DETAIL), list: count(LIST) }).toEqual({ detail: 1, list: 1 });
+    // A known article's tag does not cost a list call.
+    invalidateLocally([cacheTags.article(12, slugs[0]!)]);
+    await entry(slugs[0]!);
+    expect({ detail: count(DETAIL), list: count(LIST) }).toEqual({ detail: 2, list: 1 });
+  });
+
   it('feed cache: one of its tags makes the copy expire (revalidated upstream); other tags do not', async () => {
     const url = `${sim.url}/api/sites/12/rss.xml`;
     const feed = new FeedCache<string>({
