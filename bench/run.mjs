@@ -14,6 +14,7 @@ import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { measureFeedsHostile } from './feeds-hostile.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 import { buildInChild, writeMarkdown } from './site-build.mjs';
+import { measureEditToServed } from './edit-to-served.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -155,6 +156,8 @@ async function main() {
     };
     // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.
     if (process.env.BENCH_SCALE !== '0') Object.assign(figures, await measureScale({ log }));
+    // Edit on the simulator to the page served, static vs cached on demand (bench/edit-to-served.mjs); BENCH_EDIT=0 leaves it out.
+    if (process.env.BENCH_EDIT !== '0') Object.assign(figures, await measureEditToServed({ log }));
     if (json) console.log(JSON.stringify(figures));
     else printTable(figures);
   } finally {

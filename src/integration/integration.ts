@@ -5,6 +5,7 @@ import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
 import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
 import { articlesOfSite } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
@@ -115,6 +116,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
           injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
         if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
+        injectInvalidateRoute(resolved.options.invalidate, config, injectRoute);
         usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
         if (route.sitemap !== false) {
           const sitemapUrl = blogUrl(route, route.sitemap.path);
@@ -147,6 +149,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             ssr: { noExternal: [INTEGRATION_NAME] },
           },
         });
+      },
+      'astro:config:done': ({ config, logger }) => {
+        if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
       },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.

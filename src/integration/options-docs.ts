@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Documents, Proof } from '../options/documented.js';
 import type {
   devRefreshOptionsSchema,
+  invalidateOptionsSchema,
   publisherOptionsSchema,
   rssOptionsSchema,
   sitemapOptionsSchema,
@@ -49,6 +50,16 @@ export interface RssOptions {
   /**
    * Where the blog serves the RSS feed.
    * @default '/rss.xml'
+   */
+  path?: string | undefined;
+}
+
+/** The invalidation endpoint's options (`publisher({ invalidate: { ... } })`). */
+export interface InvalidateOptions {
+  /**
+   * The path of the invalidation endpoint (on demand): POST `{ "tags": [...] }` with
+   * `Authorization: Bearer <PUBLISHER_INVALIDATE_TOKEN>`.
+   * @default '/_publisher/invalidate'
    */
   path?: string | undefined;
 }
@@ -151,9 +162,18 @@ export interface PublisherOptions {
    * @default true
    */
   allowServiceImages?: boolean | undefined;
+  /**
+   * Inject an endpoint that invalidates Astro's route cache by tag (`cache.provider`), for
+   * `content-publisher watch --invalidate`: `true` (at `/_publisher/invalidate`), an object to move it, or
+   * `false`. Needs an adapter; the token is read at request time from `PUBLISHER_INVALIDATE_TOKEN`
+   * (`astro:env` secret, else `process.env`), and without one every request is refused.
+   * @default false
+   */
+  invalidate?: boolean | InvalidateOptions | undefined;
 }
 
 export type SitemapOptionsMatchSchema = Proof<Documents<SitemapOptions, z.input<typeof sitemapOptionsSchema>>>;
 export type RssOptionsMatchSchema = Proof<Documents<RssOptions, z.input<typeof rssOptionsSchema>>>;
+export type InvalidateOptionsMatchSchema = Proof<Documents<InvalidateOptions, z.input<typeof invalidateOptionsSchema>>>;
 export type DevRefreshOptionsMatchSchema = Proof<Documents<DevRefreshOptions, z.input<typeof devRefreshOptionsSchema>>>;
 export type PublisherOptionsMatchSchema = Proof<Documents<PublisherOptions, z.input<typeof publisherOptionsSchema>>>;

@@ -132,6 +132,21 @@ export const devRefreshOptionsSchema = z.strictObject({
     .default(5),
 });
 
+export const invalidateOptionsSchema = z.strictObject({
+  /**
+   * The path of the invalidation endpoint (on demand): POST `{ "tags": [...] }` with
+   * `Authorization: Bearer <PUBLISHER_INVALIDATE_TOKEN>`.
+   * @default '/_publisher/invalidate'
+   */
+  path: z
+    .string({ error: '`invalidate.path` must be a string path such as "/_publisher/invalidate".' })
+    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
+      error: (issue) =>
+        `\`invalidate.path\` must be an absolute path without query, such as "/_publisher/invalidate" (got ${JSON.stringify(issue.input)}).`,
+    })
+    .default('/_publisher/invalidate'),
+});
+
 export const publisherOptionsSchema = z.strictObject({
   /**
    * The service's id of the site whose feeds the blog serves.
@@ -205,9 +220,28 @@ export const publisherOptionsSchema = z.strictObject({
    * @default true
    */
   allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),
+  /**
+   * Inject an endpoint that invalidates Astro's route cache by tag (`cache.provider`), for
+   * `content-publisher watch --invalidate`: `true` (at `/_publisher/invalidate`), an object to move it, or
+   * `false`. Needs an adapter; the token is read at request time from `PUBLISHER_INVALIDATE_TOKEN`
+   * (`astro:env` secret, else `process.env`), and without one every request is refused.
+   * @default false
+   */
+  invalidate: z
+    .union([z.boolean(), invalidateOptionsSchema], {
+      error: '`invalidate` must be true, false or an object such as { path: "/_publisher/invalidate" }.',
+    })
+    .default(false)
+    .transform((value) => (value === true ? invalidateOptionsSchema.parse({}) : value)),
 });
 
 /** What the user may pass to `publisher()`: documented interfaces, proven equal to the schemas' input. */
-export type { PublisherOptions, SitemapOptions, RssOptions, DevRefreshOptions } from './options-docs.js';
+export type {
+  PublisherOptions,
+  SitemapOptions,
+  RssOptions,
+  DevRefreshOptions,
+  InvalidateOptions,
+} from './options-docs.js';
 /** The options after defaults. */
 export type ParsedPublisherOptions = z.output<typeof publisherOptionsSchema>;
