@@ -36,6 +36,8 @@ export interface ImageStep {
   finish(warn: (message: string) => void): string | undefined;
   /** The name -> URL index to keep in the loader's meta. */
   index(): Record<string, string>;
+  /** Images downloaded so far in this build (for the progress lines). */
+  downloads(): number;
 }
 
 /**
@@ -160,6 +162,7 @@ export async function createImageStep(
         : undefined;
     },
     index: () => Object.fromEntries(urls),
+    downloads: () => cache.downloaded.length,
   };
 }
 
