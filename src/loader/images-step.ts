@@ -113,6 +113,8 @@ export async function createImageStep(
       return imagePaths.length ? { filePath, assetImports: [...imagePaths] } : {};
     },
     async refresh(html, imagePaths) {
+      // Images off and none localised before: nothing to put back (the usual warm build without images).
+      if (option === false && imagePaths.length === 0 && !html.includes(IMAGE_IMPORT_PREFIX)) return undefined;
       const intact = option !== false && imagePaths.every((p) => cache.has(p));
       const retry =
         option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
