@@ -3,7 +3,7 @@
 // site costs in requests and time, against the floor of the same site as local files, plus the sitemap
 // rewrite and the sanitiser against their plain-library baselines. Figures, not pass/fail.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,8 +203,16 @@ const TARGETS = {
 
 function printTable(all) {
   const isBreakdown = (name) => name.startsWith('breakdown.') || name.startsWith('loader.');
-  const figures = Object.fromEntries(Object.entries(all).filter(([name]) => !isBreakdown(name)));
-  const rows = Object.entries(figures).map(([name, value]) => {
+  // A ratio's spread is shown beside it: "0.97 [0.91, 1.05]" (median, lowest, highest of the pairs).
+  const spread = (name) => all[`${name}.min`] !== undefined && all[`${name}.max`] !== undefined;
+  const figures = Object.fromEntries(
+    Object.entries(all).filter(
+      ([name]) =>
+        !isBreakdown(name) && !((name.endsWith('.min') || name.endsWith('.max')) && spread(name.slice(0, -4))),
+    ),
+  );
+  const rows = Object.entries(figures).map(([name, raw]) => {
+    const value = spread(name) ? `${raw} [${all[`${name}.min`]}, ${all[`${name}.max`]}]` : raw;
     // Hostile feed shapes (bench/feeds-hostile.mjs): each within 2x the ordinary document of its size.
     const target = TARGETS[name] ?? (name.endsWith('.ratio') ? ['<= 2', (f) => f[name] <= 2] : undefined);
     return [name, String(value), target ? target[0] : '', target ? (target[1](all) ? 'met' : 'MISSED') : ''];
@@ -243,7 +251,7 @@ function printTable(all) {
   }
   const cpu = cpus();
   console.log(
-    `\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles, ${PAIRS} interleaved pairs per comparison (median ratio, [min, max])`,
+    `\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles, ${all.pairs ?? PAIRS} interleaved pairs per comparison (median ratio, [min, max])`,
   );
 }
 
@@ -257,7 +265,15 @@ function markdownTable(head, rows) {
   for (const row of rows) console.log(line(row));
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+// `node bench/run.mjs --table <figures.json> [--svg <file>]`: the table (and chart) of a saved `--json` run.
+const tableIndex = process.argv.indexOf('--table');
+if (tableIndex !== -1) {
+  const saved = JSON.parse(readFileSync(process.argv[tableIndex + 1], 'utf8'));
+  if (svgFile) writeFileSync(svgFile, breakdownSvg(saved));
+  printTable(saved);
+} else {
+  main().catch((error) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
+}
