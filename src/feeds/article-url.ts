@@ -94,7 +94,16 @@ export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstrea
   const origins = toOriginSet(upstreamOrigins);
   const relativePattern = articlePattern.replace(/^\/+/, '');
 
+  // The common case without a URL parse: "<origin>/blog/<slug>/" exactly as the service writes it, with a
+  // slug of unreserved characters and a pattern that URL resolution leaves as it is (same result).
+  const plainPattern = /^[A-Za-z0-9_~/-]*\[slug\][A-Za-z0-9_~/-]*$/.test(relativePattern) && !blogHome.includes('?');
+  const plainArticle = /^(https?:\/\/[a-z0-9.-]+(?::[0-9]+)?)\/blog\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*)\/?$/;
+
   return (upstream: string): string => {
+    if (plainPattern) {
+      const fast = plainArticle.exec(upstream);
+      if (fast && origins.has(fast[1]!)) return blogHome + relativePattern.replaceAll('[slug]', fast[2]!);
+    }
     let url: URL;
     try {
       url = new URL(upstream.trim());
@@ -108,6 +117,8 @@ export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstrea
       return new URL(path + url.search + url.hash, blogHome).href;
     }
     if (url.pathname === '/' && url.search === '' && url.hash === '') return blogHome;
-    return new URL(url.pathname + url.search + url.hash, site.origin).href;
+    // Joined as text: a path such as "//x" (from "/blog/..//x") resolved against the origin would be
+    // read as a protocol-relative URL and throw.
+    return new URL(site.origin + url.pathname + url.search + url.hash).href;
   };
 }
