@@ -7,7 +7,7 @@ import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
 import { noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
-import { startFromOtherStore } from './store-seed.js';
+import { contentSource, startFromOtherStore } from './store-seed.js';
 
 /**
  * The build-time loader of a site's published articles: one entry per article (id: the slug), sanitised HTML
@@ -31,7 +31,7 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
       noteLoaderRun(LOADER_NAMES.articles);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
       // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
-      await startFromOtherStore(labelled);
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         recordPublishedArticles(context, resolved.siteId),

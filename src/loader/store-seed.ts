@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { parse } from 'devalue';
+import { shortHash } from './fingerprint.js';
 
 /**
  * `astro dev` and `astro build` keep separate data stores: dev in `<root>/.astro/`, builds in `cacheDir`
@@ -15,9 +16,18 @@ import { parse } from 'devalue';
  * both commands.
  *
  * The other store is read in Astro's own format (devalue, one file or the chunked directory of
- * `experimental.collectionStorage`), and only when it was written by this version of Astro: Astro itself
- * drops a store of another version.
+ * `experimental.collectionStorage`), and only when it was written by this version of Astro (Astro itself
+ * drops a store of another version) for the same service and site: `astro dev` against the simulator must
+ * never hand its articles to a production build.
  */
+
+/** The collection meta key naming where the collection's content came from (a hash of service and site). */
+const SOURCE_KEY = 'astro-content-publisher:source';
+
+/** Where a loader's content comes from: the service's address and the site (hashed: no URL kept as such). */
+export function contentSource(baseUrl: string, siteId: number): string {
+  return shortHash(`${baseUrl.replace(/\/+$/, '')}|${siteId}`);
+}
 
 const ASTRO_VERSION: string | undefined = (() => {
   try {
@@ -85,7 +95,10 @@ function isStoredEntry(id: string, value: unknown): value is Parameters<LoaderCo
  * collection held something already, or there was nothing usable to copy). Never throws: an unreadable store
  * is a store that is not there, and the loader then syncs as on a first build.
  */
-export async function seedFromOtherStore(ctx: LoaderContext): Promise<{ entries: number; from?: string }> {
+export async function seedFromOtherStore(
+  ctx: LoaderContext,
+  source: string,
+): Promise<{ entries: number; from?: string }> {
   if (ctx.store.keys().length > 0) return { entries: 0 };
   const dir = otherStoreDir(ctx);
   if (!dir) return { entries: 0 };
@@ -100,6 +113,7 @@ export async function seedFromOtherStore(ctx: LoaderContext): Promise<{ entries:
     return { entries: 0 };
   }
   if (!other || other.get('meta::meta')?.get('astro-version') !== ASTRO_VERSION) return { entries: 0 };
+  if (other.get(metaName)?.get(SOURCE_KEY) !== source) return { entries: 0 };
   const entries = [...(other.get(ctx.collection) ?? new Map<string, unknown>())].filter(([id, value]) =>
     isStoredEntry(id, value),
   );
@@ -109,9 +123,13 @@ export async function seedFromOtherStore(ctx: LoaderContext): Promise<{ entries:
   return { entries: entries.length, from: fileURLToPath(dir) };
 }
 
-/** `seedFromOtherStore`, with one log line when it copied something. */
-export async function startFromOtherStore(ctx: LoaderContext): Promise<void> {
-  const seeded = await seedFromOtherStore(ctx);
+/**
+ * `seedFromOtherStore`, with one log line when it copied something; then the collection is marked as coming
+ * from `source`, for the other command to check.
+ */
+export async function startFromOtherStore(ctx: LoaderContext, source: string): Promise<void> {
+  const seeded = await seedFromOtherStore(ctx, source);
+  ctx.meta.set(SOURCE_KEY, source);
   if (seeded.entries === 0) return;
   const by = ctx.watcher ? 'astro build' : 'astro dev';
   ctx.logger.info(

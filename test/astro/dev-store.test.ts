@@ -190,3 +190,30 @@ describe('astro build after astro dev', () => {
     expect(await readFile(join(root, 'dist', 'index.html'), 'utf8')).toContain('<h1>4 articles</h1>');
   });
 });
+
+describe('a store of another service is never shared', () => {
+  it('dev against one service (the simulator), then a build against another: the build starts empty', async () => {
+    const devSim = await simulator({ articles: 3 });
+    const root = await freshSite();
+    const blog = await startDev(root);
+    expect(await articleCount(blog)).toBe('3');
+    await cleanups.pop()!();
+
+    // Another service (another address, other articles): nothing of the dev store may reach this build. Had
+    // it started from the dev store, the mass-removal guard would keep the 3 articles the list does not name.
+    const other = await simulator({ articles: 5, seed: 2 });
+    const slugs = async (sim: Simulator) =>
+      (
+        (await (
+          await fetch(`${sim.url}/api/v1/sites/12/articles/`, {
+            headers: { authorization: `Bearer ${sim.tokens.pro}` },
+          })
+        ).json()) as { results: Array<{ slug: string }> }
+      ).results.map((a) => a.slug);
+    const devSlugs = await slugs(devSim);
+    expect((await slugs(other)).filter((slug) => devSlugs.includes(slug))).toEqual([]);
+    await buildSite(root);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(join(root, 'dist', 'index.html'), 'utf8')).toContain('<h1>5 articles</h1>');
+  });
+});
