@@ -87,6 +87,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
+        // `astro preview` serves what a build wrote (an adapter's server reads its settings from the build): it
+        // never calls the service, so it needs none of the service's settings.
+        if (command === 'preview') return;
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
         if (config.vite?.envDir !== false)

@@ -79,7 +79,8 @@ export interface DevRefreshOptions {
    */
   pollIntervalMs?: number | undefined;
   /**
-   * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
+   * The content loader names to refresh. Only this package's loaders are refreshed, never the others; the answer
+   * (`{ "refreshed": [...] }`) names those that ran, that is those a collection of the project uses.
    * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
    */
   loaders?: string[] | undefined;
@@ -98,7 +99,10 @@ export interface DevRefreshOptions {
    */
   token?: string | undefined;
   /**
-   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this: 429 with
+   * Retry-After until the window's reset (X-RateLimit-Reset). A window cleared before its reset (a plan upgrade)
+   * is noticed by a probe: a refused refresh runs anyway once that count is a minute old (one request per API key),
+   * then after 2, 4, 8... minutes while the window stays low.
    * @default 5
    */
   reserve?: number | undefined;
