@@ -64,13 +64,27 @@ describe('articlePattern against the built pages', () => {
     trailingSlash: 'ignore' as const,
   };
   it('every article has its page: nothing to say', () => {
-    expect(missingArticlePages(['a', 'b'], ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
-    expect(missingArticlePages(['a'], ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a', 'b'] }, ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a'] }, ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
   });
   it('a pattern that does not match the article route: one warning with the count, an example and the fix', () => {
-    expect(missingArticlePages(['a', 'b'], ['posts/a/', 'posts/b/'], layout)).toBe(
-      '[astro-content-publisher] 2 of the 2 articles in your collections have no page at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/), but the sitemap and the feed list them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.',
+    expect(missingArticlePages({ slugs: ['a', 'b'] }, ['posts/a/', 'posts/b/'], layout)).toBe(
+      '[astro-content-publisher] 2 of the 2 article pages of your collections were not built at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/): the sitemap leaves them out, and the feed and the links inside articles name them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.',
     );
+  });
+  it('[lang] and per-language patterns: one page per language the collections have the slug in', () => {
+    const languages = { a: ['en', 'fr'], b: ['en'] };
+    const lang = { ...layout, articlePattern: '/[lang]/blog/[slug]/' };
+    expect(
+      missingArticlePages({ slugs: ['a', 'b'], languages }, ['en/blog/a/', 'fr/blog/a/', 'en/blog/b/'], lang),
+    ).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a', 'b'], languages }, ['en/blog/a/', 'en/blog/b/'], lang)).toContain(
+      '1 of the 3 article pages of your collections were not built at articlePattern "/[lang]/blog/[slug]/" (e.g. /docs/fr/blog/a/)',
+    );
+    const map = { ...layout, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } };
+    expect(
+      missingArticlePages({ slugs: ['a', 'b'], languages }, ['blog/a/', 'fr/blog/a/', 'blog/b/'], map),
+    ).toBeUndefined();
   });
 });
 

@@ -58,7 +58,7 @@ describe('feed filter: the routes list only the articles the blog has', () => {
     expect(articlesOfSite(collections, 12)).toEqual({
       slugs: ['a', 'b', 'c'],
       origins: ['https://pro-blog.example.com'],
-      languages: { a: 'en', b: 'en', c: 'fr' },
+      languages: { a: ['en'], b: ['en'], c: ['fr'] },
     });
     expect(articlesOfSite(collections, 14)).toBeUndefined();
   });
