@@ -35,6 +35,12 @@ export interface ArticleLinkContext extends BlogLayout {
    * when given, an article whose page is not among them is not linked to.
    */
   pages?: ReadonlySet<string> | undefined;
+  /**
+   * The language of the page the link is in: a link without a language (`/blog/<slug>/`) to a slug the
+   * blog has in several languages goes to this language's page. `rewriteArticleLinks` reads it from
+   * `<html lang>` when not given.
+   */
+  pageLanguage?: string | undefined;
 }
 
 /** One article named by a service URL: its slug, and its language when the URL carries one (`/fr/blog/x/`). */
@@ -147,10 +153,15 @@ export function serviceArticleSlug(url: URL, serviceOrigins: readonly string[]):
  * The language an article is in on the blog: the one its URL names, else the only one the blog has the
  * slug in (unknown when it has several, or when the loaders did not say).
  */
-export function articleLanguage(ref: ArticleRef, ctx: Pick<ArticleLinkContext, 'languages'>): string | undefined {
+export function articleLanguage(
+  ref: ArticleRef,
+  ctx: Pick<ArticleLinkContext, 'languages' | 'pageLanguage'>,
+): string | undefined {
   if (ref.language !== undefined) return ref.language;
   const had = (ctx.languages?.[ref.slug] ?? []).filter((l) => l !== '');
-  return had.length === 1 ? had[0] : undefined;
+  if (had.length === 1) return had[0];
+  const page = ctx.pageLanguage;
+  return page === undefined ? undefined : had.find((l) => sameLanguage(l, page));
 }
 
 /** Whether the blog has the article: its slug, in the language the URL names (when the loaders know it). */
@@ -197,6 +208,9 @@ export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string
 // `href` of <a> and <area> start tags; the value quoted (sanitize-html always quotes with ").
 const LINK_HREF = /(<(?:a|area)\b[^>]*?\shref\s*=\s*)(["'])([^"']*)\2/gi;
 
+// The page's language: `lang` of its first <html> start tag.
+const HTML_LANG = /<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
+
 const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
 const encodeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -204,12 +218,15 @@ const encodeAttribute = (value: string) =>
 /**
  * Rewrites the `href` of every link in `html` whose target is one of the blog's articles (see
  * `articleLinkTarget`); everything else in the HTML is left byte for byte. Returns the same string when
- * nothing changed.
+ * nothing changed. The page's language (`ctx.pageLanguage`, else its `<html lang>`) settles a link that
+ * names no language.
  */
 export function rewriteArticleLinks(html: string, ctx: ArticleLinkContext): string {
   if (ctx.serviceOrigins.every((origin) => !html.includes(origin))) return html;
+  const pageLanguage = ctx.pageLanguage ?? HTML_LANG.exec(html)?.[1];
+  const context = pageLanguage === undefined ? ctx : { ...ctx, pageLanguage };
   return html.replace(LINK_HREF, (whole, start: string, quote: string, value: string) => {
-    const target = articleLinkTarget(decodeAttribute(value), ctx);
+    const target = articleLinkTarget(decodeAttribute(value), context);
     return target === undefined ? whole : `${start}${quote}${encodeAttribute(target)}${quote}`;
   });
 }
