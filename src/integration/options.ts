@@ -200,15 +200,16 @@ export const publisherOptionsSchema = z.strictObject({
         }),
         z
           .record(
-            z.string().regex(LANGUAGE_CODE, {
-              error: (issue) =>
-                `\`articlePattern\` keys must be language codes such as "en" or "pt-BR" (got ${JSON.stringify(issue.input)}).`,
-            }),
+            z.string(),
             z.string().refine(isArticlePattern, {
               error: (issue) =>
                 `\`articlePattern\` values must start with "/" and contain "[slug]" exactly once, such as "/fr/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
             }),
           )
+          .refine((map) => Object.keys(map).every((key) => LANGUAGE_CODE.test(key)), {
+            error: (issue) =>
+              `\`articlePattern\` keys must be language codes such as "en" or "pt-BR" (got ${JSON.stringify(Object.keys(issue.input as object).find((key) => !LANGUAGE_CODE.test(key)))}).`,
+          })
           .refine((map) => Object.keys(map).length > 0, {
             error: '`articlePattern` must name at least one language, such as { en: "/blog/[slug]/" }.',
           }),
