@@ -117,6 +117,25 @@ export function missingArticlePages(
 }
 
 /**
+ * The warning for slugs the collections hold in several languages while `articlePattern` has one page per
+ * slug (no `[lang]`, no per-language map): the languages share one URL, and one of them is not shown.
+ */
+export function sharedSlugProblem(
+  articles: { languages?: Readonly<Record<string, readonly string[]>> | undefined },
+  layout: Pick<BlogLayout, 'articlePattern'>,
+): string | undefined {
+  const pattern = layout.articlePattern;
+  if (typeof pattern !== 'string' || pattern.includes('[lang]')) return undefined;
+  const shared = Object.entries(articles.languages ?? {}).filter(([, l]) => l.filter((x) => x !== '').length > 1);
+  if (shared.length === 0) return undefined;
+  const [slug, languages] = shared[0]!;
+  return (
+    `${PREFIX} ${shared.length} slug(s) are in your collections in several languages (e.g. "${slug}" in ${languages.join(', ')}), but articlePattern ${JSON.stringify(pattern)} has one page per slug: the languages share one URL. ` +
+    'Give each language its route: articlePattern "/[lang]/blog/[slug]/" or one pattern per language ({ en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }).'
+  );
+}
+
+/**
  * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
  * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
  */

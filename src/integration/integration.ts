@@ -4,7 +4,7 @@ import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
-import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
+import { integrationConflicts, missingArticlePages, routeConflicts, sharedSlugProblem } from './conflicts.js';
 import { articlesOfSite } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
@@ -48,6 +48,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
   let staticOutput = false;
+  let isBuild = false;
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
@@ -104,7 +105,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
         // is only injected where it answers requests: dev and on-demand output.
         sitemapAtBuildDone = command === 'build' && prerender && route.sitemap !== false;
-        staticOutput = command === 'build' && config.output === 'static';
+        isBuild = command === 'build';
+        staticOutput = isBuild && config.output === 'static';
         // A route file of the blog's own at our path keeps it (warned about in astro:routes:resolved).
         const pagesDir = new URL('pages/', config.srcDir);
         if (route.sitemap !== false && !sitemapAtBuildDone && !hasOwnRouteFile(pagesDir, route.sitemap.path)) {
@@ -178,9 +180,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:build:done': async ({ pages, dir, logger }) => {
-        if (resolved && staticOutput) {
-          const built = pages.map((page) => page.pathname);
-          const fixed = await rewriteBuiltArticleLinks(dir, { ...routeConfig(built), builtPages: built });
+        if (resolved && isBuild) {
+          const paths = pages.map((page) => page.pathname);
+          // Static output: only the pages this build wrote are linked to; on demand, the routes answer too.
+          const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
+          const fixed = await rewriteBuiltArticleLinks(dir, config);
           if (fixed > 0)
             logger.info(`Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog.`);
         }
@@ -213,6 +217,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               resolved.route,
             ),
           );
+        if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);

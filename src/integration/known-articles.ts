@@ -72,7 +72,10 @@ export function knownArticlesKey(config: RouteConfig): string {
   const articles = articlesOfSite(publishedCollections(), config.siteId);
   if (articles === undefined) return '';
   let hash = 0;
-  for (const slug of articles.slugs)
-    for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
+  // The languages count too: a slug that arrives in a second language changes what the routes list.
+  for (const slug of articles.slugs) {
+    const text = `${slug}\u0000${(articles.languages?.[slug] ?? []).join(',')}\u0001`;
+    for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  }
   return ` (${articles.slugs.length} articles, ${hash})`;
 }

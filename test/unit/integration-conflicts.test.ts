@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   integrationConflicts,
   missingArticlePages,
+  sharedSlugProblem,
   robotsTxtBody,
   robotsTxtProblem,
   routeConflicts,
@@ -85,6 +86,18 @@ describe('articlePattern against the built pages', () => {
     expect(
       missingArticlePages({ slugs: ['a', 'b'], languages }, ['blog/a/', 'fr/blog/a/', 'blog/b/'], map),
     ).toBeUndefined();
+  });
+});
+
+describe('the same slug in several languages', () => {
+  it('one page per slug: a warning naming a slug, its languages and the patterns that fix it; none with [lang] or a map', () => {
+    const articles = { languages: { a: ['en', 'fr'], b: ['en'] } };
+    expect(sharedSlugProblem(articles, { articlePattern: '/blog/[slug]/' })).toBe(
+      '[astro-content-publisher] 1 slug(s) are in your collections in several languages (e.g. "a" in en, fr), but articlePattern "/blog/[slug]/" has one page per slug: the languages share one URL. Give each language its route: articlePattern "/[lang]/blog/[slug]/" or one pattern per language ({ en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }).',
+    );
+    expect(sharedSlugProblem(articles, { articlePattern: '/[lang]/blog/[slug]/' })).toBeUndefined();
+    expect(sharedSlugProblem(articles, { articlePattern: { en: '/blog/[slug]/', fr: '/fr/[slug]/' } })).toBeUndefined();
+    expect(sharedSlugProblem({ languages: { b: ['en'] } }, { articlePattern: '/blog/[slug]/' })).toBeUndefined();
   });
 });
 
