@@ -140,10 +140,18 @@ export interface PublisherOptions {
   robotsTxt?: boolean | undefined;
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
-   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * service's article URLs to the blog's own URLs (after `site` and `base`), in the sitemap, the feed and
+   * the links inside articles.
+   *
+   * Multilingual blogs: `[lang]` where the article's language goes (`'/[lang]/blog/[slug]/'`), or one
+   * pattern per language (`{ en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }`). The language is the one the
+   * service's URL names (`/fr/blog/<slug>/`), else the article's `language`. An article in a language the
+   * map does not name has no page on the blog: the sitemap and the feed leave it out, and links to it keep
+   * the service's URL. Without `[lang]` or a map, every language goes to the one page of its slug, and only
+   * the languages the `articlesLoader`s load (their `language` option) are listed.
    * @default '/blog/[slug]/'
    */
-  articlePattern?: string | undefined;
+  articlePattern?: string | Readonly<Record<string, string>> | undefined;
   /**
    * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
    * @default true for `output: 'static'`, false for `output: 'server'`

@@ -8,6 +8,18 @@ import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields
  */
 
 /** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/;
+
+/** An article route: from the base, `[slug]` once, `[lang]` at most once, no query, fragment or space. */
+function isArticlePattern(value: string): boolean {
+  return (
+    value.startsWith('/') &&
+    value.split('[slug]').length === 2 &&
+    value.split('[lang]').length <= 2 &&
+    !/[?#\s]/.test(value)
+  );
+}
+
 const xmlRoutePath = (option: string) =>
   z
     .string({ error: `\`${option}\` must be a string path such as "/sitemap.xml".` })
@@ -187,15 +199,45 @@ export const publisherOptionsSchema = z.strictObject({
   robotsTxt: z.boolean({ error: '`robotsTxt` must be true or false.' }).default(true),
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
-   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * service's article URLs to the blog's own URLs (after `site` and `base`), in the sitemap, the feed and
+   * the links inside articles.
+   *
+   * Multilingual blogs: `[lang]` where the article's language goes (`'/[lang]/blog/[slug]/'`), or one
+   * pattern per language (`{ en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }`). The language is the one the
+   * service's URL names (`/fr/blog/<slug>/`), else the article's `language`. An article in a language the
+   * map does not name has no page on the blog: the sitemap and the feed leave it out, and links to it keep
+   * the service's URL. Without `[lang]` or a map, every language goes to the one page of its slug, and only
+   * the languages the `articlesLoader`s load (their `language` option) are listed.
    * @default '/blog/[slug]/'
    */
   articlePattern: z
-    .string({ error: '`articlePattern` must be a string such as "/blog/[slug]/".' })
-    .refine((value) => value.startsWith('/') && value.split('[slug]').length === 2 && !/[?#\s]/.test(value), {
-      error: (issue) =>
-        `\`articlePattern\` must start with "/" and contain "[slug]" exactly once, such as "/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
-    })
+    .union(
+      [
+        z.string().refine(isArticlePattern, {
+          error: (issue) =>
+            `\`articlePattern\` must start with "/", contain "[slug]" exactly once and "[lang]" at most once, such as "/blog/[slug]/" or "/[lang]/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
+        }),
+        z
+          .record(
+            z.string(),
+            z.string().refine(isArticlePattern, {
+              error: (issue) =>
+                `\`articlePattern\` values must start with "/" and contain "[slug]" exactly once, such as "/fr/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
+            }),
+          )
+          .refine((map) => Object.keys(map).every((key) => LANGUAGE_CODE.test(key)), {
+            error: (issue) =>
+              `\`articlePattern\` keys must be language codes such as "en" or "pt-BR" (got ${JSON.stringify(Object.keys(issue.input as object).find((key) => !LANGUAGE_CODE.test(key)))}).`,
+          })
+          .refine((map) => Object.keys(map).length > 0, {
+            error: '`articlePattern` must name at least one language, such as { en: "/blog/[slug]/" }.',
+          }),
+      ],
+      {
+        error:
+          '`articlePattern` must be a string such as "/blog/[slug]/", or one pattern per language such as { en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }.',
+      },
+    )
     .default('/blog/[slug]/'),
   /**
    * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
