@@ -61,10 +61,21 @@ export function urlsOfHtml(html: string, pageUrl: string): string[] {
 }
 
 const locsOf = (xml: string) => [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => unescapeXml(m[1] ?? ''));
+/** Every URL a feed names besides its items' links: the channel's, `atom:link` and enclosures. */
+const otherFeedUrlsOf = (xml: string) =>
+  [
+    ...xml.matchAll(/<link>\s*([^<]*?)\s*<\/link>/g),
+    ...xml.matchAll(/<atom:link\b[^>]*\shref="([^"]*)"/g),
+    ...xml.matchAll(/<enclosure\b[^>]*\surl="([^"]*)"/g),
+  ].map((m) => unescapeXml(m[1] ?? ''));
 const itemLinksOf = (xml: string) =>
   [...xml.matchAll(/<item\b[\s\S]*?<link>\s*([^<]*?)\s*<\/link>/g)].map((m) => unescapeXml(m[1] ?? ''));
 const unescapeXml = (text: string) =>
-  text.replace(/^<!\[CDATA\[|\]\]>$/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  text
+    .replace(/^<!\[CDATA\[|\]\]>$/g, '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -140,6 +151,13 @@ export async function checkSiteUrls(opts: {
     const links = itemLinksOf(xml);
     feedLinks.set(feed, links);
     for (const link of links) add(link, feed);
+    for (const url of otherFeedUrlsOf(xml)) add(url, feed);
+  }
+
+  const robots = await fetch(`${opts.local}/robots.txt`);
+  const robotsText = await robots.text();
+  if (robots.status === 200) {
+    for (const m of robotsText.matchAll(/^sitemap:\s*(\S+)/gim)) add(m[1] ?? '', '/robots.txt');
   }
 
   const failures: SiteUrlCheck['failures'] = [];
@@ -173,10 +191,7 @@ export async function freePort(): Promise<number> {
  * Starts the project's own `astro preview` (its installed CLI) on a free port and resolves with its URL
  * and a function that stops it.
  */
-export async function startPreview(
-  dir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ local: string; stop: () => void }> {
+export async function startPreview(dir: string, env: NodeJS.ProcessEnv): Promise<{ local: string; stop: () => void }> {
   const port = await freePort();
   const server = spawn('npx', ['--no-install', 'astro', 'preview', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: dir,
@@ -215,7 +230,9 @@ export async function sh(
     execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) {
         const code = (error as { code?: unknown }).code;
-        reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (exit ${String(code)}):\n${stdout}\n${stderr}`));
+        reject(
+          new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (exit ${String(code)}):\n${stdout}\n${stderr}`),
+        );
       } else resolve({ stdout, stderr });
     });
   });
