@@ -4,7 +4,16 @@
  * install` shared by every theme, then a copy of the fixture using those node_modules, built with the
  * project's own `astro build` against the simulator.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,14 +68,23 @@ export async function prepareWorkspace(fixtures: string[]): Promise<Workspace> {
   return { dir, nodeModules: join(deps, 'node_modules') };
 }
 
-/** A copy of the fixture's sources (no build output) using the workspace's node_modules. */
+/**
+ * A copy of the fixture's sources (no build output) using the workspace's packages: a node_modules of its
+ * own whose entries link to the workspace's, so that what a build writes there (Astro's data store and
+ * image cache in node_modules/.astro, Vite's node_modules/.vite) belongs to this copy alone.
+ */
 export function copyTheme(workspace: Workspace, fixture: string, name: string): string {
   const dir = join(workspace.dir, name);
   cpSync(fixture, dir, {
     recursive: true,
     filter: (source) => !/[\\/](?:node_modules|dist|\.astro)$/.test(source),
   });
-  symlinkSync(workspace.nodeModules, join(dir, 'node_modules'), 'dir');
+  const nodeModules = join(dir, 'node_modules');
+  mkdirSync(nodeModules);
+  for (const entry of readdirSync(workspace.nodeModules)) {
+    if (entry === '.package-lock.json' || entry === '.astro' || entry === '.vite') continue;
+    symlinkSync(join(workspace.nodeModules, entry), join(nodeModules, entry), 'dir');
+  }
   return dir;
 }
 
