@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from 'astro-content-publisher/simulator';
 import { checkSiteUrls, startPreview, type SiteUrlCheck } from './site-urls.js';
 import { baseEnv, buildTheme, copyTheme, prepareWorkspace, REPO, type Workspace } from './theme-project.js';
-import { pageText, pendingCheck, serviceArticles, serviceSiteOrigin, type ServiceArticle } from './theme-checks.js';
+import {
+  headings,
+  pageText,
+  pendingCheck,
+  serviceArticles,
+  serviceSiteOrigin,
+  type ServiceArticle,
+} from './theme-checks.js';
 
 /**
  * Temporary, until the `lang` work is on main: `articlePattern` with a `[lang]` placeholder, routes that list
@@ -109,6 +116,16 @@ describe('theme-i18n-starter (psephopaiktes/astro-i18n-starter: /<lang>/blog/<sl
       expect(pageText(dir, pageOf(article)), pageOf(article)).toContain(article.title);
     }
     for (const article of others) expect(existsSync(join(dir, 'dist', pageOf(article)))).toBe(false);
+    // A slug in both languages: each page's headings show its own language's article, never the other's (the
+    // bodies may name the other one: they link to other articles by title).
+    for (const en of ours.filter((a) => a.language === 'en')) {
+      const fr = ours.find((b) => b.language === 'fr' && b.slug === en.slug);
+      if (fr === undefined || fr.title === en.title) continue;
+      expect(headings(dir, pageOf(fr), 'h1')).toContain(fr.title);
+      expect(headings(dir, pageOf(fr), 'h1')).not.toContain(en.title);
+      expect(headings(dir, pageOf(en), 'h1')).toContain(en.title);
+      expect(headings(dir, pageOf(en), 'h1')).not.toContain(fr.title);
+    }
     // The pages' own URLs (links, stylesheets, scripts, images) answer 200 whatever the pattern does.
     expect(check.failures.filter((f) => f.from.endsWith('.html'))).toEqual([]);
     // Links to the service stay only for articles the blog does not have (README: "Links inside articles").

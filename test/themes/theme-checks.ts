@@ -33,6 +33,14 @@ export function pageText(dir: string, path: string): string {
   return DomUtils.textContent(parseDocument(html)).replace(/\s+/g, ' ');
 }
 
+/** The texts of a built page's elements of one tag (e.g. its `h1`s), entities decoded. */
+export function headings(dir: string, path: string, tag: string): string[] {
+  const document = parseDocument(readFileSync(join(dir, 'dist', path, 'index.html'), 'utf8'));
+  return DomUtils.getElementsByTagName(tag, document).map((element) =>
+    DomUtils.textContent(element).replace(/\s+/g, ' ').trim(),
+  );
+}
+
 /**
  * A check that depends on another helper's fix, behind a named temporary constant. While `pending`, the
  * defect must still show (the check must fail): its message is printed, and the day the fix lands the
