@@ -39,12 +39,10 @@ export function reconcileListed(
         ...entry.rendered,
         metadata: withServiceData(entry.rendered.metadata ?? {}, { ...source, viewCount: item.view_count }),
       };
-      setSameDigest(ctx.store, {
-        ...entry,
-        data,
-        ...(rendered ? { rendered } : {}),
-        digest: pageDigest(ctx, data, entry.rendered?.html ?? ''),
-      });
+      // The digest leaves the view count out (page-digest.ts): the entry's own is still right, no need to
+      // hash the whole article again.
+      const digest = entry.digest ?? pageDigest(ctx, data, entry.rendered?.html ?? '');
+      setSameDigest(ctx.store, { ...entry, data, ...(rendered ? { rendered } : {}), digest });
     }
   }
 }
