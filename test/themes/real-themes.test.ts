@@ -29,7 +29,7 @@ const PENDING_LANG_PATTERN = true;
  * Temporary, until the `feat` work is on main: `featuredImageAsset` mappable by a schema transform (so a
  * theme's `<Image>` shows it), and an edit of an article with a featured image accepted on the next build.
  */
-const PENDING_FEATURED_IMAGE = true;
+const PENDING_FEATURED_IMAGE = false;
 
 const SITE = 'https://example.com';
 const I18N = join(REPO, 'test/fixtures/theme-i18n-starter');
