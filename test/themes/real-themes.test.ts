@@ -25,8 +25,10 @@ import {
  */
 const PENDING_FEATURED_IMAGE = false;
 /**
- * Temporary: theme-i18n-starter's article pages show no cover although its transform maps
- * `featuredImageAsset` (as theme-cactus's does, which passes); not yet explained (feat helper, issue 18).
+ * Temporary: some of theme-i18n-starter's article pages show no cover although its transform maps
+ * `featuredImageAsset` (as theme-cactus's does, which passes). Probable cause, not yet confirmed: a slug
+ * published in en and fr (the multilingual profile) gets the other language's detail, so the entry is taken
+ * from the feed, which carries no featured image (sync-apply.ts, LanguageMismatchError).
  */
 const PENDING_I18N_COVER = true;
 
