@@ -148,6 +148,9 @@ export interface PublisherOptions {
    * Add the service's own origin (`baseUrl`: protocol, host and port, where its `/media/` images are served)
    * to Astro's `image.remotePatterns`, so article and featured images are optimised without editing
    * `image.domains`. Another host (a separate CDN) still goes in `image.domains`. `false`: only your own list.
+   * The pattern always names the port (443 or 80 for a default-port origin), so no other port of that host
+   * is fetched or proxied; Astro's own matcher reads an absent port as no port, so on a default-port service
+   * Astro's `/_image` endpoint then proxies none of its URLs, and the loader's local copies are what is served.
    * @default true
    */
   allowServiceImages?: boolean | undefined;

@@ -201,7 +201,8 @@ export const publisherOptionsSchema = z.strictObject({
    * Add the service's own host (the `baseUrl` origin: protocol, host and port, where its `/media/` images
    * are served) to Astro's `image.remotePatterns`, so article and featured images are optimised without
    * editing `image.domains`. Other hosts (a separate CDN) still go in `image.domains` yourself. `false`:
-   * only your own `image.domains` / `image.remotePatterns` are allowed.
+   * only your own `image.domains` / `image.remotePatterns` are allowed. The pattern always names the port
+   * (443 or 80 for a default-port origin), so no other port of that host is fetched or proxied.
    * @default true
    */
   allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),
