@@ -10,7 +10,10 @@ import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidato
  *   (stale-if-error) and the upstream is not asked again for `errorRetryMs`;
  * - with no good copy yet, the failure itself is kept and thrown again for `errorRetryMs`, so a cold
  *   route does not send every visitor's request to an upstream that is down;
- * - concurrent requests share one upstream request.
+ * - concurrent requests share one upstream request;
+ * - stale-while-revalidate: once a copy has expired, a request gets that copy at once while one refresh
+ *   runs in the background (a slow upstream, or a sitemap index of many parts, never holds a visitor who
+ *   could be served); only a cold cache (nothing good yet) makes a request wait for the upstream.
  * `get()` throws only when there is no good copy at all (the last failure, until `errorRetryMs` passed).
  */
 
@@ -33,9 +36,14 @@ export interface FeedCacheOptions<T> {
   now?: () => number;
   fetch?: typeof fetch;
   onStale?: (error: Error) => void;
+  /**
+   * Serve an expired copy while one refresh runs in the background (outcome `refreshing`); `false` makes
+   * the request wait for the refresh. The routes turn it on; a bare cache waits. @default false
+   */
+  staleWhileRevalidate?: boolean;
 }
 
-export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
+export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale' | 'refreshing';
 
 interface Entry<T> extends FeedValidators {
   value: T;
@@ -75,6 +83,8 @@ export class FeedCache<T> {
     this.#inFlight ??= this.#refresh().finally(() => {
       this.#inFlight = undefined;
     });
+    // #refresh never rejects while a copy exists (a failure serves that copy), so the background one is safe.
+    if (entry && this.#options.staleWhileRevalidate === true) return { value: entry.value, outcome: 'refreshing' };
     return this.#inFlight;
   }
 
