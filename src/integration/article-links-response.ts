@@ -1,28 +1,52 @@
-import { rewriteArticleLinks } from '../html/article-links.js';
+import { articleLinkTarget } from '../html/article-links.js';
 import { knownArticlesOf } from './known-articles.js';
+import { linkRewriteStream } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
+
+/**
+ * Whether the middleware may rewrite a response: an HTML page whose bytes it reads as they are. Not a
+ * compressed body (a Content-Encoding other than identity: rewriting it would destroy it), not a page
+ * whose declared charset is not UTF-8 or ASCII (left byte for byte; the rewrite itself keeps every byte it
+ * does not change, so a page without a declared charset is safe too). Exported for the tests.
+ */
+export function rewritable(headers: Headers): boolean {
+  const type = headers.get('content-type') ?? '';
+  const [essence = '', ...params] = type.split(';').map((part) => part.trim().toLowerCase());
+  if (essence !== 'text/html') return false;
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/^"|"$/g, '');
+  if (charset !== undefined && !['utf-8', 'utf8', 'us-ascii', 'ascii'].includes(charset)) return false;
+  const encoding = (headers.get('content-encoding') ?? '').trim().toLowerCase();
+  return encoding === '' || encoding === 'identity';
+}
 
 /**
  * Links inside the blog's pages that point at one of the service's articles go to the blog's page of that
  * article when the blog has it (the mapping the sitemap and the feed use); the rest is left as it is. Runs
  * as Astro middleware, so prerendered and on-demand pages get the same links, and a link written when the
  * article it names was still pending is right as soon as the article arrives (no re-fetch needed).
+ * The page streams through (rewritten on the fly, chunk by chunk, in linear time): its first byte is not
+ * held back until the last.
  */
 export async function rewriteArticleLinksResponse(response: Response, config: RouteConfig): Promise<Response> {
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('text/html') || response.body === null || config.blogSite === '') return response;
+  if (response.body === null || config.blogSite === '' || !rewritable(response.headers)) return response;
   const known = knownArticlesOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
   if (known === undefined) return response;
-  const html = await response.text();
-  const rewritten = rewriteArticleLinks(html, {
+  const ctx = {
     blogSite: config.blogSite,
     articlePattern: config.articlePattern,
     trailingSlash: config.trailingSlash,
     serviceOrigins: known.origins,
     known: known.slugs,
-  });
+  };
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(rewritten, { status: response.status, statusText: response.statusText, headers });
+  return new Response(response.body.pipeThrough(linkRewriteStream((href) => articleLinkTarget(href, ctx))), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
