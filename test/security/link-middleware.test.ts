@@ -160,3 +160,71 @@ describe('the link middleware on demand (issue 21: 5)', () => {
     expect(ms).toBeLessThan(1000);
   });
 });
+
+describe('the link middleware trusts the service origin and its article hosts only (issue 21: 5)', () => {
+  let sim: Simulator;
+  let proxy: Server;
+  let server: Server;
+  let blog = '';
+  const OTHER = 'https://owner-shop.example.net';
+  let hostileSlug = '';
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 5, rateLimitOverride: 100_000 });
+    // A hostile service: one article's public URL names another site (the owner's shop, say).
+    const list = (await (
+      await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { Authorization: `Bearer ${sim.tokens.pro}` } })
+    ).json()) as { results: Array<{ slug: string }> };
+    hostileSlug = list.results[0]!.slug;
+    const from = `https://pro-blog.example.com/blog/${hostileSlug}/`;
+    proxy = createServer((req, res) => {
+      void fetch(sim.url + (req.url ?? '/'), { headers: { authorization: req.headers.authorization ?? '' } }).then(
+        async (upstream) => {
+          const text = (await upstream.text()).replaceAll(from, `${OTHER}/blog/${hostileSlug}/`);
+          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
+          res.end(text);
+        },
+      );
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    process.env.PUBLISHER_SITE_ID = '12';
+    process.env.PUBLISHER_BASE_URL = proxyUrl;
+    process.env.PUBLISHER_API_KEY = sim.tokens.pro;
+    const outDir = await buildSite('links-ssr', {
+      site: 'https://blog.example.com',
+      output: 'server',
+      adapter: node({ mode: 'standalone' }),
+      integrations: [publisher({ siteId: 12, baseUrl: proxyUrl, sitemap: false })],
+    });
+    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+    const entry = (await import(`${pathToFileURL(join(outDir, 'server', 'entry.mjs')).href}?hostile`)) as {
+      handler: Handler;
+    };
+    delete process.env.ASTRO_NODE_AUTOSTART;
+    server = createServer(entry.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    blog = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 180_000);
+  afterAll(async () => {
+    for (const s of [server, proxy]) {
+      s?.closeAllConnections();
+      await new Promise((resolve) => s?.close(resolve));
+    }
+    await sim?.close();
+    for (const key of ['PUBLISHER_SITE_ID', 'PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY']) delete process.env[key];
+    await removeBuilds();
+  });
+
+  it("a link to the owner's other site keeps its address, though one article's URL names that site", async () => {
+    const slugs = [...(await (await fetch(`${blog}/links`)).text()).matchAll(/class="article" href="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    // The four articles on the service's site domain are the blog's; the hostile one keeps its own URL.
+    expect(slugs.filter((href) => href?.startsWith('https://blog.example.com/blog/'))).toHaveLength(4);
+    expect(slugs).toContain(`${OTHER}/blog/${hostileSlug}/`);
+    const owner = `${OTHER}/blog/${hostileSlug}/?from=shop`;
+    const page = await (await fetch(`${blog}/links?other=${encodeURIComponent(owner)}`)).text();
+    expect(page).toContain(`<a class="other" href="${owner}">`);
+  });
+});
