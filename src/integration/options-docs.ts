@@ -136,6 +136,9 @@ export interface PublisherOptions {
   prerender?: boolean | undefined;
   /**
    * Timeout of one request to the service's public feeds, in milliseconds (100 to 2147483647).
+   * The parts of an upstream sitemap index share one such deadline (fetched four at once, at most 16 MiB
+   * together, else refused), so a visitor of a route with nothing cached waits at most about twice this;
+   * once a copy is cached, an expired one is served at once while one refresh runs (stale-while-revalidate).
    * @default 30000
    */
   timeoutMs?: number | undefined;

@@ -185,6 +185,9 @@ export const publisherOptionsSchema = z.strictObject({
   prerender: z.boolean({ error: '`prerender` must be true or false.' }).optional(),
   /**
    * Timeout of one request to the service's public feeds, in milliseconds.
+   * The parts of an upstream sitemap index share one such deadline (fetched four at once, at most 16 MiB
+   * together, else refused), so a visitor of a route with nothing cached waits at most about twice this;
+   * once a copy is cached, an expired one is served at once while one refresh runs (stale-while-revalidate).
    * @default 30000
    */
   timeoutMs: durationMsSchema(100).default(30_000),

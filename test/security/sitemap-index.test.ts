@@ -58,7 +58,7 @@ function upstream(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(404).end();
     return;
   }
-  const { parts, delayMs, urlsPerPart, generation } = upstreamState;
+  const { parts, delayMs } = upstreamState;
   if (match[1] === undefined) {
     const list = Array.from(
       { length: parts },
