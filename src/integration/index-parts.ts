@@ -41,19 +41,25 @@ async function fetchAll(
   const worker = async (): Promise<void> => {
     while (failure === undefined && next < urls.length) {
       const i = next++;
+      const left = Math.max(1, bounds.maxTotalBytes - received);
       try {
-        const body = await fetchPart(urls[i]!, { signal, maxBytes: Math.max(1, bounds.maxTotalBytes - received) });
+        const body = await fetchPart(urls[i]!, { signal, maxBytes: left });
         received += Buffer.byteLength(body);
         if (received > bounds.maxTotalBytes)
           throw new IndexPartsError(`its parts are over ${bounds.maxTotalBytes} bytes together`);
         bodies[i] = body;
       } catch (error) {
-        // The first failure stops the others; a deadline names itself rather than one part's timeout.
+        // The first failure stops the others. A deadline names itself rather than one part's timeout, and a
+        // part refused at what was left of the budget (an UpstreamFeedError 'too-large') names the budget.
+        const overBudget =
+          left < bounds.maxTotalBytes && (error as { reason?: unknown } | undefined)?.reason === 'too-large';
         failure ??= deadline.aborted
           ? new IndexPartsError(
               `its parts did not all arrive within ${bounds.deadlineMs} ms (\`timeoutMs\`, one deadline for every part)`,
             )
-          : error;
+          : overBudget
+            ? new IndexPartsError(`its parts are over ${bounds.maxTotalBytes} bytes together`)
+            : error;
         stop.abort();
       }
     }
