@@ -1,5 +1,5 @@
 import { articleLinkTarget } from '../html/article-links.js';
-import { knownArticlesOf } from './known-articles.js';
+import { articleLinkContextOf } from './known-articles.js';
 import { linkRewriteStream } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
@@ -32,19 +32,15 @@ export function rewritable(headers: Headers): boolean {
  */
 export async function rewriteArticleLinksResponse(response: Response, config: RouteConfig): Promise<Response> {
   if (response.body === null || config.blogSite === '' || !rewritable(response.headers)) return response;
-  const known = knownArticlesOf(config);
+  const ctx = articleLinkContextOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
-  if (known === undefined) return response;
-  const ctx = {
-    blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
-    trailingSlash: config.trailingSlash,
-    serviceOrigins: known.origins,
-    known: known.slugs,
-  };
+  if (ctx === undefined) return response;
+  // The page's language (its <html lang>, read as the page streams) settles a link that names none.
+  const target = (href: string, pageLanguage: string | undefined) =>
+    articleLinkTarget(href, pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage });
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(response.body.pipeThrough(linkRewriteStream((href) => articleLinkTarget(href, ctx))), {
+  return new Response(response.body.pipeThrough(linkRewriteStream(target)), {
     status: response.status,
     statusText: response.statusText,
     headers,

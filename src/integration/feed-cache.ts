@@ -1,3 +1,4 @@
+import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
 
 /**
@@ -41,6 +42,12 @@ export interface FeedCacheOptions<T> {
    * the request wait for the refresh. The routes turn it on; a bare cache waits. @default false
    */
   staleWhileRevalidate?: boolean;
+  /**
+   * Route cache tags of what is made from this feed: an invalidation of one of them (the integration's
+   * endpoint) makes the copy expire, so the next request revalidates it upstream.
+   * @default [] (expires by time only)
+   */
+  tags?: readonly string[];
 }
 
 export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale' | 'refreshing';
@@ -60,6 +67,17 @@ export class FeedCache<T> {
 
   constructor(options: FeedCacheOptions<T>) {
     this.#options = options;
+    const tags = new Set(options.tags ?? []);
+    if (tags.size > 0)
+      onLocalInvalidationWeak(this, (cache, invalidated) => {
+        if ([...invalidated].some((tag) => tags.has(tag))) cache.expire();
+      });
+  }
+
+  /** The copy is revalidated on the next `get()` (a conditional request), and a failure is not waited out. */
+  expire(): void {
+    if (this.#entry) this.#entry.expiresAt = Number.NEGATIVE_INFINITY;
+    this.#retryAfter = 0;
   }
 
   #now(): number {
@@ -84,7 +102,10 @@ export class FeedCache<T> {
       this.#inFlight = undefined;
     });
     // #refresh never rejects while a copy exists (a failure serves that copy), so the background one is safe.
-    if (entry && this.#options.staleWhileRevalidate === true) return { value: entry.value, outcome: 'refreshing' };
+    // An invalidated copy (expire(): the owner asked for the new content) is not served while it refreshes.
+    const invalidated = entry?.expiresAt === Number.NEGATIVE_INFINITY;
+    if (entry && !invalidated && this.#options.staleWhileRevalidate === true)
+      return { value: entry.value, outcome: 'refreshing' };
     return this.#inFlight;
   }
 

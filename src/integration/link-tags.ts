@@ -5,13 +5,22 @@
  * ASCII `href` is ever rewritten (a service URL is ASCII; anything else is left as it is).
  */
 
-/** The new `href` of a link (absolute, ASCII), or undefined to leave it. */
-export type LinkTarget = (href: string) => string | undefined;
+/** The new `href` of a link (absolute, ASCII), or undefined to leave it; with the page's `<html lang>`, if any. */
+export type LinkTarget = (href: string, pageLanguage: string | undefined) => string | undefined;
+
+/** What the scan has learnt of the page so far: its language, from its first `<html>` tag. */
+export interface PageState {
+  language?: string | undefined;
+  seenHtml?: boolean;
+}
 
 /** An unfinished tag longer than this is passed through as text: the carry (and so any rescan) stays bounded. */
 export const MAX_TAG_CHARS = 16 * 1024;
 
 const LINK_START = /^<(?:a|area)[\s/>]/i;
+const HTML_START = /^<html[\s>]/i;
+// Within the <html> tag only: its `lang`, as src/html/article-links.ts reads it.
+const HTML_LANG = /\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
 // Within one tag only (bounded by MAX_TAG_CHARS): the `href` attribute, quoted as the sanitiser writes it.
 const HREF = /(\shref\s*=\s*)(["'])([^"'<>]*)\2/i;
 
@@ -19,13 +28,17 @@ const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
 const encodeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
-function rewriteTag(tag: string, target: LinkTarget): string {
+function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
+  if (!page.seenHtml && HTML_START.test(tag)) {
+    page.seenHtml = true;
+    page.language = HTML_LANG.exec(tag)?.[1];
+  }
   if (!LINK_START.test(tag)) return tag;
   const match = HREF.exec(tag);
   if (!match || match.index === undefined) return tag;
   const [whole, start = '', quote = '"', value = ''] = match;
   if (!/^[\x20-\x7e]*$/.test(value)) return tag;
-  const next = target(decodeAttribute(value));
+  const next = target(decodeAttribute(value), page.language);
   if (next === undefined) return tag;
   return (
     tag.slice(0, match.index) +
@@ -75,6 +88,7 @@ export function rewriteLinkChunk(
   target: LinkTarget,
   final: boolean,
   resume?: ScanState,
+  page: PageState = {},
 ): { out: string; carry: string; state?: ScanState } {
   let out = '';
   let pos = 0;
@@ -92,7 +106,7 @@ export function rewriteLinkChunk(
         state: { scanned: end.scanned - open, quote: end.quote },
       };
     }
-    out += text.slice(pos, open) + rewriteTag(text.slice(open, end), target);
+    out += text.slice(pos, open) + rewriteTag(text.slice(open, end), target, page);
     pos = end;
   }
 }
@@ -101,18 +115,19 @@ export function rewriteLinkChunk(
 export function linkRewriteStream(target: LinkTarget): TransformStream<Uint8Array, Uint8Array> {
   let carry = '';
   let state: ScanState | undefined;
+  const page: PageState = {};
   const emit = (controller: TransformStreamDefaultController<Uint8Array>, text: string) => {
     if (text) controller.enqueue(new Uint8Array(Buffer.from(text, 'latin1')));
   };
   return new TransformStream({
     transform(chunk, controller) {
-      const result = rewriteLinkChunk(carry + Buffer.from(chunk).toString('latin1'), target, false, state);
+      const result = rewriteLinkChunk(carry + Buffer.from(chunk).toString('latin1'), target, false, state, page);
       carry = result.carry;
       state = result.state;
       emit(controller, result.out);
     },
     flush(controller) {
-      emit(controller, rewriteLinkChunk(carry, target, true, state).out);
+      emit(controller, rewriteLinkChunk(carry, target, true, state, page).out);
     },
   });
 }

@@ -1,3 +1,4 @@
+import { cacheTags } from '../loader/cache-tags.js';
 import { FeedCache } from './feed-cache.js';
 import {
   buildRss,
@@ -50,6 +51,11 @@ function cacheFor<T>(
   return cache;
 }
 
+/** The route cache tags of a feed route: the site's and the feed's own (see cache-tags.ts). */
+export function feedTags(config: RouteConfig, feed: 'sitemap' | 'rss'): string[] {
+  return [cacheTags.site(config.siteId), cacheTags[feed](config.siteId)];
+}
+
 function warnStale(error: Error): void {
   console.warn(`${error.message} Serving the last good copy.`);
 }
@@ -66,6 +72,7 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
           buildSitemap(body, config, config.localPages, (part, limits) => fetchSitemapPart(part, config, limits)),
         onStale: warnStale,
         staleWhileRevalidate: true,
+        tags: feedTags(config, 'sitemap'),
       }),
     context,
     config,
@@ -83,6 +90,7 @@ function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<str
         transform: (body) => buildRss(body, config),
         onStale: warnStale,
         staleWhileRevalidate: true,
+        tags: feedTags(config, 'rss'),
       }),
     context,
     config,
