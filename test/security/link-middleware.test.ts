@@ -54,6 +54,18 @@ describe('the link rewrite, chunk by chunk (pure)', () => {
     }
   });
 
+  it("hands each link the page's <html lang>, read once from the first <html> tag, at any chunk boundary", () => {
+    const page = '<!DOCTYPE html><html class="x" lang="fr-CA"><body><a href="https://svc.example.com/blog/un/">un</a>';
+    for (let cut = 0; cut <= page.length; cut += 1) {
+      const seen: Array<string | undefined> = [];
+      const spy = (href: string, language: string | undefined) => (seen.push(language), undefined);
+      const pageState = {};
+      const first = rewriteLinkChunk(page.slice(0, cut), spy, false, undefined, pageState);
+      rewriteLinkChunk(first.carry + page.slice(cut), spy, true, first.state, pageState);
+      expect(seen, `cut at ${cut}`).toEqual(['fr-CA']);
+    }
+  });
+
   it('is linear: 1 MiB of "<a " (in 1 KiB chunks and whole) takes well under a second', () => {
     for (const input of ['<a '.repeat(350_000), '<a href="'.repeat(120_000), '<a title="x" '.repeat(80_000)]) {
       const started = performance.now();
