@@ -1,6 +1,6 @@
-import { articleLinkTarget } from '../html/article-links.js';
+import { articleLinkTarget, type ArticleLinkContext } from '../html/article-links.js';
 import { articleLinkContextOf } from './known-articles.js';
-import { linkRewriteStream } from './link-tags.js';
+import { linkRewriteStream, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
 /**
@@ -22,6 +22,12 @@ export function rewritable(headers: Headers): boolean {
   return encoding === '' || encoding === 'identity';
 }
 
+/** The link target of one page: its `<html lang>` (read as the page is scanned) settles a link that names no language. */
+export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
+  return (href, pageLanguage) =>
+    articleLinkTarget(href, pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage });
+}
+
 /**
  * Links inside the blog's pages that point at one of the service's articles go to the blog's page of that
  * article when the blog has it (the mapping the sitemap and the feed use); the rest is left as it is. Runs
@@ -35,9 +41,7 @@ export async function rewriteArticleLinksResponse(response: Response, config: Ro
   const ctx = articleLinkContextOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
   if (ctx === undefined) return response;
-  // The page's language (its <html lang>, read as the page streams) settles a link that names none.
-  const target = (href: string, pageLanguage: string | undefined) =>
-    articleLinkTarget(href, pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage });
+  const target = articleTargetOf(ctx);
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(response.body.pipeThrough(linkRewriteStream(target)), {

@@ -24,6 +24,8 @@ const HTML_LANG = /\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'
 // Within one tag only (bounded by MAX_TAG_CHARS): the `href` attribute, quoted as the sanitiser writes it.
 const HREF = /(\shref\s*=\s*)(["'])([^"'<>]*)\2/i;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
 const encodeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -37,9 +39,19 @@ function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
   const match = HREF.exec(tag);
   if (!match || match.index === undefined) return tag;
   const [whole, start = '', quote = '"', value = ''] = match;
-  if (!/^[\x20-\x7e]*$/.test(value)) return tag;
-  const next = target(decodeAttribute(value), page.language);
-  if (next === undefined) return tag;
+  // A non-ASCII href (a raw UTF-8 slug) is read as UTF-8; bytes that are not UTF-8 leave the link alone.
+  let href = value;
+  if (!/^[\x20-\x7e]*$/.test(value)) {
+    try {
+      href = UTF8.decode(Buffer.from(value, 'latin1'));
+    } catch {
+      return tag;
+    }
+  }
+  const next = target(decodeAttribute(href), page.language);
+  // The new href is ASCII (the blog's URL, percent-encoded), so it goes back into the bytes as is.
+  // eslint-disable-next-line no-control-regex
+  if (next === undefined || !/^[\x00-\x7f]*$/.test(next)) return tag;
   return (
     tag.slice(0, match.index) +
     `${start}${quote}${encodeAttribute(next)}${quote}` +

@@ -66,6 +66,15 @@ describe('the link rewrite, chunk by chunk (pure)', () => {
     }
   });
 
+  it('a raw UTF-8 slug in an href is read as UTF-8 (and written back percent-encoded); other bytes leave it', () => {
+    const byTarget = (href: string) =>
+      href === 'https://svc.example.com/blog/café/' ? 'https://blog.example.com/blog/caf%C3%A9/' : undefined;
+    const utf8 = Buffer.from('<a href="https://svc.example.com/blog/café/">x</a>', 'utf8').toString('latin1');
+    expect(rewriteLinkChunk(utf8, byTarget, true).out).toBe('<a href="https://blog.example.com/blog/caf%C3%A9/">x</a>');
+    const latin1 = Buffer.from('<a href="https://svc.example.com/blog/café/">x</a>', 'latin1').toString('latin1');
+    expect(rewriteLinkChunk(latin1, byTarget, true).out).toBe(latin1);
+  });
+
   it('is linear: 1 MiB of "<a " (in 1 KiB chunks and whole) takes well under a second', () => {
     for (const input of ['<a '.repeat(350_000), '<a href="'.repeat(120_000), '<a title="x" '.repeat(80_000)]) {
       const started = performance.now();
