@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
 import { ImageCache } from './image-cache.js';
+import { IMAGE_IMPORT_PREFIX } from './entry-schema.js';
 import type { ResolvedImagesOption } from './image-options.js';
 
 const PLACEHOLDER = /<img __ASTRO_IMAGE_="([^"]+)">/g;
@@ -175,69 +176,5 @@ export function readImageIndex(text: string | undefined): Record<string, string>
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
   } catch {
     return {};
-  }
-}
-
-type Store = LoaderContext['store'];
-
-/** The prefix by which `store.set` turns a data field into an image the content layer resolves to `ImageMetadata`. */
-export const IMAGE_IMPORT_PREFIX = '__ASTRO_IMAGE_';
-
-/**
- * The entry data with the featured image's local copy: `featuredImageAsset` as `store.set` wants it
- * (prefixed) and as the digest sees it (the plain `./<file>`, as the stored entry holds it after `store.set`).
- */
-export function withFeaturedAsset(
-  data: Record<string, unknown>,
-  local: string | undefined,
-): { stored: Record<string, unknown>; digested: Record<string, unknown> } {
-  const { featuredImageAsset: _old, ...rest } = data;
-  if (!local) return { stored: rest, digested: rest };
-  return {
-    stored: { ...rest, featuredImageAsset: `${IMAGE_IMPORT_PREFIX}${local}` },
-    digested: { ...rest, featuredImageAsset: local },
-  };
-}
-
-/** Runs `refresh` over every stored article; writes only those that changed (a new digest from the new HTML). */
-export async function refreshStoredImages(
-  ctx: LoaderContext,
-  step: ImageStep,
-  digestOf: (data: Record<string, unknown>, html: string) => string,
-  skip: ReadonlySet<string>,
-): Promise<void> {
-  const store: Store = ctx.store;
-  for (const id of store.keys()) {
-    if (skip.has(id)) continue;
-    const entry = store.get(id);
-    const html = entry?.rendered?.html;
-    if (!entry || html === undefined) continue;
-    const paths = (entry.rendered?.metadata?.imagePaths ?? []) as string[];
-    const url = typeof entry.data.featuredImage === 'string' ? entry.data.featuredImage : undefined;
-    const local = typeof entry.data.featuredImageAsset === 'string' ? entry.data.featuredImageAsset : undefined;
-    const refreshed = await step.refresh(html, paths);
-    const stale = step.featuredStale(url, local);
-    if (!refreshed && !stale) continue;
-    const next = refreshed ?? { html, imagePaths: paths };
-    const featured = withFeaturedAsset(entry.data, stale ? await step.localiseUrl(url) : local);
-    const asset =
-      typeof featured.digested.featuredImageAsset === 'string' ? [featured.digested.featuredImageAsset] : [];
-    const {
-      filePath: _f,
-      assetImports: _a,
-      imageImports: _i,
-      ...rest
-    } = entry as typeof entry & { assetImports?: string[]; imageImports?: unknown };
-    store.set({
-      ...rest,
-      data: featured.stored,
-      rendered: {
-        ...entry.rendered,
-        html: next.html,
-        metadata: { ...entry.rendered?.metadata, imagePaths: next.imagePaths },
-      },
-      digest: digestOf(featured.digested, next.html),
-      ...step.entryFields([...next.imagePaths, ...asset]),
-    });
   }
 }

@@ -1,5 +1,6 @@
 import type { ImageMetadata } from 'astro';
 import { z } from 'zod';
+import { IMAGE_IMPORT_PREFIX } from './entry-schema.js';
 
 /**
  * The entry data of `articlesLoader`. Known fields are typed (camelCase); every further field of the detail
@@ -23,12 +24,19 @@ export const articleDataSchema = z.looseObject({
   metaDescription: z.string().optional(),
   featuredImage: z.string().optional(),
   /**
-   * The featured image's local copy as Astro's `ImageMetadata`, for `<Image src={entry.data.featuredImageAsset} />`:
-   * set when the image step downloaded it (allowed host, not SVG, fetched); otherwise absent and
-   * `featuredImage` is the remote URL. Set by the loader after validation (a user schema need not declare it).
+   * The featured image's local copy as Astro's `ImageMetadata`, for `<Image src={entry.data.featuredImageAsset} />`
+   * (its `src` is a file of the built site): set when the image step downloaded it (allowed host, not SVG,
+   * fetched); otherwise absent and `featuredImage` is the remote URL. The loader sets it before the schema
+   * runs, as the reference `store.set` resolves (`__ASTRO_IMAGE_./<file>`), so a transform can map it to a
+   * theme's field (`starterFields` puts it in `heroImage`).
    */
   featuredImageAsset: z
-    .custom<ImageMetadata>((value) => typeof value === 'object' && value !== null && 'src' in value)
+    .custom<ImageMetadata>(
+      (value) =>
+        (typeof value === 'object' && value !== null && 'src' in value) ||
+        (typeof value === 'string' && value.startsWith(IMAGE_IMPORT_PREFIX)),
+      { message: 'set by the loader (a local image); leave it out of data you pass yourself' },
+    )
     .optional(),
   keywords: z.array(z.string()),
 });

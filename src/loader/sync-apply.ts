@@ -1,7 +1,8 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleDetail, ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
-import { withFeaturedAsset, type ImageStep } from './images-step.js';
+import type { ImageStep } from './images-step.js';
+import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
 import { pageDigest } from './page-digest.js';
 import type { LoaderClients } from './clients.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
@@ -44,6 +45,8 @@ export interface ApplyOutcome {
   skipped: string[];
   /** Articles stored from the feed's copy after their detail call failed (new) or was refused (another language's). */
   fellBack: string[];
+  /** Articles the collection's schema refused: not stored (the previous version stays), and the build fails. */
+  refused: EntrySchemaError[];
 }
 
 /**
@@ -71,7 +74,7 @@ export class LanguageMismatchError extends Error {
 
 /** What a reader sees: everything but the view count (which changes without the article changing). */
 function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
-  // The featured image's local copy follows its URL (already in `rest`), and is held in two forms around store.set.
+  // The featured image's local copy follows its URL (already in `rest`).
   const { viewCount: _viewCount, featuredImageAsset: _asset, ...rest } = data;
   return stableStringify({ rest, html: html ?? '' });
 }
@@ -96,24 +99,27 @@ async function storeEntry(
     ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
     ...(url ? { articleUrl: url } : {}),
   });
-  const parsed = await ctx.parseData({ id: slug, data });
-  const local = await images.localise(html);
+  // The featured image's local copy first: the schema (a theme's mapping) may use it.
   const featuredLocal = await images.localiseUrl(
-    typeof parsed.featuredImage === 'string' ? parsed.featuredImage : undefined,
+    typeof data.featuredImage === 'string' ? data.featuredImage : undefined,
   );
-  const featured = withFeaturedAsset(parsed, featuredLocal);
-  const digest = pageDigest(ctx, featured.digested, local.html);
+  const parsed = await parseEntry(ctx, slug, data, featuredLocal);
+  const local = await images.localise(html);
+  const digest = pageDigest(ctx, parsed.plain, local.html);
   const assets = featuredLocal ? [...local.imagePaths, featuredLocal] : local.imagePaths;
   ctx.store.set({
     id: slug,
-    data: featured.stored,
-    rendered: { html: local.html, metadata: { headings, imagePaths: local.imagePaths } },
+    data: parsed.stored,
+    rendered: {
+      html: local.html,
+      metadata: withServiceData({ headings, imagePaths: local.imagePaths }, parsed.source),
+    },
     digest,
     ...images.entryFields(assets),
   });
   state.entries[slug] = entryState;
   if (!before) return 'added';
-  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed, local.html) ? 'changed' : 'same';
+  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed.plain, local.html) ? 'changed' : 'same';
 }
 
 async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
@@ -150,7 +156,8 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
   return storeEntry(
     input,
     action.slug,
-    dataFromRss(item, feedItem.item, before?.data, lastmod),
+    // The article's fields as the schema saw them, not the schema's output (which a transform may reshape).
+    dataFromRss(item, feedItem.item, serviceDataOf(before), lastmod),
     feedItem.item.contentEncoded ?? '',
     {
       listDigest: listDigest(item),
@@ -180,7 +187,7 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
  * failed, or whose detail answered another language, falls back to its feed copy under the same rule.
  */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
-  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [] };
+  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [], refused: [] };
   const fetchedHashes = (input.fetchedHashes ??= new Map());
   const count = (result: 'added' | 'changed' | 'same') => {
     if (result === 'added') outcome.added += 1;
@@ -195,6 +202,11 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         try {
           count(await fromDetail(input, action));
         } catch (error) {
+          // Not a fault of the service: the feed's copy of the same article would be refused alike.
+          if (error instanceof EntrySchemaError) {
+            outcome.refused.push(error);
+            return;
+          }
           outcome.failures.push({ slug: action.slug, error });
           // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
           if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
@@ -229,6 +241,11 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
       }
     } catch (error) {
+      if (error instanceof EntrySchemaError) {
+        outcome.refused.push(error);
+        outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
+        continue;
+      }
       if (!outcome.failures.some((f) => f.slug === action.slug)) outcome.failures.push({ slug: action.slug, error });
     }
   }

@@ -1,5 +1,6 @@
 import type { LoaderContext } from 'astro/loaders';
 import type { ArticleListItem } from '../client/index.js';
+import { serviceDataOf, withServiceData } from './entry-schema.js';
 import { pageDigest, setSameDigest } from './page-digest.js';
 import type { SyncState } from './state.js';
 import type { FreeSignals } from './sync-signals.js';
@@ -33,10 +34,15 @@ export function reconcileListed(
     }
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
+      const source = serviceDataOf(entry);
+      const rendered = entry.rendered && {
+        ...entry.rendered,
+        metadata: withServiceData(entry.rendered.metadata ?? {}, { ...source, viewCount: item.view_count }),
+      };
       // The digest leaves the view count out (page-digest.ts): the entry's own is still right, no need to
       // hash the whole article again.
       const digest = entry.digest ?? pageDigest(ctx, data, entry.rendered?.html ?? '');
-      setSameDigest(ctx.store, { ...entry, data, digest });
+      setSameDigest(ctx.store, { ...entry, data, ...(rendered ? { rendered } : {}), digest });
     }
   }
 }

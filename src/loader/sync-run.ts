@@ -18,7 +18,9 @@ import { describeError, makeWarn } from './warnings.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
-import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
+import { createImageStep, readImageIndex } from './images-step.js';
+import { refreshStoredImages } from './images-refresh.js';
+import { schemaFailure } from './entry-schema.js';
 
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
@@ -282,7 +284,7 @@ export async function runArticlesSync(
   const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate').map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
 
-  await refreshStoredImages(
+  const refusedOnRefresh = await refreshStoredImages(
     ctx,
     images,
     (data, html) => pageDigest(ctx, data, html),
@@ -325,4 +327,7 @@ export async function runArticlesSync(
       first.error,
     );
   }
+  // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
+  const refused = [...outcome.refused, ...refusedOnRefresh];
+  if (refused.length) throw schemaFailure(site, refused);
 }

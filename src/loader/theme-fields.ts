@@ -4,6 +4,7 @@
  * `heroImage`; `tags`), and a reading time. The reading time needs the article's HTML, which a `schema`
  * transform does not see, so it is read from the entry (`render` is not needed).
  */
+import type { ImageMetadata } from 'astro';
 import type { ArticleData } from './schemas.js';
 
 /** Words per minute of an adult reading on screen. */
@@ -64,7 +65,8 @@ export interface StarterFields {
   description: string;
   pubDate: Date;
   updatedDate?: Date | undefined;
-  heroImage?: string | undefined;
+  /** The featured image: its local copy (`ImageMetadata` in the page) when the loader has one, else its URL. */
+  heroImage?: ImageMetadata | string | undefined;
   tags: string[];
 }
 
@@ -81,7 +83,8 @@ export function starterFields<T extends ArticleData>(data: T): T & StarterFields
     description: entryDescription(data),
     pubDate: data.publishedAt,
     updatedDate: data.updatedAt,
-    heroImage: data.featuredImage,
+    // The local copy, so the starter's <Image src={heroImage}> optimises it without a download per page.
+    heroImage: data.featuredImageAsset ?? data.featuredImage,
     tags: data.keywords,
   };
 }

@@ -2,7 +2,7 @@
  * Shared by the loader's build tests: one Astro build of a fixture with its own outDir/cacheDir, the
  * environment it needs, and everything it printed captured (for the log line and the leak checks).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,44 @@ export async function tempDirs(prefix: string, root: string) {
   };
 }
 
+/**
+ * A copy of a fixture site of its own (under `<fixture>/dist/`, gitignored), with its own outDir and cacheDir:
+ * Astro keeps `<root>/.astro/` (the content layer's image imports, written only when they change) and Vite
+ * its dependency cache per root, so builds of one fixture root read what another test's build left there.
+ * A test that builds its own copy depends on no other test's state, in any order.
+ */
+/**
+ * Cache directories of builds that failed: Astro's store debounces its writes (500 ms) and a build that
+ * failed in a loader still writes what it had set, after the build returned. Such a directory is removed
+ * only after a generous pause, so the late write finds it (a write into a removed directory is an unhandled
+ * rejection of the test run). What the late write holds is a consistent state either way.
+ */
+const failedCacheDirs = new Set<string>();
+const LATE_WRITE_MARGIN_MS = 3_000;
+
+export async function isolatedSite(fixture: string, prefix: string) {
+  const source = fixtureRoot(fixture);
+  await mkdir(join(source, 'dist'), { recursive: true });
+  const root = await mkdtemp(join(source, 'dist', `${prefix}-`));
+  const base = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  for (const name of await readdir(source)) {
+    if (name === 'dist' || name === '.astro' || name === 'node_modules') continue;
+    await cp(join(source, name), join(root, name), { recursive: true });
+  }
+  return {
+    root,
+    outDir: join(root, 'out'),
+    cacheDir: join(base, 'cache'),
+    cleanup: async () => {
+      await rm(root, { recursive: true, force: true });
+      if ([...failedCacheDirs].some((dir) => dir.startsWith(base))) {
+        await new Promise((resolve) => setTimeout(resolve, LATE_WRITE_MARGIN_MS));
+      }
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Builds `root` with the given environment; never throws (the error comes back with the logs). */
 export async function buildFixture(opts: {
   root: string;
@@ -62,6 +100,7 @@ export async function buildFixture(opts: {
     await build({ root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
+    failedCacheDirs.add(opts.cacheDir);
   } finally {
     process.stdout.write = outWrite;
     process.stderr.write = errWrite;

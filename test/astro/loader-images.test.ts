@@ -5,40 +5,55 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from './loader-harness.js';
+import { admin, buildFixture, isolatedSite, readTree } from './loader-harness.js';
 
-const root = fixtureRoot('images-site');
+// Every test has its own simulator, its own copy of the fixture site and its own directories, and builds
+// the state it needs itself: no test reads what another one left (any order, any machine speed).
+// Each test runs several real builds: on a busy machine they are slow, which must not fail the test.
+vi.setConfig({ testTimeout: 300_000 });
 const MEDIA = 'GET /media/*';
-let sim: Simulator;
-let dirs: Awaited<ReturnType<typeof tempDirs>>;
-const env = (extra: Record<string, string> = {}) => ({
-  PUBLISHER_SITE_ID: '12',
-  PUBLISHER_BASE_URL: sim.url,
-  PUBLISHER_API_KEY: sim.tokens.pro,
-  ...extra,
-});
-const mediaCount = (status: string) => sim.stats().routes[MEDIA]?.[status] ?? 0;
 const imgTags = (html: string) => html.match(/<img\b[^>]*>/g) ?? [];
+
+type Site = Awaited<ReturnType<typeof isolatedSite>>;
+const owned: Array<{ sim: Simulator; site: Site }> = [];
+afterEach(async () => {
+  for (const { sim, site } of owned.splice(0)) {
+    await sim.close();
+    await site.cleanup();
+  }
+});
+
+async function setUp(prefix: string) {
+  const sim = await startSimulator({ articles: 3, rateLimitOverride: 100_000 });
+  const site = await isolatedSite('images-site', prefix);
+  owned.push({ sim, site });
+  const build = (extra: Record<string, string> = {}) =>
+    buildFixture({
+      root: site.root,
+      outDir: site.outDir,
+      cacheDir: site.cacheDir,
+      env: {
+        PUBLISHER_SITE_ID: '12',
+        PUBLISHER_BASE_URL: sim.url,
+        PUBLISHER_API_KEY: sim.tokens.pro,
+        ...extra,
+      },
+    });
+  const mediaCount = (status: string) => sim.stats().routes[MEDIA]?.[status] ?? 0;
+  return { sim, site, build, mediaCount };
+}
 
 async function pages(outDir: string): Promise<Map<string, string>> {
   const files = await readTree(outDir);
   return new Map([...files].filter(([path]) => path.startsWith('blog/') && path.endsWith('.html')));
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ articles: 3, rateLimitOverride: 100_000 });
-  dirs = await tempDirs('images', root);
-});
-afterAll(async () => {
-  await sim?.close();
-  await dirs?.cleanup();
-});
-
 describe('articlesLoader images', () => {
   it('cold build: every article image and the featured image are optimised by Astro (srcset, sizes, width/height) and served from the blog', async () => {
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    const { sim, site: dirs, build, mediaCount } = await setUp('images-cold');
+    const result = await build();
     expect(result.error).toBeUndefined();
     // 3 images in each article's HTML and 1 featured image each, through the same cache.
     expect(result.logs).toContain('images: 12 downloaded, 0 cached');
@@ -70,15 +85,23 @@ describe('articlesLoader images', () => {
   });
 
   it('warm build: nothing downloaded, the same optimised images', async () => {
+    const { sim, site: dirs, build } = await setUp('images-warm');
+    expect((await build()).error).toBeUndefined();
     sim.resetStats();
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    const result = await build();
     expect(result.error).toBeUndefined();
     expect(sim.stats().routes[MEDIA]).toBeUndefined();
-    for (const html of (await pages(dirs.outDir)).values())
+    const built = await pages(dirs.outDir);
+    expect(built.size).toBe(3);
+    for (const html of built.values()) {
+      expect(imgTags(html)).toHaveLength(4);
       expect(imgTags(html).every((t) => t.includes('src="/_astro/'))).toBe(true);
+    }
   });
 
   it('a failing image keeps its remote URL with one warning; SVG and other hosts are never fetched; strict fails', async () => {
+    const { sim, site: dirs, build } = await setUp('images-failing');
+    expect((await build()).error).toBeUndefined();
     const missing = `${sim.url}/media/sites/12/broken/missing-1.jpg`;
     const svg = `${sim.url}/media/sites/12/broken/logo.svg`;
     const other = 'https://images.other.example/a.jpg';
@@ -90,7 +113,7 @@ describe('articlesLoader images', () => {
       content: `<p>x</p><img src="${missing}" alt="gone" width="10" height="10"><img src="${svg}" alt="svg"><img src="${other}" alt="elsewhere"><img src="${good}" alt="fine" width="640" height="400">`,
     });
     sim.resetStats();
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    const result = await build();
     expect(result.error).toBeUndefined();
     const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
     expect(warnings).toHaveLength(1);
@@ -116,29 +139,25 @@ describe('articlesLoader images', () => {
     expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && !t.includes('class="featured"'))).toHaveLength(1);
     expect(imgTags(html).filter((t) => t.includes('src="/_astro/') && t.includes('class="featured"'))).toHaveLength(1);
 
-    const strict = await buildFixture({
-      root,
-      outDir: dirs.outDir,
-      cacheDir: dirs.cacheDir,
-      env: env({ IMAGES_TEST_STRICT: '1' }),
-    });
+    // Last: a build that fails leaves nothing another build of this test reads.
+    const strict = await build({ IMAGES_TEST_STRICT: '1' });
     expect(strict.error?.message).toMatch(
       /1 article image\(s\) could not be fetched .*strict: true turns this warning into a failure/,
     );
   });
 
   it('images: false puts every image back on the remote URL, without a request to the service', async () => {
+    const { sim, site: dirs, build } = await setUp('images-off');
+    // First with images: every image local, then turned off.
+    expect((await build()).error).toBeUndefined();
     sim.resetStats();
-    const result = await buildFixture({
-      root,
-      outDir: dirs.outDir,
-      cacheDir: dirs.cacheDir,
-      env: env({ IMAGES_TEST_OFF: '1' }),
-    });
+    const result = await build({ IMAGES_TEST_OFF: '1' });
     expect(result.error).toBeUndefined();
     expect(sim.stats().routes[MEDIA]).toBeUndefined();
-    for (const html of (await pages(dirs.outDir)).values()) {
-      expect(imgTags(html).length).toBeGreaterThan(0);
+    const built = await pages(dirs.outDir);
+    expect(built.size).toBe(3);
+    for (const html of built.values()) {
+      expect(imgTags(html)).toHaveLength(4);
       expect(imgTags(html).every((t) => !t.includes('/_astro/'))).toBe(true);
       expect(html).toMatch(
         /<img class="featured" src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\/[^"]+\/featured\.jpg"/,
@@ -149,94 +168,76 @@ describe('articlesLoader images', () => {
 
 describe('articlesLoader images: the featured image', () => {
   it('a featured image that cannot be fetched keeps its remote URL with one warning; one from another host is not fetched', async () => {
-    const own = await tempDirs('images-featured', root);
-    try {
-      const missing = `${sim.url}/media/sites/12/featured-gone/missing-hero.jpg`;
-      const other = 'https://images.other.example/hero.jpg';
-      await admin(sim.url, 'POST', 'articles', {
-        site: 12,
-        slug: 'featured-gone',
-        title: 'Featured gone',
-        content: '<p>text only</p>',
-        featured_image: missing,
-      });
-      await admin(sim.url, 'POST', 'articles', {
-        site: 12,
-        slug: 'featured-elsewhere',
-        title: 'Featured elsewhere',
-        content: '<p>text only</p>',
-        featured_image: other,
-      });
-      sim.resetStats();
-      const result = await buildFixture({ root, outDir: own.outDir, cacheDir: own.cacheDir, env: env() });
-      expect(result.error).toBeUndefined();
-      const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
-      expect(warnings).toHaveLength(1);
-      expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.includes('featured-'))).toEqual([
-        expect.objectContaining({ path: '/media/sites/12/featured-gone/missing-hero.jpg', status: 404 }),
-      ]);
-      const built = await pages(own.outDir);
-      expect(built.get('blog/featured-gone/index.html')).toContain(`<img class="featured" src="${missing}"`);
-      expect(built.get('blog/featured-elsewhere/index.html')).toContain(`<img class="featured" src="${other}"`);
-      // The others are local and optimised, as in the first build of the shared directories.
-      expect(
-        imgTags(built.get('blog/broken-images/index.html') ?? '').filter(
-          (t) => t.includes('class="featured"') && t.includes('src="/_astro/'),
-        ),
-      ).toHaveLength(1);
-    } finally {
-      await own.cleanup();
-    }
+    const { sim, site: own, build } = await setUp('images-featured');
+    const missing = `${sim.url}/media/sites/12/featured-gone/missing-hero.jpg`;
+    const other = 'https://images.other.example/hero.jpg';
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      slug: 'featured-gone',
+      title: 'Featured gone',
+      content: '<p>text only</p>',
+      featured_image: missing,
+    });
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      slug: 'featured-elsewhere',
+      title: 'Featured elsewhere',
+      content: '<p>text only</p>',
+      featured_image: other,
+    });
+    sim.resetStats();
+    const result = await build();
+    expect(result.error).toBeUndefined();
+    const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
+    expect(warnings).toHaveLength(1);
+    expect(sim.stats().requests.filter((r) => r.route === MEDIA && r.path.includes('featured-'))).toEqual([
+      expect.objectContaining({ path: '/media/sites/12/featured-gone/missing-hero.jpg', status: 404 }),
+    ]);
+    const built = await pages(own.outDir);
+    expect(built.get('blog/featured-gone/index.html')).toContain(`<img class="featured" src="${missing}"`);
+    expect(built.get('blog/featured-elsewhere/index.html')).toContain(`<img class="featured" src="${other}"`);
+    // The others are local and optimised.
+    const others = [...built].filter(([path]) => !path.includes('/featured-'));
+    expect(others).toHaveLength(3);
+    for (const [, html] of others)
+      expect(imgTags(html).filter((t) => t.includes('class="featured"') && t.includes('src="/_astro/'))).toHaveLength(
+        1,
+      );
   });
 });
 
 describe('articlesLoader images: images.maxDownloads', () => {
   it('bounds the downloads of one build; the rest stay remote without a warning and come with the next build', async () => {
-    const own = await tempDirs('images-max', root);
-    try {
-      sim.resetStats();
-      const first = await buildFixture({
-        root,
-        outDir: own.outDir,
-        cacheDir: own.cacheDir,
-        env: env({ IMAGES_TEST_MAX_DOWNLOADS: '2' }),
-      });
-      expect(first.error).toBeUndefined();
-      // Which images wait is a matter of timing; the counts are not.
-      const line =
-        /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(
-          first.logs,
-        );
-      expect(line).not.toBeNull();
-      const failed = Number(line![2] ?? 0);
-      const deferred = Number(line![3]);
-      // Two attempts in all, whether they succeeded or not.
-      expect(Number(line![1]) + failed).toBe(2);
-      if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
-      const fetchedFirst = sim
-        .stats()
-        .requests.filter((r) => r.route === MEDIA && r.status === 200)
-        .map((r) => r.path);
-      expect(fetchedFirst).toHaveLength(2 - failed);
+    const { sim, build } = await setUp('images-max');
+    const first = await build({ IMAGES_TEST_MAX_DOWNLOADS: '2' });
+    expect(first.error).toBeUndefined();
+    // Which images wait is a matter of timing; the counts are not.
+    const line =
+      /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(
+        first.logs,
+      );
+    expect(line).not.toBeNull();
+    const failed = Number(line![2] ?? 0);
+    const deferred = Number(line![3]);
+    // Two attempts in all, whether they succeeded or not.
+    expect(Number(line![1]) + failed).toBe(2);
+    if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
+    const fetchedFirst = sim
+      .stats()
+      .requests.filter((r) => r.route === MEDIA && r.status === 200)
+      .map((r) => r.path);
+    expect(fetchedFirst).toHaveLength(2 - failed);
 
-      sim.resetStats();
-      const second = await buildFixture({
-        root,
-        outDir: own.outDir,
-        cacheDir: own.cacheDir,
-        env: env({ IMAGES_TEST_MAX_DOWNLOADS: '100' }),
-      });
-      expect(second.error).toBeUndefined();
-      const requested = sim
-        .stats()
-        .requests.filter((r) => r.route === MEDIA)
-        .map((r) => r.path);
-      // The waiting ones and the failed ones (tried again), never the two already downloaded.
-      expect(requested).toHaveLength(deferred + failed);
-      expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);
-      expect(second.logs).not.toContain('left for the next build');
-    } finally {
-      await own.cleanup();
-    }
+    sim.resetStats();
+    const second = await build({ IMAGES_TEST_MAX_DOWNLOADS: '100' });
+    expect(second.error).toBeUndefined();
+    const requested = sim
+      .stats()
+      .requests.filter((r) => r.route === MEDIA)
+      .map((r) => r.path);
+    // The waiting ones and the failed ones (tried again), never the two already downloaded.
+    expect(requested).toHaveLength(deferred + failed);
+    expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);
+    expect(second.logs).not.toContain('left for the next build');
   });
 });

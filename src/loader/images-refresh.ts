@@ -1,0 +1,61 @@
+import type { LoaderContext } from 'astro/loaders';
+import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
+import type { ImageStep } from './images-step.js';
+
+/**
+ * The stored articles that no fetch touched in this build, against the image step: local copies that are gone
+ * (cache cleared by hand) fetched again, images that failed before tried again, everything back to remote
+ * URLs when images were turned off. An entry is written only when something changed; its data goes through
+ * the collection's schema again (from the article's fields held beside it), so a theme's mapping of the
+ * featured image follows. Returns the articles the schema refused (their stored version stays).
+ */
+export async function refreshStoredImages(
+  ctx: LoaderContext,
+  step: ImageStep,
+  digestOf: (data: Record<string, unknown>, html: string) => string,
+  skip: ReadonlySet<string>,
+): Promise<EntrySchemaError[]> {
+  const { store } = ctx;
+  const refused: EntrySchemaError[] = [];
+  for (const id of store.keys()) {
+    if (skip.has(id)) continue;
+    const entry = store.get(id);
+    const html = entry?.rendered?.html;
+    const source = serviceDataOf(entry);
+    if (!entry || html === undefined || !source) continue;
+    const paths = (entry.rendered?.metadata?.imagePaths ?? []) as string[];
+    const url = typeof source.featuredImage === 'string' ? source.featuredImage : undefined;
+    const local = typeof source.featuredImageAsset === 'string' ? source.featuredImageAsset : undefined;
+    const refreshed = await step.refresh(html, paths);
+    const stale = step.featuredStale(url, local);
+    if (!refreshed && !stale) continue;
+    const next = refreshed ?? { html, imagePaths: paths };
+    const nextLocal = stale ? await step.localiseUrl(url) : local;
+    let parsed;
+    try {
+      parsed = await parseEntry(ctx, id, source, nextLocal);
+    } catch (error) {
+      if (!(error instanceof EntrySchemaError)) throw error;
+      refused.push(error);
+      continue;
+    }
+    const {
+      filePath: _f,
+      assetImports: _a,
+      imageImports: _i,
+      ...rest
+    } = entry as typeof entry & { assetImports?: string[]; imageImports?: unknown };
+    store.set({
+      ...rest,
+      data: parsed.stored,
+      rendered: {
+        ...entry.rendered,
+        html: next.html,
+        metadata: withServiceData({ ...entry.rendered?.metadata, imagePaths: next.imagePaths }, parsed.source),
+      },
+      digest: digestOf(parsed.plain, next.html),
+      ...step.entryFields(nextLocal ? [...next.imagePaths, nextLocal] : next.imagePaths),
+    });
+  }
+  return refused;
+}
