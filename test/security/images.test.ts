@@ -134,7 +134,7 @@ describe('hostile images (issue 21: 1, 2)', () => {
           p.on('close', () => resolve(text));
         });
         const line = out.trim().split('\n').at(-1) ?? '';
-        const figures = JSON.parse(line) as { ms: number; maxRssMb: number; error?: string };
+        const figures = JSON.parse(line) as { ms: number; cpuMs: number; maxRssMb: number; error?: string };
         expect(figures.error).toBeUndefined();
         return figures;
       } finally {
@@ -142,16 +142,18 @@ describe('hostile images (issue 21: 1, 2)', () => {
       }
     };
     // Alternated, best of three each: the machine's other load touches both sides alike.
-    const plain: Array<{ ms: number; maxRssMb: number }> = [];
-    const bombed: Array<{ ms: number; maxRssMb: number }> = [];
+    type Figures = { ms: number; cpuMs: number; maxRssMb: number };
+    const plain: Figures[] = [];
+    const bombed: Figures[] = [];
     for (let i = 0; i < 3; i += 1) {
       plain.push(await run(goodPng()));
       bombed.push(await run(bomb));
     }
-    const best = (xs: Array<{ ms: number; maxRssMb: number }>, k: 'ms' | 'maxRssMb') =>
-      Math.min(...xs.map((x) => x[k]));
+    const best = (xs: Figures[], k: keyof Figures) => Math.min(...xs.map((x) => x[k]));
     console.log(`pixel bomb figures: without ${JSON.stringify(plain)}, with ${JSON.stringify(bombed)}`);
     expect(best(bombed, 'maxRssMb')).toBeLessThanOrEqual(best(plain, 'maxRssMb') * 1.2);
-    expect(best(bombed, 'ms')).toBeLessThanOrEqual(best(plain, 'ms') * 1.2);
+    // The build's time as CPU time: a bomb decoded by the image service costs seconds of it (16.7 s against
+    // 3.8 s before the fix), while the wall time of a build on a shared machine moves with the others' load.
+    expect(best(bombed, 'cpuMs')).toBeLessThanOrEqual(best(plain, 'cpuMs') * 1.2);
   }, 300_000);
 });
