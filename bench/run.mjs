@@ -16,6 +16,7 @@ import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 import { buildInChild, interleaved, medianLoader, medianPhases, writeMarkdown } from './site-build.mjs';
 import { breakdownSvg } from './chart.mjs';
 import { PHASES } from './phases.mjs';
+import { measureEditToServed } from './edit-to-served.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -194,6 +195,8 @@ async function main() {
     Object.assign(figures, breakdownFigures(kinds));
     // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.
     if (process.env.BENCH_SCALE !== '0') Object.assign(figures, await measureScale({ log }));
+    // Edit on the simulator to the page served, static vs cached on demand (bench/edit-to-served.mjs); BENCH_EDIT=0 leaves it out.
+    if (process.env.BENCH_EDIT !== '0') Object.assign(figures, await measureEditToServed({ log }));
     if (svgFile) writeFileSync(svgFile, breakdownSvg(figures));
     if (json) console.log(JSON.stringify(figures));
     else printTable(figures);
