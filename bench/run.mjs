@@ -25,6 +25,8 @@ const CHANGED = 10;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const json = process.argv.includes('--json');
+// BENCH_PARTS=builds,micro,deploy (the default: all) runs only some of the parts.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'builds,micro,deploy').split(','));
 const svgIndex = process.argv.indexOf('--svg');
 const svgFile = svgIndex === -1 ? undefined : process.argv[svgIndex + 1];
 const log = (line) => {
@@ -104,82 +106,93 @@ async function main() {
       return { ...result, requests: simulator.stats().authenticated - before };
     };
 
-    log(`bench: cold build of ${ARTICLES} articles...`);
-    const cold = await requestsOf(() => buildSite(env, join(work, 'out-cold'), remoteCache));
-
-    log(`bench: the same articles as local Markdown files (glob loader), cold build...`);
+    const figures = { pairs: PAIRS };
+    const kinds = {};
     const details = await fetchDetails(simulator, siteId);
-    const globDir = join(work, 'articles');
-    writeMarkdown(details, globDir);
-    const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
-    const globCache = join(work, 'glob-cache');
-    await buildSite(globEnv, join(work, 'out-glob-cold'), globCache);
+    if (PARTS.has('builds')) {
+      // The detail reads above moved every view count: the cold build comes after them, so that the warm
+      // builds start from the service's current counts.
+      log(`bench: cold build of ${ARTICLES} articles...`);
+      const cold = await requestsOf(() => buildSite(env, join(work, 'out-cold'), remoteCache));
 
-    log(`bench: ${PAIRS} pairs of warm builds (loader | glob), interleaved...`);
-    let warmRequests = 0;
-    const warmVsGlob = await interleaved(
-      PAIRS,
-      async (i) => {
-        const result = await requestsOf(() => buildSite(env, join(work, `out-warm${i}`), remoteCache));
-        warmRequests = Math.max(warmRequests, result.requests);
-        return result;
-      },
-      (i) => buildSite(globEnv, join(work, `out-glob${i}`), globCache),
-    );
+      log(`bench: the same articles as local Markdown files (glob loader), cold build...`);
+      const globDir = join(work, 'articles');
+      writeMarkdown(details, globDir);
+      const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
+      const globCache = join(work, 'glob-cache');
+      await buildSite(globEnv, join(work, 'out-glob-cold'), globCache);
 
-    log(`bench: ${CHANGED} articles updated, then a build...`);
-    const list = await (
-      await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
-        headers: { authorization: `Bearer ${simulator.tokens.agence}` },
-      })
-    ).json();
-    const changedSlugs = list.results
-      .filter((_, i) => i % Math.floor(ARTICLES / CHANGED) === 5)
-      .slice(0, CHANGED)
-      .map((a) => a.slug);
-    for (const slug of changedSlugs) {
-      await adminJson(simulator, 'PATCH', `/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
-        title: `Updated: ${slug}`,
+      log(`bench: ${PAIRS} pairs of warm builds (loader | glob), interleaved...`);
+      let warmRequests = 0;
+      const warmVsGlob = await interleaved(
+        PAIRS,
+        async (i) => {
+          const result = await requestsOf(() => buildSite(env, join(work, `out-warm${i}`), remoteCache));
+          warmRequests = Math.max(warmRequests, result.requests);
+          return result;
+        },
+        (i) => buildSite(globEnv, join(work, `out-glob${i}`), globCache),
+      );
+
+      log(`bench: ${CHANGED} articles updated, then a build...`);
+      const list = await (
+        await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
+          headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+        })
+      ).json();
+      const changedSlugs = list.results
+        .filter((_, i) => i % Math.floor(ARTICLES / CHANGED) === 5)
+        .slice(0, CHANGED)
+        .map((a) => a.slug);
+      for (const slug of changedSlugs) {
+        await adminJson(simulator, 'PATCH', `/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
+          title: `Updated: ${slug}`,
+        });
+      }
+      const changed = await requestsOf(() => buildSite(env, join(work, 'out-changed'), remoteCache));
+      Object.assign(figures, {
+        'cold.requests': cold.requests,
+        'cold.ms': cold.ms,
+        'warm.requests': warmRequests,
+        'warm.ms': warmVsGlob.aMs,
+        'changed10.requests': changed.requests,
+        'glob.ms': warmVsGlob.bMs,
+        warmVsGlob: warmVsGlob.ratio,
+        'warmVsGlob.min': warmVsGlob.min,
+        'warmVsGlob.max': warmVsGlob.max,
       });
-    }
-    const changed = await requestsOf(() => buildSite(env, join(work, 'out-changed'), remoteCache));
-
-    log('bench: sitemap rewrite of 50,000 URLs and its baseline...');
-    const sitemap = await childFigures('rewrite');
-    const baseline = await childFigures('baseline');
-
-    log('bench: sanitiser throughput and its baseline...');
-    const sanitize = await measureSanitize(details.map((article) => ({ html: article.content, url: article.url })));
-
-    log('bench: feeds and sitemaps, adversarial shapes at the size caps...');
-    const feedsHostile = await measureFeedsHostile();
-    const deploy = await measureDeploy({ simulator, siteId, work, log, articles: ARTICLES, pairs: PAIRS });
-
-    const figures = {
-      'cold.requests': cold.requests,
-      'cold.ms': cold.ms,
-      'warm.requests': warmRequests,
-      'warm.ms': warmVsGlob.aMs,
-      'changed10.requests': changed.requests,
-      'glob.ms': warmVsGlob.bMs,
-      warmVsGlob: warmVsGlob.ratio,
-      'warmVsGlob.min': warmVsGlob.min,
-      'warmVsGlob.max': warmVsGlob.max,
-      pairs: PAIRS,
-      'sitemap50k.ms': sitemap.ms,
-      'sitemap50k.peakMB': sitemap.peakMB,
-      'sitemapBaseline.ms': baseline.ms,
-      'sanitize.mbPerS': sanitize.mbPerS,
-      'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
-      ...feedsHostile,
-      ...deploy.figures,
-      ...breakdownFigures({
+      Object.assign(kinds, {
         cold: [cold],
         warm: warmVsGlob.runs.map((r) => r.a),
         glob: warmVsGlob.runs.map((r) => r.b),
-        ...deploy.builds,
-      }),
-    };
+      });
+    }
+
+    if (PARTS.has('micro')) {
+      log('bench: sitemap rewrite of 50,000 URLs and its baseline...');
+      const sitemap = await childFigures('rewrite');
+      const baseline = await childFigures('baseline');
+      log('bench: sanitiser throughput and its baseline...');
+      const sanitize = await measureSanitize(details.map((article) => ({ html: article.content, url: article.url })));
+      log('bench: feeds and sitemaps, adversarial shapes at the size caps...');
+      Object.assign(figures, {
+        'sitemap50k.ms': sitemap.ms,
+        'sitemap50k.cpuMs': sitemap.cpuMs,
+        'sitemap50k.peakMB': sitemap.peakMB,
+        'sitemapBaseline.ms': baseline.ms,
+        'sitemapBaseline.cpuMs': baseline.cpuMs,
+        'sanitize.mbPerS': sanitize.mbPerS,
+        'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
+        ...(await measureFeedsHostile()),
+      });
+    }
+
+    if (PARTS.has('deploy')) {
+      const deploy = await measureDeploy({ simulator, siteId, work, log, articles: ARTICLES, pairs: PAIRS });
+      Object.assign(figures, deploy.figures);
+      Object.assign(kinds, deploy.builds);
+    }
+    Object.assign(figures, breakdownFigures(kinds));
     // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.
     if (process.env.BENCH_SCALE !== '0') Object.assign(figures, await measureScale({ log }));
     // Edit on the simulator to the page served, static vs cached on demand (bench/edit-to-served.mjs); BENCH_EDIT=0 leaves it out.
