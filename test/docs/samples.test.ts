@@ -44,9 +44,10 @@ function samplesOf(page: string): { samples: Sample[]; unmarked: string[] } {
   const samples: Sample[] = [];
   const unmarked: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\w*)/.exec(lines[i]!);
+    // An indented fence (inside a list item) counts too: it must be marked like any other.
+    const open = /^\s*```(\w*)/.exec(lines[i]!);
     if (!open) continue;
-    const end = lines.indexOf('```', i + 1);
+    const end = lines.findIndex((line, at) => at > i && line.trim() === '```');
     const marker = /^<!-- sample: ([\w-]+)\/(\S+)( typecheck)? -->$/.exec(lines[i - 1] ?? '');
     if (marker) {
       samples.push({
