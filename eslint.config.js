@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '**/dist/', '**/.astro/', 'node_modules/', '**/node_modules/', 'screenshots/'] },
+  { ignores: ['test/fixtures/.samples/', 'dist/', '**/dist/', '**/.astro/', 'node_modules/', '**/node_modules/', 'screenshots/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,11 @@
 // The package's `./client` entry point: the factory, its options, the error classes and guard, and the
 // response types. Retry timing, hints, redaction and the response schemas are internal.
+/**
+ * The typed REST client of the service's API v1: `createClient()`, its options, the error classes and their guard, and the response types.
+ *
+ * @packageDocumentation
+ * @module astro-content-publisher/client
+ */
 export { createClient, type Client } from './client.js';
 export type { ClientLogger, ClientOptions } from './options.js';
 export type { RateLimitState } from './rate-limit.js';

@@ -5,6 +5,12 @@
 //   // src/pages/rss.xml.ts
 //   import { rssHandler } from 'astro-content-publisher/rss';
 //   export const GET = rssHandler({ title: 'My blog', language: 'en' });
+/**
+ * `rssHandler()`: the feed route as a handler for an endpoint of the blog's own (with `publisher({ rss: false })`).
+ *
+ * @packageDocumentation
+ * @module astro-content-publisher/rss
+ */
 
 import type { APIRoute } from 'astro';
 import { formatIssue } from '../options/issues.js';

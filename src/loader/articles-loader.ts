@@ -9,7 +9,7 @@ import { runArticlesSync } from './sync-run.js';
 
 /**
  * The build-time loader of a site's published articles: one entry per article (id: the slug), sanitised HTML
- * and headings for `render(entry)`, synced incrementally within a request budget (see https://www.npmjs.com/package/astro-content-publisher#content-loader-astro-content-publisherloaders-also-loader).
+ * and headings for `render(entry)`, synced incrementally within a request budget (see https://www.npmjs.com/package/astro-content-publisher#quick-start-1-a-static-blog-from-the-service).
  *
  * ```ts
  * // src/content.config.ts

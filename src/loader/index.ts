@@ -1,5 +1,11 @@
 // The package's `./loaders` (and `./loader`) entry point: the loader factories, their option and data types,
 // and the error strict mode throws. Everything else in this folder is internal.
+/**
+ * The content loaders (`articlesLoader`, `keywordsLoader`, `digestLoader`, `liveArticlesLoader`), their option and data types, and the helpers that map articles to a theme's schema. `astro-content-publisher/loader` is the same module.
+ *
+ * @packageDocumentation
+ * @module astro-content-publisher/loaders
+ */
 export { articlesLoader } from './articles-loader.js';
 export { keywordsLoader, digestLoader } from './data-loaders.js';
 export {
@@ -9,6 +15,9 @@ export {
   type LiveArticleData,
 } from './live-loader.js';
 export type { ArticlesLoaderOptions, DataLoaderOptions, LiveArticlesLoaderOptions } from './options.js';
+// The nested option types, so that the reference (and a user's own typed config) can name them.
+export type { BudgetOptions, ImagesOptions } from './options-docs.js';
+export type { SanitizeOptions, Heading } from '../html/index.js';
 export type { ArticleData, KeywordData, DigestData } from './schemas.js';
 export { StrictModeError } from './warnings.js';
 // The helpers of https://www.npmjs.com/package/astro-content-publisher#mapping-the-articles-to-a-themes-schema

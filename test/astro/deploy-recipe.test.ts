@@ -1,5 +1,5 @@
 /**
- * The README's GitHub Actions recipe, step by step, in a fresh copy of a fixture blog at the same path (as
+ * The deploy guide's GitHub Actions recipe, step by step, in a fresh copy of a fixture blog at the same path (as
  * a runner's checkout is): restore an empty cache, build, save; then a new checkout, restore, build. The
  * second build must spend one authenticated request, and the first must say that its store was empty.
  */
@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { buildFixture, fixtureRoot } from './loader-harness.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/guides/deploy.md', import.meta.url);
 const source = fixtureRoot('ci-site');
 const checkout = join(source, 'dist', 'checkout');
 const cacheStore = join(tmpdir(), `acp-actions-cache-${process.pid}`);
 
-/** The recipe's YAML, as the README shows it. */
+/** The recipe's YAML, as the deploy guide shows it. */
 async function recipe(): Promise<string> {
   const text = await readFile(README, 'utf8');
   const start = text.indexOf('<!-- recipe:github-actions -->');

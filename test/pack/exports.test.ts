@@ -45,13 +45,17 @@ const LOADERS = {
   types: [
     'ArticleData',
     'ArticlesLoaderOptions',
+    'BudgetOptions',
     'DataLoaderOptions',
     'DigestData',
+    'Heading',
+    'ImagesOptions',
     'KeywordData',
     'LiveArticleData',
     'LiveArticleEntryFilter',
     'LiveArticlesFilter',
     'LiveArticlesLoaderOptions',
+    'SanitizeOptions',
     'StarterFields',
   ],
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   listMayBeCapped,
@@ -389,6 +390,9 @@ describe('budget arithmetic', () => {
 
 describe('summaryLine', () => {
   it('is the one line of the README', () => {
+    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain(
+      '1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour',
+    );
     expect(
       summaryLine({
         total: 1000,

@@ -6,7 +6,7 @@
  * them from a heading: lower-case, punctuation removed, spaces to hyphens, a repeated one suffixed -1, -2.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -48,6 +48,22 @@ function filesUnder(dir: string, ext: string): string[] {
 }
 
 const readme = join(root, 'README.md');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+/** Where the README links the docs: the files of the published package, which npm and unpkg serve. */
+const DOCS_BASE = 'https://unpkg.com/astro-content-publisher/';
+
+/** The Markdown link targets of a file, outside code fences. */
+function linksOf(file: string): string[] {
+  let fence = false;
+  const text = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => {
+      if (line.startsWith('```')) fence = !fence;
+      return !fence;
+    })
+    .join('\n');
+  return [...text.matchAll(/\]\(([^)\s]*)\)/g)].map((match) => match[1]!);
+}
 const docs = filesUnder(join(root, 'docs'), '.md');
 
 describe('links to the documentation', () => {
@@ -91,19 +107,10 @@ describe('links to the documentation', () => {
     expect(links.length).toBeGreaterThanOrEqual(12);
   });
 
-  it('every #anchor and docs/ link of the README and of the docs pages exists', () => {
+  it('every link of the docs pages resolves to a file and a heading that exist', () => {
     const broken: string[] = [];
-    for (const file of [readme, ...docs]) {
-      let fence = false;
-      const text = readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => {
-          if (line.startsWith('```')) fence = !fence;
-          return !fence;
-        })
-        .join('\n');
-      for (const match of text.matchAll(/\]\(([^)\s]*)\)/g)) {
-        const target = match[1]!;
+    for (const file of docs) {
+      for (const target of linksOf(file)) {
         if (/^[a-z]+:/.test(target)) continue;
         const [path, anchor] = target.split('#') as [string, string | undefined];
         const linked = path === '' ? file : resolve(dirname(file), path);
@@ -116,9 +123,43 @@ describe('links to the documentation', () => {
     expect(broken).toEqual([]);
   });
 
-  it('the README links every docs page', () => {
+  it('every README link works where the README is read (the npm page, the repository): in-page, or an absolute address of a shipped file', () => {
+    const shipped = pkg.files;
+    const broken: string[] = [];
+    let absolute = 0;
+    for (const target of linksOf(readme)) {
+      if (target.startsWith('#')) {
+        if (!anchorsOf(readme).has(target.slice(1))) broken.push(`${target} (no such heading)`);
+        continue;
+      }
+      if (target.startsWith(DOCS_BASE)) {
+        absolute += 1;
+        const [path, anchor] = target.slice(DOCS_BASE.length).split('#') as [string, string | undefined];
+        const file = join(root, path);
+        if (!existsSync(file)) broken.push(`${target} (no such file)`);
+        else if (!shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)))
+          broken.push(`${target} (not in package.json "files": not on unpkg)`);
+        else if (anchor !== undefined && !anchorsOf(file).has(anchor)) broken.push(`${target} (no such heading)`);
+        continue;
+      }
+      // A relative link resolves on the repository but not on the npm page (no "repository" to resolve it against).
+      if (!/^https?:/.test(target)) broken.push(`${target} (relative: dead on the npm page)`);
+    }
+    expect(broken).toEqual([]);
+    expect(absolute).toBeGreaterThanOrEqual(20);
+  });
+
+  it('the README links every guide and reference page', () => {
     const text = readFileSync(readme, 'utf8');
-    expect(docs.length).toBeGreaterThanOrEqual(5);
-    for (const page of docs) expect(text, relative(root, page)).toContain(`](${relative(root, page)})`);
+    const pages = docs.filter(
+      (page) => !relative(join(root, 'docs'), page).startsWith(`reference${sep}astro-content-publisher${sep}`),
+    );
+    expect(pages.length).toBeGreaterThanOrEqual(12);
+    for (const page of pages)
+      expect(text, relative(root, page)).toContain(`](${DOCS_BASE}${relative(root, page).split(sep).join('/')}`);
+  });
+
+  it('the README fits a first read: at most 20 KB', () => {
+    expect(readFileSync(readme).length).toBeLessThanOrEqual(20 * 1024);
   });
 });

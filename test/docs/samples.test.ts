@@ -1,0 +1,151 @@
+/**
+ * Every code sample of the README and of docs/ is built or type-checked: a sample is a fence whose previous
+ * line is `<!-- sample: <project>/<path> -->` (or `... typecheck -->`). The samples of one page and project
+ * are written over a copy of a base site (the official blog starter for projects named `starter*`, else
+ * test/fixtures/docs-site) and then
+ * - built with `astro build` against the simulator (the loaders really run; `.astro` samples are compiled),
+ *   unless one of the project's samples says `typecheck`, in which case `astro sync` generates the types only;
+ * - type-checked with `tsc` under Astro's strict config (the `.ts`, `.js` and `.mjs` samples).
+ * A TypeScript, JavaScript or Astro fence without a marker fails the first test: no sample goes unchecked.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = join(root, 'test/fixtures/.samples');
+const CHECKED = new Set(['ts', 'js', 'mjs', 'astro', 'tsx']);
+
+interface Sample {
+  page: string;
+  line: number;
+  project: string;
+  path: string;
+  typecheckOnly: boolean;
+  code: string;
+}
+
+function pages(): string[] {
+  const docs = readdirSync(join(root, 'docs'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    // The generated reference holds signatures, not samples.
+    .filter((page) => !page.startsWith('docs/reference/'));
+  return ['README.md', ...docs];
+}
+
+function samplesOf(page: string): { samples: Sample[]; unmarked: string[] } {
+  const lines = readFileSync(join(root, page), 'utf8').split('\n');
+  const samples: Sample[] = [];
+  const unmarked: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w*)/.exec(lines[i]!);
+    if (!open) continue;
+    const end = lines.indexOf('```', i + 1);
+    const marker = /^<!-- sample: ([\w-]+)\/(\S+)( typecheck)? -->$/.exec(lines[i - 1] ?? '');
+    if (marker) {
+      samples.push({
+        page,
+        line: i + 1,
+        project: marker[1]!,
+        path: marker[2]!,
+        typecheckOnly: marker[3] !== undefined,
+        code: `${lines.slice(i + 1, end).join('\n')}\n`,
+      });
+    } else if (CHECKED.has(open[1]!)) unmarked.push(`${page}:${i + 1} (\`\`\`${open[1]})`);
+    i = end;
+  }
+  return { samples, unmarked };
+}
+
+const all = pages().map(samplesOf);
+const projects = new Map<string, Sample[]>();
+for (const sample of all.flatMap((p) => p.samples)) {
+  const key = `${sample.page.replace(/[/.]/g, '-')}--${sample.project}`;
+  projects.set(key, [...(projects.get(key) ?? []), sample]);
+}
+
+/** Two projects at a time: each is an Astro build or sync and a tsc run (a 2-core machine). */
+let running = 0;
+const waiting: Array<() => void> = [];
+async function slot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= 2) await new Promise<void>((resume) => waiting.push(resume));
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
+
+let simulator: Simulator;
+beforeAll(async () => {
+  simulator = await startSimulator({ articles: 6, seed: 3 });
+  rmSync(work, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await simulator?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('documentation samples', () => {
+  it('every TypeScript, JavaScript and Astro sample is marked, so that a test checks it', () => {
+    expect(all.flatMap((p) => p.unmarked)).toEqual([]);
+    expect(projects.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it.concurrent.each([...projects.keys()])('%s: builds and type-checks', (key) => slot(() => check(key)), 300_000);
+});
+
+async function check(key: string): Promise<void> {
+  const samples = projects.get(key)!;
+  const dir = join(work, key);
+  const base = samples[0]!.project.startsWith('starter') ? 'test/fixtures/pack-starter' : 'test/fixtures/docs-site';
+  cpSync(join(root, base), dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](?:node_modules|dist|\.astro)$/.test(source),
+  });
+  for (const sample of samples) {
+    mkdirSync(dirname(join(dir, sample.path)), { recursive: true });
+    writeFileSync(join(dir, sample.path), sample.code);
+  }
+  const env = {
+    ...process.env,
+    PUBLISHER_BASE_URL: simulator.url,
+    PUBLISHER_API_KEY: simulator.tokens.pro,
+    PUBLISHER_SITE_ID: '12',
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
+  const astro = join(root, 'node_modules/astro/bin/astro.mjs');
+  const command = samples.some((s) => s.typecheckOnly) ? 'sync' : 'build';
+  const where = samples.map((s) => `${s.page}:${s.line}`).join(', ');
+  try {
+    await run(process.execPath, [astro, command, '--root', dir], { cwd: dir, env, maxBuffer: 64 << 20 });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`astro ${command} of the samples at ${where} failed:\n${stdout}\n${stderr}`);
+  }
+  const scripts = samples.filter((s) => /\.(?:ts|mts|js|mjs)$/.test(s.path)).map((s) => s.path);
+  if (scripts.length === 0) return;
+  writeFileSync(
+    join(dir, 'tsconfig.samples.json'),
+    JSON.stringify({
+      extends: join(root, 'node_modules/astro/tsconfigs/strict.json'),
+      compilerOptions: { noEmit: true, allowJs: true, checkJs: true, types: ['node'], skipLibCheck: true },
+      files: ['.astro/types.d.ts', ...scripts],
+    }),
+  );
+  try {
+    await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.samples.json'], {
+      cwd: dir,
+    });
+  } catch (error) {
+    throw new Error(`the samples at ${where} do not type-check:\n${(error as { stdout?: string }).stdout}`);
+  }
+}
