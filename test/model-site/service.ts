@@ -37,7 +37,11 @@ export interface Article {
   seq: number;
 }
 
+/** What the service's RSS feed carries: whole articles, or a teaser (then only detail calls give a body). */
+export type FeedContent = 'full' | 'teaser';
+
 export interface Model {
+  feed: FeedContent;
   published: Map<string, Article>;
   unpublished: Map<string, Article>;
   next: number;
@@ -65,8 +69,9 @@ export interface Shown {
 export const keyOf = (lang: Lang, slug: string) => `${lang}:${slug}`;
 export const other = (lang: Lang): Lang => (lang === 'en' ? 'fr' : 'en');
 
-export function newModel(): Model {
+export function newModel(feed: FeedContent): Model {
   return {
+    feed,
     published: new Map(),
     unpublished: new Map(),
     next: 1,
@@ -180,8 +185,22 @@ export async function clearFaults(sim: Simulator): Promise<void> {
   await expectStatus(await admin(sim, 'DELETE', 'faults'), 204, 'clear the faults');
 }
 
-export async function resetService(sim: Simulator): Promise<void> {
+/** The seed's content (none), faults and windows cleared, shared slugs on, the feed as `feed` says. */
+export async function resetService(sim: Simulator, feed: FeedContent): Promise<void> {
   await expectStatus(await admin(sim, 'POST', 'reset'), 200, 'reset the simulator');
+  await expectStatus(
+    await admin(sim, 'PUT', 'variants', { variants: { sharedSlugs: true, rssContent: feed } }),
+    200,
+    'set the variants',
+  );
+}
+
+/**
+ * Out of the loader's reach: the detail endpoint answers the slug's oldest article, in another language,
+ * and the feed does not carry whole articles. README: such an article stays pending, with a warning.
+ */
+export function unreachable(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
+  return model.feed !== 'full' && detailLanguage(model, article.slug) !== article.lang;
 }
 
 /** A fresh article of `lang` (version 1, one image, a featured image, links to what is published). */
