@@ -22,7 +22,7 @@ import { newModel, resetService, type FeedContent } from './service.js';
 const RUNS = Number(process.env.MODEL_RUNS ?? 2);
 const SEED =
   process.env.MODEL_SEED === undefined
-    ? 20261124
+    ? 20261161
     : process.env.MODEL_SEED === 'random'
       ? Date.now() % 2 ** 31
       : Number(process.env.MODEL_SEED);
