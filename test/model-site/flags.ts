@@ -35,12 +35,6 @@ export const KNOWN = {
    */
   featuredUnmapped: on('featuredUnmapped'),
   /**
-   * The featured image's `src` (`/_astro/<hash>.<hash>.jpg`, the original) is not written to dist ("feat"
-   * helper); its `srcset` variants are. While true, a 404 of that one URL is accepted when the same
-   * element's `srcset` URLs all answer 200 (they are still checked).
-   */
-  featuredSrcMissing: on('featuredSrcMissing'),
-  /**
    * The sitemap and the feed list an article by its slug only: a language variant the blog does not have
    * (pending) is listed when the blog has the same slug in the other language, and its URL answers 404
    * ("lang" helper: the language decides what the routes list). While true, a 404 of a sitemap or feed URL

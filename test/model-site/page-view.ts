@@ -11,6 +11,8 @@ export interface PageView {
   featuredUrl: string;
   /** `src` and `srcset` URLs of the featured image element, if any. */
   featuredImg: { src: string; srcset: string[] } | undefined;
+  /** `og:image`: the featured image's original (`featuredImageAsset.src`), as themes put it in the head. */
+  ogImage: string | undefined;
   /** Every other `<img>` (the body's): its `src` and `srcset` URLs. */
   bodyImgs: Array<{ src: string; srcset: string[] }>;
   /** `href` of every link inside the article body. */
@@ -42,6 +44,7 @@ export function readPage(html: string): PageView {
     })),
     featuredUrl: attr(article, 'data-featured') ?? '',
     featuredImg: featured ? view(featured) : undefined,
+    ogImage: attr(/<meta property="og:image"[^>]*>/.exec(html)?.[0] ?? '', 'content'),
     bodyImgs: imgs.filter((tag) => tag !== featured).map(view),
     links: [...body.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&')),
   };

@@ -156,11 +156,13 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
     for (const img of page.view.bodyImgs)
       for (const url of [img.src, ...img.srcset]) await expect200('img', new URL(url, pageUrl).href, from);
     const featured = page.view.featuredImg;
+    if (featured)
+      for (const url of [featured.src, ...featured.srcset]) await expect200('img', new URL(url, pageUrl).href, from);
+    const original = page.view.ogImage;
+    // The original (`featuredImageAsset.src`), as themes put it in og:image.
+    if (original) await expect200('img', original, `${from} og:image`);
     if (featured) {
-      for (const url of featured.srcset) await expect200('img', new URL(url, pageUrl).href, from);
       const src = new URL(featured.src, pageUrl).href;
-      if (!(KNOWN.featuredSrcMissing && featured.srcset.length > 0 && (await status(src)) === 404))
-        await expect200('img', src, from);
       // The blog's own copy (<Image> of the local asset), unless the build said the download failed.
       const warned = new RegExp(`lang-${page.article.lang}\\][^\\n]*image\\(s\\) could not be fetched`).test(run.logs);
       if (!src.startsWith(BLOG) && !warned)
