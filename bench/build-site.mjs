@@ -1,22 +1,37 @@
-// One build of the benchmark blog in its own process (fresh module graph and heap, like `astro build`).
-// Prints one JSON line {"ms": wall time of build(), "articles": article pages written} on stdout.
-import { readdirSync } from 'node:fs';
+// One build of a benchmark blog in its own process (fresh module graph and heap, like `astro build`):
+// `node bench/build-site.mjs <outDir> <cacheDir> [site|deploy-site]`. Prints one JSON line on stdout:
+// {"ms": wall time of build(), "articles": article pages written, "peakMB", "phases": where the time went
+// (bench/phases.mjs), "loader": the loader's own figures (bench/loader-stats.mjs), "log": the loader's lines}.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
+import { phasesOf, withStampedLog } from './phases.mjs';
 
-const [outDir, cacheDir] = process.argv.slice(2);
-if (!outDir || !cacheDir) {
-  console.error('usage: node bench/build-site.mjs <outDir> <cacheDir>');
+const [outDir, cacheDir, site = 'site'] = process.argv.slice(2);
+if (!outDir || !cacheDir || !['site', 'deploy-site'].includes(site)) {
+  console.error('usage: node bench/build-site.mjs <outDir> <cacheDir> [site|deploy-site]');
   process.exit(2);
 }
-const root = fileURLToPath(new URL('./site/', import.meta.url));
-const started = performance.now();
-// BENCH_LOG_LEVEL=info shows where a build spends its time (content sync, page generation).
-await build({ root, outDir, cacheDir, logLevel: process.env.BENCH_LOG_LEVEL ?? 'error' });
-const ms = Math.round(performance.now() - started);
+const root = fileURLToPath(new URL(`./${site}/`, import.meta.url));
+const statsDir = mkdtempSync(join(tmpdir(), 'acp-bench-loader-'));
+process.env.BENCH_LOADER_STATS = join(statsDir, 'loader.json');
+// Astro's log at 'info' gives the phases' landmarks; BENCH_LOG_LEVEL=info also prints it on stderr.
+const { lines, ms } = await withStampedLog(() => build({ root, outDir, cacheDir, logLevel: 'info' }));
+if (process.env.BENCH_LOG_LEVEL === 'info') for (const [at, line] of lines) console.error(`${Math.round(at)} ${line}`);
+let loader;
+try {
+  loader = JSON.parse(readFileSync(process.env.BENCH_LOADER_STATS, 'utf8'));
+} catch {
+  loader = undefined;
+}
+rmSync(statsDir, { recursive: true, force: true });
 const articles = readdirSync(join(outDir, 'blog')).length;
 // Peak resident memory of this build process (maxRSS is in KiB), for the memory figures of bench/scale.mjs.
 const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
-console.log(JSON.stringify({ ms, articles, peakMB }));
+const log = lines
+  .map(([, line]) => line)
+  .filter((line) => /articles?: \d+ new|images: |fetched \d+ of \d+ articles/.test(line))
+  .join('\n');
+console.log(JSON.stringify({ ms: Math.round(ms), articles, peakMB, phases: phasesOf(lines, ms), loader, log }));

@@ -37,6 +37,8 @@ export const SCALE_TARGETS = {
   'scale.warmRequests': ['<= 1 + paging', (f) => f['scale.warmRequests'] <= 1],
   'scale.warmVsGlob': ['<= 1.3', (f) => f['scale.warmVsGlob'] <= 1.3],
   'scale.peakVsGlob': ['<= 1.5', (f) => f['scale.peakVsGlob'] <= 1.5],
+  'scale.coldProgressLines': ['>= 1', (f) => f['scale.coldProgressLines'] >= 1],
+  'scale.coldPeakVsGlob': ['<= 1.2', (f) => f['scale.coldPeakVsGlob'] <= 1.2],
 };
 
 export async function measureScale({ log = () => undefined } = {}) {
@@ -64,12 +66,17 @@ export async function measureScale({ log = () => undefined } = {}) {
     const globDir = join(work, 'articles');
     writeMarkdown(await allDetails(simulator, siteId, simulator.tokens.agence), globDir);
     const globEnv = { ...env, BENCH_SOURCE: 'glob', BENCH_GLOB_DIR: globDir };
-    await buildInChild(globEnv, join(work, 'out-glob-cold'), join(work, 'glob-cache'));
+    const globCold = await buildInChild(globEnv, join(work, 'out-glob-cold'), join(work, 'glob-cache'));
     const glob = await buildInChild(globEnv, join(work, 'out-glob-warm'), join(work, 'glob-cache'));
     return {
       'scale.coldPages': cold.articles,
       'scale.coldRequests': coldRequests,
       'scale.coldMs': cold.ms,
+      // The loader's progress lines during the cold sync (src/loader/progress.ts), and its memory against glob()'s.
+      'scale.coldProgressLines': cold.log.split('\n').filter((line) => /fetched \d+ of \d+ articles/.test(line)).length,
+      'scale.coldPeakMB': cold.peakMB,
+      'scale.globColdPeakMB': globCold.peakMB,
+      'scale.coldPeakVsGlob': Math.round((cold.peakMB / globCold.peakMB) * 100) / 100,
       'scale.warmRequests': warmRequests,
       'scale.warmMs': warm.ms,
       'scale.globMs': glob.ms,

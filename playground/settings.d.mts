@@ -3,4 +3,5 @@ export declare function playgroundSettings(env?: Record<string, string | undefin
   baseUrl: string | undefined;
   site: string;
   budget: { maxRequests: number } | undefined;
+  images: { maxDownloads: number } | undefined;
 };

@@ -15,6 +15,7 @@ export {
   type SitemapOptions,
   type RssOptions,
   type DevRefreshOptions,
+  type InvalidateOptions,
   type UpstreamFailure,
 } from './integration/index.js';
 export default publisher;

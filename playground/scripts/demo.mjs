@@ -2,6 +2,7 @@
 // `npm run demo`: build the playground blog and serve it; `npm run playground:build`: build only.
 // Content comes from a real account when PUBLISHER_API_KEY (+ PUBLISHER_BASE_URL, PUBLISHER_SITE_ID) is set,
 // otherwise from the embedded simulator on a free port of 127.0.0.1.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'astro';
 import { accountFromEnv, DEMO_ARTICLES, startDemoSimulator } from './environment.mjs';
@@ -27,7 +28,9 @@ try {
       `[playground] building site ${account.PUBLISHER_SITE_ID} of ${account.PUBLISHER_BASE_URL} (key from PUBLISHER_API_KEY)`,
     );
   } else {
-    const started = await startDemoSimulator();
+    // The port is remembered beside the loader's store (Astro's default cacheDir): the next run's simulator
+    // has the same address, so the stored content stays valid and a warm build costs one list call.
+    const started = await startDemoSimulator({ stateDir: join(root, 'node_modules', '.astro') });
     simulator = started.simulator;
     Object.assign(process.env, started.env);
     console.log(
@@ -37,7 +40,11 @@ try {
   }
 
   await build({ root, logLevel: 'info' });
-  console.log(`[playground] built into ${fileURLToPath(new URL('dist/', new URL('..', import.meta.url)))}`);
+  console.log(`[playground] built into ${join(root, 'dist')}`);
+  if (simulator) {
+    const requests = simulator.stats().authenticated;
+    console.log(`[playground] the build sent ${requests} API request${requests === 1 ? '' : 's'} to the simulator`);
+  }
 
   if (buildOnly) {
     await simulator?.close();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patternForLanguage } from '../html/article-links.js';
 import { formatIssue } from '../options/issues.js';
 
 /**
@@ -55,7 +56,8 @@ export const articleUrlMapperOptionsSchema = z.strictObject({
   /** The blog's site URL with its base path, e.g. `https://blog.example.com/base/`. */
   blogSite: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL such as https://blog.example.com/' }),
   /**
-   * The blog's article route, relative to the base path; `[slug]` is replaced by the article's slug.
+   * The blog's article route, relative to the base path; `[slug]` is replaced by the article's slug and
+   * `[lang]` by the language the service's URL names (`/fr/blog/<slug>/`).
    * @default '/blog/[slug]/'
    */
   articlePattern: z
@@ -67,13 +69,15 @@ export const articleUrlMapperOptionsSchema = z.strictObject({
 });
 export type ArticleUrlMapperOptions = z.input<typeof articleUrlMapperOptionsSchema>;
 
-// The service publishes articles at https://<site domain>/blog/<slug>/ (see API.md / the simulator).
-const UPSTREAM_ARTICLE_PATH = /^\/blog\/([^/]+)\/?$/;
+// The service publishes articles at https://<site domain>/blog/<slug>/ (see API.md / the simulator), or
+// /<lang>/blog/<slug>/ when one slug exists in several languages.
+const UPSTREAM_ARTICLE_PATH = /^(?:\/([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?))?\/blog\/([^/]+)\/?$/;
 
 /**
  * Builds the `mapUrl` used by the sitemap and RSS rewriters:
- * - an upstream article URL (`/blog/<slug>/` on an upstream origin) -> the blog's article URL
- *   (`blogSite` + `articlePattern` with `[slug]`);
+ * - an upstream article URL (`[/<lang>]/blog/<slug>/` on an upstream origin) -> the blog's article URL
+ *   (`blogSite` + `articlePattern` with `[slug]` and `[lang]`; a pattern with `[lang]` and a URL without a
+ *   language keep the URL's path);
  * - the upstream home page -> `blogSite`; any other upstream URL -> the same path, query and hash on
  *   the blog's origin;
  * - URLs on other origins (and anything unparsable) unchanged.
@@ -94,7 +98,16 @@ export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstrea
   const origins = toOriginSet(upstreamOrigins);
   const relativePattern = articlePattern.replace(/^\/+/, '');
 
+  // The common case without a URL parse: "<origin>/blog/<slug>/" exactly as the service writes it, with a
+  // slug of unreserved characters and a pattern that URL resolution leaves as it is (same result).
+  const plainPattern = /^[A-Za-z0-9_~/-]*\[slug\][A-Za-z0-9_~/-]*$/.test(relativePattern) && !blogHome.includes('?');
+  const plainArticle = /^(https?:\/\/[a-z0-9.-]+(?::[0-9]+)?)\/blog\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*)\/?$/;
+
   return (upstream: string): string => {
+    if (plainPattern) {
+      const fast = plainArticle.exec(upstream);
+      if (fast && origins.has(fast[1]!)) return blogHome + relativePattern.replaceAll('[slug]', fast[2]!);
+    }
     let url: URL;
     try {
       url = new URL(upstream.trim());
@@ -103,11 +116,14 @@ export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstrea
     }
     if (!origins.has(url.origin)) return upstream;
     const article = UPSTREAM_ARTICLE_PATH.exec(url.pathname);
-    if (article?.[1] !== undefined) {
-      const path = relativePattern.replaceAll('[slug]', article[1]);
+    const pattern = article?.[2] === undefined ? undefined : patternForLanguage(relativePattern, article[1]);
+    if (article?.[2] !== undefined && pattern !== undefined) {
+      const path = pattern.replaceAll('[slug]', article[2]);
       return new URL(path + url.search + url.hash, blogHome).href;
     }
     if (url.pathname === '/' && url.search === '' && url.hash === '') return blogHome;
-    return new URL(url.pathname + url.search + url.hash, site.origin).href;
+    // Joined as text: a path such as "//x" (from "/blog/..//x") resolved against the origin would be
+    // read as a protocol-relative URL and throw.
+    return new URL(site.origin + url.pathname + url.search + url.hash).href;
   };
 }

@@ -18,7 +18,7 @@ import {
 } from './sitemap-split.js';
 import { NamespaceResolver } from './xml-namespaces.js';
 import { textOf } from './xml-scan.js';
-import { escapeXmlText } from './xml-text.js';
+import { escapeXmlAttribute, escapeXmlText } from './xml-text.js';
 
 export const rewriteSitemapOptionsSchema = rewriteOptionsSchema.extend({
   /** The blog's own pages, added after the upstream URLs (sorted by loc; an upstream entry with the same loc wins). */
@@ -49,6 +49,21 @@ export interface WriteUrlsOptions {
   /** Rewritten locs already written (by an earlier part): later duplicates are dropped. */
   seen: Set<string>;
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * `hreflang` alternates to add to the `<url>` of a rewritten loc (one per language version, itself
+   * included), unless the upstream `<url>` already has some.
+   */
+  alternates?: ((loc: string) => ReadonlyArray<{ hreflang: string; href: string }>) | undefined;
+}
+
+/** The `<xhtml:link>` elements of the alternates (the urlset declares the `xhtml` prefix). */
+function alternateLinks(links: ReadonlyArray<{ hreflang: string; href: string }>): string {
+  return links
+    .map(
+      (link) =>
+        `<xhtml:link rel="alternate" hreflang="${escapeXmlAttribute(link.hreflang)}" href="${escapeXmlAttribute(link.href)}"/>`,
+    )
+    .join('');
 }
 
 /** The `<url>` elements of a parsed urlset written for the blog, duplicates (by rewritten loc) dropped. */
@@ -83,8 +98,13 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     if (newLoc === '' || opts.seen.has(newLoc)) continue;
     opts.seen.add(newLoc);
     const lastmod = childNamed(url, 'lastmod');
+    let xml = writer.write(url, SITEMAP_URL);
+    const alternates = opts.alternates?.(newLoc) ?? [];
+    const close = xml.lastIndexOf('</');
+    if (alternates.length > 0 && close > 0 && !xml.includes('hreflang='))
+      xml = xml.slice(0, close) + alternateLinks(alternates) + xml.slice(close);
     out.push({
-      xml: writer.write(url, SITEMAP_URL),
+      xml,
       lastmod: lastmod ? textOf(source, lastmod).trim() || undefined : undefined,
     });
   }

@@ -61,6 +61,13 @@ export function canonicalNamespace(uri: string): string {
 /** Namespaces whose elements a browser may turn into script or active content in an XML document. */
 export const ACTIVE_NAMESPACES: ReadonlySet<string> = new Set([XHTML_NS, SVG_NS, MATHML_NS]);
 
+/** Whether `xmlns` occurs in xml[start, end): a scan of the start tag without copying it (called per ancestor). */
+function declaresNamespace(xml: string, start: number, end: number): boolean {
+  for (let at = start; at + 5 <= end; at += 1)
+    if (xml.charCodeAt(at) === 120 && xml.startsWith('xmlns', at)) return true;
+  return false;
+}
+
 export class NamespaceResolver {
   readonly #xml: string;
   readonly #declared = new Map<XmlElement, ReadonlyMap<string, string> | null>();
@@ -74,7 +81,7 @@ export class NamespaceResolver {
   #bindings(element: XmlElement): ReadonlyMap<string, string> | null {
     // Most start tags declare nothing: no entry is kept for them. The few that do (the root) are read once,
     // their URIs in the well-known spelling.
-    if (!this.#xml.slice(element.start, element.startTagEnd).includes('xmlns')) return null;
+    if (!declaresNamespace(this.#xml, element.start, element.startTagEnd)) return null;
     let bindings = this.#declared.get(element);
     if (bindings !== undefined) return bindings;
     const map = new Map<string, string>();

@@ -4,12 +4,18 @@
  * functions; the middleware and the routes supply what the blog has.
  */
 
+/**
+ * The blog's article route relative to the base: one pattern with `[slug]` (and `[lang]` for
+ * language-prefixed routes), or one pattern per language (`{ en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }`).
+ */
+export type ArticlePattern = string | Readonly<Record<string, string>>;
+
 /** The blog's URL layout, as Astro's config and `publisher({ articlePattern })` describe it. */
 export interface BlogLayout {
   /** The blog's site URL with its base path, ending in "/" (e.g. `https://blog.example.com/docs/`). */
   blogSite: string;
-  /** The blog's article route with `[slug]`, relative to the base (e.g. `/blog/[slug]/`). */
-  articlePattern: string;
+  /** The blog's article route with `[slug]` (and maybe `[lang]`), relative to the base, or one per language. */
+  articlePattern: ArticlePattern;
   /** Astro's `trailingSlash` (`'never'` also for `build.format: 'file'`). */
   trailingSlash: 'always' | 'never' | 'ignore';
 }
@@ -19,10 +25,43 @@ export interface ArticleLinkContext extends BlogLayout {
   serviceOrigins: readonly string[];
   /** The slugs of the articles the blog has; `undefined` when unknown (then every article counts as had). */
   known?: ReadonlySet<string> | undefined;
+  /**
+   * The languages the blog has each slug in (`''`: the service did not say). A slug missing here, or the
+   * record missing, counts as had in every language.
+   */
+  languages?: Readonly<Record<string, readonly string[]>> | undefined;
+  /**
+   * The blog's built pages, as paths relative to the base without leading or trailing slash (`blog/x`):
+   * when given, an article whose page is not among them is not linked to.
+   */
+  pages?: ReadonlySet<string> | undefined;
+  /**
+   * The language of the page the link is in: a link without a language (`/blog/<slug>/`) to a slug the
+   * blog has in several languages goes to this language's page. `rewriteArticleLinks` reads it from
+   * `<html lang>` when not given.
+   */
+  pageLanguage?: string | undefined;
 }
 
-// The service publishes an article at https://<site domain>/blog/<slug>/ (API.md, the simulator).
-const SERVICE_ARTICLE_PATH = /^\/blog\/([^/]+)\/?$/;
+/** One article named by a service URL: its slug, and its language when the URL carries one (`/fr/blog/x/`). */
+export interface ArticleRef {
+  slug: string;
+  language?: string | undefined;
+}
+
+// The service publishes an article at https://<site domain>/blog/<slug>/ (API.md), or with the language
+// first (/fr/blog/<slug>/) when one slug exists in several languages.
+const SERVICE_ARTICLE_PATH = /^(?:\/([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?))?\/blog\/([^/]+)\/?$/;
+
+const sameLanguage = (a: string, b: string) => a.toLowerCase().replace('_', '-') === b.toLowerCase().replace('_', '-');
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /** `blog/x/` with the blog's trailing-slash rule applied (a file name such as `x.html` keeps its form). */
 export function applyTrailingSlash(path: string, trailingSlash: BlogLayout['trailingSlash']): string {
@@ -32,59 +71,145 @@ export function applyTrailingSlash(path: string, trailingSlash: BlogLayout['trai
   return path;
 }
 
-/** The blog's absolute URL of the article `slug`: site + base + pattern, under the trailing-slash rule. */
-export function blogArticleUrl(slug: string, layout: BlogLayout): string {
-  const path = layout.articlePattern.replace(/^\/+/, '').replaceAll('[slug]', encodeURIComponent(slug));
+/**
+ * The article route of one language: the per-language entry of a map, the pattern with `[lang]` filled,
+ * or the single pattern without `[lang]` (one page per slug, whatever the language). Undefined when the
+ * blog has no route for that language (a map without it, or `[lang]` and no language known).
+ */
+export function patternForLanguage(pattern: ArticlePattern, language: string | undefined): string | undefined {
+  if (typeof pattern === 'string') {
+    if (!pattern.includes('[lang]')) return pattern;
+    return language ? pattern.replaceAll('[lang]', encodeURIComponent(language)) : undefined;
+  }
+  if (language === undefined) return undefined;
+  const key = Object.keys(pattern).find((k) => sameLanguage(k, language));
+  return key === undefined ? undefined : patternForLanguage(pattern[key]!, language);
+}
+
+/** The blog's absolute URL of the article `slug` (in `language`), under the trailing-slash rule; undefined: no route. */
+export function blogArticleUrl(slug: string, layout: BlogLayout, language?: string): string | undefined {
+  const pattern = patternForLanguage(layout.articlePattern, language);
+  if (pattern === undefined) return undefined;
+  const path = pattern.replace(/^\/+/, '').replaceAll('[slug]', encodeURIComponent(slug));
   return new URL(applyTrailingSlash(path, layout.trailingSlash), layout.blogSite).href;
 }
 
-/** The slug of one of the blog's article URLs (the inverse of `blogArticleUrl`), else undefined. */
-export function blogArticleSlug(url: string, layout: BlogLayout): string | undefined {
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** One pattern as a RegExp over a base-relative path (no leading slash, trailing slash optional). */
+function patternRegExp(pattern: string): RegExp {
+  const body = escapeRegExp(pattern.replace(/^\/+/, '').replace(/\/+$/, ''))
+    .replace('\\[slug\\]', '(?<slug>[^/]+)')
+    .replace('\\[lang\\]', '(?<lang>[^/]+)');
+  return new RegExp(`^${body}/?$`);
+}
+
+/**
+ * The article a base-relative path of the blog stands for (`fr/blog/x/` -> `{ slug: 'x', language: 'fr' }`
+ * under `/[lang]/blog/[slug]/`), else undefined. A map's patterns are tried in order; the language is the
+ * map's key, or the `[lang]` segment, or unknown.
+ */
+export function matchArticlePath(path: string, pattern: ArticlePattern): ArticleRef | undefined {
+  const relative = path.replace(/^\/+/, '');
+  const entries: Array<[string | undefined, string]> =
+    typeof pattern === 'string' ? [[undefined, pattern]] : Object.entries(pattern);
+  for (const [language, one] of entries) {
+    const groups = patternRegExp(one).exec(relative)?.groups;
+    if (groups?.slug === undefined) continue;
+    const lang = groups.lang === undefined ? language : decodeSegment(groups.lang);
+    return { slug: decodeSegment(groups.slug), ...(lang === undefined ? {} : { language: lang }) };
+  }
+  return undefined;
+}
+
+/** The article of one of the blog's article URLs (the inverse of `blogArticleUrl`), else undefined. */
+export function blogArticleRef(url: string, layout: BlogLayout): ArticleRef | undefined {
   if (!URL.canParse(url)) return undefined;
   const site = new URL(layout.blogSite);
   const target = new URL(url);
   if (target.origin !== site.origin || !target.pathname.startsWith(site.pathname)) return undefined;
-  const path = target.pathname.slice(site.pathname.length);
-  const [before = '', after = ''] = layout.articlePattern.replace(/^\/+/, '').split('[slug]');
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const segment = new RegExp(`^${escape(before)}([^/]+)${escape(after.replace(/\/+$/, ''))}/?$`).exec(path)?.[1];
-  if (segment === undefined) return undefined;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return matchArticlePath(target.pathname.slice(site.pathname.length), layout.articlePattern);
 }
 
-/** The slug of a service article URL (`https://<service origin>/blog/<slug>/...`), else undefined. */
-export function serviceArticleSlug(url: URL, serviceOrigins: readonly string[]): string | undefined {
+/** The slug of one of the blog's article URLs (the inverse of `blogArticleUrl`), else undefined. */
+export function blogArticleSlug(url: string, layout: BlogLayout): string | undefined {
+  return blogArticleRef(url, layout)?.slug;
+}
+
+/** The article of a service article URL (`https://<service origin>[/<lang>]/blog/<slug>/`), else undefined. */
+export function serviceArticleRef(url: URL, serviceOrigins: readonly string[]): ArticleRef | undefined {
   if (!serviceOrigins.includes(url.origin)) return undefined;
-  const segment = SERVICE_ARTICLE_PATH.exec(url.pathname)?.[1];
-  if (segment === undefined) return undefined;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  const match = SERVICE_ARTICLE_PATH.exec(url.pathname);
+  if (match?.[2] === undefined) return undefined;
+  return { slug: decodeSegment(match[2]), ...(match[1] === undefined ? {} : { language: match[1] }) };
+}
+
+/** The slug of a service article URL (`https://<service origin>[/<lang>]/blog/<slug>/...`), else undefined. */
+export function serviceArticleSlug(url: URL, serviceOrigins: readonly string[]): string | undefined {
+  return serviceArticleRef(url, serviceOrigins)?.slug;
+}
+
+/**
+ * The language an article is in on the blog: the one its URL names, else the only one the blog has the
+ * slug in (unknown when it has several, or when the loaders did not say).
+ */
+export function articleLanguage(
+  ref: ArticleRef,
+  ctx: Pick<ArticleLinkContext, 'languages' | 'pageLanguage'>,
+): string | undefined {
+  if (ref.language !== undefined) return ref.language;
+  const had = (ctx.languages?.[ref.slug] ?? []).filter((l) => l !== '');
+  if (had.length === 1) return had[0];
+  const page = ctx.pageLanguage;
+  return page === undefined ? undefined : had.find((l) => sameLanguage(l, page));
+}
+
+/** Whether the blog has the article: its slug, in the language the URL names (when the loaders know it). */
+export function hasArticle(ref: ArticleRef, ctx: Pick<ArticleLinkContext, 'known' | 'languages'>): boolean {
+  if (ctx.known !== undefined && !ctx.known.has(ref.slug)) return false;
+  const had = ctx.languages?.[ref.slug];
+  if (ref.language === undefined || had === undefined || had.length === 0 || had.includes('')) return true;
+  return had.some((l) => sameLanguage(l, ref.language!));
+}
+
+/** `blog/x/` (or `blog/x.html`, `/blog/x`) as the key of the `pages` set: `blog/x`. */
+export function pageKey(path: string): string {
+  return decodeSegment(path.replace(/^\/+|\/+$/g, '').replace(/(?:\/?index)?\.html$/, ''));
+}
+
+/**
+ * The blog's URL (without query and fragment) of the article a service URL names, when the blog has the
+ * article and a route for it (and, when `pages` is known, that page was built); undefined otherwise.
+ */
+export function blogUrlOfArticle(ref: ArticleRef, ctx: ArticleLinkContext): string | undefined {
+  if (!hasArticle(ref, ctx)) return undefined;
+  const url = blogArticleUrl(ref.slug, ctx, articleLanguage(ref, ctx));
+  if (url === undefined || ctx.pages === undefined) return url;
+  const base = new URL(ctx.blogSite).pathname;
+  return ctx.pages.has(pageKey(new URL(url).pathname.slice(base.length))) ? url : undefined;
 }
 
 /**
  * The target of a link: the blog's URL of the article (with the link's query and fragment) when `href`
  * names one of the service's articles that the blog has; `undefined` for anything else (a service article
- * the blog does not have keeps its public URL on the service; other links are not ours to change).
- * `href` must already be absolute: the loader resolves relative links against the article's address.
+ * the blog does not have, or has in another language only, keeps its public URL on the service; other
+ * links are not ours to change). `href` must already be absolute: the loader resolves relative links
+ * against the article's address.
  */
 export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string | undefined {
   const trimmed = href.trim();
   if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) return undefined;
   const url = new URL(trimmed);
-  const slug = serviceArticleSlug(url, ctx.serviceOrigins);
-  if (slug === undefined || (ctx.known !== undefined && !ctx.known.has(slug))) return undefined;
-  return blogArticleUrl(slug, ctx) + url.search + url.hash;
+  const ref = serviceArticleRef(url, ctx.serviceOrigins);
+  const target = ref === undefined ? undefined : blogUrlOfArticle(ref, ctx);
+  return target === undefined ? undefined : target + url.search + url.hash;
 }
 
 // `href` of <a> and <area> start tags; the value quoted (sanitize-html always quotes with ").
 const LINK_HREF = /(<(?:a|area)\b[^>]*?\shref\s*=\s*)(["'])([^"']*)\2/gi;
+
+// The page's language: `lang` of its first <html> start tag.
+const HTML_LANG = /<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
 
 const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
 const encodeAttribute = (value: string) =>
@@ -93,12 +218,15 @@ const encodeAttribute = (value: string) =>
 /**
  * Rewrites the `href` of every link in `html` whose target is one of the blog's articles (see
  * `articleLinkTarget`); everything else in the HTML is left byte for byte. Returns the same string when
- * nothing changed.
+ * nothing changed. The page's language (`ctx.pageLanguage`, else its `<html lang>`) settles a link that
+ * names no language.
  */
 export function rewriteArticleLinks(html: string, ctx: ArticleLinkContext): string {
   if (ctx.serviceOrigins.every((origin) => !html.includes(origin))) return html;
+  const pageLanguage = ctx.pageLanguage ?? HTML_LANG.exec(html)?.[1];
+  const context = pageLanguage === undefined ? ctx : { ...ctx, pageLanguage };
   return html.replace(LINK_HREF, (whole, start: string, quote: string, value: string) => {
-    const target = articleLinkTarget(decodeAttribute(value), ctx);
+    const target = articleLinkTarget(decodeAttribute(value), context);
     return target === undefined ? whole : `${start}${quote}${encodeAttribute(target)}${quote}`;
   });
 }

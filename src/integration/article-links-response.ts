@@ -1,5 +1,5 @@
 import { rewriteArticleLinks } from '../html/article-links.js';
-import { knownArticlesOf } from './known-articles.js';
+import { articleLinkContextOf } from './known-articles.js';
 import type { RouteConfig } from './route-config.js';
 
 /**
@@ -11,17 +11,11 @@ import type { RouteConfig } from './route-config.js';
 export async function rewriteArticleLinksResponse(response: Response, config: RouteConfig): Promise<Response> {
   const type = response.headers.get('content-type') ?? '';
   if (!type.startsWith('text/html') || response.body === null || config.blogSite === '') return response;
-  const known = knownArticlesOf(config);
+  const ctx = articleLinkContextOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
-  if (known === undefined) return response;
+  if (ctx === undefined) return response;
   const html = await response.text();
-  const rewritten = rewriteArticleLinks(html, {
-    blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
-    trailingSlash: config.trailingSlash,
-    serviceOrigins: known.origins,
-    known: known.slugs,
-  });
+  const rewritten = rewriteArticleLinks(html, ctx);
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(rewritten, { status: response.status, statusText: response.statusText, headers });

@@ -4,7 +4,7 @@
  * The hooks do the I/O (see integration.ts).
  */
 
-import { blogArticleUrl, type BlogLayout } from '../html/article-links.js';
+import { blogArticleUrl, pageKey, type BlogLayout } from '../html/article-links.js';
 import { PREFIX } from '../options/prefix.js';
 
 export interface ConflictRoutes {
@@ -95,21 +95,43 @@ export function robotsTxtProblem(robots: string, sitemapUrl: string, where: stri
  * out). The sitemap and the feed list them, so the warning names the pattern and an example.
  */
 export function missingArticlePages(
-  slugs: readonly string[],
+  articles: { slugs: readonly string[]; languages?: Readonly<Record<string, readonly string[]>> | undefined },
   builtPathnames: readonly string[],
   layout: BlogLayout,
 ): string | undefined {
-  const norm = (path: string) => path.replace(/^\/+|\/+$/g, '').replace(/(?:\/index)?\.html$/, '');
-  const built = new Set(builtPathnames.map(norm));
+  const built = new Set(builtPathnames.map(pageKey));
   const base = new URL(layout.blogSite).pathname;
-  const missing = slugs.filter(
-    (slug) => !built.has(norm(decodeURI(new URL(blogArticleUrl(slug, layout)).pathname.slice(base.length)))),
-  );
+  // One page per language the blog has the slug in (a language without a route is not expected to have one).
+  const expected = articles.slugs.flatMap((slug) => {
+    const languages = (articles.languages?.[slug] ?? []).filter((l) => l !== '');
+    const urls = (languages.length > 0 ? languages : [undefined]).map((l) => blogArticleUrl(slug, layout, l));
+    return [...new Set(urls.filter((url) => url !== undefined))];
+  });
+  const missing = expected.filter((url) => !built.has(pageKey(new URL(url).pathname.slice(base.length))));
   if (missing.length === 0) return undefined;
-  const example = new URL(blogArticleUrl(missing[0] ?? '', layout)).pathname;
+  const example = new URL(missing[0]!).pathname;
   return (
-    `${PREFIX} ${missing.length} of the ${slugs.length} articles in your collections have no page at articlePattern "${layout.articlePattern}" (e.g. ${example}), but the sitemap and the feed list them. ` +
-    'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.'
+    `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap leaves them out, and the feed and the links inside articles name them. ` +
+    'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.'
+  );
+}
+
+/**
+ * The warning for slugs the collections hold in several languages while `articlePattern` has one page per
+ * slug (no `[lang]`, no per-language map): the languages share one URL, and one of them is not shown.
+ */
+export function sharedSlugProblem(
+  articles: { languages?: Readonly<Record<string, readonly string[]>> | undefined },
+  layout: Pick<BlogLayout, 'articlePattern'>,
+): string | undefined {
+  const pattern = layout.articlePattern;
+  if (typeof pattern !== 'string' || pattern.includes('[lang]')) return undefined;
+  const shared = Object.entries(articles.languages ?? {}).filter(([, l]) => l.filter((x) => x !== '').length > 1);
+  if (shared.length === 0) return undefined;
+  const [slug, languages] = shared[0]!;
+  return (
+    `${PREFIX} ${shared.length} slug(s) are in your collections in several languages (e.g. "${slug}" in ${languages.join(', ')}), but articlePattern ${JSON.stringify(pattern)} has one page per slug: the languages share one URL. ` +
+    'Give each language its route: articlePattern "/[lang]/blog/[slug]/" or one pattern per language ({ en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }).'
   );
 }
 

@@ -1,8 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
+import { loadersRunDuring } from '../loader/loader-runs.js';
 import { BUILD_TIME_LOADER_NAMES } from '../loader/names.js';
-import { lowestKnownRemaining } from '../loader/rate-window.js';
+import { forgetWindow, lowestKnownWindow } from '../loader/rate-window.js';
+import { allowedHostsOf, hostRefusal } from './dev-host.js';
 import { startFeedPoll } from './dev-poll.js';
 
 /**
@@ -13,6 +15,7 @@ import { startFeedPoll } from './dev-poll.js';
 /**
  * The names to pass to `refreshContent`: the configured ones, else this package's build-time loaders. Their
  * names are fixed (src/loader/names.ts) and Astro matches them exactly, so no other package's loader runs.
+ * Astro runs only the collections that use one of them; the answer names those that ran (loader-runs.ts).
  */
 export function publisherLoaderNames(configured: readonly string[] | undefined): string[] {
   return [...(configured ?? BUILD_TIME_LOADER_NAMES)];
@@ -35,13 +38,19 @@ export interface DevRefreshSetup {
   /** No refresh when the lowest X-RateLimit-Remaining a loader saw for `serviceOrigin` is at or below this. @default 5 */
   reserve?: number;
   serviceOrigin?: string | undefined;
+  /**
+   * A refresh refused on the remembered window probes the service (forgets the memory: the loaders' first
+   * request asks again) once the memory is this old, then after twice as long each time it was still low.
+   * @default 60000
+   */
+  probeAfterMs?: number;
   now?: () => number;
 }
 
 /** A refresh that was not run, and the status the endpoint answers with. */
 export class RefreshRefused extends Error {
   constructor(
-    readonly status: 401 | 429,
+    readonly status: 429,
     message: string,
     readonly retryAfterSeconds?: number,
   ) {
@@ -86,8 +95,42 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   const { logger } = setup;
   const now = setup.now ?? Date.now;
   const minIntervalMs = setup.minIntervalMs ?? 30_000;
+  const reserve = setup.reserve ?? 5;
+  const firstProbeMs = setup.probeAfterMs ?? 60_000;
+  let probeAfterMs = firstProbeMs;
+  let lastProbe = -Infinity;
   let running: Promise<string[]> | undefined;
   let lastStarted = -Infinity;
+  const allowedHosts = allowedHostsOf(setup.server.config);
+
+  /**
+   * Why the remembered window forbids a refresh now, or undefined. What the loaders saw is trusted until the
+   * service's reset (X-RateLimit-Reset); a window cleared before it (a plan upgrade) is only seen by asking, so
+   * a refused refresh becomes a probe once the memory is `probeAfterMs` old: the memory is forgotten and the
+   * loaders' first request reads the window again (one request per key; the loaders then keep to the reserve).
+   * Each probe that finds the window still low doubles the wait before the next one.
+   */
+  const windowRefusal = (): RefreshRefused | undefined => {
+    if (setup.serviceOrigin === undefined) return undefined;
+    const seen = lowestKnownWindow(setup.serviceOrigin, now());
+    if (seen === undefined || seen.remaining > reserve) {
+      probeAfterMs = firstProbeMs;
+      return undefined;
+    }
+    const probeAt = Math.max(seen.seenAt, lastProbe) + probeAfterMs;
+    if (now() >= probeAt) {
+      forgetWindow(setup.serviceOrigin);
+      lastProbe = now();
+      probeAfterMs *= 2;
+      return undefined;
+    }
+    const seconds = Math.max(1, Math.ceil((Math.min(seen.resetAt, probeAt) - now()) / 1000));
+    return new RefreshRefused(
+      429,
+      `Not refreshed: the loaders saw ${seen.remaining} requests left this hour, at or below the reserve (${reserve}, devRefresh.reserve); retry in ${seconds} s.`,
+      seconds,
+    );
+  };
 
   // One refresh at a time; a call during a refresh waits for it rather than queueing another. At most one
   // per `minIntervalMs`, and none when the loaders last saw the hourly window at or below the reserve: every
@@ -105,22 +148,14 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
         ),
       );
     }
-    const left = setup.serviceOrigin === undefined ? undefined : lowestKnownRemaining(setup.serviceOrigin);
-    if (left !== undefined && left <= (setup.reserve ?? 5)) {
-      return Promise.reject(
-        new RefreshRefused(
-          429,
-          `Not refreshed: the loaders saw ${left} requests left this hour, at or below the reserve (${setup.reserve ?? 5}, devRefresh.reserve).`,
-          60,
-        ),
-      );
-    }
+    const refused = windowRefusal();
+    if (refused) return Promise.reject(refused);
     lastStarted = now();
     running ??= (async () => {
-      const loaders = publisherLoaderNames(setup.loaders);
-      logger.info(`Refreshing content (${why}): ${loaders.join(', ')}`);
-      await setup.refreshContent({ loaders });
-      return loaders;
+      const names = publisherLoaderNames(setup.loaders);
+      const ran = await loadersRunDuring(() => setup.refreshContent({ loaders: names }), names);
+      logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
+      return ran;
     })().finally(() => {
       running = undefined;
     });
@@ -144,7 +179,7 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
       );
       return;
     }
-    const refusal = crossSiteRefusal(req.headers);
+    const refusal = hostRefusal(req.headers.host, allowedHosts) ?? crossSiteRefusal(req.headers);
     if (refusal) {
       req.resume();
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -14,6 +14,8 @@ export function publisherEnvSchema(declared: Record<string, unknown> | undefined
     PUBLISHER_API_KEY: envField.string({ context: 'server', access: 'secret', optional: true }),
     PUBLISHER_BASE_URL: envField.string({ context: 'server', access: 'public', optional: true }),
     PUBLISHER_SITE_ID: envField.string({ context: 'server', access: 'public', optional: true }),
+    // The invalidation endpoint's shared secret (publisher({ invalidate })), read per request like the key.
+    PUBLISHER_INVALIDATE_TOKEN: envField.string({ context: 'server', access: 'secret', optional: true }),
   };
   return Object.fromEntries(Object.entries(fields).filter(([key]) => !declared || !(key in declared)));
 }

@@ -1,3 +1,4 @@
+import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
 
 /**
@@ -33,6 +34,12 @@ export interface FeedCacheOptions<T> {
   now?: () => number;
   fetch?: typeof fetch;
   onStale?: (error: Error) => void;
+  /**
+   * Route cache tags of what is made from this feed: an invalidation of one of them (the integration's
+   * endpoint) makes the copy expire, so the next request revalidates it upstream.
+   * @default [] (expires by time only)
+   */
+  tags?: readonly string[];
 }
 
 export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
@@ -52,6 +59,17 @@ export class FeedCache<T> {
 
   constructor(options: FeedCacheOptions<T>) {
     this.#options = options;
+    const tags = new Set(options.tags ?? []);
+    if (tags.size > 0)
+      onLocalInvalidationWeak(this, (cache, invalidated) => {
+        if ([...invalidated].some((tag) => tags.has(tag))) cache.expire();
+      });
+  }
+
+  /** The copy is revalidated on the next `get()` (a conditional request), and a failure is not waited out. */
+  expire(): void {
+    if (this.#entry) this.#entry.expiresAt = Number.NEGATIVE_INFINITY;
+    this.#retryAfter = 0;
   }
 
   #now(): number {

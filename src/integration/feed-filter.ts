@@ -2,7 +2,7 @@
 // the loader, another language), before they are rewritten: the blog must not list pages it never built.
 // String-level like the rewriters: only the dropped <url>/<item> ranges change.
 
-import { serviceArticleSlug } from '../html/article-links.js';
+import { blogUrlOfArticle, serviceArticleRef, type BlogLayout } from '../html/article-links.js';
 import { parseRssDocument } from '../feeds/rss-parse.js';
 import { childNamed, parseSitemapDocument } from '../feeds/sitemap-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
@@ -13,8 +13,10 @@ export interface KnownArticles {
   slugs: ReadonlySet<string>;
   /** Origins of the service's article URLs. */
   origins: readonly string[];
-  /** Each article's language, when the loaders know it. */
-  languages?: Readonly<Record<string, string>> | undefined;
+  /** The languages the blog has each slug in, when the loaders know them. */
+  languages?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** The pages the build wrote (see `pageKey`), when known: an article without its page is not listed. */
+  pages?: ReadonlySet<string> | undefined;
 }
 
 export interface FilterResult {
@@ -23,11 +25,24 @@ export interface FilterResult {
   dropped: number;
 }
 
-/** Whether an entry whose link is `link` names a service article the blog does not have. */
-function isMissingArticle(link: string, known: KnownArticles): boolean {
+// Only whether the blog has an article is asked when no layout is given: any route will do.
+const ANY_LAYOUT: BlogLayout = {
+  blogSite: 'https://blog.invalid/',
+  articlePattern: '/[slug]/',
+  trailingSlash: 'ignore',
+};
+
+/**
+ * Whether an entry whose link is `link` names a service article the blog does not have: not loaded, in
+ * another language than the loaders', without a route in `layout` (a language the pattern map does not
+ * name) or, when the built pages are known, without its page.
+ */
+function isMissingArticle(link: string, known: KnownArticles, layout: BlogLayout = ANY_LAYOUT): boolean {
   if (!URL.canParse(link)) return false;
-  const slug = serviceArticleSlug(new URL(link), known.origins);
-  return slug !== undefined && !known.slugs.has(slug);
+  const ref = serviceArticleRef(new URL(link), known.origins);
+  if (ref === undefined) return false;
+  const ctx = { ...layout, serviceOrigins: known.origins, known: known.slugs, languages: known.languages };
+  return blogUrlOfArticle(ref, { ...ctx, pages: layout === ANY_LAYOUT ? undefined : known.pages }) === undefined;
 }
 
 function dropElements(
@@ -35,11 +50,12 @@ function dropElements(
   elements: readonly XmlElement[],
   linkOf: (el: XmlElement) => string | undefined,
   known: KnownArticles,
+  layout: BlogLayout | undefined,
 ): FilterResult {
   const edits: Edit[] = [];
   for (const element of elements) {
     const link = linkOf(element);
-    if (link !== undefined && isMissingArticle(link, known))
+    if (link !== undefined && isMissingArticle(link, known, layout))
       edits.push({ start: element.start, end: element.end, text: '' });
   }
   return { xml: edits.length === 0 ? source : splice(source, 0, source.length, edits), dropped: edits.length };
@@ -50,6 +66,7 @@ export function filterSitemapArticles(
   body: string,
   opts: { url: string; maxBytes: number },
   known: KnownArticles,
+  layout?: BlogLayout,
 ): FilterResult {
   const doc = parseSitemapDocument(body, opts);
   return dropElements(
@@ -60,6 +77,7 @@ export function filterSitemapArticles(
       return loc ? textOf(doc.xml, loc).trim() : undefined;
     },
     known,
+    layout,
   );
 }
 
@@ -68,6 +86,7 @@ export function filterRssArticles(
   body: string,
   opts: { url: string; maxBytes: number },
   known: KnownArticles,
+  layout?: BlogLayout,
 ): FilterResult {
   const doc = parseRssDocument(body, opts);
   return dropElements(
@@ -78,5 +97,6 @@ export function filterRssArticles(
       return link ? textOf(doc.xml, link).trim() : undefined;
     },
     known,
+    layout,
   );
 }

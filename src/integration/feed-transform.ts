@@ -12,9 +12,15 @@ import { indexOf, packGroup, packSitemap, type PackedGroup, type WrittenUrl } fr
 import type { SafeXmlDocument } from '../feeds/safe-xml.js';
 import { textOf } from '../feeds/xml-scan.js';
 import { fetchPublicFeed } from '../client/public-feed.js';
-import { articleLinkTarget, serviceArticleSlug } from '../html/article-links.js';
+import {
+  articleLanguage,
+  articleLinkTarget,
+  serviceArticleRef,
+  type ArticleLinkContext,
+} from '../html/article-links.js';
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
-import { knownArticlesOf } from './known-articles.js';
+import { articleLinkContextOf, knownArticlesOf } from './known-articles.js';
+import { hreflangAlternates } from './hreflang.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
@@ -61,34 +67,37 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
  * in-article links use): the blog's page when the blog has the article, else the service's public URL.
  * Any other service URL keeps the feeds' mapping (same path on the blog's origin).
  */
-function mapper(
-  config: RouteConfig,
-  origins: string[],
-  known: KnownArticles | undefined,
-): (upstream: string) => string {
+function mapper(config: RouteConfig, origins: string[], ctx: ArticleLinkContext): (upstream: string) => string {
   const other = makeArticleUrlMapper({
     blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
+    // Only non-article URLs reach this mapper: the pattern is not used.
+    articlePattern: '/blog/[slug]/',
     upstreamOrigins: origins,
   });
-  const ctx = {
-    blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
-    trailingSlash: config.trailingSlash,
-    serviceOrigins: origins,
-    known: known?.slugs,
-  };
   return (upstream) => {
     const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
-    if (url === undefined || serviceArticleSlug(url, origins) === undefined) return other(upstream);
+    if (url === undefined || serviceArticleRef(url, origins) === undefined) return other(upstream);
     return articleLinkTarget(upstream, ctx) ?? upstream;
   };
 }
 
-/** The origins of the feed plus those the loaders saw, and what the blog has (undefined: no loader). */
-function knownFor(config: RouteConfig, origins: string[]): { origins: string[]; known: KnownArticles | undefined } {
+/**
+ * The origins of the feed plus those the loaders saw, what the blog has (undefined: no loader, every
+ * article counts as had) and the mapping context built from both.
+ */
+function knownFor(
+  config: RouteConfig,
+  origins: string[],
+): { origins: string[]; known: KnownArticles | undefined; ctx: ArticleLinkContext } {
   const known = knownArticlesOf(config, origins);
-  return { origins: known ? [...known.origins] : origins, known };
+  const all = known ? [...known.origins] : origins;
+  const ctx = articleLinkContextOf(config, origins) ?? {
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    trailingSlash: config.trailingSlash,
+    serviceOrigins: all,
+  };
+  return { origins: all, known, ctx };
 }
 
 const warn = (message: string): void =>
@@ -129,27 +138,33 @@ export async function buildSitemap(
   /** One upstream urlset written for the blog, without the articles the blog does not have. */
   const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
     let urlset = urlsetDocument(doc);
-    const { origins, known } = knownFor(config, upstreamOrigins(config, locs(urlset)));
+    const { origins, known, ctx } = knownFor(config, upstreamOrigins(config, locs(urlset)));
+    const articleLocs: string[] = [];
     for (const loc of locs(urlset)) {
-      const slug = loc !== undefined && URL.canParse(loc) ? serviceArticleSlug(new URL(loc), origins) : undefined;
-      if (slug !== undefined && (known === undefined || known.slugs.has(slug))) listed.add(slug);
+      const ref = loc !== undefined && URL.canParse(loc) ? serviceArticleRef(new URL(loc), origins) : undefined;
+      if (ref === undefined || loc === undefined || articleLinkTarget(loc, ctx) === undefined) continue;
+      listed.add(ref.slug);
+      const language = articleLanguage(ref, ctx);
+      if (language !== undefined) listed.add(`${language}/${ref.slug}`);
+      articleLocs.push(loc);
     }
     if (known) {
-      const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known);
+      const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known, ctx);
       if (filtered.dropped > 0)
         urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
     }
     return writeSitemapUrls(urlset, {
       url: partUrl,
       upstreamOrigins: origins,
-      mapUrl: mapper(config, origins, known),
+      mapUrl: mapper(config, origins, ctx),
       seen,
       onWarning: warn,
+      alternates: hreflangAlternates(articleLocs, ctx),
     });
   };
   const extras = (): Array<{ loc: string }> => {
     const localArticles = (config.localArticlePages ?? [])
-      .filter((page) => !listed.has(page.slug))
+      .filter((page) => !listed.has(page.language === undefined ? page.slug : `${page.language}/${page.slug}`))
       .map((page) => page.url);
     return [...localPages, ...localArticles].map((loc) => ({ loc }));
   };
@@ -212,15 +227,15 @@ export function buildRss(body: string, config: RouteConfig): string {
     throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const { origins, known } = knownFor(
+  const { origins, known, ctx } = knownFor(
     config,
     upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]),
   );
-  const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known).xml : body;
+  const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: mapper(config, origins, known),
+    mapUrl: mapper(config, origins, ctx),
     maxBytes: RSS_MAX_BYTES,
     selfUrl: blogUrl(config, config.rss.path),
     onWarning: warn,

@@ -8,5 +8,6 @@ export {
   type SitemapOptions,
   type RssOptions,
   type DevRefreshOptions,
+  type InvalidateOptions,
 } from './options.js';
 export { UpstreamFeedError, type UpstreamFailure } from '../client/public-feed.js';

@@ -4,7 +4,8 @@ import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
-import { integrationConflicts, missingArticlePages, routeConflicts } from './conflicts.js';
+import { integrationConflicts, missingArticlePages, routeConflicts, sharedSlugProblem } from './conflicts.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
 import { articlesOfSite } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
@@ -20,6 +21,7 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { writeStaticSitemap } from './static-sitemap.js';
+import { rewriteBuiltArticleLinks } from './built-links.js';
 import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 
@@ -46,6 +48,8 @@ const ROUTES = {
 export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
+  let staticOutput = false;
+  let isBuild = false;
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
@@ -86,6 +90,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
+        // `astro preview` serves what a build wrote (an adapter's server reads its settings from the build): it
+        // never calls the service, so it needs none of the service's settings.
+        if (command === 'preview') return;
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
         if (config.vite?.envDir !== false)
@@ -102,6 +109,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
         // is only injected where it answers requests: dev and on-demand output.
         sitemapAtBuildDone = command === 'build' && prerender && route.sitemap !== false;
+        isBuild = command === 'build';
+        staticOutput = isBuild && config.output === 'static';
         // A route file of the blog's own at our path keeps it (warned about in astro:routes:resolved).
         const pagesDir = new URL('pages/', config.srcDir);
         if (route.sitemap !== false && !sitemapAtBuildDone && !hasOwnRouteFile(pagesDir, route.sitemap.path)) {
@@ -115,6 +124,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
           injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
         if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
+        injectInvalidateRoute(resolved.options.invalidate, config, injectRoute);
         usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
         if (route.sitemap !== false) {
           const sitemapUrl = blogUrl(route, route.sitemap.path);
@@ -148,6 +158,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           },
         });
       },
+      'astro:config:done': ({ config, logger }) => {
+        if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
+      },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
         pathnames = staticPagePathnames(routes);
@@ -175,6 +188,14 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:build:done': async ({ pages, dir, logger }) => {
+        if (resolved && isBuild) {
+          const paths = pages.map((page) => page.pathname);
+          // Static output: only the pages this build wrote are linked to; on demand, the routes answer too.
+          const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
+          const fixed = await rewriteBuiltArticleLinks(dir, config);
+          if (fixed > 0)
+            logger.info(`Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog.`);
+        }
         if (!sitemapAtBuildDone || !resolved || resolved.route.sitemap === false) return;
         const sitemapPath = resolved.route.sitemap.path;
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);
@@ -188,7 +209,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `[astro-content-publisher] The build already has ${taken.join(', ')} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
             );
         } else {
-          const config = routeConfig(pages.map((page) => page.pathname));
+          const built = pages.map((page) => page.pathname);
+          // Static output: the blog's actual pages decide which articles the sitemap lists.
+          const config = { ...routeConfig(built), ...(staticOutput ? { builtPages: built } : {}) };
           const written = await writeStaticSitemap(config, config.localPages, dir);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
@@ -197,11 +220,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           warnOnce(
             logger,
             missingArticlePages(
-              articles.slugs,
+              articles,
               pages.map((page) => page.pathname),
               resolved.route,
             ),
           );
+        if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);

@@ -1,3 +1,4 @@
+import { pageKey, type ArticleLinkContext } from '../html/article-links.js';
 import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
 import type { KnownArticles } from './feed-filter.js';
 import type { RouteConfig } from './route-config.js';
@@ -11,7 +12,14 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
   if (mine.length === 0) return undefined;
   const slugs = new Set(mine.flatMap((c) => c.slugs));
   const origins = new Set(mine.flatMap((c) => c.origins));
-  const languages = Object.assign({}, ...mine.map((c) => c.languages)) as Record<string, string>;
+  // One slug may be in several collections, one per language (a service with the same slug per language).
+  const languages: Record<string, string[]> = {};
+  for (const collection of mine)
+    for (const [slug, language] of Object.entries(collection.languages)) {
+      const list = (languages[slug] ??= []);
+      if (!list.includes(language)) list.push(language);
+    }
+  for (const list of Object.values(languages)) list.sort();
   return { slugs: [...slugs].sort(), origins: [...origins].sort(), languages };
 }
 
@@ -29,6 +37,28 @@ export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly stri
     slugs: new Set(articles.slugs),
     origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])],
     languages: articles.languages,
+    pages: config.builtPages === undefined ? undefined : new Set(config.builtPages.map(pageKey)),
+  };
+}
+
+/**
+ * The one mapping context of service article links (in-article links, the sitemap, the feed) for the
+ * blog: undefined when the project has no articles loader for the site.
+ */
+export function articleLinkContextOf(
+  config: RouteConfig,
+  extraOrigins: readonly string[] = [],
+): (ArticleLinkContext & { known: ReadonlySet<string> }) | undefined {
+  const known = knownArticlesOf(config, extraOrigins);
+  if (known === undefined) return undefined;
+  return {
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    trailingSlash: config.trailingSlash,
+    serviceOrigins: known.origins,
+    known: known.slugs,
+    languages: known.languages,
+    pages: known.pages,
   };
 }
 
@@ -42,7 +72,10 @@ export function knownArticlesKey(config: RouteConfig): string {
   const articles = articlesOfSite(publishedCollections(), config.siteId);
   if (articles === undefined) return '';
   let hash = 0;
-  for (const slug of articles.slugs)
-    for (let i = 0; i < slug.length; i++) hash = (Math.imul(hash, 31) + slug.charCodeAt(i)) | 0;
+  // The languages count too: a slug that arrives in a second language changes what the routes list.
+  for (const slug of articles.slugs) {
+    const text = `${slug}\u0000${(articles.languages?.[slug] ?? []).join(',')}\u0001`;
+    for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  }
   return ` (${articles.slugs.length} articles, ${hash})`;
 }

@@ -1,3 +1,5 @@
+import { matchArticlePath, type ArticlePattern } from '../html/article-links.js';
+
 /**
  * Which of the blog's own pages go into the sitemap, beside the service's articles. Pure functions, so the
  * choice is unit-tested without a build.
@@ -6,7 +8,7 @@
 export interface LocalPageOptions {
   /** The blog's site URL with base, ending in "/". */
   blogSite: string;
-  articlePattern: string;
+  articlePattern: ArticlePattern;
   trailingSlash: 'always' | 'never' | 'ignore';
   filter?: ((url: string) => boolean) | undefined;
 }
@@ -20,16 +22,6 @@ export interface RouteView {
 }
 
 const STATUS_PAGE = /^(?:404|500)(?:\/|\.html)?$/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `/blog/[slug]/` -> a RegExp matching `blog/anything/` relative to the base (trailing slash optional). */
-export function articlePathRegExp(articlePattern: string): RegExp {
-  const [before = '', after = ''] = articlePattern.replace(/^\/+/, '').split('[slug]');
-  return new RegExp(`^${escapeRegExp(before)}[^/]+${escapeRegExp(after.replace(/\/+$/, ''))}/?$`);
-}
 
 /** Pathnames of files (rss.xml, robots.txt, sitemap.xml) are not pages; `.html` ones are. */
 function isFilePath(path: string): boolean {
@@ -49,11 +41,10 @@ function withTrailingSlash(path: string, trailingSlash: LocalPageOptions['traili
  * is the authority for articles), kept by `filter`; deduplicated, in a stable (sorted) order.
  */
 export function selectLocalPages(pathnames: Iterable<string>, options: LocalPageOptions): string[] {
-  const article = articlePathRegExp(options.articlePattern);
   const urls = new Set<string>();
   for (const raw of pathnames) {
     const path = raw.replace(/^\/+/, '');
-    if (STATUS_PAGE.test(path) || isFilePath(path) || article.test(path)) continue;
+    if (STATUS_PAGE.test(path) || isFilePath(path) || matchArticlePath(path, options.articlePattern)) continue;
     const url = new URL(withTrailingSlash(path, options.trailingSlash), options.blogSite).href;
     if (options.filter && !options.filter(url)) continue;
     urls.add(url);
@@ -65,6 +56,8 @@ export function selectLocalPages(pathnames: Iterable<string>, options: LocalPage
 export interface LocalArticlePage {
   slug: string;
   url: string;
+  /** The language of the page, when the pattern says it (`[lang]`, a per-language map). */
+  language?: string | undefined;
 }
 
 /**
@@ -73,26 +66,16 @@ export interface LocalArticlePage {
  * Kept by `filter` like the other local pages.
  */
 export function selectLocalArticlePages(pathnames: Iterable<string>, options: LocalPageOptions): LocalArticlePage[] {
-  const [before = '', after = ''] = options.articlePattern.replace(/^\/+/, '').split('[slug]');
-  const article = new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after.replace(/\/+$/, ''))}/?$`);
   const pages = new Map<string, LocalArticlePage>();
   for (const raw of pathnames) {
     const path = raw.replace(/^\/+/, '');
-    const slug = article.exec(path)?.[1];
-    if (slug === undefined || isFilePath(path)) continue;
+    const article = matchArticlePath(path, options.articlePattern);
+    if (article === undefined || isFilePath(path)) continue;
     const url = new URL(withTrailingSlash(path, options.trailingSlash), options.blogSite).href;
     if (options.filter && !options.filter(url)) continue;
-    pages.set(url, { slug: safeDecode(slug), url });
+    pages.set(url, { ...article, url });
   }
   return [...pages.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Documents, Proof } from '../options/documented.js';
 import type {
   devRefreshOptionsSchema,
+  invalidateOptionsSchema,
   publisherOptionsSchema,
   rssOptionsSchema,
   sitemapOptionsSchema,
@@ -53,6 +54,16 @@ export interface RssOptions {
   path?: string | undefined;
 }
 
+/** The invalidation endpoint's options (`publisher({ invalidate: { ... } })`). */
+export interface InvalidateOptions {
+  /**
+   * The path of the invalidation endpoint (on demand): POST `{ "tags": [...] }` with
+   * `Authorization: Bearer <PUBLISHER_INVALIDATE_TOKEN>`.
+   * @default '/_publisher/invalidate'
+   */
+  path?: string | undefined;
+}
+
 /** The dev refresh's options (`publisher({ devRefresh: { ... } })`). */
 export interface DevRefreshOptions {
   /**
@@ -68,7 +79,8 @@ export interface DevRefreshOptions {
    */
   pollIntervalMs?: number | undefined;
   /**
-   * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
+   * The content loader names to refresh. Only this package's loaders are refreshed, never the others; the answer
+   * (`{ "refreshed": [...] }`) names those that ran, that is those a collection of the project uses.
    * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
    */
   loaders?: string[] | undefined;
@@ -87,7 +99,10 @@ export interface DevRefreshOptions {
    */
   token?: string | undefined;
   /**
-   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this: 429 with
+   * Retry-After until the window's reset (X-RateLimit-Reset). A window cleared before its reset (a plan upgrade)
+   * is noticed by a probe: a refused refresh runs anyway once that count is a minute old (one request per API key),
+   * then after 2, 4, 8... minutes while the window stays low.
    * @default 5
    */
   reserve?: number | undefined;
@@ -125,10 +140,18 @@ export interface PublisherOptions {
   robotsTxt?: boolean | undefined;
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
-   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * service's article URLs to the blog's own URLs (after `site` and `base`), in the sitemap, the feed and
+   * the links inside articles.
+   *
+   * Multilingual blogs: `[lang]` where the article's language goes (`'/[lang]/blog/[slug]/'`), or one
+   * pattern per language (`{ en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }`). The language is the one the
+   * service's URL names (`/fr/blog/<slug>/`), else the article's `language`. An article in a language the
+   * map does not name has no page on the blog: the sitemap and the feed leave it out, and links to it keep
+   * the service's URL. Without `[lang]` or a map, every language goes to the one page of its slug, and only
+   * the languages the `articlesLoader`s load (their `language` option) are listed.
    * @default '/blog/[slug]/'
    */
-  articlePattern?: string | undefined;
+  articlePattern?: string | Readonly<Record<string, string>> | undefined;
   /**
    * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
    * @default true for `output: 'static'`, false for `output: 'server'`
@@ -151,9 +174,18 @@ export interface PublisherOptions {
    * @default true
    */
   allowServiceImages?: boolean | undefined;
+  /**
+   * Inject an endpoint that invalidates Astro's route cache by tag (`cache.provider`), for
+   * `content-publisher watch --invalidate`: `true` (at `/_publisher/invalidate`), an object to move it, or
+   * `false`. Needs an adapter; the token is read at request time from `PUBLISHER_INVALIDATE_TOKEN`
+   * (`astro:env` secret, else `process.env`), and without one every request is refused.
+   * @default false
+   */
+  invalidate?: boolean | InvalidateOptions | undefined;
 }
 
 export type SitemapOptionsMatchSchema = Proof<Documents<SitemapOptions, z.input<typeof sitemapOptionsSchema>>>;
 export type RssOptionsMatchSchema = Proof<Documents<RssOptions, z.input<typeof rssOptionsSchema>>>;
+export type InvalidateOptionsMatchSchema = Proof<Documents<InvalidateOptions, z.input<typeof invalidateOptionsSchema>>>;
 export type DevRefreshOptionsMatchSchema = Proof<Documents<DevRefreshOptions, z.input<typeof devRefreshOptionsSchema>>>;
 export type PublisherOptionsMatchSchema = Proof<Documents<PublisherOptions, z.input<typeof publisherOptionsSchema>>>;

@@ -8,6 +8,18 @@ import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields
  */
 
 /** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/;
+
+/** An article route: from the base, `[slug]` once, `[lang]` at most once, no query, fragment or space. */
+function isArticlePattern(value: string): boolean {
+  return (
+    value.startsWith('/') &&
+    value.split('[slug]').length === 2 &&
+    value.split('[lang]').length <= 2 &&
+    !/[?#\s]/.test(value)
+  );
+}
+
 const xmlRoutePath = (option: string) =>
   z
     .string({ error: `\`${option}\` must be a string path such as "/sitemap.xml".` })
@@ -94,7 +106,8 @@ export const devRefreshOptionsSchema = z.strictObject({
    */
   pollIntervalMs: durationMsSchema(1_000).optional(),
   /**
-   * The content loader names to refresh. Only this package's loaders are refreshed, never the others.
+   * The content loader names to refresh. Only this package's loaders are refreshed, never the others; the answer
+   * (`{ "refreshed": [...] }`) names those that ran, that is those a collection of the project uses.
    * @default ["astro-content-publisher:articles", "astro-content-publisher:keywords", "astro-content-publisher:digest"]
    */
   loaders: z
@@ -122,7 +135,10 @@ export const devRefreshOptionsSchema = z.strictObject({
     .min(16, { error: '`devRefresh.token` must be at least 16 characters long (a random secret).' })
     .optional(),
   /**
-   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this.
+   * No refresh (so no list call) when the last X-RateLimit-Remaining a loader saw is at or below this: 429 with
+   * Retry-After until the window's reset (X-RateLimit-Reset). A window cleared before its reset (a plan upgrade)
+   * is noticed by a probe: a refused refresh runs anyway once that count is a minute old (one request per API key),
+   * then after 2, 4, 8... minutes while the window stays low.
    * @default 5
    */
   reserve: z
@@ -130,6 +146,21 @@ export const devRefreshOptionsSchema = z.strictObject({
     .int({ error: '`devRefresh.reserve` must be a whole number of requests.' })
     .min(0, { error: '`devRefresh.reserve` must be 0 or more.' })
     .default(5),
+});
+
+export const invalidateOptionsSchema = z.strictObject({
+  /**
+   * The path of the invalidation endpoint (on demand): POST `{ "tags": [...] }` with
+   * `Authorization: Bearer <PUBLISHER_INVALIDATE_TOKEN>`.
+   * @default '/_publisher/invalidate'
+   */
+  path: z
+    .string({ error: '`invalidate.path` must be a string path such as "/_publisher/invalidate".' })
+    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
+      error: (issue) =>
+        `\`invalidate.path\` must be an absolute path without query, such as "/_publisher/invalidate" (got ${JSON.stringify(issue.input)}).`,
+    })
+    .default('/_publisher/invalidate'),
 });
 
 export const publisherOptionsSchema = z.strictObject({
@@ -168,15 +199,45 @@ export const publisherOptionsSchema = z.strictObject({
   robotsTxt: z.boolean({ error: '`robotsTxt` must be true or false.' }).default(true),
   /**
    * The blog's route for one article, with `[slug]` where the article's slug goes. Used to map the
-   * service's article URLs to the blog's own URLs (after `site` and `base`).
+   * service's article URLs to the blog's own URLs (after `site` and `base`), in the sitemap, the feed and
+   * the links inside articles.
+   *
+   * Multilingual blogs: `[lang]` where the article's language goes (`'/[lang]/blog/[slug]/'`), or one
+   * pattern per language (`{ en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }`). The language is the one the
+   * service's URL names (`/fr/blog/<slug>/`), else the article's `language`. An article in a language the
+   * map does not name has no page on the blog: the sitemap and the feed leave it out, and links to it keep
+   * the service's URL. Without `[lang]` or a map, every language goes to the one page of its slug, and only
+   * the languages the `articlesLoader`s load (their `language` option) are listed.
    * @default '/blog/[slug]/'
    */
   articlePattern: z
-    .string({ error: '`articlePattern` must be a string such as "/blog/[slug]/".' })
-    .refine((value) => value.startsWith('/') && value.split('[slug]').length === 2 && !/[?#\s]/.test(value), {
-      error: (issue) =>
-        `\`articlePattern\` must start with "/" and contain "[slug]" exactly once, such as "/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
-    })
+    .union(
+      [
+        z.string().refine(isArticlePattern, {
+          error: (issue) =>
+            `\`articlePattern\` must start with "/", contain "[slug]" exactly once and "[lang]" at most once, such as "/blog/[slug]/" or "/[lang]/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
+        }),
+        z
+          .record(
+            z.string(),
+            z.string().refine(isArticlePattern, {
+              error: (issue) =>
+                `\`articlePattern\` values must start with "/" and contain "[slug]" exactly once, such as "/fr/blog/[slug]/" (got ${JSON.stringify(issue.input)}).`,
+            }),
+          )
+          .refine((map) => Object.keys(map).every((key) => LANGUAGE_CODE.test(key)), {
+            error: (issue) =>
+              `\`articlePattern\` keys must be language codes such as "en" or "pt-BR" (got ${JSON.stringify(Object.keys(issue.input as object).find((key) => !LANGUAGE_CODE.test(key)))}).`,
+          })
+          .refine((map) => Object.keys(map).length > 0, {
+            error: '`articlePattern` must name at least one language, such as { en: "/blog/[slug]/" }.',
+          }),
+      ],
+      {
+        error:
+          '`articlePattern` must be a string such as "/blog/[slug]/", or one pattern per language such as { en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }.',
+      },
+    )
     .default('/blog/[slug]/'),
   /**
    * Render the sitemap and RSS routes at build time (`true`) or per request (`false`, needs an adapter).
@@ -205,9 +266,28 @@ export const publisherOptionsSchema = z.strictObject({
    * @default true
    */
   allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),
+  /**
+   * Inject an endpoint that invalidates Astro's route cache by tag (`cache.provider`), for
+   * `content-publisher watch --invalidate`: `true` (at `/_publisher/invalidate`), an object to move it, or
+   * `false`. Needs an adapter; the token is read at request time from `PUBLISHER_INVALIDATE_TOKEN`
+   * (`astro:env` secret, else `process.env`), and without one every request is refused.
+   * @default false
+   */
+  invalidate: z
+    .union([z.boolean(), invalidateOptionsSchema], {
+      error: '`invalidate` must be true, false or an object such as { path: "/_publisher/invalidate" }.',
+    })
+    .default(false)
+    .transform((value) => (value === true ? invalidateOptionsSchema.parse({}) : value)),
 });
 
 /** What the user may pass to `publisher()`: documented interfaces, proven equal to the schemas' input. */
-export type { PublisherOptions, SitemapOptions, RssOptions, DevRefreshOptions } from './options-docs.js';
+export type {
+  PublisherOptions,
+  SitemapOptions,
+  RssOptions,
+  DevRefreshOptions,
+  InvalidateOptions,
+} from './options-docs.js';
 /** The options after defaults. */
 export type ParsedPublisherOptions = z.output<typeof publisherOptionsSchema>;

@@ -1,3 +1,5 @@
+import type { ArticlePattern } from '../html/article-links.js';
+
 /**
  * The settings the injected routes read at runtime, passed from the integration through a virtual module
  * as JSON. It holds only public data: the public feed URLs and the blog's URL layout (the routes never
@@ -12,7 +14,8 @@ export interface RouteConfig {
   rssUrl: string;
   /** The blog's site URL with its base path, ending in "/" (e.g. https://blog.example.com/docs/). */
   blogSite: string;
-  articlePattern: string;
+  /** `publisher({ articlePattern })`: one pattern (with `[slug]`, maybe `[lang]`) or one per language. */
+  articlePattern: ArticlePattern;
   trailingSlash: 'always' | 'never' | 'ignore';
   timeoutMs: number;
   sitemap: false | { path: string; maxUrlsPerFile: number };
@@ -26,9 +29,14 @@ export interface RouteConfig {
    * filters and budget, as the loaders recorded them in this build. Undefined when the project has no
    * articles loader for the site (the routes then list every article the service publishes).
    */
-  articles?: { slugs: string[]; origins: string[]; languages?: Record<string, string> } | undefined;
+  articles?: { slugs: string[]; origins: string[]; languages?: Record<string, string[]> } | undefined;
+  /**
+   * Static output, in `astro:build:done` only: the pages the build wrote (base-relative paths, see
+   * `pageKey`). An article whose page is not among them is neither listed nor linked to.
+   */
+  builtPages?: string[] | undefined;
   /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
-  localArticlePages?: Array<{ slug: string; url: string }> | undefined;
+  localArticlePages?: Array<{ slug: string; url: string; language?: string | undefined }> | undefined;
 }
 
 /** The virtual module the routes import their settings from. */

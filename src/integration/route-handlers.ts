@@ -1,3 +1,4 @@
+import { cacheTags } from '../loader/cache-tags.js';
 import { FeedCache } from './feed-cache.js';
 import {
   buildRss,
@@ -50,6 +51,11 @@ function cacheFor<T>(
   return cache;
 }
 
+/** The route cache tags of a feed route: the site's and the feed's own (see cache-tags.ts). */
+export function feedTags(config: RouteConfig, feed: 'sitemap' | 'rss'): string[] {
+  return [cacheTags.site(config.siteId), cacheTags[feed](config.siteId)];
+}
+
 function warnStale(error: Error): void {
   console.warn(`${error.message} Serving the last good copy.`);
 }
@@ -64,6 +70,7 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
         maxBytes: SITEMAP_MAX_BYTES,
         transform: (body) => buildSitemap(body, config, config.localPages, (part) => fetchSitemapPart(part, config)),
         onStale: warnStale,
+        tags: feedTags(config, 'sitemap'),
       }),
     context,
     config,
@@ -80,6 +87,7 @@ function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<str
         maxBytes: RSS_MAX_BYTES,
         transform: (body) => buildRss(body, config),
         onStale: warnStale,
+        tags: feedTags(config, 'rss'),
       }),
     context,
     config,

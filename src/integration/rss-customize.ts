@@ -3,7 +3,7 @@
 // already rewritten feed, like the rewriters: everything else stays byte for byte.
 
 import { z } from 'zod';
-import { blogArticleSlug, type BlogLayout } from '../html/article-links.js';
+import { articleLanguage, blogArticleRef, type BlogLayout } from '../html/article-links.js';
 import { parseRssDocument } from '../feeds/rss-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
 import { textOf, type XmlElement } from '../feeds/xml-scan.js';
@@ -64,8 +64,8 @@ export type { RssHandlerOptions } from './rss-handler-docs.js';
 export type ParsedRssHandlerOptions = z.output<typeof rssHandlerOptionsSchema>;
 
 export interface CustomizeContext extends BlogLayout {
-  /** Language per slug, from the loaders. */
-  languages: Readonly<Record<string, string>>;
+  /** The languages the blog has each slug in, from the loaders. */
+  languages: Readonly<Record<string, readonly string[]>>;
 }
 
 const plain = (parent: XmlElement, local: string) => parent.children.find((c) => c.prefix === '' && c.local === local);
@@ -111,8 +111,8 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
       language: undefined,
     };
     // The feed is already rewritten: an article's link is its page on the blog.
-    const slug = blogArticleSlug(view.link, ctx);
-    view.language = slug === undefined ? undefined : ctx.languages[slug];
+    const article = blogArticleRef(view.link, ctx);
+    view.language = article === undefined ? undefined : articleLanguage(article, ctx);
     const pubDate = plain(item, 'pubDate');
     const keep =
       (options.language === undefined || view.language === options.language) &&

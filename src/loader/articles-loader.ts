@@ -5,7 +5,9 @@ import { LOADER_NAMES } from './names.js';
 import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
+import { noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
+import { contentSource, startFromOtherStore } from './store-seed.js';
 
 /**
  * The build-time loader of a site's published articles: one entry per article (id: the slug), sanitised HTML
@@ -25,8 +27,11 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     schema: articleDataSchema,
     // One budget per key: the loaders of a build that share the key take turns (ledger.ts). The log label
     // keeps the site and filters apart when a project has several articles loaders.
-    load: (context) => {
+    load: async (context) => {
+      noteLoaderRun(LOADER_NAMES.articles);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
+      // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         recordPublishedArticles(context, resolved.siteId),

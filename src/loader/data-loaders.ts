@@ -14,6 +14,8 @@ import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
 import { takeTurn } from './ledger.js';
+import { noteLoaderRun } from './loader-runs.js';
+import { contentSource, startFromOtherStore } from './store-seed.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -149,8 +151,10 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.keywords,
     schema: keywordDataSchema,
-    load: (context) => {
+    load: async (context) => {
+      noteLoaderRun(LOADER_NAMES.keywords);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
         runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
       );
@@ -165,8 +169,10 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.digest,
     schema: digestDataSchema,
-    load: (context) => {
+    load: async (context) => {
+      noteLoaderRun(LOADER_NAMES.digest);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
         runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),
       );

@@ -36,6 +36,8 @@ export interface ImageStep {
   finish(warn: (message: string) => void): string | undefined;
   /** The name -> URL index to keep in the loader's meta. */
   index(): Record<string, string>;
+  /** Images downloaded so far in this build (for the progress lines). */
+  downloads(): number;
 }
 
 /**
@@ -111,6 +113,8 @@ export async function createImageStep(
       return imagePaths.length ? { filePath, assetImports: [...imagePaths] } : {};
     },
     async refresh(html, imagePaths) {
+      // Images off and none localised before: nothing to put back (the usual warm build without images).
+      if (option === false && imagePaths.length === 0 && !html.includes(IMAGE_IMPORT_PREFIX)) return undefined;
       const intact = option !== false && imagePaths.every((p) => cache.has(p));
       const retry =
         option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
@@ -160,6 +164,7 @@ export async function createImageStep(
         : undefined;
     },
     index: () => Object.fromEntries(urls),
+    downloads: () => cache.downloaded.length,
   };
 }
 

@@ -24,3 +24,5 @@ export { StrictModeError } from './warnings.js';
 export { articleDataSchema } from './schemas.js';
 export { readingTime, entryDescription, starterFields, type StarterFields } from './theme-fields.js';
 export { listCacheKey } from './page-digest.js';
+// Route caching of on-demand pages: the tags the live loader's cache hints carry and `watch --invalidate` sends.
+export { cacheTags, tagsForChangedArticles } from './cache-tags.js';

@@ -19,6 +19,16 @@ export class TtlCache<V> {
     return item && { value: item.value, fresh: this.now() - item.at < this.ttlMs };
   }
 
+  /** Makes the value stale now (kept as the copy served when a call fails). */
+  expire(key: string): void {
+    const item = this.#items.get(key);
+    if (item) item.at = Number.NEGATIVE_INFINITY;
+  }
+
+  expireAll(): void {
+    for (const item of this.#items.values()) item.at = Number.NEGATIVE_INFINITY;
+  }
+
   set(key: string, value: V): void {
     this.#items.delete(key);
     this.#items.set(key, { value, at: this.now() });

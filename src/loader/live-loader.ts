@@ -10,10 +10,15 @@ import {
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, dataFromListItem, listItemOf, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
+import { cacheTags, parseCacheTag } from './cache-tags.js';
 import { callRefusal, TtlCache } from './live-guard.js';
+import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
 import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
+
+/** The cache key of the unfiltered list, whose slugs are the known ones. */
+const KNOWN = JSON.stringify({});
 
 /** Filters of `getLiveCollection('articles', filter)`: the list call's own query parameters (the client's type). */
 export type LiveArticlesFilter = ArticleQuery;
@@ -43,6 +48,11 @@ type LiveEntryAnswer = {
  * - no call when the last X-RateLimit-Remaining seen is at or below `reserve`, nor while a 429's
  *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
+ *
+ * Cache hints for Astro's route cache (`Astro.cache.set(cacheHint)`): an entry is tagged with the site's tag and
+ * its own (`publisher:site-12`, `publisher:site-12:<slug>`, `lastModified` from `updated_at`), a collection with
+ * the site's and the list tag (`publisher:site-12/articles`); see `cacheTags`. An invalidation through the
+ * integration's endpoint (`publisher({ invalidate: true })`) also drops this loader's reuse of what it names.
  */
 export function liveArticlesLoader(
   options: LiveArticlesLoaderOptions = {},
@@ -72,10 +82,27 @@ export function liveArticlesLoader(
         throw error;
       },
     ));
-  const siteTag = `publisher:site-${opts.siteId}`;
+  const siteId = opts.siteId;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
   const lists = new TtlCache<ArticleListItem[]>(ttlMs, 100);
+  // An invalidation by tag (the integration's endpoint) also ends this loader's own reuse of what it names, so
+  // that the page rendered again shows the new content; the old copies stay as the fallback of a failed call.
+  onLocalInvalidation((tags) => {
+    if (tags.has(cacheTags.site(siteId))) {
+      answers.expireAll();
+      lists.expireAll();
+      return;
+    }
+    if (tags.has(cacheTags.list(siteId))) lists.expireAll();
+    for (const tag of tags) {
+      const parsed = parseCacheTag(tag);
+      if (parsed?.kind !== 'article' || parsed.siteId !== siteId) continue;
+      answers.expire(parsed.slug);
+      // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
+      if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
+    }
+  });
   const inFlight = new Map<string, Promise<ArticleListItem[]>>();
   let blockedUntil = 0;
 
@@ -140,7 +167,10 @@ export function liveArticlesLoader(
         id: detail.slug,
         data: { ...data, slug: detail.slug, title: detail.title, headings },
         rendered: { html },
-        cacheHint: { tags: [siteTag, `${siteTag}:${detail.slug}`], ...(lastModified ? { lastModified } : {}) },
+        cacheHint: {
+          tags: [cacheTags.site(siteId), cacheTags.article(siteId, detail.slug)],
+          ...(lastModified ? { lastModified } : {}),
+        },
       };
     } catch (error) {
       if (error instanceof NotFoundError) return null;
@@ -160,12 +190,17 @@ export function liveArticlesLoader(
           }).filter(([, v]) => v !== undefined),
         );
         const items = await list(query);
-        const entries = items.map((item) => {
-          const data = dataFromListItem(item);
-          return { id: item.slug, data, cacheHint: { tags: [siteTag, `${siteTag}:${item.slug}`] } };
-        });
+        // No tag per entry: Astro merges the entries' tags into the page's, and a list of 1,000 articles would
+        // send 1,000 tags (beyond what CDNs accept in one header). The list tag is invalidated on any change.
+        const entries = items.map((item) => ({ id: item.slug, data: dataFromListItem(item) }));
         const newest = items.map((i) => toDate(i.published_at)?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
-        return { entries, cacheHint: { tags: [siteTag], ...(newest ? { lastModified: new Date(newest) } : {}) } };
+        return {
+          entries,
+          cacheHint: {
+            tags: [cacheTags.site(siteId), cacheTags.list(siteId)],
+            ...(newest ? { lastModified: new Date(newest) } : {}),
+          },
+        };
       } catch (error) {
         return { error: error as PublisherError };
       }
@@ -176,7 +211,7 @@ export function liveArticlesLoader(
       if (cached?.fresh) return cached.value ?? undefined;
       try {
         // The known slugs (every status: the unfiltered list) answer unknown slugs without a call.
-        const known = await list({});
+        const known = await list({}); // cached under KNOWN
         if (!known.some((item) => item.slug === slug)) return undefined;
         const answer = await fetchEntry(slug);
         answers.set(slug, answer);

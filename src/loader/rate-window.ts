@@ -11,6 +11,8 @@ interface Seen {
   remaining: number;
   /** When the value stops meaning anything (ms since epoch): the window's reset, else an hour after it was seen. */
   expires: number;
+  /** When it was seen (ms since epoch). */
+  seenAt: number;
 }
 
 // On globalThis: the integration (dev refresh) and the loaders may load this module as separate instances.
@@ -37,7 +39,7 @@ export function recordRemaining(
       : rateLimit.reset > 0
         ? now + rateLimit.reset * 1000
         : now + 3_600_000;
-  lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires });
+  lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires, seenAt: now });
 }
 
 /** The last remaining count seen for this service and key, while it still describes the current window. */
@@ -51,13 +53,36 @@ export function knownRemaining(baseUrl: string, apiKey: string, now = Date.now()
   return seen.remaining;
 }
 
-/** The lowest remaining count seen for this service (its origin) with any key: the dev refresh holds no key. */
-export function lowestKnownRemaining(origin: string, now = Date.now()): number | undefined {
+/** What the loaders last saw of a service's window: the lowest count over its keys, with its reset. */
+export interface KnownWindow {
+  remaining: number;
+  /** When that count stops meaning anything (the service's X-RateLimit-Reset), ms since epoch. */
+  resetAt: number;
+  /** When it was seen, ms since epoch. */
+  seenAt: number;
+}
+
+function ofOrigin(key: string, origin: string): boolean {
   const prefix = origin.replace(/\/+$/, '');
-  let lowest: number | undefined;
+  return key.startsWith(prefix) && '|/'.includes(key.charAt(prefix.length));
+}
+
+/** The lowest remaining count seen for this service (its origin) with any key: the dev refresh holds no key. */
+export function lowestKnownWindow(origin: string, now = Date.now()): KnownWindow | undefined {
+  let lowest: KnownWindow | undefined;
   for (const [key, seen] of lastSeen) {
-    if (!key.startsWith(prefix) || !'|/'.includes(key.charAt(prefix.length)) || now >= seen.expires) continue;
-    lowest = lowest === undefined ? seen.remaining : Math.min(lowest, seen.remaining);
+    if (!ofOrigin(key, origin) || now >= seen.expires) continue;
+    if (lowest === undefined || seen.remaining < lowest.remaining)
+      lowest = { remaining: seen.remaining, resetAt: seen.expires, seenAt: seen.seenAt };
   }
   return lowest;
+}
+
+/**
+ * Forgets what was seen of this service's window, so that the next loader asks the service again. For a
+ * long-lived process (astro dev) whose memory may be wrong: the window was cleared before its reset (a plan
+ * upgrade; the simulator's reset).
+ */
+export function forgetWindow(origin: string): void {
+  for (const key of [...lastSeen.keys()]) if (ofOrigin(key, origin)) lastSeen.delete(key);
 }

@@ -31,6 +31,8 @@ export interface ApplyInput {
   fingerprint: string;
   /** slug -> hash of the detail content fetched in this build (filled by the detail calls). */
   fetchedHashes?: Map<string, string>;
+  /** Called once per planned fetch when it is through (stored, skipped or failed): the build's progress. */
+  onFetched?: () => void;
 }
 
 export interface ApplyOutcome {
@@ -196,6 +198,8 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           outcome.failures.push({ slug: action.slug, error });
           // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
           if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
+        } finally {
+          input.onFetched?.();
         }
       }),
   );
@@ -208,6 +212,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   ];
   const fellBackCandidates = failedNewSlugs();
   for (const action of fromFeed) {
+    if (!fellBackCandidates.has(action.slug)) input.onFetched?.(); // a fallback was counted with its detail
     const exact =
       input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
     if (!whole && !(action.reason === 'fingerprint' && exact)) {

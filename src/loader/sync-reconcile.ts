@@ -33,7 +33,10 @@ export function reconcileListed(
     }
     if (typeof entry.data.viewCount === 'number' && entry.data.viewCount !== item.view_count) {
       const data = { ...entry.data, viewCount: item.view_count };
-      setSameDigest(ctx.store, { ...entry, data, digest: pageDigest(ctx, data, entry.rendered?.html ?? '') });
+      // The digest leaves the view count out (page-digest.ts): the entry's own is still right, no need to
+      // hash the whole article again.
+      const digest = entry.digest ?? pageDigest(ctx, data, entry.rendered?.html ?? '');
+      setSameDigest(ctx.store, { ...entry, data, digest });
     }
   }
 }

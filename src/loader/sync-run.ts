@@ -17,6 +17,7 @@ import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-sign
 import { describeError, makeWarn } from './warnings.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
+import { startProgress } from './progress.js';
 import { createImageStep, readImageIndex, refreshStoredImages } from './images-step.js';
 
 /**
@@ -244,8 +245,23 @@ export async function runArticlesSync(
   });
   warnAboutPlan(plan, site, warn, new Set(plan.pending.map((p) => p.slug)), sitemapOnly);
 
-  const apply: ApplyInput = { ctx, opts, clients, state, items, signals, fingerprint, images };
-  const outcome = await applyFetches(apply, plan);
+  const progress = startProgress({
+    total: plan.fetch.length,
+    info: (line) => logger.info(line),
+    images: () => images.downloads(),
+  });
+  const apply: ApplyInput = {
+    ctx,
+    opts,
+    clients,
+    state,
+    items,
+    signals,
+    fingerprint,
+    images,
+    onFetched: progress.done,
+  };
+  const outcome = await applyFetches(apply, plan).finally(progress.stop);
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.

@@ -11,7 +11,15 @@ export {
   type FeedItemRecord,
 } from './state.js';
 export { pollFeeds, applyObservation, observationDiffers, type FeedFetcher, type Observation } from './poll.js';
-export { runTrigger, describeTrigger, describeHookUrl, type TriggerSpec, type TriggerResult } from './trigger.js';
+export {
+  runTrigger,
+  describeTrigger,
+  describeHookUrl,
+  type TriggerSpec,
+  type TriggerSetting,
+  type TriggerResult,
+} from './trigger.js';
+export { invalidationTags, changedSlugs } from './invalidate-request.js';
 export { runWatch, detectChanges, type WatchRunOptions, type WatchEvent, type OnceOutcome } from './watcher.js';
 export {
   watchOptionsSchema,

@@ -55,6 +55,33 @@ export interface HookTriggerOptions {
   eventType?: string | undefined;
 }
 
+/**
+ * POST the changed articles' cache tags (and the lists', sitemap's and feed's) to the blog's invalidation
+ * endpoint (`publisher({ invalidate: true })`); a 2xx answer within `timeoutMs` means success.
+ */
+export interface InvalidateTriggerOptions {
+  /**
+   * Which trigger this is.
+   * @required
+   */
+  kind: 'invalidate';
+  /**
+   * The endpoint's URL, such as `https://blog.example.com/_publisher/invalidate` (plain http only to this machine).
+   * @required
+   */
+  url: string;
+  /**
+   * The endpoint's shared secret (the blog's `PUBLISHER_INVALIDATE_TOKEN`, at least 16 characters); never printed.
+   * @required
+   */
+  token: string;
+  /**
+   * How long to wait for the answer, in milliseconds (1 to 2147483647, Node's timer range).
+   * @default 30000
+   */
+  timeoutMs?: number | undefined;
+}
+
 /** The options of `runWatch()` (the loop behind `content-publisher watch`). */
 export interface WatchOptionsInput {
   /**
@@ -69,10 +96,11 @@ export interface WatchOptionsInput {
    */
   baseUrl: string;
   /**
-   * What to do when the feeds changed: run a command or POST to a deploy hook.
+   * What to do when the feeds changed: run a command, POST to a deploy hook, or invalidate the changed pages'
+   * cache tags; or several of these in order (all must succeed for the change to be recorded).
    * @required
    */
-  trigger: RunTriggerOptions | HookTriggerOptions;
+  trigger: TriggerOptions | TriggerOptions[];
   /**
    * Where the state is kept between polls and runs.
    * @required
@@ -106,7 +134,8 @@ export interface WatchOptionsInput {
   stdoutToStderr?: boolean | undefined;
 }
 
-export type TriggerOptionsMatchSchema = Proof<
-  Documents<RunTriggerOptions | HookTriggerOptions, z.input<typeof triggerSchema>>
->;
+/** One trigger of `runWatch()`. */
+export type TriggerOptions = RunTriggerOptions | HookTriggerOptions | InvalidateTriggerOptions;
+
+export type TriggerOptionsMatchSchema = Proof<Documents<TriggerOptions, z.input<typeof triggerSchema>>>;
 export type WatchOptionsMatchSchema = Proof<Documents<WatchOptionsInput, z.input<typeof watchOptionsSchema>>>;

@@ -7,6 +7,7 @@ import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields
 import { formatIssue } from '../options/issues.js';
 import type { WatchOptionsInput } from './options-docs.js';
 import { HOOK_PROVIDERS } from './hook-request.js';
+import { isLoopbackHost } from '../client/cleartext.js';
 
 const httpUrl = z.string().refine((value) => {
   try {
@@ -34,6 +35,22 @@ export const triggerSchema = z.discriminatedUnion('kind', [
       eventType: z.string().min(1).max(100).optional(),
     })
     .strict(),
+  /**
+   * POST the changed articles' cache tags to the blog's invalidation endpoint (`publisher({ invalidate: true })`);
+   * a 2xx answer within `timeoutMs` means success.
+   */
+  z
+    .object({
+      kind: z.literal('invalidate'),
+      url: httpUrl.refine((value) => {
+        const { protocol, hostname } = new URL(value);
+        return protocol === 'https:' || isLoopbackHost(hostname);
+      }, 'must be https (plain http only to this machine): the token would travel in cleartext'),
+      /** The endpoint's shared secret (PUBLISHER_INVALIDATE_TOKEN of the blog); never printed. */
+      token: z.string().min(16, 'must be at least 16 characters long (the blog refuses shorter ones)'),
+      timeoutMs: durationMsSchema(1).default(30_000),
+    })
+    .strict(),
 ]);
 
 export const watchOptionsSchema = z
@@ -42,7 +59,8 @@ export const watchOptionsSchema = z
     siteId: siteIdSchema(),
     /** The service's base URL (the feeds are `<baseUrl>/api/sites/<siteId>/rss.xml` and `sitemap.xml`). */
     baseUrl: baseUrlSchema(),
-    trigger: triggerSchema,
+    /** One trigger, or several run in order (a rebuild, then an invalidation); all must succeed. */
+    trigger: z.union([triggerSchema, z.array(triggerSchema).min(1).max(3)]),
     /** Where the state is kept between polls and runs. */
     statePath: z.string().min(1),
     /**
@@ -75,9 +93,16 @@ export const watchOptionsSchema = z
   .strict();
 
 /** What the user may pass to `runWatch()`: documented interfaces, proven equal to the schemas' input. */
-export type { WatchOptionsInput, RunTriggerOptions, HookTriggerOptions } from './options-docs.js';
+export type {
+  WatchOptionsInput,
+  RunTriggerOptions,
+  HookTriggerOptions,
+  InvalidateTriggerOptions,
+} from './options-docs.js';
 export type WatchOptions = z.output<typeof watchOptionsSchema>;
 export type TriggerSpec = z.output<typeof triggerSchema>;
+/** `trigger` after defaults: one trigger, or several in order. */
+export type TriggerSetting = WatchOptions['trigger'];
 
 export function resolveWatchOptions(input: WatchOptionsInput): WatchOptions {
   const parsed = watchOptionsSchema.safeParse(input);

@@ -6,10 +6,11 @@
 import { spawn } from 'node:child_process';
 import type { Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
+import { buildInvalidateRequest, describeInvalidateStatus, invalidationTags } from './invalidate-request.js';
 
-import type { TriggerSpec } from './options.js';
+import type { TriggerSetting, TriggerSpec } from './options.js';
 
-export type { TriggerSpec };
+export type { TriggerSetting, TriggerSpec };
 
 export type TriggerResult = { ok: true; detail: string } | { ok: false; detail: string };
 
@@ -30,14 +31,59 @@ export function describeHookUrl(url: string): string {
   }
 }
 
-export function describeTrigger(spec: TriggerSpec): string {
+export function describeTrigger(setting: TriggerSetting): string {
+  if (Array.isArray(setting)) return setting.map(describeTrigger).join(', then ');
+  const spec = setting;
   if (spec.kind === 'run') return `command \`${spec.command}\``;
+  if (spec.kind === 'invalidate') return `cache invalidation at ${describeHookUrl(spec.url)}`;
   const provider = spec.provider ?? inferHookProvider(spec.url);
   return `${provider === 'generic' ? '' : `${provider} `}deploy hook ${describeHookUrl(spec.url)}`;
 }
 
-export async function runTrigger(spec: TriggerSpec, context: TriggerContext): Promise<TriggerResult> {
-  return spec.kind === 'run' ? runCommand(spec.command, context) : postHook(spec, context);
+/** Runs the trigger, or each of several in order until one fails (the details of all are joined). */
+export async function runTrigger(setting: TriggerSetting, context: TriggerContext): Promise<TriggerResult> {
+  if (!Array.isArray(setting)) return runOne(setting, context);
+  const details: string[] = [];
+  for (const spec of setting) {
+    const result = await runOne(spec, context);
+    if (!result.ok)
+      return { ok: false, detail: setting.length > 1 ? `${describeTrigger(spec)}: ${result.detail}` : result.detail };
+    details.push(result.detail);
+  }
+  return { ok: true, detail: details.join('; ') };
+}
+
+function runOne(spec: TriggerSpec, context: TriggerContext): Promise<TriggerResult> {
+  if (spec.kind === 'run') return runCommand(spec.command, context);
+  if (spec.kind === 'invalidate') return postInvalidate(spec, context);
+  return postHook(spec, context);
+}
+
+async function postInvalidate(
+  spec: Extract<TriggerSpec, { kind: 'invalidate' }>,
+  context: TriggerContext,
+): Promise<TriggerResult> {
+  const tags = invalidationTags(context.site, context.changes);
+  const request = buildInvalidateRequest(spec.url, spec.token, tags);
+  try {
+    const response = await fetch(request.url, {
+      ...request.init,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(spec.timeoutMs),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.ok)
+      return {
+        ok: true,
+        detail: `${describeHookUrl(spec.url)} invalidated ${tags.length} tag(s) (answered ${response.status})`,
+      };
+    return { ok: false, detail: describeInvalidateStatus(response.status) };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
+    return { ok: false, detail: describeNetworkError(error) };
+  }
 }
 
 function runCommand(command: string, context: TriggerContext): Promise<TriggerResult> {

@@ -49,7 +49,7 @@ describe('integration, option errors fail the build with an AstroError naming th
 
   it('articlePattern: without [slug]', async () => {
     const error = await buildError({ ...base, articlePattern: '/posts/' });
-    expect(error.message).toContain('`articlePattern` must start with "/" and contain "[slug]"');
+    expect(error.message).toContain('`articlePattern` must start with "/", contain "[slug]" exactly once');
   });
 });
 

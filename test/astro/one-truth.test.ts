@@ -87,6 +87,18 @@ function articleSlugs(urls: readonly string[], base = ''): string[] {
     .sort();
 }
 
+/** Links of the built article pages to a service article (`https://pro-blog.example.com/blog/<slug>/`). */
+async function serviceArticleLinks(outDir: string): Promise<Array<{ from: string; slug: string }>> {
+  const links: Array<{ from: string; slug: string }> = [];
+  for (const slug of await builtSlugs(outDir, 'blog')) {
+    const from = join('blog', slug, 'index.html');
+    const html = await readFile(join(outDir, from), 'utf8');
+    for (const m of html.matchAll(/href="https:\/\/pro-blog\.example\.com\/blog\/([^/"]+)\/"/g))
+      links.push({ from, slug: decodeURIComponent(m[1] ?? '') });
+  }
+  return links;
+}
+
 function report(name: string, check: LinkCheck): void {
   // The figures of the issue's closing note (printed by `vitest run test/astro/one-truth.test.ts`).
   console.log(
@@ -146,6 +158,28 @@ it('cold build within a small budget, then a warm build: the sitemap, the feed a
   const dates = [...feed.matchAll(/<pubDate>([^<]*)<\/pubDate>/g)].map((m) => Date.parse(m[1] ?? ''));
   expect(dates).toEqual([...dates].sort((a, b) => b - a));
   expect(feed).toContain('<description>Who writes here &amp; why</description>');
+});
+
+it('incremental builds: a page kept from the cold build links to the blog page of an article the warm build added', async () => {
+  const where = await newDirs('incremental');
+  const config = siteConfig({ experimental: { incrementalBuild: true } });
+  // Cold: 50 of 60 stored (5 details, 45 from the feed); the newest articles link to the next two, so the
+  // last stored ones link to articles still pending, on the service.
+  await buildTruth(where, config, { maxRequests: 6 });
+  const cold = await expectOneTruth('incremental, cold build, budget 6', where, config);
+  expect(cold.built.size).toBe(50);
+  const pendingLinks = await serviceArticleLinks(where.outDir);
+  expect(pendingLinks.length).toBeGreaterThan(0);
+  // Warm, 11 requests: the list and the 10 pending details, nothing left to revalidate the others, so
+  // their digests (the pages' cacheKey) stay and Astro keeps their pages from the cold build.
+  await buildTruth(where, config, { maxRequests: 11 });
+  const warm = await expectOneTruth('incremental, warm build, budget 11', where, config);
+  expect(warm.built.size).toBe(60);
+  // Every in-article link to an article on the blog goes to its page, which exists.
+  const stale = (await serviceArticleLinks(where.outDir)).filter((link) => warm.built.has(link.slug));
+  expect(stale).toEqual([]);
+  for (const link of pendingLinks)
+    expect(await readFile(join(where.outDir, link.from), 'utf8')).toContain(`href="${SITE}/blog/${link.slug}/"`);
 });
 
 it('language filter: articles in other languages are neither listed nor linked to the blog', async () => {

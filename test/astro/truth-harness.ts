@@ -100,7 +100,8 @@ export async function checkLinks(opts: {
         absolute.hash = '';
         if (!targets.has(absolute.href)) targets.set(absolute.href, from);
       } else if (absolute.origin === opts.serviceOrigin) {
-        const slug = /^\/blog\/([^/]+)\/?$/.exec(absolute.pathname)?.[1];
+        // The service's article URL, with the language first on a multilingual service (/fr/blog/<slug>/).
+        const slug = /^(?:\/[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)?\/blog\/([^/]+)\/?$/.exec(absolute.pathname)?.[1];
         if (slug !== undefined && opts.ownSlugs.has(slug)) serviceLinksToOwnArticles.push(`${from}: ${href}`);
       }
     }

@@ -100,7 +100,7 @@ describe('documentation samples', () => {
     expect(projects.size).toBeGreaterThanOrEqual(8);
   });
 
-  it.concurrent.each([...projects.keys()])('%s: builds and type-checks', (key) => slot(() => check(key)), 300_000);
+  it.concurrent.each([...projects.keys()])('%s: builds and type-checks', (key) => slot(() => check(key)), 900_000);
 });
 
 async function check(key: string): Promise<void> {

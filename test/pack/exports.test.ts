@@ -29,11 +29,13 @@ const CLIENT_ERRORS = [
 ];
 const LOADERS = {
   // articleDataSchema and the theme helpers: the README's "Mapping the articles to a theme's schema" (issue 11);
-  // listCacheKey: the cacheKey of list pages in the incremental-build recipe (issue 12).
+  // listCacheKey: the cacheKey of list pages in the incremental-build recipe (issue 12); cacheTags and
+  // tagsForChangedArticles: the route cache's tags of on-demand pages (issue 19).
   runtime: [
     'StrictModeError',
     'articleDataSchema',
     'articlesLoader',
+    'cacheTags',
     'digestLoader',
     'entryDescription',
     'keywordsLoader',
@@ -41,6 +43,7 @@ const LOADERS = {
     'liveArticlesLoader',
     'readingTime',
     'starterFields',
+    'tagsForChangedArticles',
   ],
   types: [
     'ArticleData',
@@ -64,7 +67,14 @@ const LOADERS = {
 const SURFACE: Record<string, { runtime: string[]; types: string[] }> = {
   '.': {
     runtime: ['UpstreamFeedError', 'default', 'publisher'],
-    types: ['DevRefreshOptions', 'PublisherOptions', 'RssOptions', 'SitemapOptions', 'UpstreamFailure'],
+    types: [
+      'DevRefreshOptions',
+      'InvalidateOptions',
+      'PublisherOptions',
+      'RssOptions',
+      'SitemapOptions',
+      'UpstreamFailure',
+    ],
   },
   './loaders': LOADERS,
   // The first name of the subpath, kept as an alias of ./loaders (as astro/loaders names it).

@@ -36,5 +36,5 @@ describe('docs/reference', () => {
       'The most authenticated requests one build may send',
     );
     expect(want.get('cli.md')).toContain('## watch');
-  }, 180_000);
+  }, 600_000);
 });

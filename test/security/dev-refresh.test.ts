@@ -4,13 +4,13 @@
  * refresh ran whatever the window had left. Now: at most one refresh per `minIntervalMs`, an optional token, and
  * no refresh when the loaders last saw the window at or below the reserve.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger } from 'astro';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
-import { recordRemaining } from '../../src/loader/rate-window.js';
-import { hits, ROUTES, useFaultSimulator } from '../faults/helpers.js';
+import { forgetWindow, recordRemaining } from '../../src/loader/rate-window.js';
+import { hits, resetSim, ROUTES, useFaultSimulator } from '../faults/helpers.js';
 
 const sim = useFaultSimulator({ articles: 3 });
 const LOADER = 'astro-content-publisher:articles:site-12';
@@ -18,6 +18,8 @@ let server: Server | undefined;
 let stop: (() => void) | undefined;
 
 afterEach(async () => {
+  // What a test's "loaders" saw of the window is process-wide: the next test starts without it.
+  forgetWindow(sim().url);
   stop?.();
   server?.closeAllConnections();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
@@ -25,12 +27,24 @@ afterEach(async () => {
 });
 
 /** A dev server as far as the refresh sees one: its middleware on a real HTTP server; each refresh runs a "loader" that sends a list call. */
-async function devServer(options: { minIntervalMs?: number; token?: string; reserve?: number; origin?: string } = {}) {
+async function devServer(
+  options: {
+    minIntervalMs?: number;
+    token?: string;
+    reserve?: number;
+    origin?: string;
+    allowedHosts?: string[];
+    now?: () => number;
+  } = {},
+) {
   let middleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
+  const { allowedHosts, ...refreshOptions } = options;
   const fake = {
     middlewares: { use: (fn: typeof middleware) => void (middleware = fn) },
     httpServer: null,
     ssrLoadModule: async () => ({}),
+    // Vite's resolved config, as far as the Host check reads it.
+    config: { server: { allowedHosts: allowedHosts ?? [], host: '127.0.0.1' } },
   };
   const logger = {
     info: () => undefined,
@@ -54,7 +68,7 @@ async function devServer(options: { minIntervalMs?: number; token?: string; rese
     rssUrl: undefined,
     timeoutMs: 5_000,
     serviceOrigin: options.origin ?? sim().url,
-    ...options,
+    ...refreshOptions,
   });
   server = createServer((req, res) => middleware!(req, res, () => res.writeHead(404).end()));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -99,4 +113,96 @@ describe('dev refresh', () => {
     );
     expect(hits(sim().stats(), ROUTES.list)).toBe(0);
   });
+
+  it('the window cleared upstream before its reset (simulator reset): a refused refresh probes once, then refreshes', async () => {
+    const clock = { offset: 0 };
+    const url = await devServer({ minIntervalMs: 0, now: () => Date.now() + clock.offset });
+    await drainTo(4);
+    // One refresh: its list call sees 3 left, at or below the reserve.
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200);
+    const refused = await fetch(url, { method: 'POST' });
+    expect(refused.status).toBe(429);
+    // Retry-After: when the next probe may go out (a minute), before the window's own reset (an hour away).
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/saw 3 requests left this hour/);
+
+    // The service's window is cleared; nothing tells the dev server until a request goes out.
+    await resetSim(sim());
+    sim().resetStats();
+    expect((await fetch(url, { method: 'POST' })).status).toBe(429);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(0);
+    clock.offset = 61_000;
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+    // The window is open again: the next refreshes run without waiting for a probe.
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(2);
+  });
+
+  it('a probe that finds the window still low costs one request, and the next probe waits twice as long', async () => {
+    const clock = { offset: 0 };
+    const url = await devServer({ minIntervalMs: 0, now: () => Date.now() + clock.offset });
+    await drainTo(4);
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200); // sees 3 left
+    sim().resetStats();
+    clock.offset = 61_000;
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200); // the probe: sees 2 left
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+    // A minute after the probe: the next one waits two.
+    clock.offset = 122_000;
+    const refused = await fetch(url, { method: 'POST' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(hits(sim().stats(), ROUTES.list)).toBe(1);
+    clock.offset = 182_000;
+    expect((await fetch(url, { method: 'POST' })).status).toBe(200); // the second probe: sees 1 left
+    expect(hits(sim().stats(), ROUTES.list)).toBe(2);
+  });
+
+  it('Host: a DNS-rebound name gets 403 and sends nothing; localhost, IPs and server.allowedHosts pass', async () => {
+    await resetSim(sim()); // a fresh window: every accepted POST below runs a refresh
+    const url = await devServer({ minIntervalMs: 0, allowedHosts: ['.example.org', 'dev.example.net'] });
+    const port = new URL(url).port;
+    for (const host of ['evil.example', `evil.example:${port}`, 'dev.example.net.evil.example', 'localhost.evil']) {
+      const response = await rawPost(url, { host, origin: `http://${host}` });
+      expect(response.status, host).toBe(403);
+      expect(response.body, host).toContain(`Host: ${JSON.stringify(host)}`);
+    }
+    expect(hits(sim().stats(), ROUTES.list)).toBe(0);
+    for (const host of [
+      'localhost',
+      'a.localhost',
+      '127.0.0.1',
+      '[::1]',
+      'example.org',
+      'blog.example.org',
+      'dev.example.net',
+    ]) {
+      const response = await rawPost(url, { host: `${host}:${port}` });
+      expect(response.status, host).toBe(200);
+    }
+  });
 });
+
+/** Spends requests of the Pro user until the service says `left` remain in its window. */
+async function drainTo(left: number): Promise<void> {
+  const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro });
+  do await client.me();
+  while ((client.rateLimit?.remaining ?? 0) > left);
+  expect(client.rateLimit?.remaining).toBe(left);
+}
+
+/** A POST with exactly these headers (fetch sets Host itself). */
+function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

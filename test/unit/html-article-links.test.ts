@@ -6,6 +6,7 @@ import {
   rewriteArticleLinks,
   type ArticleLinkContext,
 } from '../../src/html/article-links.js';
+import { hreflangAlternates } from '../../src/integration/hreflang.js';
 
 const ctx: ArticleLinkContext = {
   blogSite: 'https://blog.example.com/docs/',
@@ -87,5 +88,74 @@ describe('article links: one mapping for the pages and the routes', () => {
   it('rewriteArticleLinks: a page without a service origin is returned as it is', () => {
     const html = '<a href="/blog/kept/">x</a>';
     expect(rewriteArticleLinks(html, ctx)).toBe(html);
+  });
+});
+
+describe('article links of a multilingual service (/<lang>/blog/<slug>/ URLs)', () => {
+  const multi: ArticleLinkContext = {
+    blogSite: 'https://blog.example.com/',
+    articlePattern: '/[lang]/blog/[slug]/',
+    trailingSlash: 'ignore',
+    serviceOrigins: ['https://pro-blog.example.com'],
+    known: new Set(['pair', 'only-en']),
+    languages: { pair: ['en', 'fr'], 'only-en': ['en'] },
+  };
+  const S = 'https://pro-blog.example.com';
+
+  it('[lang]: the language of the URL, else the only one the blog has; another language is not had', () => {
+    expect(articleLinkTarget(`${S}/fr/blog/pair/`, multi)).toBe('https://blog.example.com/fr/blog/pair/');
+    expect(articleLinkTarget(`${S}/en/blog/pair/?a=1#b`, multi)).toBe('https://blog.example.com/en/blog/pair/?a=1#b');
+    expect(articleLinkTarget(`${S}/blog/only-en/`, multi)).toBe('https://blog.example.com/en/blog/only-en/');
+    expect(articleLinkTarget(`${S}/de/blog/pair/`, multi)).toBeUndefined();
+    expect(articleLinkTarget(`${S}/fr/blog/only-en/`, multi)).toBeUndefined();
+    // No language in the URL and two on the blog: the page's language decides, else the link stays.
+    expect(articleLinkTarget(`${S}/blog/pair/`, multi)).toBeUndefined();
+    expect(articleLinkTarget(`${S}/blog/pair/`, { ...multi, pageLanguage: 'fr' })).toBe(
+      'https://blog.example.com/fr/blog/pair/',
+    );
+  });
+
+  it('one pattern per language: the language without a pattern has no page on the blog', () => {
+    const map = { ...multi, articlePattern: { en: '/blog/[slug]/', FR: '/fr/articles/[slug]/' } };
+    expect(articleLinkTarget(`${S}/fr/blog/pair/`, map)).toBe('https://blog.example.com/fr/articles/pair/');
+    expect(articleLinkTarget(`${S}/en/blog/pair/`, map)).toBe('https://blog.example.com/blog/pair/');
+    const enOnly = { ...multi, articlePattern: { en: '/blog/[slug]/' } };
+    expect(articleLinkTarget(`${S}/fr/blog/pair/`, enOnly)).toBeUndefined();
+  });
+
+  it('a pattern without [lang] (one page per slug): the languages the loaders load are listed there', () => {
+    const single = { ...multi, articlePattern: '/blog/[slug]/', languages: { pair: ['en'], 'only-en': ['en'] } };
+    expect(articleLinkTarget(`${S}/en/blog/pair/`, single)).toBe('https://blog.example.com/blog/pair/');
+    expect(articleLinkTarget(`${S}/fr/blog/pair/`, single)).toBeUndefined();
+  });
+
+  it('the built pages, when known: an article without its page keeps the service URL', () => {
+    const built = { ...multi, pages: new Set(['en/blog/pair', 'en/blog/only-en']) };
+    expect(articleLinkTarget(`${S}/en/blog/pair/`, built)).toBe('https://blog.example.com/en/blog/pair/');
+    expect(articleLinkTarget(`${S}/fr/blog/pair/`, built)).toBeUndefined();
+  });
+
+  it("rewriteArticleLinks: a link without a language goes to the page's own language (<html lang>)", () => {
+    const html = `<html lang="fr"><body><a href="${S}/blog/pair/">x</a><a href="${S}/en/blog/pair/">y</a></body></html>`;
+    expect(rewriteArticleLinks(html, multi)).toBe(
+      '<html lang="fr"><body><a href="https://blog.example.com/fr/blog/pair/">x</a><a href="https://blog.example.com/en/blog/pair/">y</a></body></html>',
+    );
+  });
+
+  it('hreflang alternates: one link per language for the article listed in both, none for one language', () => {
+    const alternates = hreflangAlternates([`${S}/en/blog/pair/`, `${S}/fr/blog/pair/`, `${S}/en/blog/only-en/`], multi);
+    const pair = [
+      { hreflang: 'en', href: 'https://blog.example.com/en/blog/pair/' },
+      { hreflang: 'fr', href: 'https://blog.example.com/fr/blog/pair/' },
+    ];
+    expect(alternates('https://blog.example.com/en/blog/pair/')).toEqual(pair);
+    expect(alternates('https://blog.example.com/fr/blog/pair/')).toEqual(pair);
+    expect(alternates('https://blog.example.com/en/blog/only-en/')).toEqual([]);
+    // Both languages at one URL (no [lang]): one page, no alternates.
+    const single = hreflangAlternates([`${S}/en/blog/pair/`, `${S}/fr/blog/pair/`], {
+      ...multi,
+      articlePattern: '/blog/[slug]/',
+    });
+    expect(single('https://blog.example.com/blog/pair/')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   integrationConflicts,
   missingArticlePages,
+  sharedSlugProblem,
   robotsTxtBody,
   robotsTxtProblem,
   routeConflicts,
@@ -64,13 +65,39 @@ describe('articlePattern against the built pages', () => {
     trailingSlash: 'ignore' as const,
   };
   it('every article has its page: nothing to say', () => {
-    expect(missingArticlePages(['a', 'b'], ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
-    expect(missingArticlePages(['a'], ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a', 'b'] }, ['', 'blog/a/', 'blog/b/'], layout)).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a'] }, ['blog/a'], { ...layout, trailingSlash: 'never' })).toBeUndefined();
   });
   it('a pattern that does not match the article route: one warning with the count, an example and the fix', () => {
-    expect(missingArticlePages(['a', 'b'], ['posts/a/', 'posts/b/'], layout)).toBe(
-      '[astro-content-publisher] 2 of the 2 articles in your collections have no page at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/), but the sitemap and the feed list them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/"), or build a page for every entry.',
+    expect(missingArticlePages({ slugs: ['a', 'b'] }, ['posts/a/', 'posts/b/'], layout)).toBe(
+      '[astro-content-publisher] 2 of the 2 article pages of your collections were not built at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/): the sitemap leaves them out, and the feed and the links inside articles name them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.',
     );
+  });
+  it('[lang] and per-language patterns: one page per language the collections have the slug in', () => {
+    const languages = { a: ['en', 'fr'], b: ['en'] };
+    const lang = { ...layout, articlePattern: '/[lang]/blog/[slug]/' };
+    expect(
+      missingArticlePages({ slugs: ['a', 'b'], languages }, ['en/blog/a/', 'fr/blog/a/', 'en/blog/b/'], lang),
+    ).toBeUndefined();
+    expect(missingArticlePages({ slugs: ['a', 'b'], languages }, ['en/blog/a/', 'en/blog/b/'], lang)).toContain(
+      '1 of the 3 article pages of your collections were not built at articlePattern "/[lang]/blog/[slug]/" (e.g. /docs/fr/blog/a/)',
+    );
+    const map = { ...layout, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } };
+    expect(
+      missingArticlePages({ slugs: ['a', 'b'], languages }, ['blog/a/', 'fr/blog/a/', 'blog/b/'], map),
+    ).toBeUndefined();
+  });
+});
+
+describe('the same slug in several languages', () => {
+  it('one page per slug: a warning naming a slug, its languages and the patterns that fix it; none with [lang] or a map', () => {
+    const articles = { languages: { a: ['en', 'fr'], b: ['en'] } };
+    expect(sharedSlugProblem(articles, { articlePattern: '/blog/[slug]/' })).toBe(
+      '[astro-content-publisher] 1 slug(s) are in your collections in several languages (e.g. "a" in en, fr), but articlePattern "/blog/[slug]/" has one page per slug: the languages share one URL. Give each language its route: articlePattern "/[lang]/blog/[slug]/" or one pattern per language ({ en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }).',
+    );
+    expect(sharedSlugProblem(articles, { articlePattern: '/[lang]/blog/[slug]/' })).toBeUndefined();
+    expect(sharedSlugProblem(articles, { articlePattern: { en: '/blog/[slug]/', fr: '/fr/[slug]/' } })).toBeUndefined();
+    expect(sharedSlugProblem({ languages: { b: ['en'] } }, { articlePattern: '/blog/[slug]/' })).toBeUndefined();
   });
 });
 

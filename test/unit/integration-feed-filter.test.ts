@@ -43,6 +43,25 @@ describe('feed filter: the routes list only the articles the blog has', () => {
     expect(filterRssArticles(rss(['a']), opts, known)).toEqual({ xml: rss(['a']), dropped: 0 });
   });
 
+  it('multilingual URLs (/<lang>/blog/<slug>/): only the languages the blog has the slug in, and with a route', () => {
+    const multi: KnownArticles = { ...known, languages: { a: ['en'], c: ['en', 'fr'] } };
+    const xml = sitemap([]).replace(
+      '</urlset>',
+      ['en/blog/a', 'fr/blog/a', 'fr/blog/c', 'de/blog/c']
+        .map((p) => `<url><loc>https://pro-blog.example.com/${p}/</loc></url>`)
+        .join('') + '</urlset>',
+    );
+    const kept = (out: { xml: string }) =>
+      [...out.xml.matchAll(/<loc>https:\/\/pro-blog\.example\.com\/([^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect(kept(filterSitemapArticles(xml, opts, multi))).toEqual(['', 'en/blog/a/', 'fr/blog/c/']);
+    const layout = {
+      blogSite: 'https://blog.example.com/',
+      trailingSlash: 'ignore' as const,
+      articlePattern: { en: '/blog/[slug]/' },
+    };
+    expect(kept(filterSitemapArticles(xml, opts, multi, layout))).toEqual(['', 'en/blog/a/']);
+  });
+
   it('articlesOfSite: the union of the collections of one site; undefined when none is for it', () => {
     const collections = [
       {
@@ -58,7 +77,7 @@ describe('feed filter: the routes list only the articles the blog has', () => {
     expect(articlesOfSite(collections, 12)).toEqual({
       slugs: ['a', 'b', 'c'],
       origins: ['https://pro-blog.example.com'],
-      languages: { a: 'en', b: 'en', c: 'fr' },
+      languages: { a: ['en'], b: ['en'], c: ['fr'] },
     });
     expect(articlesOfSite(collections, 14)).toBeUndefined();
   });

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  articlePathRegExp,
-  selectLocalArticlePages,
-  selectLocalPages,
-  staticPagePathnames,
-} from '../../src/integration/local-pages.js';
+import { matchArticlePath } from '../../src/html/article-links.js';
+import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
 
 const base = {
   blogSite: 'https://blog.example.com/docs/',
@@ -54,9 +50,18 @@ describe('integration local pages', () => {
   });
 
   it('articlePattern: other layouts', () => {
-    expect(articlePathRegExp('/posts/[slug].html').test('posts/a-b.html')).toBe(true);
-    expect(articlePathRegExp('/posts/[slug].html').test('posts/a/b.html')).toBe(false);
-    expect(articlePathRegExp('/[slug]/').test('hello')).toBe(true);
+    expect(matchArticlePath('posts/a-b.html', '/posts/[slug].html')).toEqual({ slug: 'a-b' });
+    expect(matchArticlePath('posts/a/b.html', '/posts/[slug].html')).toBeUndefined();
+    expect(matchArticlePath('hello', '/[slug]/')).toEqual({ slug: 'hello' });
+    expect(matchArticlePath('fr/blog/x/', '/[lang]/blog/[slug]/')).toEqual({ slug: 'x', language: 'fr' });
+    expect(matchArticlePath('fr/blog/x/', { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' })).toEqual({
+      slug: 'x',
+      language: 'fr',
+    });
+    expect(matchArticlePath('blog/x/', { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' })).toEqual({
+      slug: 'x',
+      language: 'en',
+    });
     expect(selectLocalPages(['articles/x/', 'blog/x/'], { ...base, articlePattern: '/articles/[slug]/' })).toEqual([
       'https://blog.example.com/docs/blog/x/',
     ]);

@@ -120,6 +120,26 @@ describe('integration options', () => {
     expect(message(() => resolveOptions({ siteId: 12, extra: 1 }, astro, env))).toContain('Unknown option `extra`');
   });
 
+  it('articlePattern: [lang] once, or one pattern per language; bad ones are named with an example', () => {
+    expect(
+      resolveOptions({ siteId: 12, articlePattern: '/[lang]/blog/[slug]/' }, astro, env).route.articlePattern,
+    ).toBe('/[lang]/blog/[slug]/');
+    const map = { en: '/blog/[slug]/', 'pt-BR': '/pt/blog/[slug]/' };
+    expect(resolveOptions({ siteId: 12, articlePattern: map }, astro, env).route.articlePattern).toEqual(map);
+    expect(
+      message(() => resolveOptions({ siteId: 12, articlePattern: '/[lang]/[lang]/[slug]/' }, astro, env)),
+    ).toContain('`articlePattern` must start with "/", contain "[slug]" exactly once and "[lang]" at most once');
+    expect(message(() => resolveOptions({ siteId: 12, articlePattern: { en: '/blog/' } }, astro, env))).toContain(
+      '`articlePattern` values must start with "/" and contain "[slug]" exactly once',
+    );
+    expect(
+      message(() => resolveOptions({ siteId: 12, articlePattern: { english: '/blog/[slug]/' } }, astro, env)),
+    ).toContain('`articlePattern` keys must be language codes such as "en" or "pt-BR" (got "english")');
+    expect(message(() => resolveOptions({ siteId: 12, articlePattern: {} }, astro, env))).toContain(
+      '`articlePattern` must name at least one language',
+    );
+  });
+
   it("devRefresh: only this package's loaders, a sane poll interval", () => {
     expect(message(() => resolveOptions({ siteId: 12, devRefresh: { loaders: ['file'] } }, astro, env))).toContain(
       "`devRefresh.loaders` may only name this package's loaders",

@@ -7,7 +7,7 @@ const layout = {
   articlePattern: '/blog/[slug]/',
   trailingSlash: 'ignore' as const,
 };
-const ctx = { ...layout, languages: { a: 'en', b: 'fr', c: 'en' } };
+const ctx = { ...layout, languages: { a: ['en'], b: ['fr'], c: ['en'] } };
 const item = (slug: string, date: string) =>
   `<item><title>${slug.toUpperCase()}</title><link>https://blog.example.com/docs/blog/${slug}/</link><pubDate>${date}</pubDate></item>`;
 const feed = (items: string[]) =>

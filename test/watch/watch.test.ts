@@ -155,7 +155,7 @@ describe('watch --once', () => {
     expect((await runCli(watchArgs(['--once', '--run', 'true']))).code).toBe(10);
     const usage = await runCli(['watch', '--site', '12', '--base-url', sim.url, '--once']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/exactly one of --run "CMD" or --hook URL/);
+    expect(usage.stderr).toMatch(/watch needs --run "CMD", --hook URL .*, or --invalidate URL/);
   });
 
   it('more upstream answers: 429 exits 8, 502 exits 9, a 304 to a request without validators 12, an unreadable state file 2', async () => {

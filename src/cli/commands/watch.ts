@@ -9,6 +9,7 @@ import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError } from '../usage-error.js';
 import { HOOK_OPTIONS, hookDetailsFromArgs, hookUrlFromArgs } from './watch-hook.js';
+import { invalidateTriggerFromArgs } from './watch-invalidate.js';
 import {
   defaultStatePath,
   describeTrigger,
@@ -58,9 +59,10 @@ function humanLine(event: WatchEvent): string {
 
 export const watchCommand: CommandSpec = {
   name: 'watch',
-  summary: "poll a site's public RSS feed and sitemap; run a command or a deploy hook when they change",
+  summary:
+    "poll a site's public RSS feed and sitemap; run a command, a deploy hook or a cache invalidation when they change",
   usage:
-    '--site ID (--run "CMD" | --hook URL | --hook-env VAR | --hook-file FILE) [--hook-provider NAME] [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
+    '--site ID [--run "CMD" | --hook URL | --hook-env VAR | --hook-file FILE] [--invalidate URL] [--hook-provider NAME] [--interval 5m] [--debounce 30s] [--state FILE] [--once] [--trigger-on-first-run]',
   details:
     'A change is a new article, a changed publication date or content, an article unpublished from the feed\n' +
     '(not one that aged out of the 50 newest), or a newer sitemap lastmod (updates of older articles).\n' +
@@ -70,7 +72,10 @@ export const watchCommand: CommandSpec = {
     '(unless --trigger-on-first-run). --once checks once: exit 0 triggered, 3 nothing to do (or baseline\n' +
     'recorded), 13 the trigger failed, 7/8/9/10/11/12 the feed could not be read (unknown site, 429, 502,\n' +
     'other 5xx, network, not a feed), 2 bad option or unreadable state file. SIGINT/SIGTERM (Ctrl-C) stop\n' +
-    'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it.',
+    'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it.\n' +
+    '--invalidate URL (an on-demand blog with publisher({ invalidate: true }) and a cache provider) POSTs the\n' +
+    "changed articles' cache tags, and the lists', sitemap's and feed's, to the blog's endpoint with the token\n" +
+    'from PUBLISHER_INVALIDATE_TOKEN (or --invalidate-token-env VAR); with --run or --hook it runs after them.',
   options: {
     site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
     run: {
@@ -80,6 +85,16 @@ export const watchCommand: CommandSpec = {
     },
     ...HOOK_OPTIONS,
     'hook-timeout': { type: 'string', placeholder: 'DUR', description: 'timeout of the hook request (default 30s)' },
+    invalidate: {
+      type: 'string',
+      placeholder: 'URL',
+      description: "the blog's invalidation endpoint, e.g. https://blog.example.com/_publisher/invalidate",
+    },
+    'invalidate-token-env': {
+      type: 'string',
+      placeholder: 'VAR',
+      description: 'environment variable holding the endpoint token (default PUBLISHER_INVALIDATE_TOKEN)',
+    },
     interval: {
       type: 'string',
       placeholder: 'DUR',
@@ -103,6 +118,7 @@ export const watchCommand: CommandSpec = {
     'content-publisher watch --site 12 --run "npm run build" --interval 5m',
     'content-publisher watch --site 12 --once --hook-env DEPLOY_HOOK --state .cache/watch-12.json',
     'GITHUB_TOKEN=... content-publisher watch --site 12 --hook github:OWNER/REPO',
+    'PUBLISHER_INVALIDATE_TOKEN=... content-publisher watch --site 12 --invalidate https://blog.example.com/_publisher/invalidate',
   ],
   async run(context, args) {
     const siteText = stringOption(args, 'site');
@@ -110,12 +126,15 @@ export const watchCommand: CommandSpec = {
     const site = positiveInteger(siteText, '--site', 'watch');
     const command = stringOption(args, 'run');
     const hook = hookUrlFromArgs(args);
-    if ((command === undefined) === (hook === undefined))
+    const invalidate = invalidateTriggerFromArgs(args);
+    if (command !== undefined && hook !== undefined)
+      throw new UsageError('watch takes --run "CMD" or --hook URL, not both.', 'watch');
+    if (command === undefined && hook === undefined && invalidate === undefined)
       throw new UsageError(
-        'watch needs exactly one of --run "CMD" or --hook URL (or --hook-env VAR, --hook-file FILE).',
+        'watch needs --run "CMD", --hook URL (or --hook-env VAR, --hook-file FILE), or --invalidate URL.',
         'watch',
       );
-    let trigger: TriggerSpec;
+    let trigger: TriggerSpec | undefined;
     if (hook !== undefined) {
       let protocol = '';
       try {
@@ -131,10 +150,11 @@ export const watchCommand: CommandSpec = {
         timeoutMs: duration(stringOption(args, 'hook-timeout'), 30_000, 'hook-timeout', 1),
         ...hookDetailsFromArgs(args, hook),
       };
-    } else {
-      if (!command?.trim()) throw new UsageError('--run needs a command.', 'watch');
+    } else if (command !== undefined) {
+      if (!command.trim()) throw new UsageError('--run needs a command.', 'watch');
       trigger = { kind: 'run', command };
     }
+    const triggers = [trigger, invalidate].filter((t): t is TriggerSpec => t !== undefined);
     const intervalMs = duration(stringOption(args, 'interval'), 5 * 60_000, 'interval', 100);
     const debounceMs = duration(stringOption(args, 'debounce'), 30_000, 'debounce', 0);
     const stateText = stringOption(args, 'state');
@@ -148,13 +168,13 @@ export const watchCommand: CommandSpec = {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     if (!once)
-      context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(trigger)}`);
+      context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(triggers)}`);
     try {
       const outcome = await runWatch({
         siteId: site,
         baseUrl,
         fetcher,
-        trigger,
+        trigger: triggers.length === 1 ? triggers[0]! : triggers,
         statePath,
         intervalMs,
         debounceMs,

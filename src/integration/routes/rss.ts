@@ -2,8 +2,12 @@
 import type { APIRoute } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
 import { readRouteConfig } from '../read-route-config.js';
-import { handleRss } from '../route-handlers.js';
+import { feedTags, handleRss } from '../route-handlers.js';
+import { tagRouteCache } from '../route-cache-tags.js';
 
 const config = readRouteConfig(rawConfig);
 
-export const GET: APIRoute = (context) => handleRss(config, context);
+export const GET: APIRoute = (context) => {
+  tagRouteCache(context, feedTags(config, 'rss'));
+  return handleRss(config, context);
+};

@@ -3,8 +3,12 @@
 import type { APIRoute } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
 import { readRouteConfig } from '../read-route-config.js';
-import { handleSitemap } from '../route-handlers.js';
+import { feedTags, handleSitemap } from '../route-handlers.js';
+import { tagRouteCache } from '../route-cache-tags.js';
 
 const config = readRouteConfig(rawConfig);
 
-export const GET: APIRoute = (context) => handleSitemap(config, context);
+export const GET: APIRoute = (context) => {
+  tagRouteCache(context, feedTags(config, 'sitemap'));
+  return handleSitemap(config, context);
+};

@@ -1,0 +1,59 @@
+/**
+ * The cache tags of this package's on-demand pages (Astro route caching, `cache.provider`): one definition,
+ * used by the live loader's cache hints, the feed routes, the invalidation endpoint and `watch --invalidate`.
+ * Pure: no I/O.
+ *
+ * - `publisher:site-<id>`: everything of the site this package renders (a purge of all of it);
+ * - `publisher:site-<id>:<slug>`: one article's page (`getLiveEntry`);
+ * - `publisher:site-<id>/articles`: the list pages (`getLiveCollection`);
+ * - `publisher:site-<id>/sitemap`, `publisher:site-<id>/rss`: the on-demand sitemap and RSS routes.
+ * A slug is a URL path segment, so it never holds `/`: an article tag cannot collide with the others.
+ */
+
+/** Tags hold no comma or white space (providers send them comma-separated in one header). */
+const encodeSlug = (slug: string): string => encodeURIComponent(slug);
+
+export const cacheTags = {
+  /** Every page of the site rendered from the service. */
+  site: (siteId: number): string => `publisher:site-${siteId}`,
+  /** One article's page. */
+  article: (siteId: number, slug: string): string => `publisher:site-${siteId}:${encodeSlug(slug)}`,
+  /** The pages that list articles. */
+  list: (siteId: number): string => `publisher:site-${siteId}/articles`,
+  /** The sitemap route (and its parts). */
+  sitemap: (siteId: number): string => `publisher:site-${siteId}/sitemap`,
+  /** The RSS route. */
+  rss: (siteId: number): string => `publisher:site-${siteId}/rss`,
+} as const;
+
+export type ParsedCacheTag =
+  { siteId: number; kind: 'site' | 'list' | 'sitemap' | 'rss' } | { siteId: number; kind: 'article'; slug: string };
+
+const TAG = /^publisher:site-([1-9][0-9]{0,15})(?::(.+)|\/(articles|sitemap|rss))?$/;
+
+/** What one of this package's tags names, or undefined for any other tag. */
+export function parseCacheTag(tag: string): ParsedCacheTag | undefined {
+  const match = TAG.exec(tag);
+  if (!match) return undefined;
+  const siteId = Number(match[1]);
+  if (match[2] !== undefined) {
+    if (match[2].includes('/')) return undefined;
+    try {
+      return { siteId, kind: 'article', slug: decodeURIComponent(match[2]) };
+    } catch {
+      return undefined;
+    }
+  }
+  const kind = match[3] === 'articles' ? 'list' : ((match[3] ?? 'site') as 'site' | 'sitemap' | 'rss');
+  return { siteId, kind };
+}
+
+/**
+ * What to invalidate after articles changed: each changed article's page, and the pages that show any article
+ * (the lists, the sitemap, the feed). With no slug known (a first run), the whole site.
+ */
+export function tagsForChangedArticles(siteId: number, slugs: Iterable<string> | undefined): string[] {
+  if (slugs === undefined) return [cacheTags.site(siteId)];
+  const articleTags = [...new Set(slugs)].map((slug) => cacheTags.article(siteId, slug));
+  return [...articleTags, cacheTags.list(siteId), cacheTags.sitemap(siteId), cacheTags.rss(siteId)];
+}

@@ -1,0 +1,62 @@
+/** Small checks shared by the real-theme tests. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import type { Simulator } from 'astro-content-publisher/simulator';
+
+export interface ServiceArticle {
+  slug: string;
+  title: string;
+  language: string;
+}
+
+/** The site's published articles, as the service lists them (one authenticated request). */
+export async function serviceArticles(simulator: Simulator, siteId: number): Promise<ServiceArticle[]> {
+  const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
+    headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+  });
+  const body = (await response.json()) as { results: ServiceArticle[] };
+  return body.results.map(({ slug, title, language }) => ({ slug, title, language }));
+}
+
+/** The origin of the site's public URLs on the service (its articles' `https://<site domain>/...`). */
+export async function serviceSiteOrigin(simulator: Simulator, siteId: number): Promise<string> {
+  const rss = await (await fetch(`${simulator.url}/api/sites/${siteId}/rss.xml`)).text();
+  const link = /<link>([^<]+)<\/link>/.exec(rss)?.[1];
+  if (link === undefined) throw new Error(`the service's feed of site ${siteId} has no <link>`);
+  return new URL(link).origin;
+}
+
+/** The text of a built page (`<path>/index.html` under the theme's dist/), entities decoded. */
+export function pageText(dir: string, path: string): string {
+  const html = readFileSync(join(dir, 'dist', path, 'index.html'), 'utf8');
+  return DomUtils.textContent(parseDocument(html)).replace(/\s+/g, ' ');
+}
+
+/** The texts of a built page's elements of one tag (e.g. its `h1`s), entities decoded. */
+export function headings(dir: string, path: string, tag: string): string[] {
+  const document = parseDocument(readFileSync(join(dir, 'dist', path, 'index.html'), 'utf8'));
+  return DomUtils.getElementsByTagName(tag, document).map((element) =>
+    DomUtils.textContent(element).replace(/\s+/g, ' ').trim(),
+  );
+}
+
+/**
+ * A check that depends on another helper's fix, behind a named temporary constant. While `pending`, the
+ * defect must still show (the check must fail): its message is printed, and the day the fix lands the
+ * test fails until the constant is set to false. Never a skip.
+ */
+export function pendingCheck(pending: boolean, label: string, check: () => void): void {
+  if (!pending) {
+    check();
+    return;
+  }
+  try {
+    check();
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n').slice(0, 6).join(' | ') : String(error);
+    console.log(`[pending] ${label}: still fails: ${message}`);
+    return;
+  }
+  throw new Error(`[pending] ${label}: passes now. Set its PENDING_ constant to false in real-themes.test.ts.`);
+}

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import { handleInvalidate, sameSecret } from '../../src/integration/invalidate-handler.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from '../../src/integration/invalidate-setup.js';
+import { resolveOptions } from '../../src/integration/resolve-options.js';
+import { cacheTags, parseCacheTag, tagsForChangedArticles } from '../../src/loader/cache-tags.js';
+import { changedSlugs, invalidationTags } from '../../src/watch/invalidate-request.js';
+
+const TOKEN = 'a-random-secret-of-32-characters';
+
+describe('cache tags', () => {
+  it('one tag per article, apart from the list, sitemap and feed tags even for a slug named like them', () => {
+    expect(cacheTags.article(12, 'my-post')).toBe('publisher:site-12:my-post');
+    expect(cacheTags.article(12, 'articles')).not.toBe(cacheTags.list(12));
+    expect(cacheTags.article(12, 'rss')).not.toBe(cacheTags.rss(12));
+    expect([cacheTags.site(12), cacheTags.list(12), cacheTags.sitemap(12), cacheTags.rss(12)]).toEqual([
+      'publisher:site-12',
+      'publisher:site-12/articles',
+      'publisher:site-12/sitemap',
+      'publisher:site-12/rss',
+    ]);
+  });
+
+  it('a slug with a comma or white space is encoded (providers send tags comma-separated) and parsed back', () => {
+    const tag = cacheTags.article(12, 'a, b c');
+    expect(tag).not.toMatch(/[\s,]/);
+    expect(parseCacheTag(tag)).toEqual({ siteId: 12, kind: 'article', slug: 'a, b c' });
+  });
+
+  it('parses its own tags and nothing else', () => {
+    expect(parseCacheTag('publisher:site-12')).toEqual({ siteId: 12, kind: 'site' });
+    expect(parseCacheTag('publisher:site-12/articles')).toEqual({ siteId: 12, kind: 'list' });
+    expect(parseCacheTag('publisher:site-7/sitemap')).toEqual({ siteId: 7, kind: 'sitemap' });
+    for (const other of [
+      'products',
+      'publisher:site-0',
+      'publisher:site-12/other',
+      'publisher:site-12:a/b',
+      'x:publisher:site-12',
+    ])
+      expect(parseCacheTag(other), other).toBeUndefined();
+  });
+
+  it('changed articles: their tags and the lists, sitemap and feed; no slugs known: the whole site', () => {
+    expect(tagsForChangedArticles(12, ['a', 'b', 'a'])).toEqual([
+      'publisher:site-12:a',
+      'publisher:site-12:b',
+      'publisher:site-12/articles',
+      'publisher:site-12/sitemap',
+      'publisher:site-12/rss',
+    ]);
+    expect(tagsForChangedArticles(12, undefined)).toEqual(['publisher:site-12']);
+  });
+});
+
+describe('watch --invalidate: the tags of the detected changes', () => {
+  it('slugs from the RSS guid (the permalink) and the sitemap loc; the home page names no article', () => {
+    expect(
+      changedSlugs([
+        { kind: 'content-changed', guid: 'https://pro-blog.example.com/blog/first/' },
+        {
+          kind: 'sitemap-updated',
+          loc: 'https://pro-blog.example.com/blog/first/',
+          from: '2026-01-01',
+          to: '2026-01-02',
+        },
+        { kind: 'sitemap-added', loc: 'https://pro-blog.example.com/blog/second' },
+        { kind: 'sitemap-removed', loc: 'https://pro-blog.example.com/' },
+      ]),
+    ).toEqual(['first', 'second']);
+    expect(invalidationTags(12, [{ kind: 'item-removed', guid: 'https://pro-blog.example.com/blog/gone/' }])).toEqual([
+      'publisher:site-12:gone',
+      'publisher:site-12/articles',
+      'publisher:site-12/sitemap',
+      'publisher:site-12/rss',
+    ]);
+  });
+
+  it('a guid that is not a URL, or no changes at all (first run), purges the whole site', () => {
+    expect(invalidationTags(12, [{ kind: 'new-item', guid: 'urn:uuid:1234' }])).toEqual(['publisher:site-12']);
+    expect(invalidationTags(12, [])).toEqual(['publisher:site-12']);
+  });
+});
+
+describe('the invalidation endpoint', () => {
+  const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
+    new Request('https://blog.example.com/_publisher/invalidate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const run = async (
+    request: Request,
+    options: { token?: string | undefined; enabled?: boolean; fail?: Error } = {},
+  ) => {
+    const local: string[][] = [];
+    const purged: string[][] = [];
+    const logged: string[] = [];
+    const response = await handleInvalidate(
+      {
+        request,
+        cache: {
+          enabled: options.enabled ?? true,
+          invalidate: async ({ tags }) => {
+            if (options.fail) throw options.fail;
+            purged.push(tags);
+          },
+        },
+      },
+      {
+        token: 'token' in options ? options.token : TOKEN,
+        invalidateLocally: (tags) => local.push(tags),
+        log: (message) => logged.push(message),
+      },
+    );
+    const text = await response.text();
+    return { status: response.status, text, headers: response.headers, local, purged, logged };
+  };
+
+  it('200: the tags go to the route cache and to the local copies, once each', async () => {
+    const result = await run(
+      post({ tags: ['publisher:site-12:a', 'publisher:site-12/articles', 'publisher:site-12:a'] }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.headers.get('cache-control')).toBe('no-store');
+    expect(JSON.parse(result.text)).toEqual({
+      invalidated: ['publisher:site-12:a', 'publisher:site-12/articles'],
+      routeCache: true,
+    });
+    expect(result.purged).toEqual([['publisher:site-12:a', 'publisher:site-12/articles']]);
+    expect(result.local).toEqual(result.purged);
+  });
+
+  it('without a cache provider only the local copies are dropped, and the answer says so', async () => {
+    const result = await run(post({ tags: ['publisher:site-12'] }), { enabled: false });
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.text)).toEqual({ invalidated: ['publisher:site-12'], routeCache: false });
+    expect(result.purged).toEqual([]);
+    expect(result.local).toEqual([['publisher:site-12']]);
+  });
+
+  it('refusals: no token configured 503, none sent 401, another 403, not POST 405; nothing invalidated', async () => {
+    const cases = [
+      [await run(post({ tags: ['t'] }), { token: undefined }), 503],
+      [await run(post({ tags: ['t'] }), { token: 'short' }), 503],
+      [await run(post({ tags: ['t'] }, {})), 401],
+      [await run(post({ tags: ['t'] }, { authorization: `Basic ${btoa(`u:${TOKEN}`)}` })), 401],
+      [await run(post({ tags: ['t'] }, { authorization: `Bearer ${TOKEN}x` })), 403],
+      [await run(post({ tags: ['t'] }, { authorization: `Bearer ${TOKEN.slice(0, -1)}` })), 403],
+      [await run(new Request('https://blog.example.com/_publisher/invalidate')), 405],
+    ] as const;
+    for (const [result, status] of cases) {
+      expect(result.status).toBe(status);
+      expect(result.text).not.toContain(TOKEN);
+      expect(result.local).toEqual([]);
+      expect(result.purged).toEqual([]);
+    }
+    expect(cases[2][0].headers.get('www-authenticate')).toBe('Bearer realm="astro-content-publisher"');
+  });
+
+  it('400 for a body that is not { tags: [...] }, 413 past 64 KB; nothing invalidated', async () => {
+    for (const body of [
+      'not json',
+      {},
+      { tags: [] },
+      { tags: ['a,b'] },
+      { tags: ['a b'] },
+      { tags: ['a'], paths: ['/'] },
+    ]) {
+      const result = await run(post(body));
+      expect(result.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.parse(result.text).error).toMatch(/tags/);
+      expect(result.local).toEqual([]);
+    }
+    const large = await run(post({ tags: ['x'.repeat(200)], pad: 'y'.repeat(70_000) }));
+    expect(large.status).toBe(413);
+  });
+
+  it("502 when the cache provider fails; the details go to the server's log, never the token", async () => {
+    const result = await run(post({ tags: ['publisher:site-12'] }), { fail: new Error('purge API unreachable') });
+    expect(result.status).toBe(502);
+    expect(result.text).not.toContain('unreachable');
+    expect(result.logged.join('\n')).toContain('purge API unreachable');
+    expect(result.logged.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('sameSecret: equal strings only', async () => {
+    expect(await sameSecret(TOKEN, TOKEN)).toBe(true);
+    expect(await sameSecret(`${TOKEN} `, TOKEN)).toBe(false);
+    expect(await sameSecret('', TOKEN)).toBe(false);
+  });
+});
+
+describe('publisher({ invalidate })', () => {
+  const astro = { site: 'https://blog.example.com', base: '/', output: 'server', trailingSlash: 'ignore' } as const;
+  const env = { PUBLISHER_BASE_URL: 'https://service.example.com' };
+  const resolve = (invalidate: unknown) => resolveOptions({ siteId: 12, invalidate }, astro, env).options.invalidate;
+
+  it('off by default; true puts it at /_publisher/invalidate; a path moves it; anything else names the option', () => {
+    expect(resolveOptions({ siteId: 12 }, astro, env).options.invalidate).toBe(false);
+    expect(resolve(true)).toEqual({ path: '/_publisher/invalidate' });
+    expect(resolve({ path: '/hooks/purge' })).toEqual({ path: '/hooks/purge' });
+    expect(() => resolve('yes')).toThrow(/`invalidate` must be true, false or an object/);
+    expect(() => resolve({ path: 'purge?x=1' })).toThrow(/`invalidate.path` must be an absolute path without query/);
+    expect(() => resolve({ token: 'x' })).toThrow(/invalidate/);
+  });
+
+  it('injected on demand; without an adapter the build fails with the fix; without a provider a warning', () => {
+    const injected: unknown[] = [];
+    injectInvalidateRoute({ path: '/_publisher/invalidate' }, { adapter: { name: 'x' } as never }, (route) =>
+      injected.push(route),
+    );
+    expect(injected).toEqual([{ pattern: '/_publisher/invalidate', entrypoint: expect.any(URL), prerender: false }]);
+    injectInvalidateRoute(false, { adapter: undefined }, (route) => injected.push(route));
+    expect(injected).toHaveLength(1);
+    expect(() => injectInvalidateRoute({ path: '/p' }, { adapter: undefined }, () => undefined)).toThrow(
+      /`invalidate` serves an endpoint on demand, and this project has no adapter/,
+    );
+    expect(invalidateWithoutProvider({ path: '/p' }, { cache: {} } as never)).toMatch(/no `cache.provider`/);
+    expect(invalidateWithoutProvider({ path: '/p' }, { cache: { provider: { entrypoint: 'x' } } } as never)).toBe(
+      undefined,
+    );
+    expect(invalidateWithoutProvider(false, { cache: {} } as never)).toBe(undefined);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * `watch --invalidate URL`: the changed articles' cache tags POSTed to the blog's invalidation endpoint with the
+ * token from the environment; alone or after a build command; recorded only on a 2xx; the token never printed.
+ * The endpoint here is a recording server on loopback (the real one: test/astro/route-cache.test.ts).
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { resolveWatchOptions } from '../../src/watch/options.js';
+import { admin, runCli } from '../cli/run-cli.js';
+
+const TOKEN = 'watch-invalidate-token-abcdef123456';
+
+describe('watch --invalidate', () => {
+  let sim: Simulator;
+  let endpoint: Server;
+  let url: string;
+  let dir: string;
+  let status = 200;
+  let received: { headers: IncomingHttpHeaders; body: unknown }[] = [];
+  const watch = (extra: string[], env: Record<string, string> = { PUBLISHER_INVALIDATE_TOKEN: TOKEN }) =>
+    runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', join(dir, 'state.json'), '--once', ...extra], {
+      env,
+    });
+
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 5 });
+    endpoint = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(body || 'null') });
+        res.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/' } : {}).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/_publisher/invalidate`;
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'watch-invalidate-'));
+    received = [];
+    status = 200;
+    await admin(sim.url, 'POST', 'reset');
+  });
+  afterAll(async () => {
+    endpoint?.closeAllConnections();
+    await new Promise((resolve) => endpoint?.close(resolve));
+    await sim?.close();
+  });
+
+  it('usage: https only (http to this machine), a token of 16+ characters from the environment, never from argv', async () => {
+    const insecure = await watch(['--invalidate', 'http://blog.example.com/_publisher/invalidate']);
+    expect(insecure.code).toBe(2);
+    expect(insecure.stderr).toMatch(/--invalidate must be an https URL/);
+    const missing = await watch(['--invalidate', url], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/environment variable PUBLISHER_INVALIDATE_TOKEN/);
+    const short = await watch(['--invalidate', url], { PUBLISHER_INVALIDATE_TOKEN: 'short' });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/shorter than 16 characters/);
+    expect(short.stderr).not.toContain('short ');
+    const named = await watch(['--invalidate', url, '--invalidate-token-env', 'MY_TOKEN'], { MY_TOKEN: TOKEN });
+    expect(named.code).toBe(3); // baseline recorded
+    const both = await watch(['--run', 'true', '--hook', url]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--run "CMD" or --hook URL, not both/);
+    expect(() =>
+      resolveWatchOptions({
+        siteId: 12,
+        baseUrl: sim.url,
+        statePath: join(dir, 'x.json'),
+        trigger: { kind: 'invalidate', url: 'http://blog.example.com/x', token: TOKEN },
+      }),
+    ).toThrow(/plain http only to this machine/);
+    expect(received).toEqual([]);
+  });
+
+  it('an edit: the article tag and the list, sitemap and feed tags, with the bearer token; after the build command', async () => {
+    const [article] = await createClient({ baseUrl: sim.url, apiKey: sim.tokens.pro }).articles(12);
+    expect((await watch(['--invalidate', url])).code).toBe(3);
+    await admin(sim.url, 'PATCH', `articles/12/${article!.slug}`, { title: 'Edited' });
+
+    // The build fails: nothing is invalidated, nothing recorded (the next run retries the same change).
+    const failed = await watch(['--run', 'exit 1', '--invalidate', url]);
+    expect(failed.code).toBe(13);
+    expect(failed.stderr).toMatch(/command `exit 1`: exit code 1/);
+    expect(received).toEqual([]);
+
+    // The endpoint refuses: exit 13, not recorded; the token is never printed.
+    status = 403;
+    const refused = await watch(['--run', 'true', '--invalidate', url]);
+    expect(refused.code).toBe(13);
+    expect(refused.stderr).toMatch(/answered 403: the token is not the blog's/);
+    expect(refused.stderr + refused.stdout).not.toContain(TOKEN);
+
+    // A redirect is not followed (the token stays with the URL it was meant for) and is not a success.
+    status = 302;
+    expect((await watch(['--invalidate', url])).code).toBe(13);
+    expect(received).toHaveLength(2);
+
+    status = 200;
+    received = [];
+    const done = await watch(['--run', 'true', '--invalidate', url, '--json']);
+    expect(done.code).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(received[0]!.headers['content-type']).toBe('application/json');
+    expect(received[0]!.body).toEqual({
+      tags: [
+        `publisher:site-12:${article!.slug}`,
+        'publisher:site-12/articles',
+        'publisher:site-12/sitemap',
+        'publisher:site-12/rss',
+      ],
+    });
+    expect(JSON.parse(done.stdout)).toMatchObject({ outcome: 'triggered', exitCode: 0 });
+    expect(await readFile(join(dir, 'state.json'), 'utf8')).not.toContain(TOKEN);
+    expect((await watch(['--invalidate', url])).code).toBe(3); // recorded: nothing new
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--trigger-on-first-run: no change is known, so the whole site is invalidated', async () => {
+    const first = await watch(['--invalidate', url, '--trigger-on-first-run']);
+    expect(first.code).toBe(0);
+    expect(received.map((r) => r.body)).toEqual([{ tags: ['publisher:site-12'] }]);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
