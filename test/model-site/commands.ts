@@ -13,6 +13,7 @@ import {
   addFault,
   bodyOf,
   clearFaults,
+  detailLanguage,
   featuredUrl,
   freshArticle,
   keyOf,
@@ -215,6 +216,7 @@ export class Build implements Command {
   /** `final`: a quiet build after convergence: only articles out of the loader's reach may be behind. */
   async execute(model: Model, real: Real, final: boolean): Promise<BuildRun> {
     model.builds += 1;
+    for (const [key, a] of model.published) if (detailLanguage(model, a.slug) !== a.lang) model.shadowed.add(key);
     const stateBefore = await readFile(real.dirs.watchState, 'utf8').catch(() => undefined);
     const run = await runBuild(real.sim, real.dirs, this.how, this.killAfterMs);
     await clearFaults(real.sim);

@@ -52,6 +52,11 @@ export interface Model {
   faulted: boolean;
   /** Pages served by the last checked build, by key: what they showed (a build never loses them). */
   served: Map<string, Shown>;
+  /**
+   * Keys of articles that a build saw while their slug's detail answered another language (then the loader
+   * stores them from the feed, which has no featured image; flags.ts, variantWithoutFeatured).
+   */
+  shadowed: Set<string>;
   /** Builds run (every kind), for the closing note. */
   builds: number;
   /** Human-readable steps of this sequence, printed with a failure. */
@@ -79,6 +84,7 @@ export function newModel(feed: FeedContent): Model {
     watchDirty: true,
     faulted: false,
     served: new Map(),
+    shadowed: new Set(),
     builds: 0,
     trace: [],
   };
