@@ -118,6 +118,8 @@ export interface FetchFeedOptions {
   maxBytes: number;
   conditional?: FeedValidators | undefined;
   fetch?: typeof fetch;
+  /** A deadline shared with other requests (a sitemap index's parts), on top of `timeoutMs`. */
+  signal?: AbortSignal | undefined;
 }
 
 /** `max-age` of a Cache-Control header in ms; 0 for no-store/no-cache; undefined when absent. */
@@ -144,7 +146,9 @@ export async function fetchPublicFeed(url: string, options: FetchFeedOptions): P
   try {
     ({ response } = await fetchSameOrigin(options.fetch ?? fetch, url, {
       headers,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal
+        ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+        : AbortSignal.timeout(options.timeoutMs),
     }));
   } catch (error) {
     if (error instanceof RedirectRefusedError)

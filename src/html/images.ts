@@ -94,7 +94,8 @@ export function isAllowedImageUrl(
     (p) =>
       (!p.protocol || `${p.protocol.replace(/:$/, '')}:` === url.protocol) &&
       (!p.hostname || matchHostname(url.hostname, p.hostname)) &&
-      (!p.port || p.port === url.port) &&
+      // A URL on its protocol's default port has an empty `port`; a pattern naming that port matches it.
+      (!p.port || p.port === (url.port || (url.protocol === 'https:' ? '443' : '80'))) &&
       (!p.pathname || matchPathname(url.pathname, p.pathname)),
   );
 }

@@ -1,22 +1,52 @@
-import { rewriteArticleLinks } from '../html/article-links.js';
+import { articleLinkTarget, type ArticleLinkContext } from '../html/article-links.js';
 import { articleLinkContextOf } from './known-articles.js';
+import { linkRewriteStream, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
+
+/**
+ * Whether the middleware may rewrite a response: an HTML page whose bytes it reads as they are. Not a
+ * compressed body (a Content-Encoding other than identity: rewriting it would destroy it), not a page
+ * whose declared charset is not UTF-8 or ASCII (left byte for byte; the rewrite itself keeps every byte it
+ * does not change, so a page without a declared charset is safe too). Exported for the tests.
+ */
+export function rewritable(headers: Headers): boolean {
+  const type = headers.get('content-type') ?? '';
+  const [essence = '', ...params] = type.split(';').map((part) => part.trim().toLowerCase());
+  if (essence !== 'text/html') return false;
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/^"|"$/g, '');
+  if (charset !== undefined && !['utf-8', 'utf8', 'us-ascii', 'ascii'].includes(charset)) return false;
+  const encoding = (headers.get('content-encoding') ?? '').trim().toLowerCase();
+  return encoding === '' || encoding === 'identity';
+}
+
+/** The link target of one page: its `<html lang>` (read as the page is scanned) settles a link that names no language. */
+export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
+  return (href, pageLanguage) =>
+    articleLinkTarget(href, pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage });
+}
 
 /**
  * Links inside the blog's pages that point at one of the service's articles go to the blog's page of that
  * article when the blog has it (the mapping the sitemap and the feed use); the rest is left as it is. Runs
  * as Astro middleware, so prerendered and on-demand pages get the same links, and a link written when the
  * article it names was still pending is right as soon as the article arrives (no re-fetch needed).
+ * The page streams through (rewritten on the fly, chunk by chunk, in linear time): its first byte is not
+ * held back until the last.
  */
 export async function rewriteArticleLinksResponse(response: Response, config: RouteConfig): Promise<Response> {
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('text/html') || response.body === null || config.blogSite === '') return response;
+  if (response.body === null || config.blogSite === '' || !rewritable(response.headers)) return response;
   const ctx = articleLinkContextOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
   if (ctx === undefined) return response;
-  const html = await response.text();
-  const rewritten = rewriteArticleLinks(html, ctx);
+  const target = articleTargetOf(ctx);
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(rewritten, { status: response.status, statusText: response.statusText, headers });
+  return new Response(response.body.pipeThrough(linkRewriteStream(target)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }

@@ -1,8 +1,9 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rewriteArticleLinks } from '../html/article-links.js';
+import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
+import { rewriteLinkChunk } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
 /**
@@ -22,14 +23,17 @@ export async function rewriteBuiltArticleLinks(dir: URL, config: RouteConfig): P
   } catch {
     return 0;
   }
+  const target = articleTargetOf(ctx);
   let rewritten = 0;
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const file = join(entry.parentPath, entry.name);
-    const html = await readFile(file, 'utf8');
-    const next = rewriteArticleLinks(html, ctx);
+    // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
+    // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
+    const html = (await readFile(file)).toString('latin1');
+    const next = rewriteLinkChunk(html, target, true).out;
     if (next === html) continue;
-    await writeFile(file, next, 'utf8');
+    await writeFile(file, Buffer.from(next, 'latin1'));
     rewritten += 1;
   }
   return rewritten;

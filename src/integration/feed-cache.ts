@@ -11,7 +11,10 @@ import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidato
  *   (stale-if-error) and the upstream is not asked again for `errorRetryMs`;
  * - with no good copy yet, the failure itself is kept and thrown again for `errorRetryMs`, so a cold
  *   route does not send every visitor's request to an upstream that is down;
- * - concurrent requests share one upstream request.
+ * - concurrent requests share one upstream request;
+ * - stale-while-revalidate: once a copy has expired, a request gets that copy at once while one refresh
+ *   runs in the background (a slow upstream, or a sitemap index of many parts, never holds a visitor who
+ *   could be served); only a cold cache (nothing good yet) makes a request wait for the upstream.
  * `get()` throws only when there is no good copy at all (the last failure, until `errorRetryMs` passed).
  */
 
@@ -35,6 +38,11 @@ export interface FeedCacheOptions<T> {
   fetch?: typeof fetch;
   onStale?: (error: Error) => void;
   /**
+   * Serve an expired copy while one refresh runs in the background (outcome `refreshing`); `false` makes
+   * the request wait for the refresh. The routes turn it on; a bare cache waits. @default false
+   */
+  staleWhileRevalidate?: boolean;
+  /**
    * Route cache tags of what is made from this feed: an invalidation of one of them (the integration's
    * endpoint) makes the copy expire, so the next request revalidates it upstream.
    * @default [] (expires by time only)
@@ -42,7 +50,7 @@ export interface FeedCacheOptions<T> {
   tags?: readonly string[];
 }
 
-export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale';
+export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale' | 'refreshing';
 
 interface Entry<T> extends FeedValidators {
   value: T;
@@ -93,6 +101,11 @@ export class FeedCache<T> {
     this.#inFlight ??= this.#refresh().finally(() => {
       this.#inFlight = undefined;
     });
+    // #refresh never rejects while a copy exists (a failure serves that copy), so the background one is safe.
+    // An invalidated copy (expire(): the owner asked for the new content) is not served while it refreshes.
+    const invalidated = entry?.expiresAt === Number.NEGATIVE_INFINITY;
+    if (entry && !invalidated && this.#options.staleWhileRevalidate === true)
+      return { value: entry.value, outcome: 'refreshing' };
     return this.#inFlight;
   }
 

@@ -21,22 +21,29 @@ import {
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
 import { articleLinkContextOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
+import { forEachIndexPart, IndexPartsError, type PartLimits } from './index-parts.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 export const SITEMAP_MAX_BYTES = DEFAULT_MAX_XML_BYTES;
 export const RSS_MAX_BYTES = DEFAULT_MAX_RSS_BYTES;
 /**
  * An upstream sitemap index is proxied with at most this many parts, together at most
- * SITEMAP_INDEX_MAX_TOTAL_BYTES: the on-demand route keeps the rewritten parts in memory.
+ * SITEMAP_INDEX_MAX_TOTAL_BYTES (about 150,000 URLs): the on-demand route keeps the rewritten parts in
+ * memory, and one refresh parses them. Within these bounds a refresh adds at most about 350 MB to the
+ * server's resident memory (measured: test/security/sitemap-index.test.ts). The parts are fetched
+ * SITEMAP_INDEX_CONCURRENCY at once, all of them within one `timeoutMs` deadline, so a cold route waits
+ * for the network at most twice `timeoutMs` (the index, then its parts), plus the rewriting; a route
+ * with a copy answers at once (stale-while-revalidate).
  */
 export const SITEMAP_INDEX_MAX_PARTS = 50;
-export const SITEMAP_INDEX_MAX_TOTAL_BYTES = 4 * SITEMAP_MAX_BYTES;
+export const SITEMAP_INDEX_MAX_TOTAL_BYTES = 16 * 1024 * 1024;
+export const SITEMAP_INDEX_CONCURRENCY = 4;
 
 /** What the sitemap route serves: one urlset, or an index and its parts (part n at index n - 1). */
 export type SitemapFiles = { kind: 'urlset'; xml: string } | { kind: 'index'; xml: string; parts: string[] };
 
-/** Fetches one part of an upstream sitemap index (same caps and timeout as the index itself). */
-export type FetchSitemapPart = (url: string) => Promise<string>;
+/** Fetches one part of an upstream sitemap index, under the deadline and byte budget the parts share. */
+export type FetchSitemapPart = (url: string, limits: PartLimits) => Promise<string>;
 
 function originOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
@@ -194,17 +201,27 @@ export async function buildSitemap(
     );
   if (!fetchPart) refuse('it is a sitemap index, and no way to fetch its parts was given.');
   const groups: PackedGroup[] = [];
-  let total = 0;
-  for (const part of parts) {
-    const partBody = await fetchPart!(part.loc);
-    total += Buffer.byteLength(partBody);
-    if (total > SITEMAP_INDEX_MAX_TOTAL_BYTES)
-      refuse(`its parts are over ${SITEMAP_INDEX_MAX_TOTAL_BYTES} bytes together; nothing was published.`);
-    const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_MAX_BYTES });
-    if (partDoc.root.local !== 'urlset')
-      refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
-    // Packed right away: only the part texts stay in memory, not this part's tree and entries.
-    groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
+  try {
+    await forEachIndexPart(
+      parts.map((part) => part.loc),
+      fetchPart!,
+      {
+        concurrency: SITEMAP_INDEX_CONCURRENCY,
+        deadlineMs: config.timeoutMs,
+        maxTotalBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES,
+      },
+      (partBody, i) => {
+        const part = parts[i]!;
+        const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES });
+        if (partDoc.root.local !== 'urlset')
+          refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
+        // Packed right away: only the part texts stay in memory, not this part's tree and entries.
+        groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
+      },
+    );
+  } catch (error) {
+    if (error instanceof IndexPartsError) refuse(`${error.message}; nothing was published.`);
+    throw error;
   }
   const own = writeExtraUrls(extras(), seen);
   // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
@@ -213,9 +230,17 @@ export async function buildSitemap(
   return indexOf(groups, pack.partUrl);
 }
 
-/** One part of an upstream sitemap index, with the index's own size cap and timeout. */
-export async function fetchSitemapPart(url: string, config: Pick<RouteConfig, 'timeoutMs'>): Promise<string> {
-  const fetched = await fetchPublicFeed(url, { timeoutMs: config.timeoutMs, maxBytes: SITEMAP_MAX_BYTES });
+/** One part of an upstream sitemap index, under the index's timeout and the deadline and budget of all parts. */
+export async function fetchSitemapPart(
+  url: string,
+  config: Pick<RouteConfig, 'timeoutMs'>,
+  limits: PartLimits,
+): Promise<string> {
+  const fetched = await fetchPublicFeed(url, {
+    timeoutMs: config.timeoutMs,
+    maxBytes: Math.min(SITEMAP_MAX_BYTES, limits.maxBytes),
+    signal: limits.signal,
+  });
   if (fetched.status !== 200)
     throw new Error(`[astro-content-publisher] Could not get ${url}: unexpected status ${fetched.status}.`);
   return fetched.body;

@@ -2,8 +2,10 @@
 export interface ServiceImagePattern {
   protocol: string;
   hostname: string;
-  port?: string;
+  port: string;
 }
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
 /**
  * The remote pattern that lets Astro (and the loader's image step, which reads the same list) fetch images
@@ -31,5 +33,9 @@ export function serviceImagePatterns(
       (p.pathname === undefined || p.pathname === '/**'),
   );
   if (same) return [];
-  return [{ protocol, hostname, ...(origin.port ? { port: origin.port } : {}) }];
+  // Always a port: a pattern without one matches every port of the host, so any service on that machine
+  // would be fetched at build time and proxied by Astro's /_image. A default-port origin names its default
+  // port; Astro's own matcher then allows no remote URL of it (an absent port reads as ''), while the
+  // loader's matcher (html/images.ts) reads the default port, so its images are still localised.
+  return [{ protocol, hostname, port: origin.port || DEFAULT_PORTS[origin.protocol] || '' }];
 }

@@ -159,6 +159,9 @@ export interface PublisherOptions {
   prerender?: boolean | undefined;
   /**
    * Timeout of one request to the service's public feeds, in milliseconds (100 to 2147483647).
+   * The parts of an upstream sitemap index share one such deadline (fetched four at once, at most 16 MiB
+   * together, else refused), so a visitor of a route with nothing cached waits at most about twice this;
+   * once a copy is cached, an expired one is served at once while one refresh runs (stale-while-revalidate).
    * @default 30000
    */
   timeoutMs?: number | undefined;
@@ -171,6 +174,9 @@ export interface PublisherOptions {
    * Add the service's own origin (`baseUrl`: protocol, host and port, where its `/media/` images are served)
    * to Astro's `image.remotePatterns`, so article and featured images are optimised without editing
    * `image.domains`. Another host (a separate CDN) still goes in `image.domains`. `false`: only your own list.
+   * The pattern always names the port (443 or 80 for a default-port origin), so no other port of that host
+   * is fetched or proxied; Astro's own matcher reads an absent port as no port, so on a default-port service
+   * Astro's `/_image` endpoint then proxies none of its URLs, and the loader's local copies are what is served.
    * @default true
    */
   allowServiceImages?: boolean | undefined;

@@ -246,6 +246,9 @@ export const publisherOptionsSchema = z.strictObject({
   prerender: z.boolean({ error: '`prerender` must be true or false.' }).optional(),
   /**
    * Timeout of one request to the service's public feeds, in milliseconds.
+   * The parts of an upstream sitemap index share one such deadline (fetched four at once, at most 16 MiB
+   * together, else refused), so a visitor of a route with nothing cached waits at most about twice this;
+   * once a copy is cached, an expired one is served at once while one refresh runs (stale-while-revalidate).
    * @default 30000
    */
   timeoutMs: durationMsSchema(100).default(30_000),
@@ -262,7 +265,8 @@ export const publisherOptionsSchema = z.strictObject({
    * Add the service's own host (the `baseUrl` origin: protocol, host and port, where its `/media/` images
    * are served) to Astro's `image.remotePatterns`, so article and featured images are optimised without
    * editing `image.domains`. Other hosts (a separate CDN) still go in `image.domains` yourself. `false`:
-   * only your own `image.domains` / `image.remotePatterns` are allowed.
+   * only your own `image.domains` / `image.remotePatterns` are allowed. The pattern always names the port
+   * (443 or 80 for a default-port origin), so no other port of that host is fetched or proxied.
    * @default true
    */
   allowServiceImages: z.boolean({ error: '`allowServiceImages` must be true or false.' }).default(true),

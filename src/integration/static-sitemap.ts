@@ -26,7 +26,9 @@ export async function writeStaticSitemap(
       throw new Error(
         `[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`,
       );
-    files = await buildSitemap(fetched.body, config, localPages, (part) => fetchSitemapPart(part, config));
+    files = await buildSitemap(fetched.body, config, localPages, (part, limits) =>
+      fetchSitemapPart(part, config, limits),
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new AstroError(

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RASTER_EXTENSIONS } from '../html/images.js';
+import { inspectImage } from './image-header.js';
 
 export interface ImageLimits {
   maxBytes: number;
+  maxPixels: number;
   maxDownloads: number;
   timeoutMs: number;
   concurrency: number;
@@ -12,17 +14,6 @@ export interface ImageLimits {
 
 /** A local file, a failure (kept remote, warned), or a download left for the next build (images.maxDownloads). */
 export type ImageResult = { file: string } | { error: string } | { deferred: true };
-
-/** The first bytes of each accepted format: a body that lies about its type never reaches the image service. */
-function sniff(bytes: Uint8Array): string | undefined {
-  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  if (bytes[0] === 0x89 && ascii(1, 4) === 'PNG') return 'png';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
-  if (ascii(0, 4) === 'GIF8') return 'gif';
-  if (ascii(4, 8) === 'ftyp' && /^avi[fs]$/.test(ascii(8, 12))) return 'avif';
-  return undefined;
-}
 
 /** A cached image's name: the URL's hash, so the same URL maps to the same file in every build. */
 export function cacheName(url: string): string {
@@ -126,9 +117,11 @@ export class ImageCache {
           chunks.push(chunk);
         }
         const bytes = Buffer.concat(chunks);
-        const ext = sniff(bytes);
-        if (!ext) return { error: `the body is not a ${type} image` };
-        const name = `${hash}.${ext}`;
+        // Only a copy whose header decodes, within the pixel bound, is written: a failed one is never cached,
+        // so the next build asks the service again.
+        const header = inspectImage(bytes, this.limits.maxPixels);
+        if ('error' in header) return { error: header.error };
+        const name = `${hash}.${header.ext}`;
         const tmp = join(this.dir, `${name}.${process.pid}.tmp`);
         await writeFile(tmp, bytes);
         await rename(tmp, join(this.dir, name));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 export const IMAGE_DEFAULTS = {
   maxBytes: 10 * 1024 * 1024,
+  maxPixels: 40_000_000,
   maxDownloads: 500,
   timeoutMs: 15_000,
   concurrency: 4,
@@ -23,6 +24,14 @@ export const imagesOptionSchema = z.union([
       .min(1024)
       .max(100 * 1024 * 1024)
       .default(IMAGE_DEFAULTS.maxBytes),
+    /**
+     * Largest image accepted, in pixels (width x height, read from the image's header before Astro sees it); a
+     * larger one keeps its remote URL with a warning. A few hundred kilobytes can declare a canvas that takes
+     * Astro's image service gigabytes and tens of seconds to decode: this bound keeps one hostile or careless
+     * image from slowing every build. The default passes an 8K frame (33 MP) and most camera photos.
+     * @default 40000000 (40 megapixels)
+     */
+    maxPixels: z.number().int().min(1).max(1_000_000_000).default(IMAGE_DEFAULTS.maxPixels),
     /** At most this many downloads per build; the rest keep their remote URL and are fetched next build. @default 500 */
     maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),
     /** Timeout of one image download, in milliseconds. @default 15000 */

@@ -60,7 +60,7 @@ export async function createImageStep(
   const dir = option === false ? '' : join(fileURLToPath(config.cacheDir), 'astro-content-publisher', 'images');
   const cache = new ImageCache(
     dir,
-    option === false ? { maxBytes: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,
+    option === false ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,
   );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);

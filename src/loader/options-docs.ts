@@ -35,6 +35,14 @@ export interface ImagesOptions {
    */
   maxBytes?: number | undefined;
   /**
+   * Largest image accepted, in pixels (width x height, 1 to 1000000000), read from the image's header before
+   * Astro sees it; a larger one (a small file can declare a canvas that takes gigabytes and tens of seconds
+   * to decode) keeps its remote URL with a warning. A body whose header cannot be read is refused the same
+   * way and never cached, so the next build asks again.
+   * @default 40000000 (40 megapixels)
+   */
+  maxPixels?: number | undefined;
+  /**
    * At most this many downloads per build; the rest keep their remote URL and are fetched next build.
    * @default 500
    */
@@ -135,7 +143,7 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
    * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
    * every image on the service's CDN.
-   * @default { maxBytes: 10485760, maxDownloads: 500, timeoutMs: 15000, concurrency: 4 }
+   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, timeoutMs: 15000, concurrency: 4 }
    */
   images?: false | ImagesOptions | undefined;
 }

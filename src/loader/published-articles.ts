@@ -14,7 +14,12 @@ export interface PublishedCollection {
   collection: string;
   siteId: number;
   slugs: string[];
-  /** Origins of the articles' public URLs on the service (`data.url`), to recognise links to them. */
+  /**
+   * The hosts the service publishes this collection's articles on (origins of `data.url`), to recognise
+   * links to them: an origin counts only when it carries at least a quarter of the collection's articles
+   * (see `articleHosts`), so one article whose URL names another site cannot make the blog's links to
+   * that site point at the blog.
+   */
   origins: string[];
   /** Each article's language (`data.language`), for the RSS handler's `language` filter. */
   languages: Record<string, string>;
@@ -37,23 +42,35 @@ function originOf(value: unknown): string | undefined {
   return origin === 'null' ? undefined : origin;
 }
 
+/**
+ * The origins that carry at least a quarter of the articles (up to four hosts: one per language, say).
+ * A host of fewer is left out: a link to it keeps its address, which still works, where trusting it would
+ * let one article's URL claim another site's pages for the blog.
+ */
+export function articleHosts(counts: ReadonlyMap<string, number>, total: number): string[] {
+  return [...counts]
+    .filter(([, n]) => n * 4 >= total)
+    .map(([origin]) => origin)
+    .sort();
+}
+
 /** Records what `context.store` holds now; called at the end of every load of an articles collection. */
 export function recordPublishedArticles(context: Pick<LoaderContext, 'collection' | 'store'>, siteId: number): void {
   const slugs: string[] = [];
-  const origins = new Set<string>();
+  const origins = new Map<string, number>();
   const languages: Record<string, string> = {};
   for (const entry of context.store.values()) {
     slugs.push(entry.id);
     const language = (entry.data as { language?: unknown }).language;
     if (typeof language === 'string') languages[entry.id] = language;
     const origin = originOf((entry.data as { url?: unknown }).url);
-    if (origin !== undefined) origins.add(origin);
+    if (origin !== undefined) origins.set(origin, (origins.get(origin) ?? 0) + 1);
   }
   registry().set(context.collection, {
     collection: context.collection,
     siteId,
     slugs: slugs.sort(),
-    origins: [...origins].sort(),
+    origins: articleHosts(origins, slugs.length),
     languages,
   });
 }

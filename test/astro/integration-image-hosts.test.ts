@@ -81,7 +81,7 @@ describe('serviceImagePatterns', () => {
       { protocol: 'http', hostname: '127.0.0.1', port: '4321' },
     ]);
     expect(serviceImagePatterns('https://service.example.com', true, {})).toEqual([
-      { protocol: 'https', hostname: 'service.example.com' },
+      { protocol: 'https', hostname: 'service.example.com', port: '443' },
     ]);
     expect(serviceImagePatterns('https://service.example.com', false, {})).toEqual([]);
     expect(serviceImagePatterns('https://service.example.com', true, { domains: ['service.example.com'] })).toEqual([]);

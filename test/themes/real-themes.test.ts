@@ -20,12 +20,6 @@ import {
 } from './theme-checks.js';
 
 /**
- * Temporary, until the `lang` work is on main: `articlePattern` with a `[lang]` placeholder, routes that list
- * only the blog's languages, hreflang alternates. The checks that need it assert that the defect is still
- * there (so they fail, asking for this to be set to false, the day the fix lands).
- */
-const PENDING_LANG_PATTERN = true;
-/**
  * Temporary, until the `feat` work is on main: `featuredImageAsset` mappable by a schema transform (so a
  * theme's `<Image>` shows it), and an edit of an article with a featured image accepted on the next build.
  */
@@ -135,26 +129,25 @@ describe('theme-i18n-starter (psephopaiktes/astro-i18n-starter: /<lang>/blog/<sl
     ).toEqual([]);
 
     const inBlog = (list: ServiceArticle[]) => list.map((a) => `${SITE}/${pageOf(a)}`).sort();
-    pendingCheck(PENDING_LANG_PATTERN, 'theme-i18n-starter: the sitemap lists the blog languages only', () => {
-      expect(check.failures).toEqual([]);
-      expect(check.sitemapLocs.filter((loc) => /\/blog\/[^/]+\/$/.test(loc)).sort()).toEqual(inBlog(ours));
-    });
-    pendingCheck(PENDING_LANG_PATTERN, 'theme-i18n-starter: each language feed lists its articles', () => {
-      for (const language of blogLanguages) {
-        const feed = `/${language}/rss.xml`;
-        expect([...(check.feedLinks.get(feed) ?? [])].sort(), feed).toEqual(
-          inBlog(ours.filter((a) => a.language === language)),
-        );
-      }
-    });
-    pendingCheck(PENDING_LANG_PATTERN, 'theme-i18n-starter: hreflang alternates for a slug in en and fr', () => {
+    // Every URL answers 200; the sitemap lists the articles of the blog's languages only, each language's
+    // feed its own articles, at /<lang>/blog/<slug>/ (articlePattern with [lang]).
+    expect(check.failures).toEqual([]);
+    expect(check.sitemapLocs.filter((loc) => /\/blog\/[^/]+\/$/.test(loc)).sort()).toEqual(inBlog(ours));
+    for (const language of blogLanguages) {
+      const feed = `/${language}/rss.xml`;
+      expect([...(check.feedLinks.get(feed) ?? [])].sort(), feed).toEqual(
+        inBlog(ours.filter((a) => a.language === language)),
+      );
+    }
+    // The same slug in en and fr: hreflang alternates in the sitemap.
+    {
       const sitemap = readFileSync(join(dir, 'dist/sitemap.xml'), 'utf8');
       const shared = ours.find(
         (a) => a.language === 'en' && ours.some((b) => b.language === 'fr' && b.slug === a.slug),
       );
       expect(shared, 'a slug published in en and fr').toBeDefined();
       expect(sitemap).toMatch(new RegExp(`hreflang="fr"\\s+href="${SITE}/fr/blog/${shared!.slug}/"`));
-    });
+    }
     pendingCheck(PENDING_FEATURED_IMAGE, 'theme-i18n-starter: the cover (featuredImageAsset) through <Image>', () => {
       for (const article of ours) {
         const html = readFileSync(join(dir, 'dist', pageOf(article), 'index.html'), 'utf8');

@@ -1,0 +1,145 @@
+/**
+ * The link rewrite of the middleware, on a page's bytes as they stream: linear in the page's length on any
+ * input, and safe at any chunk boundary. Works on a "binary" (latin1) string, one character per byte, so
+ * every byte it does not rewrite comes out exactly as it came in, whatever the page's encoding; only an
+ * ASCII `href` is ever rewritten (a service URL is ASCII; anything else is left as it is).
+ */
+
+/** The new `href` of a link (absolute, ASCII), or undefined to leave it; with the page's `<html lang>`, if any. */
+export type LinkTarget = (href: string, pageLanguage: string | undefined) => string | undefined;
+
+/** What the scan has learnt of the page so far: its language, from its first `<html>` tag. */
+export interface PageState {
+  language?: string | undefined;
+  seenHtml?: boolean;
+}
+
+/** An unfinished tag longer than this is passed through as text: the carry (and so any rescan) stays bounded. */
+export const MAX_TAG_CHARS = 16 * 1024;
+
+const LINK_START = /^<(?:a|area)[\s/>]/i;
+const HTML_START = /^<html[\s>]/i;
+// Within the <html> tag only: its `lang`, as src/html/article-links.ts reads it.
+const HTML_LANG = /\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
+// Within one tag only (bounded by MAX_TAG_CHARS): the `href` attribute, quoted as the sanitiser writes it.
+const HREF = /(\shref\s*=\s*)(["'])([^"'<>]*)\2/i;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
+const encodeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
+  if (!page.seenHtml && HTML_START.test(tag)) {
+    page.seenHtml = true;
+    page.language = HTML_LANG.exec(tag)?.[1];
+  }
+  if (!LINK_START.test(tag)) return tag;
+  const match = HREF.exec(tag);
+  if (!match || match.index === undefined) return tag;
+  const [whole, start = '', quote = '"', value = ''] = match;
+  // A non-ASCII href (a raw UTF-8 slug) is read as UTF-8; bytes that are not UTF-8 leave the link alone.
+  let href = value;
+  if (!/^[\x20-\x7e]*$/.test(value)) {
+    try {
+      href = UTF8.decode(Buffer.from(value, 'latin1'));
+    } catch {
+      return tag;
+    }
+  }
+  const next = target(decodeAttribute(href), page.language);
+  // The new href is ASCII (the blog's URL, percent-encoded), so it goes back into the bytes as is.
+  // eslint-disable-next-line no-control-regex
+  if (next === undefined || !/^[\x00-\x7f]*$/.test(next)) return tag;
+  return (
+    tag.slice(0, match.index) +
+    `${start}${quote}${encodeAttribute(next)}${quote}` +
+    tag.slice(match.index + whole.length)
+  );
+}
+
+/** How far the scan of an unfinished tag got: resumed there with the next chunk, so no byte is scanned twice. */
+export interface ScanState {
+  /** Index in the carried text up to which the tag was scanned. */
+  scanned: number;
+  /** The quote of the attribute value the scan is inside, or ''. */
+  quote: string;
+}
+
+/**
+ * Where the tag that starts at `from` (a "<") ends: the index after its ">", outside quoted values;
+ * `state` when the text ends first. A tag longer than MAX_TAG_CHARS ends there (passed through as is).
+ */
+function tagEnd(text: string, from: number, resume: ScanState | undefined): number | ScanState {
+  let quote = resume?.quote ?? '';
+  const limit = from + MAX_TAG_CHARS;
+  const stop = Math.min(text.length, limit);
+  for (let i = resume?.scanned ?? from + 1; i < stop; i += 1) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      // A quote opens a value only right after "=" (and spaces): elsewhere it is just a character.
+      let j = i - 1;
+      while (j > from && i - j < 64 && (text[j] === ' ' || text[j] === '\t' || text[j] === '\n' || text[j] === '\r'))
+        j -= 1;
+      if (text[j] === '=') quote = c;
+    } else if (c === '>') return i + 1;
+  }
+  return stop === limit ? limit : { scanned: stop, quote };
+}
+
+/**
+ * Rewrites the links of `text` (the carry of the previous chunk, then this chunk) and returns what can be
+ * sent now, and what must wait for the next chunk (a tag cut by the chunk boundary) with how far it was
+ * scanned. With `final`, nothing waits.
+ */
+export function rewriteLinkChunk(
+  text: string,
+  target: LinkTarget,
+  final: boolean,
+  resume?: ScanState,
+  page: PageState = {},
+): { out: string; carry: string; state?: ScanState } {
+  let out = '';
+  let pos = 0;
+  let state = resume;
+  for (;;) {
+    const open = text.indexOf('<', pos);
+    if (open === -1) return { out: out + text.slice(pos), carry: '' };
+    const end = tagEnd(text, open, open === 0 ? state : undefined);
+    state = undefined;
+    if (typeof end !== 'number') {
+      if (final) return { out: out + text.slice(pos), carry: '' };
+      return {
+        out: out + text.slice(pos, open),
+        carry: text.slice(open),
+        state: { scanned: end.scanned - open, quote: end.quote },
+      };
+    }
+    out += text.slice(pos, open) + rewriteTag(text.slice(open, end), target, page);
+    pos = end;
+  }
+}
+
+/** A TransformStream of bytes that rewrites the links of an HTML page as it streams. */
+export function linkRewriteStream(target: LinkTarget): TransformStream<Uint8Array, Uint8Array> {
+  let carry = '';
+  let state: ScanState | undefined;
+  const page: PageState = {};
+  const emit = (controller: TransformStreamDefaultController<Uint8Array>, text: string) => {
+    if (text) controller.enqueue(new Uint8Array(Buffer.from(text, 'latin1')));
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      const result = rewriteLinkChunk(carry + Buffer.from(chunk).toString('latin1'), target, false, state, page);
+      carry = result.carry;
+      state = result.state;
+      emit(controller, result.out);
+    },
+    flush(controller) {
+      emit(controller, rewriteLinkChunk(carry, target, true, state, page).out);
+    },
+  });
+}
