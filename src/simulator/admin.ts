@@ -28,8 +28,11 @@ const publishSchema = z
     language: z.string().min(1).max(16).optional(),
     content: z.string().optional(),
     excerpt: z.string().optional(),
-    /** Another featured image URL than the generated one (tests point it at a missing or foreign image). */
-    featured_image: z.string().url().optional(),
+    /**
+     * Another featured image URL than the generated one (tests point it at a missing or foreign image);
+     * `null`: no featured image.
+     */
+    featured_image: z.string().url().nullable().optional(),
     published_at: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
@@ -38,7 +41,13 @@ const publishSchema = z
   .strict();
 
 const patchSchema = z
-  .object({ title: z.string().min(1).optional(), content: z.string().optional(), excerpt: z.string().optional() })
+  .object({
+    title: z.string().min(1).optional(),
+    content: z.string().optional(),
+    excerpt: z.string().optional(),
+    /** A new featured image URL, or `null` to remove it (the service's editor can do both). */
+    featured_image: z.string().url().nullable().optional(),
+  })
   .strict();
 
 function parseBody<T>(req: SimRequest, schema: z.ZodType<T>): T | SimResponse {
@@ -121,6 +130,7 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
     if (body.excerpt === undefined) article.excerpt = truncateText(htmlToText(body.content), 200);
   }
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
+  if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
   article.updatedAt = isoSeconds(changedAt);
   return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }

@@ -23,7 +23,8 @@ export interface ArticleRecord {
   content: string;
   excerpt: string;
   metaDescription: string;
-  featuredImage: string;
+  /** `null`: the article has no featured image (the admin API can remove it). */
+  featuredImage: string | null;
   keywords: string[];
   published: boolean;
 }

@@ -62,6 +62,20 @@ describe('admin API: articles', () => {
     expect((await admin(sim(), 'PATCH', 'articles/12/nope', { title: 'x' })).status).toBe(404);
   });
 
+  it('PATCH featured_image changes or removes the featured image (null), and bumps updated_at', async () => {
+    const [slug] = await slugs();
+    const before = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
+    const cover = `https://cdn.example.com/sites/12/${slug}/cover-2.jpg`;
+    expect((await admin(sim(), 'PATCH', `articles/12/${slug}`, { featured_image: cover })).status).toBe(200);
+    const changed = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
+    // Stored under the CDN origin, served under the simulator's /media/ like every image.
+    expect(changed.featured_image).toBe(`${sim().url}/media/sites/12/${slug}/cover-2.jpg`);
+    expect(Date.parse(changed.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+    expect((await admin(sim(), 'PATCH', `articles/12/${slug}`, { featured_image: null })).status).toBe(200);
+    expect((await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json().featured_image).toBeNull();
+    expect((await admin(sim(), 'PATCH', `articles/12/${slug}`, { featured_image: 'not a url' })).status).toBe(400);
+  });
+
   it('DELETE unpublishes: gone from list, sitemap and RSS; detail 404', async () => {
     const [slug] = await slugs();
     expect((await admin(sim(), 'DELETE', `articles/12/${slug}`)).status).toBe(204);

@@ -1,0 +1,41 @@
+/**
+ * Temporary constraints of the site model test, one per defect that another change is fixing (issue 18,
+ * item 1). Each names the defect, the check it constrains and how; none skips a check. The coordinator turns
+ * a flag off (and deletes it) when the fix is merged. `MODEL_SITE_STRICT=1` turns every flag off, to see
+ * which defects main still has; `MODEL_SITE_STRICT=featuredUnmapped,variantWithoutFeatured` turns off those named.
+ */
+const named = new Set((process.env.MODEL_SITE_STRICT ?? '').split(',').map((name) => name.trim()));
+const on = (name: string) => !named.has('1') && !named.has(name);
+
+export const KNOWN = {
+  /**
+   * A language variant of a shared slug (the detail endpoint answers the slug's oldest article, in the other
+   * language) is stored from the RSS feed, which has no featured image: its page never shows one, the
+   * build says 0 pending and warns nothing, and no later detail call completes it, even once the detail
+   * answers its language (found by this test; no helper assigned yet). While true, the page of an article
+   * a build saw in that state may show no featured image; every other field of it is still checked.
+   */
+  variantWithoutFeatured: on('variantWithoutFeatured'),
+  /**
+   * `featuredImageAsset` is added after the collection's schema ran, so a theme's `.transform` cannot map it
+   * ("feat" helper). While true, the fixture's page reads `entry.data.featuredImageAsset` instead of the
+   * user's mapped `cover` (MODEL_SITE_FEATURED_UNMAPPED=1 in the build's environment).
+   */
+  featuredUnmapped: on('featuredUnmapped'),
+  /**
+   * Once an article's featured image is stored, a change of its body is refused on every later build
+   * ("could not be fetched (first: "<slug>": ... data does not match collection schema.
+   * featuredImageAsset: Invalid input"), the old page stays ("feat" helper: a schema failure must fail
+   * the build; the edit must go through). While true, after the quiet builds an article of a language may
+   * stay behind when that language's last build refused an article with that message (it names the first
+   * one only; the article still counts as pending).
+   */
+  editRefusedAfterFeatured: on('editRefusedAfterFeatured'),
+  /**
+   * In-article links are rewritten to the blog by slug, not by language: a link to the service's
+   * `/en/blog/<slug>/` becomes the blog's `/en/blog/<slug>/` while the blog has `<slug>` only in `fr`, and
+   * answers 404 ("lang" helper: what the blog has is per language). While true, such a 404 is accepted
+   * when the blog serves the slug in the other language.
+   */
+  linksKnownBySlug: on('linksKnownBySlug'),
+};

@@ -1,0 +1,249 @@
+/**
+ * The judgement after every good build of the model site, from what `astro preview` serves (HTTP only):
+ * each published article's page shows its current title, body and featured image, or is pending (the
+ * build's loader for its language says so); no page shows another article's or language's content; every
+ * URL of the sitemap(s), the feed and robots.txt, every in-article link to the blog and every `img`
+ * `src`/`srcset` answers 200; a link never points at the service for an article the blog has; a page once
+ * served stays while its article is published.
+ */
+import { preview } from 'astro';
+import type { Simulator } from '../../src/simulator/index.js';
+import { KNOWN } from './flags.js';
+import { featuredVersion, itemLinksOf, locsOf, readPage, type PageView } from './page-view.js';
+import { loaderSummaries, FIXTURE, type BuildRun, type SiteDirs } from './runner.js';
+import {
+  keyOf,
+  LANGS,
+  SERVICE_ORIGIN,
+  unreachable,
+  type Article,
+  type Lang,
+  type Model,
+  type Shown,
+} from './service.js';
+
+const BLOG = 'https://blog.example.com';
+
+/** One problem found, with the kind of check that found it (flags.ts constrains kinds, never skips them). */
+export interface Problem {
+  kind: string;
+  detail: string;
+}
+
+/** Serves the outDir with `astro preview` while `check` runs. */
+async function withPreview<T>(dirs: SiteDirs, check: (origin: string) => Promise<T>): Promise<T> {
+  // No service settings: preview serves files and never calls the service.
+  const server = await preview({
+    root: FIXTURE,
+    outDir: dirs.outDir,
+    logLevel: 'error',
+    server: { port: 0, host: '127.0.0.1' },
+  });
+  try {
+    return await check(`http://127.0.0.1:${server.port}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `final`: after convergence, only an article out of the loader's reach may be behind the service. */
+export async function checkSite(
+  model: Model,
+  sim: Simulator,
+  dirs: SiteDirs,
+  run: BuildRun,
+  final: boolean,
+): Promise<Problem[]> {
+  return withPreview(dirs, (origin) => judge(model, sim, run, origin, final));
+}
+
+async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string, final: boolean): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const statuses = new Map<string, number>();
+  /** GET a URL of the blog (via the preview server) or of the simulator, once per check. */
+  const status = async (url: string): Promise<number> => {
+    const local = url.startsWith(BLOG) ? origin + url.slice(BLOG.length) : url;
+    if (!local.startsWith(origin) && !local.startsWith(sim.url)) return -1;
+    const known = statuses.get(local);
+    if (known !== undefined) return known;
+    const response = await fetch(local, { redirect: 'manual' });
+    await response.arrayBuffer();
+    statuses.set(local, response.status);
+    return response.status;
+  };
+  const expect200 = async (kind: string, url: string, from: string) => {
+    const code = await status(url);
+    if (code !== 200)
+      problems.push({
+        kind,
+        detail: `${url} (in ${from}) answered ${code === -1 ? 'nothing: not the blog nor the service' : code}`,
+      });
+  };
+
+  // The pages of every article the service has or had.
+  const pages = new Map<string, { article: Article; view?: PageView; code: number }>();
+  for (const article of [...model.published.values(), ...model.unpublished.values()]) {
+    const response = await fetch(`${origin}/${article.lang}/blog/${article.slug}/`, { redirect: 'manual' });
+    const html = await response.text();
+    pages.set(keyOf(article.lang, article.slug), {
+      article,
+      code: response.status,
+      ...(response.status === 200 ? { view: readPage(html) } : {}),
+    });
+  }
+
+  const summaries = loaderSummaries(run.logs);
+  const behind = new Map<Lang, string[]>(LANGS.map((lang) => [lang, []]));
+  for (const [key, page] of pages) {
+    const { article } = page;
+    const published = model.published.has(key);
+    if (page.code !== 200 && page.code !== 404) problems.push({ kind: 'page', detail: `${key} answered ${page.code}` });
+    if (!page.view) {
+      if (!published) continue;
+      if (model.served.has(key))
+        problems.push({ kind: 'lost', detail: `${key} was served by an earlier build, now ${page.code}` });
+      behind.get(article.lang)!.push(`${key} (no page)`);
+      if (final && !unreachable(model, article))
+        problems.push({ kind: 'converged', detail: `${key} has no page after the quiet builds` });
+      continue;
+    }
+    const shown = ownContent(page.view, article, problems);
+    if (!published || !shown) continue;
+    const noFeatured = KNOWN.variantWithoutFeatured && model.shadowed.has(key);
+    const stale = staleFields(
+      noFeatured && shown.featured === null ? { ...shown, featured: article.featured } : shown,
+      article,
+    );
+    if (stale.length) behind.get(article.lang)!.push(`${key} (${stale.join(', ')})`);
+    if (stale.length && final && !unreachable(model, article) && !refusedAfterFeatured(run.logs, article))
+      problems.push({
+        kind: 'converged',
+        detail: `${key} is still behind after the quiet builds: ${stale.join(', ')}`,
+      });
+    const before = model.served.get(key);
+    if (before && shown.version < before.version)
+      problems.push({ kind: 'regressed', detail: `${key} showed body v${before.version}, now v${shown.version}` });
+  }
+  // Behind the service only while pending: the build's loader of that language counts at least as many.
+  for (const [lang, keys] of behind) {
+    if (keys.length === 0) continue;
+    const summary = summaries.get(lang);
+    const listFailed = new RegExp(`lang-${lang}\\][^\\n]*Could not list the articles`).test(run.logs);
+    if (!listFailed && (summary === undefined || summary.pending < keys.length))
+      problems.push({
+        kind: 'stale',
+        detail: `${lang}: ${keys.join('; ')} behind the service, the build says ${summary ? `${summary.pending} pending` : 'nothing'}`,
+      });
+  }
+
+  // Images and in-article links of every page served.
+  for (const [key, page] of pages) {
+    if (!page.view) continue;
+    const from = `/${page.article.lang}/blog/${page.article.slug}/`;
+    const pageUrl = BLOG + from;
+    for (const img of page.view.bodyImgs)
+      for (const url of [img.src, ...img.srcset]) await expect200('img', new URL(url, pageUrl).href, from);
+    const featured = page.view.featuredImg;
+    if (featured)
+      for (const url of [featured.src, ...featured.srcset]) await expect200('img', new URL(url, pageUrl).href, from);
+    const original = page.view.ogImage;
+    // The original (`featuredImageAsset.src`), as themes put it in og:image.
+    if (original) await expect200('img', original, `${from} og:image`);
+    if (featured) {
+      const src = new URL(featured.src, pageUrl).href;
+      // The blog's own copy (<Image> of the local asset), unless the build said the download failed.
+      const warned = new RegExp(`lang-${page.article.lang}\\][^\\n]*image\\(s\\) could not be fetched`).test(run.logs);
+      if (!src.startsWith(BLOG) && !warned)
+        problems.push({
+          kind: 'featured',
+          detail: `${key}: the featured image is ${featured.src}, not the blog's copy, and the build warned of no failed image`,
+        });
+    }
+    for (const href of page.view.links) {
+      const target = new URL(href, pageUrl);
+      if (target.origin === BLOG) {
+        const held = /^\/(en|fr)\/blog\/([^/]+)\/$/.exec(target.pathname);
+        const otherLanguage = held ? pages.get(keyOf(held[1] === 'en' ? 'fr' : 'en', held[2]!))?.view : undefined;
+        if (!(KNOWN.linksKnownBySlug && otherLanguage && (await status(target.href)) === 404))
+          await expect200('link', target.href, from);
+      }
+      if (target.origin !== SERVICE_ORIGIN) continue;
+      const service = /^\/(\w+)\/blog\/([^/]+)\/$/.exec(target.pathname);
+      const linked = service ? `${service[1]}:${service[2]}` : undefined;
+      if (linked === undefined || !page.article.linksEver.includes(linked))
+        problems.push({ kind: 'link', detail: `${key} links to ${href}, which the model never put there` });
+      else if (pages.get(linked)?.view && model.published.has(linked))
+        problems.push({ kind: 'stale-link', detail: `${key} links to ${href}, an article the blog has` });
+    }
+  }
+
+  // The routes: sitemap (and its parts), feed, robots.txt.
+  const sitemap = await (await fetch(`${origin}/sitemap.xml`)).text();
+  const locs = locsOf(sitemap);
+  const parts = sitemap.includes('<sitemapindex') ? locs : [];
+  const urls = parts.length ? [] : locs;
+  for (const part of parts) {
+    await expect200('sitemap', part, 'sitemap index');
+    const local = part.startsWith(BLOG) ? origin + part.slice(BLOG.length) : part;
+    urls.push(...locsOf(await (await fetch(local)).text()));
+  }
+  for (const url of urls) await expect200('sitemap', url, 'sitemap');
+  for (const link of itemLinksOf(await (await fetch(`${origin}/rss.xml`)).text())) await expect200('rss', link, 'rss');
+  const robots = await fetch(`${origin}/robots.txt`);
+  const robotsText = await robots.text();
+  if (robots.status !== 200) problems.push({ kind: 'robots', detail: `/robots.txt answered ${robots.status}` });
+  for (const match of robotsText.matchAll(/^Sitemap:\s*(\S+)/gim)) await expect200('robots', match[1]!, 'robots.txt');
+
+  // What each published page showed, for the next build's "lost" and "regressed" checks.
+  for (const [key, page] of pages) {
+    if (!page.view || !model.published.has(key)) continue;
+    const shown = ownContent(page.view, page.article, []);
+    if (shown) model.served.set(key, shown);
+  }
+  return problems;
+}
+
+/** The page shows its own article only (marker, title, featured image); what it shows, if readable. */
+function ownContent(view: PageView, article: Article, problems: Problem[]): Shown | undefined {
+  const key = keyOf(article.lang, article.slug);
+  const foreign = view.markers.filter((m) => m.key !== key);
+  if (foreign.length || view.markers.length !== 1) {
+    problems.push({ kind: 'foreign', detail: `${key} shows the body markers ${JSON.stringify(view.markers)}` });
+    return undefined;
+  }
+  if (view.title === undefined || !article.titles.includes(view.title))
+    problems.push({ kind: 'foreign', detail: `${key} shows the title ${JSON.stringify(view.title)}` });
+  const featured = featuredVersion(view.featuredUrl, article.lang, article.slug);
+  if (featured === 'foreign') {
+    problems.push({ kind: 'foreign', detail: `${key} names the featured image ${view.featuredUrl}` });
+    return undefined;
+  }
+  if ((featured === null) !== (view.featuredImg === undefined))
+    problems.push({
+      kind: 'featured',
+      detail: `${key}: featured image ${view.featuredUrl || 'none'}, element ${view.featuredImg ? 'shown' : 'absent'}`,
+    });
+  return { title: view.title ?? '', version: view.markers[0]!.version, featured, images: view.bodyImgs.length };
+}
+
+/**
+ * The build refused new versions with `featuredImageAsset: Invalid input` (flags.ts); the warning names the
+ * first article only.
+ */
+function refusedAfterFeatured(logs: string, article: Pick<Article, 'lang'>): boolean {
+  if (!KNOWN.editRefusedAfterFeatured) return false;
+  const warning = new RegExp(
+    `lang-${article.lang}\\] \\d+ article\\(s\\) of site \\d+ could not be fetched \\(first: "[^"]+": [^\\n]*data does not match collection schema\\.\\s*\\**featuredImageAsset\\** ?: Invalid input`,
+  );
+  return warning.test(logs);
+}
+
+function staleFields(shown: Shown, article: Article): string[] {
+  const out: string[] = [];
+  if (shown.title !== article.title) out.push(`title "${shown.title}"`);
+  if (shown.version !== article.version) out.push(`body v${shown.version} of v${article.version}`);
+  if (shown.featured !== article.featured) out.push(`featured ${shown.featured} of ${article.featured}`);
+  if (shown.version === article.version && shown.images !== article.images)
+    out.push(`${shown.images} images of ${article.images}`);
+  return out;
+}
