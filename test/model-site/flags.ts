@@ -2,7 +2,7 @@
  * Temporary constraints of the site model test, one per defect that another change is fixing (issue 18,
  * item 1). Each names the defect, the check it constrains and how; none skips a check. The coordinator turns
  * a flag off (and deletes it) when the fix is merged. `MODEL_SITE_STRICT=1` turns every flag off, to see
- * which defects main still has; `MODEL_SITE_STRICT=featuredUnmapped,variantWithoutFeatured` turns off those named.
+ * which defects main still has; `MODEL_SITE_STRICT=variantWithoutFeatured,linksKnownBySlug` turns off those named.
  */
 const named = new Set((process.env.MODEL_SITE_STRICT ?? '').split(',').map((name) => name.trim()));
 const on = (name: string) => !named.has('1') && !named.has(name);
@@ -16,21 +16,6 @@ export const KNOWN = {
    * a build saw in that state may show no featured image; every other field of it is still checked.
    */
   variantWithoutFeatured: on('variantWithoutFeatured'),
-  /**
-   * `featuredImageAsset` is added after the collection's schema ran, so a theme's `.transform` cannot map it
-   * ("feat" helper). While true, the fixture's page reads `entry.data.featuredImageAsset` instead of the
-   * user's mapped `cover` (MODEL_SITE_FEATURED_UNMAPPED=1 in the build's environment).
-   */
-  featuredUnmapped: on('featuredUnmapped'),
-  /**
-   * Once an article's featured image is stored, a change of its body is refused on every later build
-   * ("could not be fetched (first: "<slug>": ... data does not match collection schema.
-   * featuredImageAsset: Invalid input"), the old page stays ("feat" helper: a schema failure must fail
-   * the build; the edit must go through). While true, after the quiet builds an article of a language may
-   * stay behind when that language's last build refused an article with that message (it names the first
-   * one only; the article still counts as pending).
-   */
-  editRefusedAfterFeatured: on('editRefusedAfterFeatured'),
   /**
    * In-article links are rewritten to the blog by slug, not by language: a link to the service's
    * `/en/blog/<slug>/` becomes the blog's `/en/blog/<slug>/` while the blog has `<slug>` only in `fr`, and

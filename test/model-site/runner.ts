@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Simulator } from '../../src/simulator/index.js';
-import { KNOWN } from './flags.js';
 import { LANGS, SITE_ID, type Lang } from './service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,7 +59,6 @@ export function siteEnv(sim: Simulator, dirs: SiteDirs): Record<string, string> 
     MODEL_SITE_OUT_DIR: dirs.outDir,
     MODEL_SITE_CACHE_DIR: dirs.cacheDir,
     MODEL_SITE_PID_FILE: dirs.pidFile,
-    ...(KNOWN.featuredUnmapped ? { MODEL_SITE_FEATURED_UNMAPPED: '1' } : {}),
   };
 }
 

@@ -115,7 +115,7 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
       article,
     );
     if (stale.length) behind.get(article.lang)!.push(`${key} (${stale.join(', ')})`);
-    if (stale.length && final && !unreachable(model, article) && !refusedAfterFeatured(run.logs, article))
+    if (stale.length && final && !unreachable(model, article))
       problems.push({
         kind: 'converged',
         detail: `${key} is still behind after the quiet builds: ${stale.join(', ')}`,
@@ -224,18 +224,6 @@ function ownContent(view: PageView, article: Article, problems: Problem[]): Show
       detail: `${key}: featured image ${view.featuredUrl || 'none'}, element ${view.featuredImg ? 'shown' : 'absent'}`,
     });
   return { title: view.title ?? '', version: view.markers[0]!.version, featured, images: view.bodyImgs.length };
-}
-
-/**
- * The build refused new versions with `featuredImageAsset: Invalid input` (flags.ts); the warning names the
- * first article only.
- */
-function refusedAfterFeatured(logs: string, article: Pick<Article, 'lang'>): boolean {
-  if (!KNOWN.editRefusedAfterFeatured) return false;
-  const warning = new RegExp(
-    `lang-${article.lang}\\] \\d+ article\\(s\\) of site \\d+ could not be fetched \\(first: "[^"]+": [^\\n]*data does not match collection schema\\.\\s*\\**featuredImageAsset\\** ?: Invalid input`,
-  );
-  return warning.test(logs);
 }
 
 function staleFields(shown: Shown, article: Article): string[] {
