@@ -26,11 +26,24 @@ export const entryStateSchema = z.object({
   partial: z.boolean().optional(),
   /**
    * The detail call answers another language's article of this slug (same slug in several languages): the
-   * entry lives on its own feed copy, and no detail call is spent on completing or revalidating it.
+   * entry lives on its own feed copy. While it is also `partial` (the detail-only fields, such as the featured
+   * image, are missing) it counts as pending, and its detail is retried within the budget and the revalidation
+   * share (sync-plan), in case the service answers this language now.
    */
   detailElsewhere: z.boolean().optional(),
+  /** When the detail of a `detailElsewhere` entry was last retried (ms since epoch): the oldest goes first. */
+  retriedAt: z.number().optional(),
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
+
+/**
+ * Built from the feed because its slug's detail answers another language, and never completed by a detail:
+ * the featured image and keywords are missing (`checkedAt` 0 also covers states written before `partial` was
+ * kept for such entries).
+ */
+export function incompleteElsewhere(state: EntryState): boolean {
+  return state.detailElsewhere === true && (state.partial === true || state.checkedAt === 0);
+}
 
 export const syncStateSchema = z.object({
   version: z.literal(1),

@@ -31,6 +31,8 @@ export function summaryLine(o: SyncOutcome): string {
 /**
  * Step 6 of a build: the outcome from what the plan decided and what happened. Failed fetches of new or
  * changed articles count as pending (they come again); a failed revalidation does not (nothing said it changed).
+ * An entry stored incomplete (sync-run: built from the feed, its detail in another language) is new or changed
+ * and pending at once.
  */
 export function summarise(input: {
   plan: {
@@ -42,6 +44,8 @@ export function summarise(input: {
   added: number;
   changed: number;
   has: (id: string) => boolean;
+  /** Ids added or changed by this build (a pending one among them is not also taken off `unchanged`). */
+  touched?: ReadonlySet<string>;
   total: number;
   requests: number;
   remaining: number | undefined;
@@ -49,7 +53,7 @@ export function summarise(input: {
   const reasons = new Map(input.plan.fetch.map((f) => [f.slug, f.reason]));
   const failed = input.failures.filter((f) => reasons.get(f.slug) !== 'revalidate').map((f) => f.slug);
   const pending = new Set([...input.plan.pending.map((p) => p.slug), ...failed]);
-  const pendingStored = [...pending].filter((slug) => input.has(slug)).length;
+  const pendingStored = [...pending].filter((slug) => input.has(slug) && !input.touched?.has(slug)).length;
   return {
     total: input.total,
     added: input.added,

@@ -47,6 +47,8 @@ export interface ApplyOutcome {
   fellBack: string[];
   /** Articles the collection's schema refused: not stored (the previous version stays), and the build fails. */
   refused: EntrySchemaError[];
+  /** Slugs added or changed (to a reader) by this build. */
+  touched: Set<string>;
 }
 
 /**
@@ -168,6 +170,8 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
       fingerprint,
       // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
       partial: before ? (prevState?.partial ?? false) : true,
+      ...(prevState?.detailElsewhere ? { detailElsewhere: true } : {}),
+      ...(prevState?.retriedAt !== undefined ? { retriedAt: prevState.retriedAt } : {}),
     },
   );
 }
@@ -187,11 +191,20 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
  * failed, or whose detail answered another language, falls back to its feed copy under the same rule.
  */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
-  const outcome: ApplyOutcome = { added: 0, changed: 0, failures: [], skipped: [], fellBack: [], refused: [] };
+  const outcome: ApplyOutcome = {
+    added: 0,
+    changed: 0,
+    failures: [],
+    skipped: [],
+    fellBack: [],
+    refused: [],
+    touched: new Set(),
+  };
   const fetchedHashes = (input.fetchedHashes ??= new Map());
-  const count = (result: 'added' | 'changed' | 'same') => {
+  const count = (slug: string, result: 'added' | 'changed' | 'same') => {
     if (result === 'added') outcome.added += 1;
     else if (result === 'changed') outcome.changed += 1;
+    if (result !== 'same') outcome.touched.add(slug);
   };
   const failedNew: PlannedFetch[] = [];
   const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
@@ -200,11 +213,18 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       .filter((a) => a.via === 'detail')
       .map(async (action) => {
         try {
-          count(await fromDetail(input, action));
+          count(action.slug, await fromDetail(input, action));
         } catch (error) {
           // Not a fault of the service: the feed's copy of the same article would be refused alike.
           if (error instanceof EntrySchemaError) {
             outcome.refused.push(error);
+            return;
+          }
+          // A retry of an entry that lives on its feed copy, answered in the other language again: the held copy
+          // stays as it is (still incomplete, counted pending), and the next retry waits its turn.
+          const held = input.state.entries[action.slug];
+          if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError && held) {
+            held.retriedAt = Date.now();
             return;
           }
           outcome.failures.push({ slug: action.slug, error });
@@ -232,12 +252,13 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       continue;
     }
     try {
-      count(await fromRss(input, action));
+      count(action.slug, await fromRss(input, action));
       if (fellBackCandidates.has(action.slug)) {
         outcome.fellBack.push(action.slug);
         const refused = outcome.failures.find((f) => f.slug === action.slug)?.error instanceof LanguageMismatchError;
         const entryState = input.state.entries[action.slug];
-        if (refused && entryState) Object.assign(entryState, { partial: false, detailElsewhere: true });
+        // Still `partial` when it had no detail before: the feed has no featured image nor keywords.
+        if (refused && entryState) Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now() });
         outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
       }
     } catch (error) {

@@ -1,5 +1,5 @@
 import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
-import type { EntryState } from './state.js';
+import { incompleteElsewhere, type EntryState } from './state.js';
 
 /**
  * The sync plan: given what the list call, the free feeds and the stored state say, decide which articles
@@ -12,7 +12,11 @@ export interface ListedArticle {
   listDigest: string;
 }
 
-export type FetchReason = 'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'revalidate';
+/**
+ * `elsewhere`: an entry built from the feed because its slug's detail answered another language, missing the
+ * detail-only fields: its detail is retried in case the service answers this language now.
+ */
+export type FetchReason = 'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'elsewhere' | 'revalidate';
 
 export interface PlannedFetch {
   slug: string;
@@ -58,8 +62,9 @@ export interface PlanInput {
   /** Revalidate entries last checked longer ago than this (ms); false: never. */
   revalidateAfterMs: number | false;
   /**
-   * The most revalidations this build may send, on top of `slots` (see budget.ts revalidationSlots: a small
-   * share of the hourly window, so that confirming what no signal says changed never eats the window).
+   * The most revalidations (and `elsewhere` retries) this build may send, on top of `slots` (see budget.ts
+   * revalidationSlots: a small share of the hourly window, so that confirming what no signal says changed never
+   * eats the window).
    * @default slots
    */
   revalidateSlots?: number;
@@ -113,7 +118,7 @@ export function listMayBeCapped(_count: number, limit: number | undefined): bool
 }
 
 // Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
-const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'revalidate'];
+const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'elsewhere', 'revalidate'];
 
 /**
  * A renamed slug looks like one removal plus one new article: the old entry stays until the new one is
@@ -145,6 +150,7 @@ export function planSync(input: PlanInput): SyncPlan {
     [];
   const unchanged: string[] = [];
   const revalidateCandidates: Array<{ slug: string; checkedAt: number }> = [];
+  const elsewhere: Array<{ slug: string; retriedAt: number }> = [];
 
   for (const item of input.listed) {
     const isStored = input.stored.has(item.slug);
@@ -187,6 +193,9 @@ export function planSync(input: PlanInput): SyncPlan {
       needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
     } else if (state.partial && !state.detailElsewhere) {
       needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
+    } else if (incompleteElsewhere(state)) {
+      // Incomplete, and its detail answered another language: a retry may find this language's article now.
+      elsewhere.push({ slug: item.slug, retriedAt: state.retriedAt ?? 0 });
     } else {
       unchanged.push(item.slug);
       if (
@@ -239,11 +248,23 @@ export function planSync(input: PlanInput): SyncPlan {
     else pending.push({ slug: need.slug, reason: need.reason });
   }
 
+  // Leftover budget, within the revalidation share (the answer may be another language's again, every build):
+  // retry the detail of incomplete entries whose detail answered another language, least recently retried
+  // first. Pending when it does not fit: the entry lacks fields the service has.
+  let revalidations = input.revalidateSlots ?? Number.POSITIVE_INFINITY;
+  elsewhere.sort((a, b) => a.retriedAt - b.retriedAt);
+  for (const candidate of elsewhere) {
+    if (slots > 0 && revalidations > 0) {
+      fetch.push({ slug: candidate.slug, reason: 'elsewhere', via: 'detail' });
+      slots -= 1;
+      revalidations -= 1;
+    } else pending.push({ slug: candidate.slug, reason: 'elsewhere' });
+  }
+
   // Leftover budget: revalidate what was checked longest ago. Not pending when it does not fit: it is current
   // as far as every signal can tell.
   revalidateCandidates.sort((a, b) => a.checkedAt - b.checkedAt);
   const revalidated = new Set<string>();
-  let revalidations = input.revalidateSlots ?? Number.POSITIVE_INFINITY;
   for (const candidate of revalidateCandidates) {
     if (slots <= 0 || revalidations <= 0) break;
     revalidations -= 1;

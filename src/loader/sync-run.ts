@@ -4,7 +4,7 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { readState, type SyncState } from './state.js';
+import { incompleteElsewhere, readState, type SyncState } from './state.js';
 import { recordRemaining } from './rate-window.js';
 import { availableBeforeStart } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
@@ -86,6 +86,12 @@ function warnAboutPlan(
     }
     warn(parts.join(' '));
   }
+}
+
+/** Names the entries built from the feed because their slug's detail answers another language. */
+function incompleteLine(site: string, slugs: string[], language: string | undefined): string {
+  const some = slugs.length === 1 ? 'it was' : 'they were';
+  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") lack the featured image and keywords: the service's detail of the slug answers another language than "${language ?? '?'}" (the slug exists in several languages, and the detail call cannot ask for one), so ${some} built from the feed and count as pending. Each build retries the detail within the budget; giving each language its own slug on the service completes ${slugs.length === 1 ? 'it' : 'them'}.`;
 }
 
 /** One build of `articlesLoader`: list, free signals, plan, fetch within the budget, store, one log line. */
@@ -281,7 +287,7 @@ export async function runArticlesSync(
     fetch: plan.fetch,
     pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))],
   });
-  const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate').map(() => now);
+  const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate' || f.reason === 'elsewhere').map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
 
   const refusedOnRefresh = await refreshStoredImages(
@@ -291,6 +297,8 @@ export async function runArticlesSync(
     new Set(plan.fetch.map((f) => f.slug)),
   );
   shareWindow();
+  // Stored from the feed while the detail answers another language: pending until a detail completes them.
+  const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
   meta.set(metaKey, JSON.stringify(state));
   meta.set(`${key}:images`, JSON.stringify(images.index()));
   logger.info(
@@ -298,13 +306,18 @@ export async function runArticlesSync(
       summarise({
         plan: {
           fetch: plan.fetch,
-          pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug }))],
+          pending: [
+            ...plan.pending,
+            ...outcome.skipped.map((slug) => ({ slug })),
+            ...incomplete.map((slug) => ({ slug })),
+          ],
           remove: removals.remove,
         },
         failures: outcome.failures,
         added: outcome.added,
         changed: outcome.changed,
         has: (id) => store.has(id),
+        touched: outcome.touched,
         total: store.keys().length,
         requests: clients.requests(),
         remaining: clients.remaining(),
@@ -318,6 +331,7 @@ export async function runArticlesSync(
     requests: clients.requests(),
   });
   if (ciLine) logger.warn(ciLine);
+  if (incomplete.length) logger.info(incompleteLine(site, incomplete, opts.language));
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
   if (outcome.failures.length) {

@@ -1,0 +1,99 @@
+/**
+ * A language variant of a shared slug, by real builds of the model site (one loader per language): the
+ * service's detail endpoint has no language parameter and answers the slug's oldest article, so the other
+ * language's article is stored from its feed item, which carries no featured image. Such an entry is known
+ * as incomplete: every build counts it pending and names it, retries its detail within the budget, and fills
+ * the featured image once the detail answers its language (found by the site model test: it stayed without
+ * one, "0 pending", forever).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, isolatedSite } from './loader-harness.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+type Site = Awaited<ReturnType<typeof isolatedSite>>;
+const owned: Array<{ sim: Simulator; site: Site }> = [];
+afterEach(async () => {
+  for (const { sim, site } of owned.splice(0)) {
+    await sim.close();
+    await site.cleanup();
+  }
+});
+
+const featured = (slug: string, lang: string) => `https://cdn.example.com/sites/12/${slug}/featured-${lang}-1.jpg`;
+
+/** The loader's summary of one language: `N articles: ..., P pending; ...`. */
+function summaryOf(logs: string, lang: string): { total: number; pending: number } | undefined {
+  const match = new RegExp(`lang-${lang}\\] (\\d+) articles?: .*?, (\\d+) pending;`).exec(logs);
+  return match ? { total: Number(match[1]), pending: Number(match[2]) } : undefined;
+}
+
+/** The featured `<img>` of an article page, if any. */
+async function featuredImg(outDir: string, lang: string, slug: string): Promise<string | undefined> {
+  const html = await readFile(join(outDir, lang, 'blog', slug, 'index.html'), 'utf8');
+  return /<img\b[^>]*\sclass="[^"]*\bfeatured\b[^>]*>/.exec(html)?.[0];
+}
+
+describe('a language variant whose detail answers another language', () => {
+  it('is counted pending and named while it lacks the detail-only fields, and gets its featured image once the detail answers its language', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'variant');
+    owned.push({ sim, site });
+    const publish = (slug: string, language: string) =>
+      admin(sim.url, 'POST', 'articles', {
+        site: 12,
+        title: `${slug} ${language}`,
+        slug,
+        language,
+        content: `<p>mark-${language}-${slug}-v1-end</p>`,
+        featured_image: featured(slug, language),
+        published_at: '2026-03-10',
+      });
+    // "both" in en first (the detail answers en), then in fr; "own" in fr only (its detail shows the feed whole).
+    await publish('both', 'en');
+    await publish('both', 'fr');
+    await publish('own', 'fr');
+    const build = () =>
+      buildFixture({
+        root: site.root,
+        outDir: site.outDir,
+        cacheDir: site.cacheDir,
+        env: {
+          PUBLISHER_SITE_ID: '12',
+          PUBLISHER_BASE_URL: sim.url,
+          PUBLISHER_API_KEY: sim.tokens.pro,
+          MODEL_SITE_BUDGET: '6',
+        },
+      });
+
+    const first = await build();
+    expect(first.error).toBeUndefined();
+    // fr "both" comes from its feed item: its body, no featured image, and the build says it is not complete.
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
+    expect(await featuredImg(site.outDir, 'fr', 'own')).toMatch(/src="\/_astro\//);
+    expect(await featuredImg(site.outDir, 'en', 'both')).toMatch(/src="\/_astro\//);
+    expect(summaryOf(first.logs, 'fr')).toEqual({ total: 2, pending: 1 });
+    expect(summaryOf(first.logs, 'en')).toEqual({ total: 1, pending: 0 });
+    expect(first.logs).toMatch(/lang-fr\][^\n]*"both"[^\n]*another language/);
+
+    // A build with nothing changed on the service: still incomplete, still said so (the state remembers it).
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(summaryOf(second.logs, 'fr')).toEqual({ total: 2, pending: 1 });
+    expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
+
+    // en "both" goes: the detail of "both" now answers fr, and the next build completes the fr entry.
+    await admin(sim.url, 'DELETE', 'articles/12/both?language=en');
+    const third = await build();
+    expect(third.error).toBeUndefined();
+    expect(await featuredImg(site.outDir, 'fr', 'both')).toMatch(/src="\/_astro\//);
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain(
+      'data-featured="' + featured('both', 'fr').replace('https://cdn.example.com/', `${sim.url}/media/`),
+    );
+    expect(summaryOf(third.logs, 'fr')).toEqual({ total: 2, pending: 0 });
+    expect(third.logs).not.toMatch(/lang-fr\][^\n]*"both"[^\n]*another language/);
+  });
+});
