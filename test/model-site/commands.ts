@@ -13,7 +13,6 @@ import {
   addFault,
   bodyOf,
   clearFaults,
-  detailLanguage,
   featuredUrl,
   freshArticle,
   keyOf,
@@ -23,7 +22,7 @@ import {
   patchArticle,
   publishArticle,
   unpublishArticle,
-  unreachable,
+  shadowed,
   type Article,
   type Lang,
   type Model,
@@ -216,7 +215,6 @@ export class Build implements Command {
   /** `final`: a quiet build after convergence: only articles out of the loader's reach may be behind. */
   async execute(model: Model, real: Real, final: boolean): Promise<BuildRun> {
     model.builds += 1;
-    for (const [key, a] of model.published) if (detailLanguage(model, a.slug) !== a.lang) model.shadowed.add(key);
     const stateBefore = await readFile(real.dirs.watchState, 'utf8').catch(() => undefined);
     const run = await runBuild(real.sim, real.dirs, this.how, this.killAfterMs);
     await clearFaults(real.sim);
@@ -257,8 +255,9 @@ export class Build implements Command {
 }
 
 /**
- * Quiet builds until each loader has nothing pending but what is out of its reach (at most 3); then every
- * page must be current, except those articles, which must be counted pending.
+ * Quiet builds until each loader has nothing pending but what is out of its reach (at most 3): the articles
+ * whose slug's detail answers another language; then every page must be current, except those articles,
+ * which must be counted pending (with a whole feed, only their featured image may be missing).
  */
 export async function converge(model: Model, real: Real): Promise<void> {
   await clearFaults(real.sim);
@@ -267,7 +266,7 @@ export async function converge(model: Model, real: Real): Promise<void> {
     const last = await new Build('build').execute(model, real, i === 2);
     const summaries = loaderSummaries(last.logs);
     const settled = LANGS.every((lang) => {
-      const out = [...model.published.values()].filter((a) => a.lang === lang && unreachable(model, a)).length;
+      const out = [...model.published.values()].filter((a) => a.lang === lang && shadowed(model, a)).length;
       return summaries.get(lang)?.pending === out;
     });
     if (settled) {

@@ -52,11 +52,6 @@ export interface Model {
   faulted: boolean;
   /** Pages served by the last checked build, by key: what they showed (a build never loses them). */
   served: Map<string, Shown>;
-  /**
-   * Keys of articles that a build saw while their slug's detail answered another language (then the loader
-   * stores them from the feed, which has no featured image; flags.ts, variantWithoutFeatured).
-   */
-  shadowed: Set<string>;
   /** Builds run (every kind), for the closing note. */
   builds: number;
   /** Human-readable steps of this sequence, printed with a failure. */
@@ -84,7 +79,6 @@ export function newModel(feed: FeedContent): Model {
     watchDirty: true,
     faulted: false,
     served: new Map(),
-    shadowed: new Set(),
     builds: 0,
     trace: [],
   };
@@ -202,11 +196,19 @@ export async function resetService(sim: Simulator, feed: FeedContent): Promise<v
 }
 
 /**
- * Out of the loader's reach: the detail endpoint answers the slug's oldest article, in another language,
- * and the feed does not carry whole articles. README: such an article stays pending, with a warning.
+ * The detail endpoint answers the slug's oldest article, in another language: the loader has only the feed
+ * for it, which has no featured image. It counts as pending while its detail answers elsewhere.
+ */
+export function shadowed(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
+  return detailLanguage(model, article.slug) !== article.lang;
+}
+
+/**
+ * Out of the loader's reach entirely: shadowed, and the feed does not carry whole articles. README: such an
+ * article stays pending, with a warning. (With a whole feed, only its featured image is out of reach.)
  */
 export function unreachable(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
-  return model.feed !== 'full' && detailLanguage(model, article.slug) !== article.lang;
+  return model.feed !== 'full' && shadowed(model, article);
 }
 
 /** A fresh article of `lang` (version 1, one image, a featured image, links to what is published). */

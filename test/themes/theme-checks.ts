@@ -19,6 +19,14 @@ export async function serviceArticles(simulator: Simulator, siteId: number): Pro
   return body.results.map(({ slug, title, language }) => ({ slug, title, language }));
 }
 
+/** The language of the article the service's detail call answers for a slug (it has no language parameter). */
+export async function detailLanguage(simulator: Simulator, siteId: number, slug: string): Promise<string> {
+  const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${slug}/`, {
+    headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+  });
+  return ((await response.json()) as { language: string }).language;
+}
+
 /** The origin of the site's public URLs on the service (its articles' `https://<site domain>/...`). */
 export async function serviceSiteOrigin(simulator: Simulator, siteId: number): Promise<string> {
   const rss = await (await fetch(`${simulator.url}/api/sites/${siteId}/rss.xml`)).text();

@@ -147,6 +147,28 @@ describe('planSync: change signals', () => {
     const without = planSync(input({ storedStates: { a: state({ partial: true, checkedAt: 0 }) }, slots: 0 }));
     expect(without.pending).toEqual([{ slug: 'a', reason: 'partial' }]);
   });
+
+  it('an incomplete entry whose detail answered another language is retried after every other need, within the revalidation share, least recently retried first; pending otherwise', () => {
+    const elsewhere = (retriedAt: number) => state({ partial: true, detailElsewhere: true, checkedAt: 0, retriedAt });
+    const storedStates = {
+      a: elsewhere(NOW - HOUR),
+      b: elsewhere(NOW - 2 * HOUR),
+      c: state({ partial: true, checkedAt: 0 }),
+    };
+    const plan = planSync(input({ storedStates, slots: 2 }));
+    expect(plan.fetch).toEqual([
+      { slug: 'c', reason: 'partial', via: 'detail' },
+      { slug: 'b', reason: 'elsewhere', via: 'detail' },
+    ]);
+    expect(plan.pending).toEqual([{ slug: 'a', reason: 'elsewhere' }]);
+    // The share of the hour used up: no retry, both pending.
+    const spent = planSync(input({ storedStates, slots: 10, revalidateSlots: 0 }));
+    expect(spent.fetch).toEqual([{ slug: 'c', reason: 'partial', via: 'detail' }]);
+    expect(spent.pending.map((p) => p.slug).sort()).toEqual(['a', 'b']);
+    // A complete entry (an earlier detail filled it) that lives on its feed copy is not retried.
+    const complete = planSync(input({ storedStates: { a: state({ detailElsewhere: true }) } }));
+    expect(complete).toEqual({ fetch: [], pending: [], remove: [], unchanged: ['a'] });
+  });
 });
 
 describe('planSync: budget, pending and revalidation', () => {
