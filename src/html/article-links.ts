@@ -144,6 +144,16 @@ export function serviceArticleRef(url: URL, serviceOrigins: readonly string[]): 
   return { slug: decodeSegment(match[2]), ...(match[1] === undefined ? {} : { language: match[1] }) };
 }
 
+/**
+ * The service's public URL of an article, in the form `serviceArticleRef` reads (`<origin>[/<lang>]/blog/<slug>/`):
+ * where a link goes back to when the blog no longer has the article. The language segment is written when the
+ * ref has a language (the blog's route names it), as the service writes it for a slug in several languages.
+ */
+export function serviceArticleUrl(ref: ArticleRef, origin: string): string {
+  const language = ref.language === undefined ? '' : `/${encodeURIComponent(ref.language)}`;
+  return `${origin.replace(/\/+$/, '')}${language}/blog/${encodeURIComponent(ref.slug)}/`;
+}
+
 /** The slug of a service article URL (`https://<service origin>[/<lang>]/blog/<slug>/...`), else undefined. */
 export function serviceArticleSlug(url: URL, serviceOrigins: readonly string[]): string | undefined {
   return serviceArticleRef(url, serviceOrigins)?.slug;

@@ -1,14 +1,41 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  blogArticleRef,
+  blogArticleUrl,
+  pageKey,
+  serviceArticleUrl,
+  type ArticleLinkContext,
+} from '../html/article-links.js';
 import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
-import { rewriteLinkChunk } from './link-tags.js';
+import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
 /**
+ * The way back: a link that an earlier build pointed at the blog's page of an article (the blog's absolute URL
+ * of it, as the middleware writes it) whose page this build did not write (the article left the blog, or is
+ * left in another language only) goes to the article's URL on the service, keeping query and fragment. Only
+ * when the built pages are known (static output); a page of the blog's own that was built is never touched.
+ */
+export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string): LinkTarget {
+  return (href) => {
+    if (ctx.pages === undefined || serviceOrigin === '' || !URL.canParse(href)) return undefined;
+    const url = new URL(href);
+    const address = url.origin + url.pathname;
+    const ref = blogArticleRef(address, ctx);
+    if (ref === undefined || blogArticleUrl(ref.slug, ctx, ref.language) !== address) return undefined;
+    const base = new URL(ctx.blogSite).pathname;
+    if (ctx.pages.has(pageKey(url.pathname.slice(base.length)))) return undefined;
+    return serviceArticleUrl(ref, serviceOrigin) + url.search + url.hash;
+  };
+}
+
+/**
  * Static output, at `astro:build:done`: the links inside the built pages that still name a service article
- * which the blog now has (and built) go to the blog's page. The middleware already did this for every page
+ * which the blog now has (and built) go to the blog's page, and those that name the blog's page of an
+ * article it no longer has (in that language) go back to the service (`goneArticleTarget`). The middleware already did this for every page
  * it rendered; a page that this build did not render (Astro's incremental build keeps a page whose
  * `cacheKey` did not change, such as an article whose own digest stayed while an article it links to
  * arrived) was written with the links of an earlier build. Returns how many files were rewritten.
@@ -23,7 +50,11 @@ export async function rewriteBuiltArticleLinks(dir: URL, config: RouteConfig): P
   } catch {
     return 0;
   }
-  const target = articleTargetOf(ctx);
+  const toBlog = articleTargetOf(ctx);
+  // The site's public host on the service (its articles' `url`), not the API's origin.
+  const publicOrigin = ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '';
+  const back = goneArticleTarget(ctx, publicOrigin);
+  const target: LinkTarget = (href, pageLanguage) => toBlog(href, pageLanguage) ?? back(href, pageLanguage);
   let rewritten = 0;
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;

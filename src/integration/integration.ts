@@ -194,7 +194,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
           const fixed = await rewriteBuiltArticleLinks(dir, config);
           if (fixed > 0)
-            logger.info(`Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog.`);
+            logger.info(
+              `Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog (and back at the service for articles it no longer has).`,
+            );
         }
         if (!sitemapAtBuildDone || !resolved || resolved.route.sitemap === false) return;
         const sitemapPath = resolved.route.sitemap.path;

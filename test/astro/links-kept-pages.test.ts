@@ -1,0 +1,92 @@
+/**
+ * In-article links of pages that an incremental build keeps (their `cacheKey`, the entry's digest, did not
+ * change), by real builds of the model site (`/[lang]/blog/[slug]/`, one loader per language): a link that an
+ * earlier build pointed at the blog's page of an article goes back to the service once the blog no longer
+ * has that article in that language, never to a page the build did not write (found by the site model test:
+ * `/en/blog/<slug>/` answered 404 while the blog had `<slug>` only in fr).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, isolatedSite } from './loader-harness.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+type Site = Awaited<ReturnType<typeof isolatedSite>>;
+const owned: Array<{ sim: Simulator; site: Site }> = [];
+afterEach(async () => {
+  for (const { sim, site } of owned.splice(0)) {
+    await sim.close();
+    await site.cleanup();
+  }
+});
+
+const SERVICE = 'https://pro-blog.example.com';
+const BLOG = 'https://blog.example.com';
+
+/** The hrefs of the links inside a built article page's body. */
+async function linksOf(outDir: string, page: string): Promise<string[]> {
+  const html = await readFile(join(outDir, page, 'index.html'), 'utf8');
+  const body = /<div class="body">([\s\S]*)<\/div>\s*<\/article>/.exec(html)?.[1] ?? '';
+  return [...body.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+}
+
+describe('links of pages kept by an incremental build', () => {
+  it('a link to an article the blog no longer has in that language goes back to the service', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'kept-links');
+    owned.push({ sim, site });
+    const publish = (slug: string, language: string, content: string) =>
+      admin(sim.url, 'POST', 'articles', {
+        site: 12,
+        title: `${slug} ${language}`,
+        slug,
+        language,
+        content: `<p>mark-${language}-${slug}-v1-end</p>${content}`,
+        published_at: '2026-03-10',
+      });
+    // "pair" in en and fr, "solo" in en only; "page" (en) links to en "pair" and to "solo".
+    await publish('pair', 'en', '');
+    await publish('pair', 'fr', '');
+    await publish('solo', 'en', '');
+    // One more in en: removing two of four is not a mass removal (more than half at once, which the loader withholds).
+    await publish('more', 'en', '');
+    await publish(
+      'page',
+      'en',
+      `<p><a href="${SERVICE}/en/blog/pair/">pair</a> <a href="${SERVICE}/en/blog/solo/#top">solo</a></p>`,
+    );
+    const build = () =>
+      buildFixture({
+        root: site.root,
+        outDir: site.outDir,
+        cacheDir: site.cacheDir,
+        env: {
+          PUBLISHER_SITE_ID: '12',
+          PUBLISHER_BASE_URL: sim.url,
+          PUBLISHER_API_KEY: sim.tokens.pro,
+          MODEL_SITE_BUDGET: '10',
+        },
+      });
+
+    const first = await build();
+    expect(first.error).toBeUndefined();
+    expect(await linksOf(site.outDir, 'en/blog/page')).toEqual([`${BLOG}/en/blog/pair/`, `${BLOG}/en/blog/solo/#top`]);
+
+    // en "pair" and "solo" leave the service; "page" does not change, so the build keeps its page as it was.
+    await admin(sim.url, 'DELETE', 'articles/12/pair?language=en');
+    await admin(sim.url, 'DELETE', 'articles/12/solo?language=en');
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(second.logs).toMatch(/\/en\/blog\/page\/index\.html \(restored\)/);
+    expect(second.logs).toMatch(/lang-en\] 2 articles: 0 new, 0 changed, 2 removed/);
+    expect(existsSync(join(site.outDir, 'en/blog/pair/index.html'))).toBe(false);
+    expect(existsSync(join(site.outDir, 'fr/blog/pair/index.html'))).toBe(true);
+    // Neither link names a page the blog does not have: both go back to the service, fragment kept.
+    expect(await linksOf(site.outDir, 'en/blog/page')).toEqual([
+      `${SERVICE}/en/blog/pair/`,
+      `${SERVICE}/en/blog/solo/#top`,
+    ]);
+  });
+});
