@@ -9,6 +9,7 @@
  * The token is compared in constant time and never echoed or logged. Web APIs only (edge adapters too).
  */
 import { z } from 'zod';
+import { readBodyCapped } from '../client/read-body.js';
 
 export const INVALIDATE_TOKEN_ENV = 'PUBLISHER_INVALIDATE_TOKEN';
 /** A shorter token is refused as not configured: it would be guessable. */
@@ -60,31 +61,6 @@ export async function sameSecret(sent: string, expected: string): Promise<boolea
   return difference === 0;
 }
 
-/** The request body as text, refused past `MAX_BODY_BYTES` without reading further. */
-async function readBody(request: Request): Promise<string | undefined> {
-  const reader = request.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 export async function handleInvalidate(context: InvalidateContext, deps: InvalidateDependencies): Promise<Response> {
   const { request } = context;
   if (request.method !== 'POST')
@@ -102,11 +78,15 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
     );
   if (!(await sameSecret(match[1]!, deps.token))) return json(403, { error: 'The token is not the configured one.' });
 
-  const text = await readBody(request);
-  if (text === undefined) return json(413, { error: `The body is larger than ${MAX_BODY_BYTES} bytes.` });
+  // A declared Content-Length over the cap is refused before a byte is read; a longer stream is cut there.
+  const read = await readBodyCapped(request, MAX_BODY_BYTES);
+  if (!read.ok)
+    return json(413, {
+      error: `The body is larger than ${MAX_BODY_BYTES} bytes: split the tags over several requests.`,
+    });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(read.text);
   } catch {
     return json(400, { error: 'The body is not JSON: send { "tags": ["publisher:site-12:my-slug", ...] }.' });
   }
