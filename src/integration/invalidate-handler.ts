@@ -23,7 +23,10 @@ export interface InvalidateContext {
 }
 
 export interface InvalidateDependencies {
-  /** The configured token (read per request: edge adapters give their environment to a request only). */
+  /**
+   * The configured token (read per request: edge adapters give their environment to a request only);
+   * white space around it is not part of it.
+   */
   token: string | undefined;
   /** Drops this process's own copies of what the tags name. */
   invalidateLocally: (tags: string[]) => void;
@@ -65,7 +68,10 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
   const { request } = context;
   if (request.method !== 'POST')
     return json(405, { error: 'Use POST with a JSON body { "tags": [...] }.' }, { Allow: 'POST' });
-  if (deps.token === undefined || deps.token.length < MIN_TOKEN_LENGTH)
+  // Trimmed like `watch --invalidate` trims it: a secret stored with a final newline (a file mounted as the
+  // variable) is the same token on both sides.
+  const token = deps.token?.trim();
+  if (token === undefined || token.length < MIN_TOKEN_LENGTH)
     return json(503, {
       error: `Invalidation is not configured: set ${INVALIDATE_TOKEN_ENV} (a random secret of at least ${MIN_TOKEN_LENGTH} characters) in the server's environment.`,
     });
@@ -76,7 +82,7 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
       { error: `Send the token as Authorization: Bearer <${INVALIDATE_TOKEN_ENV}>.` },
       { 'WWW-Authenticate': 'Bearer realm="astro-content-publisher"' },
     );
-  if (!(await sameSecret(match[1]!, deps.token))) return json(403, { error: 'The token is not the configured one.' });
+  if (!(await sameSecret(match[1]!, token))) return json(403, { error: 'The token is not the configured one.' });
 
   // A declared Content-Length over the cap is refused before a byte is read; a longer stream is cut there.
   const read = await readBodyCapped(request, MAX_BODY_BYTES);
