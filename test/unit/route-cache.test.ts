@@ -200,7 +200,7 @@ describe('the invalidation endpoint', () => {
     expect(result.logged.join('\n')).not.toContain(TOKEN);
   });
 
-  it("a configured token with a final newline (a mounted secret file) is the same token `watch` sends trimmed", async () => {
+  it('a configured token with a final newline (a mounted secret file) is the same token `watch` sends trimmed', async () => {
     expect((await run(post({ tags: ['t'] }), { token: `${TOKEN}\n` })).status).toBe(200);
     expect((await run(post({ tags: ['t'] }), { token: `  ${TOKEN.slice(0, 15)}  ` })).status).toBe(503);
     expect((await run(post({ tags: ['t'] }), { token: `${TOKEN}x\n` })).status).toBe(403);
