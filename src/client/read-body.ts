@@ -1,13 +1,20 @@
 /**
- * Reads a response body with a byte cap, so a huge or endless answer (a misrouted download, a proxy gone
- * wrong, a hostile upstream) cannot exhaust memory: a declared Content-Length over the cap is refused
- * before reading, and streaming stops as soon as the running count passes the cap.
+ * Reads a response (or request) body with a byte cap, so a huge or endless answer (a misrouted download, a
+ * proxy gone wrong, a hostile upstream or client) cannot exhaust memory: a declared Content-Length over the
+ * cap is refused before reading, and streaming stops as soon as the running count passes the cap. Web APIs
+ * only: the invalidation endpoint reads its request with it on edge runtimes too.
  */
 
 export type CappedBody =
   { ok: true; text: string; bytes: Uint8Array } | { ok: false; bytesSeen: number; declared: boolean };
 
-export async function readBodyCapped(response: Response, maxBytes: number): Promise<CappedBody> {
+/** What is read: a Response, or a Request (both have headers and a body stream). */
+export interface BodyMessage {
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+export async function readBodyCapped(response: BodyMessage, maxBytes: number): Promise<CappedBody> {
   const header = response.headers.get('content-length');
   const declared = header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) {
@@ -29,7 +36,12 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
     }
     chunks.push(value);
   }
-  const bytes = Buffer.concat(chunks);
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
   // XML feeds decode their bytes by their own declaration (feeds/decode-xml.ts): they read `bytes`.
   return { ok: true, text: new TextDecoder('utf-8').decode(bytes), bytes };
 }

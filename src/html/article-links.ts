@@ -37,8 +37,8 @@ export interface ArticleLinkContext extends BlogLayout {
   pages?: ReadonlySet<string> | undefined;
   /**
    * The language of the page the link is in: a link without a language (`/blog/<slug>/`) to a slug the
-   * blog has in several languages goes to this language's page. `rewriteArticleLinks` reads it from
-   * `<html lang>` when not given.
+   * blog has in several languages goes to this language's page. The page rewrite
+   * (src/integration/link-tags.ts) reads it from `<html lang>` when not given.
    */
   pageLanguage?: string | undefined;
 }
@@ -213,30 +213,4 @@ export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string
   const ref = serviceArticleRef(url, ctx.serviceOrigins);
   const target = ref === undefined ? undefined : blogUrlOfArticle(ref, ctx);
   return target === undefined ? undefined : target + url.search + url.hash;
-}
-
-// `href` of <a> and <area> start tags; the value quoted (sanitize-html always quotes with ").
-const LINK_HREF = /(<(?:a|area)\b[^>]*?\shref\s*=\s*)(["'])([^"']*)\2/gi;
-
-// The page's language: `lang` of its first <html> start tag.
-const HTML_LANG = /<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
-
-const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
-const encodeAttribute = (value: string) =>
-  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-
-/**
- * Rewrites the `href` of every link in `html` whose target is one of the blog's articles (see
- * `articleLinkTarget`); everything else in the HTML is left byte for byte. Returns the same string when
- * nothing changed. The page's language (`ctx.pageLanguage`, else its `<html lang>`) settles a link that
- * names no language.
- */
-export function rewriteArticleLinks(html: string, ctx: ArticleLinkContext): string {
-  if (ctx.serviceOrigins.every((origin) => !html.includes(origin))) return html;
-  const pageLanguage = ctx.pageLanguage ?? HTML_LANG.exec(html)?.[1];
-  const context = pageLanguage === undefined ? ctx : { ...ctx, pageLanguage };
-  return html.replace(LINK_HREF, (whole, start: string, quote: string, value: string) => {
-    const target = articleLinkTarget(decodeAttribute(value), context);
-    return target === undefined ? whole : `${start}${quote}${encodeAttribute(target)}${quote}`;
-  });
 }

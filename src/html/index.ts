@@ -18,7 +18,6 @@ export {
 export {
   articleLinkTarget,
   blogArticleUrl,
-  rewriteArticleLinks,
   applyTrailingSlash,
   type ArticleLinkContext,
   type BlogLayout,

@@ -39,7 +39,8 @@ export interface FeedCacheOptions<T> {
   onStale?: (error: Error) => void;
   /**
    * Serve an expired copy while one refresh runs in the background (outcome `refreshing`); `false` makes
-   * the request wait for the refresh. The routes turn it on; a bare cache waits. @default false
+   * the request wait for the refresh. The routes turn it on; a bare cache waits.
+   * @default false
    */
   staleWhileRevalidate?: boolean;
   /**

@@ -55,7 +55,7 @@ async function fetchAll(
           left < bounds.maxTotalBytes && (error as { reason?: unknown } | undefined)?.reason === 'too-large';
         failure ??= deadline.aborted
           ? new IndexPartsError(
-              `its parts did not all arrive within ${bounds.deadlineMs} ms (\`timeoutMs\`, one deadline for every part)`,
+              `its parts did not all arrive within ${bounds.deadlineMs} ms (\`timeoutMs\`, one deadline for every part): if the service is this slow, raise publisher({ timeoutMs })`,
             )
           : overBudget
             ? new IndexPartsError(`its parts are over ${bounds.maxTotalBytes} bytes together`)

@@ -9,6 +9,7 @@
  * The token is compared in constant time and never echoed or logged. Web APIs only (edge adapters too).
  */
 import { z } from 'zod';
+import { readBodyCapped } from '../client/read-body.js';
 
 export const INVALIDATE_TOKEN_ENV = 'PUBLISHER_INVALIDATE_TOKEN';
 /** A shorter token is refused as not configured: it would be guessable. */
@@ -22,7 +23,10 @@ export interface InvalidateContext {
 }
 
 export interface InvalidateDependencies {
-  /** The configured token (read per request: edge adapters give their environment to a request only). */
+  /**
+   * The configured token (read per request: edge adapters give their environment to a request only);
+   * white space around it is not part of it.
+   */
   token: string | undefined;
   /** Drops this process's own copies of what the tags name. */
   invalidateLocally: (tags: string[]) => void;
@@ -60,36 +64,14 @@ export async function sameSecret(sent: string, expected: string): Promise<boolea
   return difference === 0;
 }
 
-/** The request body as text, refused past `MAX_BODY_BYTES` without reading further. */
-async function readBody(request: Request): Promise<string | undefined> {
-  const reader = request.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 export async function handleInvalidate(context: InvalidateContext, deps: InvalidateDependencies): Promise<Response> {
   const { request } = context;
   if (request.method !== 'POST')
     return json(405, { error: 'Use POST with a JSON body { "tags": [...] }.' }, { Allow: 'POST' });
-  if (deps.token === undefined || deps.token.length < MIN_TOKEN_LENGTH)
+  // Trimmed like `watch --invalidate` trims it: a secret stored with a final newline (a file mounted as the
+  // variable) is the same token on both sides.
+  const token = deps.token?.trim();
+  if (token === undefined || token.length < MIN_TOKEN_LENGTH)
     return json(503, {
       error: `Invalidation is not configured: set ${INVALIDATE_TOKEN_ENV} (a random secret of at least ${MIN_TOKEN_LENGTH} characters) in the server's environment.`,
     });
@@ -100,13 +82,17 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
       { error: `Send the token as Authorization: Bearer <${INVALIDATE_TOKEN_ENV}>.` },
       { 'WWW-Authenticate': 'Bearer realm="astro-content-publisher"' },
     );
-  if (!(await sameSecret(match[1]!, deps.token))) return json(403, { error: 'The token is not the configured one.' });
+  if (!(await sameSecret(match[1]!, token))) return json(403, { error: 'The token is not the configured one.' });
 
-  const text = await readBody(request);
-  if (text === undefined) return json(413, { error: `The body is larger than ${MAX_BODY_BYTES} bytes.` });
+  // A declared Content-Length over the cap is refused before a byte is read; a longer stream is cut there.
+  const read = await readBodyCapped(request, MAX_BODY_BYTES);
+  if (!read.ok)
+    return json(413, {
+      error: `The body is larger than ${MAX_BODY_BYTES} bytes: split the tags over several requests.`,
+    });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(read.text);
   } catch {
     return json(400, { error: 'The body is not JSON: send { "tags": ["publisher:site-12:my-slug", ...] }.' });
   }

@@ -7,7 +7,6 @@ import { baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields
  * so the schema itself stays a pure description of what the user may write.
  */
 
-/** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/;
 
 /** An article route: from the base, `[slug]` once, `[lang]` at most once, no query, fragment or space. */
@@ -20,6 +19,7 @@ function isArticlePattern(value: string): boolean {
   );
 }
 
+/** A route path served by the blog: absolute, ends in `.xml`, no query, no `..`. */
 const xmlRoutePath = (option: string) =>
   z
     .string({ error: `\`${option}\` must be a string path such as "/sitemap.xml".` })
@@ -27,6 +27,16 @@ const xmlRoutePath = (option: string) =>
       error: (issue) =>
         `\`${option}\` must be an absolute path ending in ".xml" without query or "..", such as "/sitemap.xml" (got ${JSON.stringify(issue.input)}).`,
     });
+
+/** An endpoint's path: absolute, no query; `example` is its default, shown in the errors. */
+const endpointPath = (option: string, example: string) =>
+  z
+    .string({ error: `\`${option}\` must be a string path such as "${example}".` })
+    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
+      error: (issue) =>
+        `\`${option}\` must be an absolute path without query, such as "${example}" (got ${JSON.stringify(issue.input)}).`,
+    })
+    .default(example);
 
 export const sitemapOptionsSchema = z.strictObject({
   /**
@@ -92,13 +102,7 @@ export const devRefreshOptionsSchema = z.strictObject({
    * `curl -X POST`).
    * @default '/_publisher/refresh'
    */
-  endpoint: z
-    .string({ error: '`devRefresh.endpoint` must be a string path such as "/_publisher/refresh".' })
-    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
-      error: (issue) =>
-        `\`devRefresh.endpoint\` must be an absolute path without query, such as "/_publisher/refresh" (got ${JSON.stringify(issue.input)}).`,
-    })
-    .default('/_publisher/refresh'),
+  endpoint: endpointPath('devRefresh.endpoint', '/_publisher/refresh'),
   /**
    * Poll the public RSS feed every `pollIntervalMs` milliseconds while `astro dev` runs (a conditional
    * request: an unchanged feed costs a 304) and refresh the collections when it changed.
@@ -154,13 +158,7 @@ export const invalidateOptionsSchema = z.strictObject({
    * `Authorization: Bearer <PUBLISHER_INVALIDATE_TOKEN>`.
    * @default '/_publisher/invalidate'
    */
-  path: z
-    .string({ error: '`invalidate.path` must be a string path such as "/_publisher/invalidate".' })
-    .regex(/^\/[A-Za-z0-9._~/-]+$/, {
-      error: (issue) =>
-        `\`invalidate.path\` must be an absolute path without query, such as "/_publisher/invalidate" (got ${JSON.stringify(issue.input)}).`,
-    })
-    .default('/_publisher/invalidate'),
+  path: endpointPath('invalidate.path', '/_publisher/invalidate'),
 });
 
 export const publisherOptionsSchema = z.strictObject({

@@ -65,5 +65,7 @@ export function describeInvalidateStatus(status: number): string {
   if (status === 503) return `answered 503: the blog has no PUBLISHER_INVALIDATE_TOKEN configured`;
   if (status === 404)
     return `answered 404: is publisher({ invalidate: true }) on, and the path right (ending in "/" under trailingSlash: 'always')?`;
+  if (status >= 300 && status < 400)
+    return `answered ${status}, a redirect: not followed (the token goes to the URL given only); pass the URL it redirects to (https, the exact path)`;
   return `answered ${status}`;
 }

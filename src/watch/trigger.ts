@@ -53,6 +53,14 @@ export async function runTrigger(setting: TriggerSetting, context: TriggerContex
   return { ok: true, detail: details.join('; ') };
 }
 
+/**
+ * The answer's body is not needed (and may echo the secret): cancelled, not read, so that an endless or huge
+ * body neither holds the trigger until its timeout nor fills memory. The status is all that counts.
+ */
+async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
 function runOne(spec: TriggerSpec, context: TriggerContext): Promise<TriggerResult> {
   if (spec.kind === 'run') return runCommand(spec.command, context);
   if (spec.kind === 'invalidate') return postInvalidate(spec, context);
@@ -71,7 +79,7 @@ async function postInvalidate(
       redirect: 'manual',
       signal: AbortSignal.timeout(spec.timeoutMs),
     });
-    await response.arrayBuffer().catch(() => undefined);
+    await discardBody(response);
     if (response.ok)
       return {
         ok: true,
@@ -128,8 +136,7 @@ async function postHook(spec: Extract<TriggerSpec, { kind: 'hook' }>, context: T
       redirect: 'manual',
       signal: AbortSignal.timeout(spec.timeoutMs),
     });
-    // Drain the body so the connection is released; its content is not needed (and may echo the secret).
-    await response.arrayBuffer().catch(() => undefined);
+    await discardBody(response);
     if (response.ok) return { ok: true, detail: `${where} answered ${response.status}` };
     return { ok: false, detail: `answered ${response.status}` };
   } catch (error) {

@@ -123,6 +123,7 @@ describe('the upstream sitemap index on demand (issue 21: 3)', () => {
       expect(answer.status).toBe(502);
       expect(answer.ms).toBeLessThan(2 * TIMEOUT_MS + 1000);
       expect(errors.mock.calls.flat().join('\n')).toContain(`within ${TIMEOUT_MS} ms (\`timeoutMs\`, one deadline`);
+      expect(errors.mock.calls.flat().join('\n')).toContain('raise publisher({ timeoutMs })');
     } finally {
       errors.mockRestore();
     }

@@ -3,10 +3,15 @@ import {
   applyTrailingSlash,
   articleLinkTarget,
   blogArticleUrl,
-  rewriteArticleLinks,
   type ArticleLinkContext,
 } from '../../src/html/article-links.js';
+import { articleTargetOf } from '../../src/integration/article-links-response.js';
 import { hreflangAlternates } from '../../src/integration/hreflang.js';
+import { rewriteLinkChunk } from '../../src/integration/link-tags.js';
+
+/** A whole page through the rewrite the middleware streams it through (and the build's pass over dist/). */
+const rewritePage = (html: string, context: ArticleLinkContext) =>
+  rewriteLinkChunk(html, articleTargetOf(context), true).out;
 
 const ctx: ArticleLinkContext = {
   blogSite: 'https://blog.example.com/docs/',
@@ -71,13 +76,13 @@ describe('article links: one mapping for the pages and the routes', () => {
     }
   });
 
-  it('rewriteArticleLinks: only the href of links to service articles changes; the rest is byte for byte', () => {
+  it('the page rewrite: only the href of links to service articles changes; the rest is byte for byte', () => {
     const html =
       '<p>See <a href="https://pro-blog.example.com/blog/kept/" class="x">kept</a>, ' +
       "<a class='y' href='https://pro-blog.example.com/blog/pending/'>pending</a>, " +
       '<a href="https://pro-blog.example.com/blog/kept/?a=1&amp;b=2">query</a> and ' +
       '<img src="https://pro-blog.example.com/blog/kept/"> <link href="https://pro-blog.example.com/blog/kept/"></p>';
-    expect(rewriteArticleLinks(html, ctx)).toBe(
+    expect(rewritePage(html, ctx)).toBe(
       '<p>See <a href="https://blog.example.com/docs/blog/kept/" class="x">kept</a>, ' +
         "<a class='y' href='https://pro-blog.example.com/blog/pending/'>pending</a>, " +
         '<a href="https://blog.example.com/docs/blog/kept/?a=1&amp;b=2">query</a> and ' +
@@ -85,9 +90,9 @@ describe('article links: one mapping for the pages and the routes', () => {
     );
   });
 
-  it('rewriteArticleLinks: a page without a service origin is returned as it is', () => {
+  it('the page rewrite: a page without a service origin is returned as it is', () => {
     const html = '<a href="/blog/kept/">x</a>';
-    expect(rewriteArticleLinks(html, ctx)).toBe(html);
+    expect(rewritePage(html, ctx)).toBe(html);
   });
 });
 
@@ -135,9 +140,9 @@ describe('article links of a multilingual service (/<lang>/blog/<slug>/ URLs)', 
     expect(articleLinkTarget(`${S}/fr/blog/pair/`, built)).toBeUndefined();
   });
 
-  it("rewriteArticleLinks: a link without a language goes to the page's own language (<html lang>)", () => {
+  it("the page rewrite: a link without a language goes to the page's own language (<html lang>)", () => {
     const html = `<html lang="fr"><body><a href="${S}/blog/pair/">x</a><a href="${S}/en/blog/pair/">y</a></body></html>`;
-    expect(rewriteArticleLinks(html, multi)).toBe(
+    expect(rewritePage(html, multi)).toBe(
       '<html lang="fr"><body><a href="https://blog.example.com/fr/blog/pair/">x</a><a href="https://blog.example.com/en/blog/pair/">y</a></body></html>',
     );
   });

@@ -173,6 +173,23 @@ describe('the invalidation endpoint', () => {
     }
     const large = await run(post({ tags: ['x'.repeat(200)], pad: 'y'.repeat(70_000) }));
     expect(large.status).toBe(413);
+    expect(JSON.parse(large.text).error).toMatch(/65536 bytes: split the tags over several requests/);
+  });
+
+  it('413 before reading when the declared Content-Length is over 64 KB (a body that never ends is not waited for)', async () => {
+    const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => undefined) });
+    const request = new Request('https://blog.example.com/_publisher/invalidate', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-length': '1000000' },
+      body: endless,
+      duplex: 'half',
+    } as RequestInit);
+    const result = await Promise.race([
+      run(request),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
+    ]);
+    expect(result?.status).toBe(413);
+    expect(result?.local).toEqual([]);
   });
 
   it("502 when the cache provider fails; the details go to the server's log, never the token", async () => {
@@ -181,6 +198,12 @@ describe('the invalidation endpoint', () => {
     expect(result.text).not.toContain('unreachable');
     expect(result.logged.join('\n')).toContain('purge API unreachable');
     expect(result.logged.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('a configured token with a final newline (a mounted secret file) is the same token `watch` sends trimmed', async () => {
+    expect((await run(post({ tags: ['t'] }), { token: `${TOKEN}\n` })).status).toBe(200);
+    expect((await run(post({ tags: ['t'] }), { token: `  ${TOKEN.slice(0, 15)}  ` })).status).toBe(503);
+    expect((await run(post({ tags: ['t'] }), { token: `${TOKEN}x\n` })).status).toBe(403);
   });
 
   it('sameSecret: equal strings only', async () => {

@@ -22,6 +22,7 @@ describe('watch --invalidate', () => {
   let url: string;
   let dir: string;
   let status = 200;
+  let endless = false;
   let received: { headers: IncomingHttpHeaders; body: unknown }[] = [];
   const watch = (extra: string[], env: Record<string, string> = { PUBLISHER_INVALIDATE_TOKEN: TOKEN }) =>
     runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', join(dir, 'state.json'), '--once', ...extra], {
@@ -35,7 +36,12 @@ describe('watch --invalidate', () => {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         received.push({ headers: req.headers, body: JSON.parse(body || 'null') });
-        res.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/' } : {}).end('{}');
+        res.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/' } : {});
+        if (!endless) return void res.end('{}');
+        // An answer whose body never ends (1 MiB every 10 ms), until the client goes away.
+        const chunk = Buffer.alloc(1024 * 1024, 'x');
+        const timer = setInterval(() => res.write(chunk), 10);
+        res.on('close', () => clearInterval(timer));
       });
     });
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
@@ -45,6 +51,7 @@ describe('watch --invalidate', () => {
     dir = await mkdtemp(join(tmpdir(), 'watch-invalidate-'));
     received = [];
     status = 200;
+    endless = false;
     await admin(sim.url, 'POST', 'reset');
   });
   afterAll(async () => {
@@ -57,6 +64,7 @@ describe('watch --invalidate', () => {
     const insecure = await watch(['--invalidate', 'http://blog.example.com/_publisher/invalidate']);
     expect(insecure.code).toBe(2);
     expect(insecure.stderr).toMatch(/--invalidate must be an https URL/);
+    expect(insecure.stderr).toContain('(got http://blog.example.com/…)');
     const missing = await watch(['--invalidate', url], {});
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/environment variable PUBLISHER_INVALIDATE_TOKEN/);
@@ -100,7 +108,9 @@ describe('watch --invalidate', () => {
 
     // A redirect is not followed (the token stays with the URL it was meant for) and is not a success.
     status = 302;
-    expect((await watch(['--invalidate', url])).code).toBe(13);
+    const redirected = await watch(['--invalidate', url]);
+    expect(redirected.code).toBe(13);
+    expect(redirected.stderr).toMatch(/answered 302, a redirect: not followed .*pass the URL it redirects to/);
     expect(received).toHaveLength(2);
 
     status = 200;
@@ -128,6 +138,16 @@ describe('watch --invalidate', () => {
     const first = await watch(['--invalidate', url, '--trigger-on-first-run']);
     expect(first.code).toBe(0);
     expect(received.map((r) => r.body)).toEqual([{ tags: ['publisher:site-12'] }]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a 200 whose body never ends: the status decides at once, the body is not read (nor held until the 30 s timeout)', async () => {
+    endless = true;
+    const started = Date.now();
+    const result = await watch(['--invalidate', url, '--trigger-on-first-run']);
+    expect(result.code).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
     await rm(dir, { recursive: true, force: true });
   });
 });

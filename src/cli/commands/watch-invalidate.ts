@@ -7,7 +7,7 @@ import type { ParsedArgs } from '../command.js';
 import { stringOption } from '../args.js';
 import { UsageError } from '../usage-error.js';
 import { isLoopbackHost } from '../../client/cleartext.js';
-import type { TriggerSpec } from '../../watch/index.js';
+import { describeHookUrl, type TriggerSpec } from '../../watch/index.js';
 
 export const DEFAULT_TOKEN_ENV = 'PUBLISHER_INVALIDATE_TOKEN';
 
@@ -29,7 +29,8 @@ export function invalidateTriggerFromArgs(
   }
   if (!parsed || (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))))
     throw new UsageError(
-      '--invalidate must be an https URL (plain http only to this machine: the token would travel in cleartext), such as https://blog.example.com/_publisher/invalidate.',
+      // The origin only (describeHookUrl): the rest of a URL pasted by mistake may hold a secret.
+      `--invalidate must be an https URL (plain http only to this machine: the token would travel in cleartext), such as https://blog.example.com/_publisher/invalidate (got ${describeHookUrl(url)}).`,
       'watch',
     );
   const name = variable ?? DEFAULT_TOKEN_ENV;
