@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { sh } from './site-urls.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,5 +92,6 @@ export function copyTheme(workspace: Workspace, fixture: string, name: string): 
 /** `astro build` of the theme copy with the project's installed CLI; resolves with the build's log. */
 export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await sh('npx', ['--no-install', 'astro', 'build'], dir, { ...baseEnv, ...env });
-  return stdout + stderr;
+  // Astro colours its log when CI is set (picocolors treats CI as a colour terminal): the checks read plain text.
+  return stripVTControlCharacters(stdout + stderr);
 }
