@@ -24,7 +24,13 @@ async function start(key: string | undefined): Promise<string> {
   const worker = await unstable_startWorker({
     config: join(outDir, 'server', 'wrangler.json'),
     ...(key === undefined ? {} : { bindings: { PUBLISHER_API_KEY: { type: 'secret_text' as const, value: key } } }),
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, persist: false, logLevel: 'none' },
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: 'none',
+    },
   });
   workers.push(worker);
   await worker.ready;

@@ -43,7 +43,13 @@ beforeAll(async () => {
       PUBLISHER_API_KEY: { type: 'secret_text', value: sim.tokens.pro },
       PUBLISHER_INVALIDATE_TOKEN: { type: 'secret_text', value: TOKEN },
     },
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, persist: false, logLevel: 'none' },
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: 'none',
+    },
   });
   await worker.ready;
   blog = (await worker.url).href.replace(/\/$/, '');
@@ -78,11 +84,11 @@ describe('route caching on @astrojs/cloudflare (cacheCloudflare, workerd)', () =
       });
     expect((await post(`${TOKEN}-not`)).status).toBe(403);
     const accepted = await post(TOKEN);
-    const body = (await accepted.json()) as { invalidated?: string[]; error?: string };
+    const text = await accepted.text();
     // Past the token: the provider was called. Cloudflare's purge from a worker (`cache.purge` of
     // cloudflare:workers) is in private beta and not in workerd, so the provider throws here, and the endpoint
     // says so with a 502 (watch keeps the change and retries) rather than a false 200.
-    expect(accepted.status).toBe(502);
-    expect(body.error).toMatch(/cache provider failed to invalidate/);
+    expect(accepted.status, text).toBe(502);
+    expect((JSON.parse(text) as { error?: string }).error).toMatch(/cache provider failed to invalidate/);
   }, 60_000);
 });
