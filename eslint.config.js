@@ -8,6 +8,8 @@ export default tseslint.config(
       'dist/',
       '**/dist/',
       '**/.astro/',
+      '**/.netlify/',
+      '**/.vercel/',
       'node_modules/',
       '**/node_modules/',
       'screenshots/',
