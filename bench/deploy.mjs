@@ -26,6 +26,13 @@ function mtimes(dir) {
   return out;
 }
 
+/** The loader's summary line of a build ("N articles: x new, y changed, ..."). */
+const summaryOf = (built) =>
+  built.log
+    .split('\n')
+    .filter((line) => / new, /.test(line))
+    .join(' ');
+
 function deployEnv(simulator, siteId) {
   return {
     PUBLISHER_BASE_URL: simulator.url,
@@ -93,15 +100,18 @@ export async function measureIncremental({ simulator, siteId, work, log, article
       const before = mtimes(outDir);
       const built = await build('incremental', INCREMENTAL);
       const after = mtimes(outDir);
-      const written = [...after].filter(([file, mtime]) => before.get(file) !== mtime).length;
-      rendered = Math.max(rendered, written);
-      log(`bench deploy: pair ${i + 1}: incremental rebuild ${built.ms} ms, ${written} pages written`);
+      const written = [...after].filter(([file, mtime]) => before.get(file) !== mtime).map(([file]) => file);
+      rendered = Math.max(rendered, written.length);
+      const names = written.length <= 4 ? `: ${written.join(', ')}` : '';
+      log(`bench deploy: pair ${i + 1}: incremental rebuild ${built.ms} ms, ${written.length} pages written${names}`);
+      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
       return built;
     },
     async (i) => {
       if (i % 2 === 1) await change(i);
       const built = await build('full', OFF);
       log(`bench deploy: pair ${i + 1}: full warm build ${built.ms} ms`);
+      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
       return built;
     },
   );
