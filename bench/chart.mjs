@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { PHASES } from './phases.mjs';
 
 const COLOURS = ['#9e9e9e', '#e4572e', '#f3a712', '#a8c686', '#29335c', '#669bbc', '#c9cba3'];
+// The 1,000-article kinds only: the large site's (breakdown.scale*, bench/scale.mjs) take ten times as long and
+// would flatten these bars on a shared axis; the phases table shows them.
 const KIND_LABELS = {
   cold: 'cold build (1000 fetched)',
   warm: 'warm build (nothing changed)',

@@ -26,14 +26,24 @@ function mtimes(dir) {
   return out;
 }
 
-export async function measureDeploy({ simulator, siteId, work, log, articles, pairs = 5 }) {
-  const env = {
+/** The loader's summary line of a build ("N articles: x new, y changed, ..."). */
+const summaryOf = (built) =>
+  built.log
+    .split('\n')
+    .filter((line) => / new, /.test(line))
+    .join(' ');
+
+function deployEnv(simulator, siteId) {
+  return {
     PUBLISHER_BASE_URL: simulator.url,
     PUBLISHER_API_KEY: simulator.tokens.agence,
     PUBLISHER_SITE_ID: String(siteId),
   };
-  const media = () => simulator.stats().routes[MEDIA]?.['200'] ?? 0;
-  const build = async (chain, extra) => {
+}
+
+/** One build of bench/deploy-site in the chain's own outDir and cacheDir; checks every article was written. */
+function chainBuilder(env, work, articles) {
+  return async (chain, extra) => {
     const result = await buildInChild(
       { ...env, ...extra },
       join(work, `deploy-${chain}-out`),
@@ -46,13 +56,24 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
       );
     return result;
   };
-  const off = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'off' };
-  const incremental = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
-  const on = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
+}
 
-  log('bench deploy: cold builds of the full and the incremental chain...');
-  await build('full', off);
-  await build('incremental', incremental);
+const OFF = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'off' };
+const INCREMENTAL = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
+const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
+
+/**
+ * A rebuild after one changed article with incremental builds (store and output kept) against a full warm
+ * build that fetches the same change, as interleaved pairs; used at 1,000 articles here and at 10,000 by
+ * bench/scale.mjs. Returns the interleaved() result and the most HTML files one incremental rebuild wrote.
+ */
+export async function measureIncremental({ simulator, siteId, work, log, articles, pairs }) {
+  const build = chainBuilder(deployEnv(simulator, siteId), work, articles);
+  log(`bench deploy: ${articles} articles, cold builds of the full and the incremental chain...`);
+  const coldFull = await build('full', OFF);
+  log(`bench deploy: full chain cold: ${coldFull.ms} ms`);
+  const coldIncremental = await build('incremental', INCREMENTAL);
+  log(`bench deploy: incremental chain cold: ${coldIncremental.ms} ms`);
   const list = await (
     await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/`, {
       headers: { authorization: `Bearer ${simulator.tokens.agence}` },
@@ -71,33 +92,49 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
     if (!response.ok) throw new Error(`bench deploy: PATCH answered ${response.status}`);
   };
   // Each pair starts with one change on the service; both chains then build it (the full one renders all).
-  const inc = await interleaved(
+  // Each build's time is logged as it ends, so that a run cut short still leaves its finished pairs.
+  const result = await interleaved(
     pairs,
     async (i) => {
       if (i % 2 === 0) await change(i);
       const before = mtimes(outDir);
-      const result = await build('incremental', incremental);
+      const built = await build('incremental', INCREMENTAL);
       const after = mtimes(outDir);
-      rendered = Math.max(rendered, [...after].filter(([file, mtime]) => before.get(file) !== mtime).length);
-      return result;
+      const written = [...after].filter(([file, mtime]) => before.get(file) !== mtime).map(([file]) => file);
+      rendered = Math.max(rendered, written.length);
+      const names = written.length <= 4 ? `: ${written.join(', ')}` : '';
+      log(`bench deploy: pair ${i + 1}: incremental rebuild ${built.ms} ms, ${written.length} pages written${names}`);
+      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
+      return built;
     },
     async (i) => {
       if (i % 2 === 1) await change(i);
-      return build('full', off);
+      const built = await build('full', OFF);
+      log(`bench deploy: pair ${i + 1}: full warm build ${built.ms} ms`);
+      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
+      return built;
     },
   );
+  return { ...result, rendered };
+}
+
+export async function measureDeploy({ simulator, siteId, work, log, articles, pairs = 5 }) {
+  const media = () => simulator.stats().routes[MEDIA]?.['200'] ?? 0;
+  const build = chainBuilder(deployEnv(simulator, siteId), work, articles);
+  const inc = await measureIncremental({ simulator, siteId, work, log, articles, pairs });
+  const { rendered } = inc;
 
   log(`bench deploy: images on (${articles} articles x 3 images): cold build...`);
   const coldStart = media();
-  const coldImages = await build('images', on);
+  const coldImages = await build('images', ON);
   const coldDownloads = media() - coldStart;
   log(`bench deploy: images cold build: ${coldImages.ms} ms, ${coldDownloads} downloads; ${coldImages.log}`);
   log(`bench deploy: ${pairs} pairs of warm builds (images on | images off), interleaved...`);
   const warmStart = media();
   const images = await interleaved(
     pairs,
-    () => build('images', on),
-    () => build('full', off),
+    () => build('images', ON),
+    () => build('full', OFF),
   );
   const warmDownloads = media() - warmStart;
 

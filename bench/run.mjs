@@ -15,7 +15,7 @@ import { measureFeedsHostile } from './feeds-hostile.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 import { buildInChild, interleaved, medianLoader, medianPhases, writeMarkdown } from './site-build.mjs';
 import { breakdownSvg } from './chart.mjs';
-import { PHASES } from './phases.mjs';
+import { figuresTable, loaderTable, phasesTable, scaleTable } from './tables.mjs';
 import { measureEditToServed } from './edit-to-served.mjs';
 
 const run = promisify(execFile);
@@ -218,67 +218,14 @@ const TARGETS = {
 };
 
 function printTable(all) {
-  const isBreakdown = (name) => name.startsWith('breakdown.') || name.startsWith('loader.');
-  // A ratio's spread is shown beside it: "0.97 [0.91, 1.05]" (median, lowest, highest of the pairs).
-  const spread = (name) => all[`${name}.min`] !== undefined && all[`${name}.max`] !== undefined;
-  const figures = Object.fromEntries(
-    Object.entries(all).filter(
-      ([name]) =>
-        !isBreakdown(name) && !((name.endsWith('.min') || name.endsWith('.max')) && spread(name.slice(0, -4))),
-    ),
-  );
-  const rows = Object.entries(figures).map(([name, raw]) => {
-    const value = spread(name) ? `${raw} [${all[`${name}.min`]}, ${all[`${name}.max`]}]` : raw;
-    // Hostile feed shapes (bench/feeds-hostile.mjs): each within 2x the ordinary document of its size.
-    const target = TARGETS[name] ?? (name.endsWith('.ratio') ? ['<= 2', (f) => f[name] <= 2] : undefined);
-    return [name, String(value), target ? target[0] : '', target ? (target[1](all) ? 'met' : 'MISSED') : ''];
-  });
-  markdownTable(['figure', 'value', 'target', ''], rows);
-  // Where each kind of build spends its time (medians, ms), and the loader's own figures.
-  const kinds = [
-    ...new Set(
-      Object.keys(all)
-        .filter((n) => n.startsWith('breakdown.'))
-        .map((n) => n.split('.')[1]),
-    ),
-  ];
-  if (kinds.length) {
-    console.log('');
-    const phases = PHASES.map(([phase]) => phase);
-    markdownTable(
-      ['build (ms)', ...phases, 'total'],
-      kinds.map((kind) => {
-        const values = phases.map((phase) => all[`breakdown.${kind}.${phase}`] ?? 0);
-        return [kind, ...values.map(String), String(values.reduce((a, b) => a + b, 0))];
-      }),
-    );
-    const loaderNames = [
-      ...new Set(
-        Object.keys(all)
-          .filter((n) => n.startsWith('loader.'))
-          .map((n) => n.split('.')[2]),
-      ),
-    ];
-    console.log('');
-    markdownTable(
-      ['loader', ...loaderNames],
-      kinds.map((kind) => [kind, ...loaderNames.map((name) => String(all[`loader.${kind}.${name}`] ?? ''))]),
-    );
-  }
+  // The 1,000-article figures; the large site's (bench/scale.mjs); where each kind of build spends its time
+  // (medians, ms); and what the loader asked of Astro (bench/tables.mjs).
+  const tables = [figuresTable(all, TARGETS), scaleTable(all, TARGETS), phasesTable(all), loaderTable(all)];
+  console.log(tables.filter(Boolean).join('\n\n'));
   const cpu = cpus();
   console.log(
     `\n${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, ${ARTICLES} articles, ${all.pairs ?? PAIRS} interleaved pairs per comparison (median ratio, [min, max])`,
   );
-}
-
-function markdownTable(head, rows) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const right = (i) => i > 0 && !(head[0] === 'figure' && i > 1);
-  const line = (cells) =>
-    `| ${cells.map((cell, i) => (right(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w, i) => (right(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
-  for (const row of rows) console.log(line(row));
 }
 
 // `node bench/run.mjs --table <figures.json> [--svg <file>]`: the table (and chart) of a saved `--json` run.

@@ -11,10 +11,11 @@ import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
 import { followPages, listArticles, listDigest, type ListedArticles } from './sync-list.js';
-import { listMayBeCapped, planSync, removalsNow, type SyncPlan } from './sync-plan.js';
+import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { describeError, makeWarn } from './warnings.js';
+import { incompleteLine, keptLine, warnAboutFailures, warnAboutList, warnAboutPlan } from './sync-notices.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
@@ -25,7 +26,7 @@ import { schemaFailure } from './entry-schema.js';
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
  * plan (sync-plan, pure), apply the plan (sync-apply), reconcile the entries that stay (sync-reconcile),
- * summarise (summary). This module only wires them together and owns the warnings about the plan.
+ * summarise (summary), and tell the user what needs telling (sync-notices). This module only wires them together.
  */
 
 function refreshFromContext(data: Record<string, unknown> | undefined): 'force' | undefined {
@@ -51,47 +52,6 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
 function identityOf(title: unknown, published: unknown): string | undefined {
   if (typeof title !== 'string' || !(published instanceof Date) || Number.isNaN(published.getTime())) return undefined;
   return `${published.toISOString().slice(0, 10)}|${title}`;
-}
-
-function warnAboutPlan(
-  plan: SyncPlan,
-  site: string,
-  warn: (message: string) => void,
-  pending: Set<string>,
-  sitemapOnly: string[],
-): void {
-  if (plan.massRemoval) {
-    const { removed, stored, listed: count } = plan.massRemoval;
-    warn(
-      `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
-    );
-  }
-  if (plan.capped) {
-    const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
-    const parts = [
-      `The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`,
-    ];
-    if (beyond > 0) {
-      const waiting = sitemapOnly.filter((slug) => pending.has(slug)).length;
-      parts.push(
-        `The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`,
-      );
-    }
-    if (kept > 0) {
-      parts.push(
-        checkedAgainstSitemap
-          ? `${kept} stored article(s) missing from the list are still in the public sitemap and were kept.`
-          : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`,
-      );
-    }
-    warn(parts.join(' '));
-  }
-}
-
-/** Names the entries built from the feed because their slug's detail answers another language. */
-function incompleteLine(site: string, slugs: string[], language: string | undefined): string {
-  const some = slugs.length === 1 ? 'it was' : 'they were';
-  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") lack the featured image and keywords: the service's detail of the slug answers another language than "${language ?? '?'}" (the slug exists in several languages, and the detail call cannot ask for one), so ${some} built from the feed and count as pending. Each build retries the detail within the budget; giving each language its own slug on the service completes ${slugs.length === 1 ? 'it' : 'them'}.`;
 }
 
 /** One build of `articlesLoader`: list, free signals, plan, fetch within the budget, store, one log line. */
@@ -127,18 +87,7 @@ export async function runArticlesSync(
     warn(
       `Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
     );
-    logger.info(
-      summaryLine({
-        total: held,
-        added: 0,
-        changed: 0,
-        removed: 0,
-        unchanged: held,
-        pending: 0,
-        requests: 0,
-        remaining: undefined,
-      }),
-    );
+    logger.info(keptLine(held, 0, undefined));
     return;
   }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
@@ -168,18 +117,7 @@ export async function runArticlesSync(
       `Could not list the articles of ${site}: ${describeError(error)} Kept the ${storedIds.length} stored articles as they were; the next build tries again.`,
       error,
     );
-    logger.info(
-      summaryLine({
-        total: storedIds.length,
-        added: 0,
-        changed: 0,
-        removed: 0,
-        unchanged: storedIds.length,
-        pending: 0,
-        requests: clients.requests(),
-        remaining: clients.remaining(),
-      }),
-    );
+    logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining()));
     return;
   }
   shareWindow();
@@ -201,18 +139,8 @@ export async function runArticlesSync(
       listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
     shareWindow();
   }
-  const { items, repeated, rejected } = listed;
-  if (rejected.length) {
-    const first = rejected[0]!;
-    warn(
-      `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
-    );
-  }
-  if (repeated.length) {
-    warn(
-      `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
-    );
-  }
+  const { items, repeated } = listed;
+  warnAboutList(listed, site, warn);
 
   const slots = detailSlots({
     maxRequests: opts.budget.maxRequests,
@@ -251,7 +179,7 @@ export async function runArticlesSync(
     allowMassRemoval: opts.allowMassRemoval,
     rssWhole: feedIsWhole(state, signals),
   });
-  warnAboutPlan(plan, site, warn, new Set(plan.pending.map((p) => p.slug)), sitemapOnly);
+  warnAboutPlan(plan, site, warn, sitemapOnly);
 
   const progress = startProgress({
     total: plan.fetch.length,
@@ -334,13 +262,7 @@ export async function runArticlesSync(
   if (incomplete.length) logger.info(incompleteLine(site, incomplete, opts.language));
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
-  if (outcome.failures.length) {
-    const first = outcome.failures[0]!;
-    warn(
-      `${outcome.failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`,
-      first.error,
-    );
-  }
+  warnAboutFailures(outcome.failures, site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
   if (refused.length) throw schemaFailure(site, refused);

@@ -1,0 +1,93 @@
+import type { ListedArticles } from './sync-list.js';
+import type { SyncPlan } from './sync-plan.js';
+import { summaryLine } from './summary.js';
+import { describeError } from './warnings.js';
+
+/**
+ * What a build of `articlesLoader` tells the user beside its summary (sync-run wires the steps): the warnings
+ * about the list and the plan, the line for entries kept incomplete, the summary of a build that kept the
+ * store as it was, and the fetch failures. Each names the site, what happened, and what to do.
+ */
+
+type Warn = (message: string, error?: unknown) => void;
+
+/** The summary line of a build that kept every stored entry as it was (nothing listed, nothing fetched). */
+export function keptLine(held: number, requests: number, remaining: number | undefined): string {
+  return summaryLine({
+    total: held,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: held,
+    pending: 0,
+    requests,
+    remaining,
+  });
+}
+
+/** The list's slugs that were skipped: not usable as an entry id, or repeated. */
+export function warnAboutList(listed: ListedArticles, site: string, warn: Warn): void {
+  const { rejected, repeated } = listed;
+  if (rejected.length) {
+    const first = rejected[0]!;
+    warn(
+      `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
+    );
+  }
+  if (repeated.length) {
+    warn(
+      `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
+    );
+  }
+}
+
+/** A removal the plan held back, and a list the service cut short (with what the sitemap made up for). */
+export function warnAboutPlan(plan: SyncPlan, site: string, warn: Warn, sitemapOnly: string[]): void {
+  if (plan.massRemoval) {
+    const { removed, stored, listed: count } = plan.massRemoval;
+    warn(
+      `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
+    );
+  }
+  if (plan.capped) {
+    const pending = new Set(plan.pending.map((p) => p.slug));
+    const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
+    const parts = [
+      `The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`,
+    ];
+    if (beyond > 0) {
+      const waiting = sitemapOnly.filter((slug) => pending.has(slug)).length;
+      parts.push(
+        `The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`,
+      );
+    }
+    if (kept > 0) {
+      parts.push(
+        checkedAgainstSitemap
+          ? `${kept} stored article(s) missing from the list are still in the public sitemap and were kept.`
+          : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`,
+      );
+    }
+    warn(parts.join(' '));
+  }
+}
+
+/** Names the entries built from the feed because their slug's detail answers another language. */
+export function incompleteLine(site: string, slugs: string[], language: string | undefined): string {
+  const some = slugs.length === 1 ? 'it was' : 'they were';
+  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") lack the featured image and keywords: the service's detail of the slug answers another language than "${language ?? '?'}" (the slug exists in several languages, and the detail call cannot ask for one), so ${some} built from the feed and count as pending. Each build retries the detail within the budget; giving each language its own slug on the service completes ${slugs.length === 1 ? 'it' : 'them'}.`;
+}
+
+/** The detail calls that failed: their previous versions stay. */
+export function warnAboutFailures(
+  failures: ReadonlyArray<{ slug: string; error: unknown }>,
+  site: string,
+  warn: Warn,
+): void {
+  if (!failures.length) return;
+  const first = failures[0]!;
+  warn(
+    `${failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`,
+    first.error,
+  );
+}
