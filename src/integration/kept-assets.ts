@@ -2,7 +2,14 @@ import { constants, existsSync } from 'node:fs';
 import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assetNamesIn, planAssetCopies, type AssetCopy, type AssetLocation, type EmittedAsset } from './asset-refs.js';
+import {
+  assetNamesIn,
+  namesOfBytes,
+  planAssetCopies,
+  type AssetCopy,
+  type AssetLocation,
+  type EmittedAsset,
+} from './asset-refs.js';
 
 export interface KeptAssets {
   /** Files written under a name that a built page names (the same bytes as their source). */
@@ -26,13 +33,14 @@ export async function keepNamedAssets(
   emitted: readonly EmittedAsset[],
   imagesDir: string,
 ): Promise<KeptAssets> {
-  if (emitted.length === 0) return { copied: [], missing: [] };
   const root = fileURLToPath(dir);
   const assets = join(root, folder.replace(/^\/+|\/+$/g, ''));
-  const [present, entries] = await Promise.all([
-    readdir(assets).catch(() => [] as string[]),
-    readdir(root, { withFileTypes: true, recursive: true }).catch(() => []),
-  ]);
+  const present = new Set(await readdir(assets).catch(() => [] as string[]));
+  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two):
+  // no page can name a file that this function could give back, so the pages are not read.
+  if (emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))))
+    return { copied: [], missing: [] };
+  const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []);
   // Each name with the first page that names it (for the warning).
   const named = new Map<string, string>();
   for (const entry of entries) {
@@ -43,7 +51,7 @@ export async function keepNamedAssets(
     for (const name of assetNamesIn(html, new URL(page, location.siteRoot).href, location))
       if (!named.has(name)) named.set(name, page);
   }
-  const { copies, missing } = planAssetCopies(named.keys(), new Set(present), emitted, (source) =>
+  const { copies, missing } = planAssetCopies(named.keys(), present, emitted, (source) =>
     // A source's name comes from the bundler (a file's base name); never a path out of the cache.
     /^[^/\\]+$/.test(source) ? existsSync(join(imagesDir, source)) : false,
   );
