@@ -16,6 +16,8 @@ export interface AssetLocation {
   siteRoot: string;
   /** Absolute URL prefixes of the assets folder, each ending in `/` (the site's, then each `assetsPrefix`). */
   prefixes: string[];
+  /** `/<folder>/`, in every URL of an asset: a tag without it names none. */
+  marker: string;
 }
 
 /** The config fields that place the assets. */
@@ -38,7 +40,7 @@ export function assetLocation(config: AssetConfig): AssetLocation {
   const prefixes = [siteRoot, ...others.filter((p) => URL.canParse(p)).map((p) => p.replace(/\/?$/, '/'))].map(
     (root) => `${new URL(root).href}${folder}/`,
   );
-  return { siteRoot, prefixes: [...new Set(prefixes)] };
+  return { siteRoot, prefixes: [...new Set(prefixes)], marker: `/${folder}/` };
 }
 
 // One tag, then its attributes: URLs in text (an article about Astro may quote `/_astro/…`) are not names.
@@ -63,12 +65,16 @@ function fileName(rest: string): string | undefined {
  */
 export function assetNamesIn(html: string, pageUrl: string, location: AssetLocation): string[] {
   const names = new Set<string>();
+  // Most pages name few assets among many links: only tags and values with the folder in them are parsed.
+  if (!html.includes(location.marker)) return [];
   for (const [tag] of html.matchAll(TAG)) {
+    if (!tag.includes(location.marker)) continue;
     for (const attribute of tag.matchAll(ATTRIBUTE)) {
       const value = (attribute[1] ?? attribute[2] ?? attribute[3] ?? '').replaceAll('&amp;', '&');
+      if (!value.includes(location.marker)) continue;
       // `srcset` lists "url 320w, url 640w"; other attributes hold one URL, or none.
       for (const token of value.split(/[\s,]+/)) {
-        if (!token.includes('/') || !URL.canParse(token, pageUrl)) continue;
+        if (!token.includes(location.marker) || !URL.canParse(token, pageUrl)) continue;
         const url = new URL(token, pageUrl);
         const address = url.origin + url.pathname;
         const prefix = location.prefixes.find((p) => address.startsWith(p));

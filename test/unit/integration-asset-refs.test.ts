@@ -17,6 +17,7 @@ describe('assetLocation', () => {
     expect(location).toEqual({
       siteRoot: 'https://blog.example.com/',
       prefixes: ['https://blog.example.com/_astro/'],
+      marker: '/_astro/',
     });
     expect(
       assetLocation({
@@ -34,6 +35,7 @@ describe('assetLocation', () => {
         'https://cdn.example.com/assets/',
         'https://css.example.com/assets/',
       ],
+      marker: '/assets/',
     });
   });
 });
