@@ -22,6 +22,10 @@ import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { writeStaticSitemap } from './static-sitemap.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
+import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
+import { emittedAssetsPlugin } from './emitted-assets.js';
+import { keepNamedAssets } from './kept-assets.js';
+import { imageCacheDir } from '../loader/image-cache.js';
 import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 
@@ -53,6 +57,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
+  // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
+  const emitted: EmittedAsset[] = [];
+  let assets: { folder: string; location: AssetLocation; imagesDir: string } | undefined;
   // One warning per conflict, although Astro resolves the routes again on every change under `astro dev`.
   const warned = new Set<string>();
   const warnOnce = (logger: { warn: (message: string) => void }, message: string | undefined) => {
@@ -95,6 +102,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (command === 'preview') return;
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
+        emitted.length = 0;
         if (config.vite?.envDir !== false)
           loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
@@ -152,7 +160,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           // Astro merges arrays: the user's own patterns are kept, the service's origin is added.
           ...(imagePatterns.length ? { image: { remotePatterns: imagePatterns } } : {}),
           vite: {
-            plugins: [routeConfigPlugin(() => routeConfig(pathnames)), noExternalPlugin(INTEGRATION_NAME)],
+            plugins: [
+              routeConfigPlugin(() => routeConfig(pathnames)),
+              noExternalPlugin(INTEGRATION_NAME),
+              emittedAssetsPlugin(() => assets?.folder ?? config.build.assets, emitted),
+            ],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
           },
@@ -160,6 +172,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:config:done': ({ config, logger }) => {
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
+        if (isBuild)
+          assets = {
+            folder: config.build.assets,
+            location: assetLocation(config),
+            imagesDir: imageCacheDir(config.cacheDir),
+          };
       },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
@@ -188,6 +206,25 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:build:done': async ({ pages, dir, logger }) => {
+        if (assets) {
+          const { copied, missing } = await keepNamedAssets(
+            dir,
+            assets.folder,
+            assets.location,
+            emitted,
+            assets.imagesDir,
+          );
+          const first = copied[0];
+          if (first)
+            logger.info(
+              `Wrote ${copied.length} asset file(s) that built pages name and that Vite wrote under another name (or Astro deleted): pages kept from an earlier build name them (first: ${assets.folder}/${first.to}).`,
+            );
+          const lost = missing[0];
+          if (lost)
+            logger.warn(
+              `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store, so the loaders fetch every article again).`,
+            );
+        }
         if (resolved && isBuild) {
           const paths = pages.map((page) => page.pathname);
           // Static output: only the pages this build wrote are linked to; on demand, the routes answer too.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
 import { inspectImage } from './image-header.js';
 
@@ -14,6 +15,11 @@ export interface ImageLimits {
 
 /** A local file, a failure (kept remote, warned), or a download left for the next build (images.maxDownloads). */
 export type ImageResult = { file: string } | { error: string } | { deferred: true };
+
+/** Where the loader keeps its image copies: beside Astro's data store, in `cacheDir`. */
+export function imageCacheDir(cacheDir: URL): string {
+  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'images');
+}
 
 /** A cached image's name: the URL's hash, so the same URL maps to the same file in every build. */
 export function cacheName(url: string): string {

@@ -2,7 +2,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
-import { ImageCache } from './image-cache.js';
+import { ImageCache, imageCacheDir } from './image-cache.js';
 import { IMAGE_IMPORT_PREFIX } from './entry-schema.js';
 import type { ResolvedImagesOption } from './image-options.js';
 
@@ -58,7 +58,7 @@ export async function createImageStep(
     domains: config.image?.domains ?? [],
     remotePatterns: (config.image?.remotePatterns ?? []) as RemotePattern[],
   };
-  const dir = option === false ? '' : join(fileURLToPath(config.cacheDir), 'astro-content-publisher', 'images');
+  const dir = option === false ? '' : imageCacheDir(config.cacheDir);
   const cache = new ImageCache(
     dir,
     option === false ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,

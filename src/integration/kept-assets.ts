@@ -1,0 +1,63 @@
+import { constants, existsSync } from 'node:fs';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  assetNamesIn,
+  namesOfBytes,
+  planAssetCopies,
+  type AssetCopy,
+  type AssetLocation,
+  type EmittedAsset,
+} from './asset-refs.js';
+
+export interface KeptAssets {
+  /** Files written under a name that a built page names (the same bytes as their source). */
+  copied: AssetCopy[];
+  /** Names that a page names, whose bytes this build had, and that no file could give back. */
+  missing: Array<{ name: string; page: string }>;
+}
+
+/**
+ * Static pages, at `astro:build:done`: every file of the assets folder that a built page names, and whose
+ * bytes this build's bundler wrote (`emitted`), is in the output. A page the incremental build kept names the
+ * files of an earlier build, and Vite writes sources of equal bytes once, under the first name (asset-refs.ts):
+ * such a name gets a copy of the file Vite wrote, or of its source in the loader's image cache (`imagesDir`)
+ * when Astro deleted that file as an unreferenced original. Nothing else is written: only the names of this
+ * build's own files, with their own bytes.
+ */
+export async function keepNamedAssets(
+  dir: URL,
+  folder: string,
+  location: AssetLocation,
+  emitted: readonly EmittedAsset[],
+  imagesDir: string,
+): Promise<KeptAssets> {
+  const root = fileURLToPath(dir);
+  const assets = join(root, folder.replace(/^\/+|\/+$/g, ''));
+  const present = new Set(await readdir(assets).catch(() => [] as string[]));
+  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two):
+  // no page can name a file that this function could give back, so the pages are not read.
+  if (emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))))
+    return { copied: [], missing: [] };
+  const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []);
+  // Each name with the first page that names it (for the warning).
+  const named = new Map<string, string>();
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const page = relative(root, file).split(sep).join('/');
+    const html = await readFile(file, 'utf8');
+    for (const name of assetNamesIn(html, new URL(page, location.siteRoot).href, location))
+      if (!named.has(name)) named.set(name, page);
+  }
+  const { copies, missing } = planAssetCopies(named.keys(), present, emitted, (source) =>
+    // A source's name comes from the bundler (a file's base name); never a path out of the cache.
+    /^[^/\\]+$/.test(source) ? existsSync(join(imagesDir, source)) : false,
+  );
+  for (const copy of copies) {
+    const from = 'output' in copy.from ? join(assets, copy.from.output) : join(imagesDir, copy.from.source);
+    await copyFile(from, join(assets, copy.to), constants.COPYFILE_FICLONE);
+  }
+  return { copied: copies, missing: missing.map((name) => ({ name, page: named.get(name) ?? '' })) };
+}
