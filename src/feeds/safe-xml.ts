@@ -1,12 +1,13 @@
 // The one entry point for untrusted XML. Order matters: the size cap comes before any scanning, the
 // DOCTYPE refusal before any parser sees the document (so no entity, internal or external, can ever be
-// expanded), and fast-xml-parser's validator before our offset scanner.
+// expanded), our offset scanner, then fast-xml-parser's validator where the scanner cannot vouch for
+// the document (see xml-plain.ts).
 
 import { XMLValidator } from 'fast-xml-parser';
 import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
 import { splice } from './splice.js';
-import { lineColumn, scanXml, scanReferences, XmlScanError, type XmlElement } from './xml-scan.js';
+import { lineColumn, scanReferences, scanXmlDocument, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
 export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -167,16 +168,19 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     );
   }
   let root: XmlElement | undefined;
+  let plain = false;
   let scanError: XmlScanError | undefined;
   try {
-    root = scanXml(xml);
+    ({ root, plain } = scanXmlDocument(xml));
   } catch (error) {
     if (!(error instanceof XmlScanError)) throw error;
     if (error.limit)
       fail(opts, 'too-complex', `it is not shaped like a ${opts.kind}: ${error.message}.`, xml, error.offset);
     scanError = error;
   }
-  const valid = XMLValidator.validate(xml);
+  // A document in the plain syntax is one the validator accepts (see xml-plain.ts): it is not walked a
+  // second time. Anything else, including every document the scanner refused, still goes through it.
+  const valid = plain ? true : XMLValidator.validate(xml);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     // The validator reports a document that stops early as unclosed tags: say "truncated", which is

@@ -4,6 +4,7 @@
 // because it is several times faster than an order-preserving parse + build of a 50,000-URL sitemap.
 // It never expands anything: entity references stay as raw text until a caller decodes a value.
 
+import { isPlainAttributes, isPlainInstruction, isPlainName, isPlainReference, isSpaceOnly } from './xml-plain.js';
 import { decodeXmlEntities } from './xml-text.js';
 
 export interface XmlElement {
@@ -78,23 +79,56 @@ function skipTo(xml: string, from: number, marker: string, what: string): number
   return at + marker.length;
 }
 
+export interface ScannedXml {
+  root: XmlElement;
+  /** The document is in the plain syntax (xml-plain.ts), which fast-xml-parser's validator accepts. */
+  plain: boolean;
+}
+
 /** Builds the element tree of a single-rooted document. Throws XmlScanError on structural problems. */
 export function scanXml(xml: string): XmlElement {
+  return scanXmlDocument(xml).root;
+}
+
+/**
+ * Builds the element tree of a single-rooted document and tells whether it is in the plain syntax.
+ * Throws XmlScanError on structural problems.
+ */
+export function scanXmlDocument(xml: string): ScannedXml {
   let root: XmlElement | undefined;
   const stack: XmlElement[] = [];
   let i = 0;
+  let plain = true;
+  // The next `&` at or after the current text; found again only once the scan has passed it (linear).
+  let amp = xml.indexOf('&');
   for (;;) {
     const lt = xml.indexOf('<', i);
+    const textEnd = lt === -1 ? xml.length : lt;
+    if (plain && textEnd > i) {
+      if (stack.length === 0) {
+        plain = isSpaceOnly(xml, i, textEnd);
+      } else if (amp !== -1 && amp < textEnd) {
+        if (amp < i) amp = xml.indexOf('&', i);
+        while (amp !== -1 && amp < textEnd) {
+          if (!isPlainReference(xml, amp)) plain = false;
+          amp = xml.indexOf('&', amp + 1);
+        }
+      }
+    }
     if (lt === -1) break;
     const next = xml.charCodeAt(lt + 1);
     if (next === 33 /* ! */) {
       if (xml.startsWith('<!--', lt)) i = skipTo(xml, lt + 4, '-->', 'A comment');
       else if (xml.startsWith('<![CDATA[', lt)) i = skipTo(xml, lt + 9, ']]>', 'A CDATA section');
-      else i = skipTo(xml, lt + 2, '>', 'A declaration');
+      else {
+        i = skipTo(xml, lt + 2, '>', 'A declaration');
+        plain = false;
+      }
       continue;
     }
     if (next === 63 /* ? */) {
       i = skipTo(xml, lt + 2, '?>', 'A processing instruction');
+      if (plain) plain = isPlainInstruction(xml, lt);
       continue;
     }
     if (next === 47 /* / */) {
@@ -107,6 +141,7 @@ export function scanXml(xml: string): XmlElement {
         const name = xml.slice(lt + 2, gt).trim();
         throw new XmlScanError(`unexpected end tag </${name}>${open ? ` (expected </${open.name}>)` : ''}`, lt, false);
       }
+      if (plain && after !== gt) plain = isSpaceOnly(xml, after, gt);
       open.contentEnd = lt;
       open.end = gt + 1;
       i = gt + 1;
@@ -145,12 +180,13 @@ export function scanXml(xml: string): XmlElement {
     if (parent) parent.children.push(element);
     else root = element;
     if (xml.charCodeAt(end - 2) !== 47 /* / */) stack.push(element);
+    if (plain) plain = isPlainName(xml, lt + 1, n) && (end - 1 === n || isPlainAttributes(xml, n, end - 1));
     i = end;
   }
   const unclosed = stack[stack.length - 1];
   if (unclosed) throw new XmlScanError(`<${unclosed.name}> is never closed`, unclosed.start, true);
   if (!root) throw new XmlScanError('there is no root element', 0, false);
-  return root;
+  return { root, plain };
 }
 
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
