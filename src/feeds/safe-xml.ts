@@ -6,8 +6,14 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
-import { splice } from './splice.js';
-import { lineColumn, scanReferences, scanXmlDocument, XmlScanError, type XmlElement } from './xml-scan.js';
+import {
+  lineColumn,
+  scanReferences,
+  scanXmlDocument,
+  XmlScanError,
+  type ReferenceScan,
+  type XmlElement,
+} from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
 export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -106,6 +112,29 @@ function declarationOffset(xml: string): number {
 }
 
 /**
+ * Escapes the stray `&`s found by `references` (each becomes `&amp;`) and updates `references` to what
+ * scanning the escaped text finds: no stray `&`, and the same forbidden character reference, 4 characters
+ * further on for each `&` escaped before it. (The inserted `amp;` holds none of the characters that open
+ * or close a comment, CDATA section or processing instruction, nor does it fall inside a reference, so
+ * nothing else the scan reads changes.) Joining the slices between the strays keeps a document with
+ * millions of them linear and free of per-edit objects.
+ */
+function escapeStrayAmpersands(xml: string, references: ReferenceScan): string {
+  const parts: string[] = [];
+  let from = 0;
+  let before = 0;
+  for (const at of references.stray) {
+    parts.push(xml.slice(from, at));
+    from = at + 1;
+    if (references.invalidCharacter !== -1 && at < references.invalidCharacter) before++;
+  }
+  parts.push(xml.slice(from));
+  if (references.invalidCharacter !== -1) references.invalidCharacter += 4 * before;
+  references.stray = [];
+  return parts.join('&amp;');
+}
+
+/**
  * Checks and scans an untrusted XML document. Throws XmlSafetyError (naming the URL and the problem)
  * when it is over the size cap, empty, an HTML page, declares a DOCTYPE/entities, is not well-formed or
  * is truncated. Time and memory are linear in the (capped) input.
@@ -158,14 +187,9 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   // preferred, being more precise.
   // Stray `&`s (`Fish & Chips`, `&nbsp;` copied from HTML) are escaped before anything parses the text:
   // they are the commonest defect of hand-made feeds, and as `&amp;` they read as what was meant.
-  const early = scanReferences(xml);
-  if (early.stray.length > 0) {
-    xml = splice(
-      xml,
-      0,
-      xml.length,
-      early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })),
-    );
+  const references = scanReferences(xml);
+  if (references.stray.length > 0) {
+    xml = escapeStrayAmpersands(xml, references);
   }
   let root: XmlElement | undefined;
   let plain = false;
@@ -210,7 +234,6 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
       error.offset,
     );
   }
-  const references = scanReferences(xml);
   if (references.invalidCharacter !== -1) {
     const at = references.invalidCharacter;
     const reference = xml.slice(at, xml.indexOf(';', at) + 1);
