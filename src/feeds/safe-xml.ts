@@ -6,14 +6,8 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
-import {
-  lineColumn,
-  scanReferences,
-  scanXmlDocument,
-  XmlScanError,
-  type ReferenceScan,
-  type XmlElement,
-} from './xml-scan.js';
+import { scanReferences, type ReferenceScan } from './xml-references.js';
+import { lineColumn, scanXmlDocument, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
 export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;

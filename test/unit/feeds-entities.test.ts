@@ -3,7 +3,7 @@
 // readers reject it). The rewriters escape them to `&amp;`: the text then reads literally, nothing expanded.
 import { describe, expect, it } from 'vitest';
 import { makeArticleUrlMapper, rewriteRss, rewriteSitemap } from '../../src/feeds/index.js';
-import { scanReferences } from '../../src/feeds/xml-scan.js';
+import { scanReferences } from '../../src/feeds/xml-references.js';
 
 const strayAmpersandOffsets = (xml: string): number[] => scanReferences(xml).stray;
 
