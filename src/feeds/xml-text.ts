@@ -61,13 +61,19 @@ export function decodeXmlEntities(raw: string): string {
   return out + raw.slice(from);
 }
 
+// Most values (every URL and date of a sitemap) have nothing to escape: a test is cheaper than a replace.
+const TEXT_SPECIAL = /[&<>]/;
+const ATTRIBUTE_SPECIAL = /[&<>"]/;
+
 /** Escapes text for element content. */
 export function escapeXmlText(text: string): string {
+  if (!TEXT_SPECIAL.test(text)) return text;
   return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }
 
 /** Escapes text for a double-quoted attribute value. */
 export function escapeXmlAttribute(text: string): string {
+  if (!ATTRIBUTE_SPECIAL.test(text)) return text;
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
