@@ -21,7 +21,8 @@ export interface XmlElement {
   /** Offset just after the end tag's `>`. */
   end: number;
   readonly parent: XmlElement | undefined;
-  readonly children: XmlElement[];
+  /** Set when the element closes; elements without children share one frozen empty array. */
+  children: readonly XmlElement[];
 }
 
 export interface XmlAttribute {
@@ -79,6 +80,34 @@ function skipTo(xml: string, from: number, marker: string, what: string): number
   return at + marker.length;
 }
 
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
+
+interface QualifiedName {
+  name: string;
+  prefix: string;
+  local: string;
+}
+
+/**
+ * The name written at xml[from, to), split at its first colon. A document repeats a few names thousands
+ * of times (`url`, `loc`, `lastmod`): the last 16 different ones are compared in place and shared
+ * rather than sliced again for every element.
+ */
+function qualifiedName(xml: string, from: number, to: number, recent: QualifiedName[]): QualifiedName {
+  const length = to - from;
+  for (const known of recent) if (known.name.length === length && xml.startsWith(known.name, from)) return known;
+  const name = xml.slice(from, to);
+  const colon = name.indexOf(':');
+  const found = {
+    name,
+    prefix: colon === -1 ? '' : name.slice(0, colon),
+    local: colon === -1 ? name : name.slice(colon + 1),
+  };
+  recent.unshift(found);
+  if (recent.length > 16) recent.pop();
+  return found;
+}
+
 export interface ScannedXml {
   root: XmlElement;
   /** The document is in the plain syntax (xml-plain.ts), which fast-xml-parser's validator accepts. */
@@ -97,6 +126,11 @@ export function scanXml(xml: string): XmlElement {
 export function scanXmlDocument(xml: string): ScannedXml {
   let root: XmlElement | undefined;
   const stack: XmlElement[] = [];
+  // The children of the open elements, in order; each element's own run starts at its childStart.
+  // Copied out when the element closes: arrays of the exact size, none for the leaves.
+  const pending: XmlElement[] = [];
+  const childStart: number[] = [];
+  const names: QualifiedName[] = [];
   let i = 0;
   let plain = true;
   // The next `&` at or after the current text; found again only once the scan has passed it (linear).
@@ -142,6 +176,11 @@ export function scanXmlDocument(xml: string): ScannedXml {
         throw new XmlScanError(`unexpected end tag </${name}>${open ? ` (expected </${open.name}>)` : ''}`, lt, false);
       }
       if (plain && after !== gt) plain = isSpaceOnly(xml, after, gt);
+      const first = childStart.pop() ?? pending.length;
+      if (pending.length > first) {
+        open.children = pending.slice(first);
+        pending.length = first;
+      }
       open.contentEnd = lt;
       open.end = gt + 1;
       i = gt + 1;
@@ -149,7 +188,7 @@ export function scanXmlDocument(xml: string): ScannedXml {
     }
     let n = lt + 1;
     while (n < xml.length && !isNameEnd(xml.charCodeAt(n))) n++;
-    const name = xml.slice(lt + 1, n);
+    const { name, prefix, local } = qualifiedName(xml, lt + 1, n, names);
     const end = tagEnd(xml, n);
     if (end === -1) throw new XmlScanError(`the start tag <${name}> is never closed`, lt, true);
     if (end - lt > SCAN_LIMITS.maxTagLength) {
@@ -165,21 +204,23 @@ export function scanXmlDocument(xml: string): ScannedXml {
     }
     const parent = stack[stack.length - 1];
     if (!parent && root) throw new XmlScanError(`a second root element <${name}> follows <${root.name}>`, lt, false);
-    const colon = name.indexOf(':');
     const element: XmlElement = {
       name,
-      prefix: colon === -1 ? '' : name.slice(0, colon),
-      local: colon === -1 ? name : name.slice(colon + 1),
+      prefix,
+      local,
       start: lt,
       startTagEnd: end,
       contentEnd: end,
       end,
       parent,
-      children: [],
+      children: NO_CHILDREN,
     };
-    if (parent) parent.children.push(element);
+    if (parent) pending.push(element);
     else root = element;
-    if (xml.charCodeAt(end - 2) !== 47 /* / */) stack.push(element);
+    if (xml.charCodeAt(end - 2) !== 47 /* / */) {
+      stack.push(element);
+      childStart.push(pending.length);
+    }
     if (plain) plain = isPlainName(xml, lt + 1, n) && (end - 1 === n || isPlainAttributes(xml, n, end - 1));
     i = end;
   }
