@@ -101,12 +101,24 @@ export function makeArticleUrlMapper(options: ArticleUrlMapperOptions): (upstrea
   // The common case without a URL parse: "<origin>/blog/<slug>/" exactly as the service writes it, with a
   // slug of unreserved characters and a pattern that URL resolution leaves as it is (same result).
   const plainPattern = /^[A-Za-z0-9_~/-]*\[slug\][A-Za-z0-9_~/-]*$/.test(relativePattern) && !blogHome.includes('?');
-  const plainArticle = /^(https?:\/\/[a-z0-9.-]+(?::[0-9]+)?)\/blog\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*)\/?$/;
+  // A query of characters the URL parser leaves as they are (no quote, space, '#', '<', '>', non-ASCII)
+  // is kept as written, except a lone '?', which it drops.
+  const plainArticle =
+    /^(https?:\/\/[a-z0-9.-]+(?::[0-9]+)?)\/blog\/([A-Za-z0-9_~-][A-Za-z0-9._~-]*)\/?(\?[A-Za-z0-9._~!$&()*+,;=:@/?%-]*)?$/;
+
+  // With one [slug], the article URL is a head and a tail around the slug.
+  const slugAt = relativePattern.indexOf('[slug]');
+  const single = slugAt === relativePattern.lastIndexOf('[slug]');
+  const head = blogHome + relativePattern.slice(0, slugAt);
+  const tail = relativePattern.slice(slugAt + '[slug]'.length);
 
   return (upstream: string): string => {
     if (plainPattern) {
       const fast = plainArticle.exec(upstream);
-      if (fast && origins.has(fast[1]!)) return blogHome + relativePattern.replaceAll('[slug]', fast[2]!);
+      if (fast && origins.has(fast[1]!)) {
+        const query = fast[3] === undefined || fast[3] === '?' ? '' : fast[3];
+        return (single ? head + fast[2]! + tail : blogHome + relativePattern.replaceAll('[slug]', fast[2]!)) + query;
+      }
     }
     let url: URL;
     try {

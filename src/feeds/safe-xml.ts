@@ -1,12 +1,13 @@
 // The one entry point for untrusted XML. Order matters: the size cap comes before any scanning, the
 // DOCTYPE refusal before any parser sees the document (so no entity, internal or external, can ever be
-// expanded), and fast-xml-parser's validator before our offset scanner.
+// expanded), our offset scanner, then fast-xml-parser's validator where the scanner cannot vouch for
+// the document (see xml-plain.ts).
 
 import { XMLValidator } from 'fast-xml-parser';
 import { cleanXmlText, decodeXmlBytes } from './decode-xml.js';
 import { XmlSafetyError } from './errors.js';
-import { splice } from './splice.js';
-import { lineColumn, scanXml, scanReferences, XmlScanError, type XmlElement } from './xml-scan.js';
+import { scanReferences, type ReferenceScan } from './xml-references.js';
+import { lineColumn, scanXmlDocument, XmlScanError, type XmlElement } from './xml-scan.js';
 
 /** Default size cap for a sitemap: the sitemap protocol's own limit (50 MB uncompressed). */
 export const DEFAULT_MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -105,6 +106,29 @@ function declarationOffset(xml: string): number {
 }
 
 /**
+ * Escapes the stray `&`s found by `references` (each becomes `&amp;`) and updates `references` to what
+ * scanning the escaped text finds: no stray `&`, and the same forbidden character reference, 4 characters
+ * further on for each `&` escaped before it. (The inserted `amp;` holds none of the characters that open
+ * or close a comment, CDATA section or processing instruction, nor does it fall inside a reference, so
+ * nothing else the scan reads changes.) Joining the slices between the strays keeps a document with
+ * millions of them linear and free of per-edit objects.
+ */
+function escapeStrayAmpersands(xml: string, references: ReferenceScan): string {
+  const parts: string[] = [];
+  let from = 0;
+  let before = 0;
+  for (const at of references.stray) {
+    parts.push(xml.slice(from, at));
+    from = at + 1;
+    if (references.invalidCharacter !== -1 && at < references.invalidCharacter) before++;
+  }
+  parts.push(xml.slice(from));
+  if (references.invalidCharacter !== -1) references.invalidCharacter += 4 * before;
+  references.stray = [];
+  return parts.join('&amp;');
+}
+
+/**
  * Checks and scans an untrusted XML document. Throws XmlSafetyError (naming the URL and the problem)
  * when it is over the size cap, empty, an HTML page, declares a DOCTYPE/entities, is not well-formed or
  * is truncated. Time and memory are linear in the (capped) input.
@@ -157,26 +181,24 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   // preferred, being more precise.
   // Stray `&`s (`Fish & Chips`, `&nbsp;` copied from HTML) are escaped before anything parses the text:
   // they are the commonest defect of hand-made feeds, and as `&amp;` they read as what was meant.
-  const early = scanReferences(xml);
-  if (early.stray.length > 0) {
-    xml = splice(
-      xml,
-      0,
-      xml.length,
-      early.stray.map((at) => ({ start: at, end: at + 1, text: '&amp;' })),
-    );
+  const references = scanReferences(xml);
+  if (references.stray.length > 0) {
+    xml = escapeStrayAmpersands(xml, references);
   }
   let root: XmlElement | undefined;
+  let plain = false;
   let scanError: XmlScanError | undefined;
   try {
-    root = scanXml(xml);
+    ({ root, plain } = scanXmlDocument(xml));
   } catch (error) {
     if (!(error instanceof XmlScanError)) throw error;
     if (error.limit)
       fail(opts, 'too-complex', `it is not shaped like a ${opts.kind}: ${error.message}.`, xml, error.offset);
     scanError = error;
   }
-  const valid = XMLValidator.validate(xml);
+  // A document in the plain syntax is one the validator accepts (see xml-plain.ts): it is not walked a
+  // second time. Anything else, including every document the scanner refused, still goes through it.
+  const valid = plain ? true : XMLValidator.validate(xml);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     // The validator reports a document that stops early as unclosed tags: say "truncated", which is
@@ -206,7 +228,6 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
       error.offset,
     );
   }
-  const references = scanReferences(xml);
   if (references.invalidCharacter !== -1) {
     const at = references.invalidCharacter;
     const reference = xml.slice(at, xml.indexOf(';', at) + 1);

@@ -17,7 +17,7 @@ import {
   type WrittenUrl,
 } from './sitemap-split.js';
 import { NamespaceResolver } from './xml-namespaces.js';
-import { textOf } from './xml-scan.js';
+import { textOf, type XmlElement } from './xml-scan.js';
 import { escapeXmlAttribute, escapeXmlText } from './xml-text.js';
 
 export const rewriteSitemapOptionsSchema = rewriteOptionsSchema.extend({
@@ -81,12 +81,16 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     }
     return lastMapped;
   };
+  // The writer maps the <loc> of the <url> being written to the newLoc already mapped for the check.
+  let locElement: XmlElement | undefined;
+  let newLoc = '';
   const writer = new AllowListWriter({
     xml: source,
     ns,
     sourceNs: ns.resolve(doc.root) ?? '',
     targetNs: SITEMAP_NS,
-    mapUrl: (kind: UrlKind, value: string) => (kind === 'file' ? value : page(value)),
+    mapUrl: (kind: UrlKind, value: string, element: XmlElement) =>
+      kind === 'file' ? value : element === locElement ? newLoc : page(value),
     html: (text) => text,
   });
   const out: WrittenUrl[] = [];
@@ -94,15 +98,18 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     const loc = childNamed(url, 'loc');
     if (!loc) continue; // a <url> without <loc> is invalid and useless to crawlers
     const upstream = textOf(source, loc).trim();
-    const newLoc = page(upstream);
+    locElement = loc;
+    newLoc = page(upstream);
     if (newLoc === '' || opts.seen.has(newLoc)) continue;
     opts.seen.add(newLoc);
     const lastmod = childNamed(url, 'lastmod');
     let xml = writer.write(url, SITEMAP_URL);
-    const alternates = opts.alternates?.(newLoc) ?? [];
-    const close = xml.lastIndexOf('</');
-    if (alternates.length > 0 && close > 0 && !xml.includes('hreflang='))
-      xml = xml.slice(0, close) + alternateLinks(alternates) + xml.slice(close);
+    const alternates = opts.alternates?.(newLoc);
+    if (alternates !== undefined && alternates.length > 0) {
+      const close = xml.lastIndexOf('</');
+      if (close > 0 && !xml.includes('hreflang='))
+        xml = xml.slice(0, close) + alternateLinks(alternates) + xml.slice(close);
+    }
     out.push({
       xml,
       lastmod: lastmod ? textOf(source, lastmod).trim() || undefined : undefined,

@@ -62,6 +62,11 @@ function urlset(entries: readonly WrittenUrl[]): string {
 
 export function packSitemap(entries: WrittenUrl[], opts: PackOptions): SitemapOutput {
   if (entries.length <= opts.maxUrlsPerFile) {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: when 3 times the length fits, the size does too, and
+    // no entry needs measuring (measuring flattens each one, 50,000 copies in a large sitemap).
+    let length = 0;
+    for (const e of entries) length += e.xml.length + 1;
+    if (FRAME + 3 * length <= opts.maxBytesPerFile) return { kind: 'urlset', xml: urlset(entries) };
     let total = FRAME;
     for (const e of entries) total += Buffer.byteLength(e.xml) + 1;
     if (total <= opts.maxBytesPerFile) return { kind: 'urlset', xml: urlset(entries) };

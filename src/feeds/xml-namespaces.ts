@@ -73,6 +73,11 @@ export class NamespaceResolver {
   readonly #declared = new Map<XmlElement, ReadonlyMap<string, string> | null>();
   /** Undeclared prefixes met, and whether they were repaired from WELL_KNOWN_NAMESPACES. */
   readonly undeclared = new Map<string, boolean>();
+  // The last resolution made by walking the ancestors: the children of that element (the <loc> and
+  // <lastmod> of a <url>) that declare nothing themselves resolve the same way.
+  #lastElement: XmlElement | undefined;
+  #lastPrefix = '';
+  #lastUri: string | undefined;
 
   constructor(xml: string) {
     this.#xml = xml;
@@ -100,6 +105,18 @@ export class NamespaceResolver {
    */
   resolve(element: XmlElement, prefix = element.prefix): string | undefined {
     if (prefix === 'xml') return XML_NS;
+    if (element.parent !== undefined && element.parent === this.#lastElement && prefix === this.#lastPrefix) {
+      const own = this.#bindings(element)?.get(prefix);
+      return own ?? this.#lastUri;
+    }
+    const uri = this.#walk(element, prefix);
+    this.#lastElement = element;
+    this.#lastPrefix = prefix;
+    this.#lastUri = uri;
+    return uri;
+  }
+
+  #walk(element: XmlElement, prefix: string): string | undefined {
     for (let el: XmlElement | undefined = element; el; el = el.parent) {
       const uri = this.#bindings(el)?.get(prefix);
       if (uri !== undefined) return uri;

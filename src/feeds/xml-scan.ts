@@ -4,6 +4,7 @@
 // because it is several times faster than an order-preserving parse + build of a 50,000-URL sitemap.
 // It never expands anything: entity references stay as raw text until a caller decodes a value.
 
+import { isPlainAttributes, isPlainInstruction, isPlainName, isPlainReference, isSpaceOnly } from './xml-plain.js';
 import { decodeXmlEntities } from './xml-text.js';
 
 export interface XmlElement {
@@ -20,7 +21,8 @@ export interface XmlElement {
   /** Offset just after the end tag's `>`. */
   end: number;
   readonly parent: XmlElement | undefined;
-  readonly children: XmlElement[];
+  /** Set when the element closes; elements without children share one frozen empty array. */
+  children: readonly XmlElement[];
 }
 
 export interface XmlAttribute {
@@ -78,23 +80,89 @@ function skipTo(xml: string, from: number, marker: string, what: string): number
   return at + marker.length;
 }
 
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
+
+interface QualifiedName {
+  name: string;
+  prefix: string;
+  local: string;
+}
+
+/**
+ * The name written at xml[from, to), split at its first colon. A document repeats a few names thousands
+ * of times (`url`, `loc`, `lastmod`): the last 16 different ones are compared in place and shared
+ * rather than sliced again for every element.
+ */
+function qualifiedName(xml: string, from: number, to: number, recent: QualifiedName[]): QualifiedName {
+  const length = to - from;
+  for (const known of recent) if (known.name.length === length && xml.startsWith(known.name, from)) return known;
+  const name = xml.slice(from, to);
+  const colon = name.indexOf(':');
+  const found = {
+    name,
+    prefix: colon === -1 ? '' : name.slice(0, colon),
+    local: colon === -1 ? name : name.slice(colon + 1),
+  };
+  recent.unshift(found);
+  if (recent.length > 16) recent.pop();
+  return found;
+}
+
+export interface ScannedXml {
+  root: XmlElement;
+  /** The document is in the plain syntax (xml-plain.ts), which fast-xml-parser's validator accepts. */
+  plain: boolean;
+}
+
 /** Builds the element tree of a single-rooted document. Throws XmlScanError on structural problems. */
 export function scanXml(xml: string): XmlElement {
+  return scanXmlDocument(xml).root;
+}
+
+/**
+ * Builds the element tree of a single-rooted document and tells whether it is in the plain syntax.
+ * Throws XmlScanError on structural problems.
+ */
+export function scanXmlDocument(xml: string): ScannedXml {
   let root: XmlElement | undefined;
   const stack: XmlElement[] = [];
+  // The children of the open elements, in order; each element's own run starts at its childStart.
+  // Copied out when the element closes: arrays of the exact size, none for the leaves.
+  const pending: XmlElement[] = [];
+  const childStart: number[] = [];
+  const names: QualifiedName[] = [];
   let i = 0;
+  let plain = true;
+  // The next `&` at or after the current text; found again only once the scan has passed it (linear).
+  let amp = xml.indexOf('&');
   for (;;) {
     const lt = xml.indexOf('<', i);
+    const textEnd = lt === -1 ? xml.length : lt;
+    if (plain && textEnd > i) {
+      if (stack.length === 0) {
+        plain = isSpaceOnly(xml, i, textEnd);
+      } else if (amp !== -1 && amp < textEnd) {
+        if (amp < i) amp = xml.indexOf('&', i);
+        while (amp !== -1 && amp < textEnd) {
+          if (!isPlainReference(xml, amp)) plain = false;
+          amp = xml.indexOf('&', amp + 1);
+        }
+      }
+    }
     if (lt === -1) break;
     const next = xml.charCodeAt(lt + 1);
     if (next === 33 /* ! */) {
       if (xml.startsWith('<!--', lt)) i = skipTo(xml, lt + 4, '-->', 'A comment');
       else if (xml.startsWith('<![CDATA[', lt)) i = skipTo(xml, lt + 9, ']]>', 'A CDATA section');
-      else i = skipTo(xml, lt + 2, '>', 'A declaration');
+      else {
+        i = skipTo(xml, lt + 2, '>', 'A declaration');
+        plain = false;
+      }
       continue;
     }
     if (next === 63 /* ? */) {
       i = skipTo(xml, lt + 2, '?>', 'A processing instruction');
+      if (plain) plain = isPlainInstruction(xml, lt);
       continue;
     }
     if (next === 47 /* / */) {
@@ -107,6 +175,12 @@ export function scanXml(xml: string): XmlElement {
         const name = xml.slice(lt + 2, gt).trim();
         throw new XmlScanError(`unexpected end tag </${name}>${open ? ` (expected </${open.name}>)` : ''}`, lt, false);
       }
+      if (plain && after !== gt) plain = isSpaceOnly(xml, after, gt);
+      const first = childStart.pop() ?? pending.length;
+      if (pending.length > first) {
+        open.children = pending.slice(first);
+        pending.length = first;
+      }
       open.contentEnd = lt;
       open.end = gt + 1;
       i = gt + 1;
@@ -114,7 +188,7 @@ export function scanXml(xml: string): XmlElement {
     }
     let n = lt + 1;
     while (n < xml.length && !isNameEnd(xml.charCodeAt(n))) n++;
-    const name = xml.slice(lt + 1, n);
+    const { name, prefix, local } = qualifiedName(xml, lt + 1, n, names);
     const end = tagEnd(xml, n);
     if (end === -1) throw new XmlScanError(`the start tag <${name}> is never closed`, lt, true);
     if (end - lt > SCAN_LIMITS.maxTagLength) {
@@ -130,27 +204,30 @@ export function scanXml(xml: string): XmlElement {
     }
     const parent = stack[stack.length - 1];
     if (!parent && root) throw new XmlScanError(`a second root element <${name}> follows <${root.name}>`, lt, false);
-    const colon = name.indexOf(':');
     const element: XmlElement = {
       name,
-      prefix: colon === -1 ? '' : name.slice(0, colon),
-      local: colon === -1 ? name : name.slice(colon + 1),
+      prefix,
+      local,
       start: lt,
       startTagEnd: end,
       contentEnd: end,
       end,
       parent,
-      children: [],
+      children: NO_CHILDREN,
     };
-    if (parent) parent.children.push(element);
+    if (parent) pending.push(element);
     else root = element;
-    if (xml.charCodeAt(end - 2) !== 47 /* / */) stack.push(element);
+    if (xml.charCodeAt(end - 2) !== 47 /* / */) {
+      stack.push(element);
+      childStart.push(pending.length);
+    }
+    if (plain) plain = isPlainName(xml, lt + 1, n) && (end - 1 === n || isPlainAttributes(xml, n, end - 1));
     i = end;
   }
   const unclosed = stack[stack.length - 1];
   if (unclosed) throw new XmlScanError(`<${unclosed.name}> is never closed`, unclosed.start, true);
   if (!root) throw new XmlScanError('there is no root element', 0, false);
-  return root;
+  return { root, plain };
 }
 
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -226,69 +303,6 @@ export function textOf(xml: string, element: XmlElement): string {
 export function isSingleCdata(xml: string, element: XmlElement): boolean {
   const raw = xml.slice(element.startTagEnd, element.contentEnd).trim();
   return raw.startsWith('<![CDATA[') && raw.endsWith(']]>') && raw.indexOf(']]>') === raw.length - 3;
-}
-
-/** A reference that is well-formed without a DTD: the five predefined entities or a character reference. */
-const DEFINED_REFERENCE = /&(?:lt|gt|amp|apos|quot|#([0-9]{1,7})|#x([0-9a-fA-F]{1,6}));/y;
-
-function isXmlChar(code: number): boolean {
-  return (
-    code === 0x9 ||
-    code === 0xa ||
-    code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) ||
-    (code >= 0xe000 && code <= 0xfffd) ||
-    (code >= 0x10000 && code <= 0x10ffff)
-  );
-}
-
-export interface ReferenceScan {
-  /**
-   * Offsets (ascending) of every `&` that starts no predefined entity and no character reference:
-   * `&nbsp;`, `&uuml;` (HTML entities an upstream copied in) or a bare `&` in an attribute value.
-   */
-  stray: number[];
-  /** Offset of the first character reference to a code point XML forbids (`&#26;`), or -1. */
-  invalidCharacter: number;
-}
-
-/**
- * Finds the references in text and attribute values that make a document without a DTD ill-formed, which
- * fast-xml-parser's validator lets through. Stray `&`s are escaped to `&amp;` by the rewriters (the text
- * then shows literally; nothing is expanded); a reference to a forbidden character is refused by the
- * caller. CDATA sections, comments and processing instructions are skipped: an `&` there is literal
- * already. Linear: a document without `&` costs one indexOf.
- */
-export function scanReferences(xml: string): ReferenceScan {
-  const result: ReferenceScan = { stray: [], invalidCharacter: -1 };
-  let amp = xml.indexOf('&');
-  if (amp === -1) return result;
-  let comment = xml.indexOf('<!');
-  let pi = xml.indexOf('<?');
-  while (amp !== -1) {
-    const section = comment === -1 ? pi : pi === -1 ? comment : Math.min(comment, pi);
-    if (section !== -1 && section < amp) {
-      let end = section + 2;
-      if (xml.startsWith('<!--', section)) end = xml.indexOf('-->', section + 4) + 3;
-      else if (xml.startsWith('<![CDATA[', section)) end = xml.indexOf(']]>', section + 9) + 3;
-      else if (section === pi) end = xml.indexOf('?>', section + 2) + 2;
-      if (end < section + 2) return result; // unclosed: the document was refused before this runs
-      if (comment !== -1 && comment < end) comment = xml.indexOf('<!', end);
-      if (pi !== -1 && pi < end) pi = xml.indexOf('<?', end);
-      if (amp < end) amp = xml.indexOf('&', end);
-      continue;
-    }
-    DEFINED_REFERENCE.lastIndex = amp;
-    const ref = DEFINED_REFERENCE.exec(xml);
-    if (!ref) {
-      result.stray.push(amp);
-    } else if (result.invalidCharacter === -1 && (ref[1] !== undefined || ref[2] !== undefined)) {
-      const code = ref[1] !== undefined ? Number.parseInt(ref[1], 10) : Number.parseInt(ref[2] ?? '', 16);
-      if (!isXmlChar(code)) result.invalidCharacter = amp;
-    }
-    amp = xml.indexOf('&', amp + 1);
-  }
-  return result;
 }
 
 /** 1-based line and column of an offset. */

@@ -3,7 +3,7 @@
 // readers reject it). The rewriters escape them to `&amp;`: the text then reads literally, nothing expanded.
 import { describe, expect, it } from 'vitest';
 import { makeArticleUrlMapper, rewriteRss, rewriteSitemap } from '../../src/feeds/index.js';
-import { scanReferences } from '../../src/feeds/xml-scan.js';
+import { scanReferences } from '../../src/feeds/xml-references.js';
 
 const strayAmpersandOffsets = (xml: string): number[] => scanReferences(xml).stray;
 
@@ -22,6 +22,24 @@ describe('stray ampersands', () => {
         selfUrl: 'https://blog.example.com/rss.xml',
       }),
     ).toThrow(/not well-formed XML: the character reference &#26; names a character XML does not allow/);
+  });
+
+  it('a forbidden character after stray ampersands is placed in the escaped text, as written out', () => {
+    const rss = `<rss version="2.0"><channel>\n<title>Fish & Chips&nbsp;&amp; &#26;</title><link>${SITE}/</link></channel></rss>`;
+    let error: unknown;
+    try {
+      rewriteRss(rss, {
+        url: `${SITE}/rss.xml`,
+        upstreamOrigins: origins,
+        mapUrl,
+        selfUrl: 'https://blog.example.com/rss.xml',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    // "<title>Fish &amp; Chips&amp;nbsp;&amp; " is 39 characters: &#26; starts at column 40 of line 2.
+    expect(error).toMatchObject({ reason: 'not-well-formed', line: 2, column: 40 });
+    expect((error as Error).message).toContain('the character reference &#26; names a character XML does not allow');
   });
 
   it('finds undefined entities and bare ampersands, not predefined ones, character references, CDATA or comments', () => {

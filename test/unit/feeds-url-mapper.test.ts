@@ -82,6 +82,19 @@ describe('makeArticleUrlMapper', () => {
       ` https://pro-blog.example.com/blog/${slug}/ `,
       `https://pro-blog.example.com/blog/${slug}//`,
       `https://pro-blog.example.com/blog/${slug}/?q=1`,
+      // Queries: kept as written where the URL parser keeps them, a lone '?' dropped, the rest encoded.
+      ...[
+        '?',
+        '?a=1&b=2&c=3&nbsp;&d',
+        "?x='y'",
+        '?x="y"',
+        '?%zz',
+        '?a b',
+        '?é',
+        '?a?b/c:d@e!$()*+,;',
+        '?<a>',
+        '?x#h',
+      ].map((query) => `https://pro-blog.example.com/blog/${slug}${query}`),
     ]);
     for (const [blogSite, pattern] of [
       ['https://blog.example.com/', '/blog/[slug]/'],
@@ -89,6 +102,7 @@ describe('makeArticleUrlMapper', () => {
       ['https://blog.example.com/base/', 'posts/[slug]/index.html'],
       ['https://blog.example.com/', '/a b/[slug]/'],
       ['https://blog.example.com/', '/../[slug]/'],
+      ['https://blog.example.com/', '/[slug]/x/[slug]'],
     ] as const) {
       const map = makeArticleUrlMapper({ blogSite, articlePattern: pattern, upstreamOrigins });
       for (const upstream of upstreams)
