@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, XmlSafetyError } from '../../src/feeds/index.js';
+import { fastestMs } from '../support/timing.js';
 
 const CORPORA = join(import.meta.dirname, '../corpora/xml');
 const URL_SITEMAP = 'https://api.example.com/api/sites/12/sitemap.xml';
@@ -37,9 +38,8 @@ describe('hostile XML (corpora/xml/xxe)', () => {
         [parseSitemapEntries, URL_SITEMAP],
         [parseRssFeed, URL_RSS],
       ] as const) {
-        const started = performance.now();
         const error = rejection(() => parse(xml, { url }));
-        expect(performance.now() - started).toBeLessThan(200);
+        expect(fastestMs(() => rejection(() => parse(xml, { url })))).toBeLessThan(200);
         expect(error.message).toContain(url);
         expect(error.message).not.toMatch(/lollol|dosdos|root:x:0/);
         if (/<!DOCTYPE/.test(xml) && !/<html/.test(xml)) {
@@ -115,9 +115,8 @@ describe('broken upstream documents', () => {
     const deep = `<urlset>${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}</urlset>`;
     const hugeTag = `<urlset ${Array.from({ length: 50_000 }, (_, i) => `a${i}="x"`).join(' ')}/>`;
     for (const xml of [deep, hugeTag]) {
-      const started = performance.now();
       const error = rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP }));
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(fastestMs(() => rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP })))).toBeLessThan(500);
       expect(error.reason).toBe('too-complex');
       expect(error.message).toContain(
         `The sitemap at ${URL_SITEMAP} is not safe to parse: it is not shaped like a sitemap`,
@@ -129,9 +128,8 @@ describe('broken upstream documents', () => {
       '<!---->'.repeat(10_000) + '<!--'.repeat(10_000) + '<urlset/>',
       `<urlset>${'<![CDATA['.repeat(200_000)}<!DOCTYPE x>`,
     ]) {
-      const started = performance.now();
       expect(rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP })).message).toContain(URL_SITEMAP);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(fastestMs(() => rejection(() => parseSitemapEntries(xml, { url: URL_SITEMAP })))).toBeLessThan(1000);
     }
     const html = rejection(() =>
       parseSitemapEntries('<?xml version="1.0"?>\n<!-- x -->\n<html><body>x</body></html>', { url: URL_SITEMAP }),
