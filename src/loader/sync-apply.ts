@@ -216,10 +216,10 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
   const details = plan.fetch.filter((a) => a.via === 'detail');
   // A detail whose connection broke before any answer (the service may never have seen it) is sent once more
-  // while the budget has a request to spare; one the service began answering is not (it was served). A build busy for longer than the service keeps an idle connection open (a large store being
-  // written, on a loaded machine) sends its next request on a connection the service has closed: it fails
-  // without an answer, and the article would reach the pages one build late. Without a spare request it stays
-  // pending, and the warning names it.
+  // while the budget has a request to spare; one the service began answering is not (it was served). A build
+  // busy for longer than the service keeps an idle connection open (10,000 articles on a loaded machine) may
+  // send its next request on a connection the service has closed: it fails without an answer, and the article
+  // would reach the pages one build late. Without a spare request it stays pending, and the warning names it.
   let spare = Math.max(0, input.spareDetails ?? 0);
   const resend = (error: unknown) => {
     if (spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
