@@ -32,6 +32,9 @@ const articles = readdirSync(join(outDir, 'blog')).length;
 const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
 const log = lines
   .map(([, line]) => line)
-  .filter((line) => /articles?: \d+ new|images: |fetched \d+ of \d+ articles/.test(line))
+  // The loader's summary, progress and image lines, and its warnings (a detail that failed names its article).
+  .filter((line) =>
+    /articles?: \d+ new|images: |fetched \d+ of \d+ articles|\[WARN\] \[astro-content-publisher/.test(line),
+  )
   .join('\n');
 console.log(JSON.stringify({ ms: Math.round(ms), articles, peakMB, phases: phasesOf(lines, ms), loader, log }));

@@ -6,7 +6,7 @@
 //   images downloaded (target 0) and wall time.
 // Each build chain has its own cacheDir, so that chains differ only in the one switch they measure; the two
 // builds of a comparison are interleaved (site-build.mjs, interleaved()).
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildInChild, interleaved } from './site-build.mjs';
 
@@ -15,6 +15,8 @@ const MEDIA = 'GET /media/*';
 export const DEPLOY_TARGETS = {
   incrementalVsFull: ['<= 0.4', (f) => f.incrementalVsFull <= 0.4],
   'incremental1.rendered': ['<= 2 (article + list)', (f) => f['incremental1.rendered'] <= 2],
+  'incremental1.stale': ['0', (f) => f['incremental1.stale'] === 0],
+  'fullWarm.stale': ['0', (f) => f['fullWarm.stale'] === 0],
   'imagesWarm.downloads': ['0', (f) => f['imagesWarm.downloads'] === 0],
   imagesOnVsOff: ['<= 1.15', (f) => f.imagesOnVsOff <= 1.15],
 };
@@ -26,11 +28,36 @@ function mtimes(dir) {
   return out;
 }
 
-/** The loader's summary line of a build ("N articles: x new, y changed, ..."). */
+const escapeHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/**
+ * The changed articles whose page in `outDir` does not show the title they have on the service now: what a
+ * reader of that output would see late. Read from the pages themselves, not from their mtimes (a page Astro
+ * restores from its incremental cache is written without being rendered).
+ */
+function stalePages(outDir, titles) {
+  return [...titles]
+    .filter(([slug, title]) => {
+      let html = '';
+      try {
+        html = readFileSync(join(outDir, 'blog', slug, 'index.html'), 'utf8');
+      } catch {
+        // No page at all is as stale as an old one.
+      }
+      return !html.includes(`<h1>${escapeHtml(title)}</h1>`);
+    })
+    .map(([slug]) => slug);
+}
+
+/**
+ * The loader's summary line of a build ("N articles: x new, y changed, ..."), and its warnings but the one every
+ * build of a capped list repeats: a detail call that failed is named there, with its error, as pending.
+ */
 const summaryOf = (built) =>
   built.log
     .split('\n')
-    .filter((line) => / new, /.test(line))
+    .filter((line) => / new, /.test(line) || (/\[WARN\]/.test(line) && !/cuts the list short/.test(line)))
     .join(' ');
 
 function deployEnv(simulator, siteId) {
@@ -65,7 +92,8 @@ const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
 /**
  * A rebuild after one changed article with incremental builds (store and output kept) against a full warm
  * build that fetches the same change, as interleaved pairs; used at 1,000 articles here and at 10,000 by
- * bench/scale.mjs. Returns the interleaved() result and the most HTML files one incremental rebuild wrote.
+ * bench/scale.mjs. Returns the interleaved() result, the most HTML files one incremental rebuild wrote, and per
+ * chain the builds after which a changed article's page still showed its old title (read from the pages).
  */
 export async function measureIncremental({ simulator, siteId, work, log, articles, pairs }) {
   const build = chainBuilder(deployEnv(simulator, siteId), work, articles);
@@ -81,15 +109,29 @@ export async function measureIncremental({ simulator, siteId, work, log, article
   ).json();
   const outDir = join(work, 'deploy-incremental-out');
   let rendered = 0;
+  // Builds after which a changed article's page still showed its old title, per chain.
+  const stale = { incremental: 0, full: 0 };
+  // slug -> the title each changed article has on the service now.
+  const titles = new Map();
   log(`bench deploy: ${pairs} pairs of (one article changed, incremental rebuild | full warm build), interleaved...`);
   const change = async (i) => {
     const slug = list.results[(Math.floor(list.results.length / 2) + i * 7) % list.results.length].slug;
+    const title = `Changed for the deploy bench (${i}): ${slug}`;
     const response = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title: `Changed for the deploy bench (${i}): ${slug}` }),
+      body: JSON.stringify({ title }),
     });
     if (!response.ok) throw new Error(`bench deploy: PATCH answered ${response.status}`);
+    titles.set(slug, title);
+    log(`bench deploy: pair ${i + 1}: changed the title of ${slug} on the service`);
+  };
+  const checkPages = (i, chain) => {
+    const late = stalePages(join(work, `deploy-${chain}-out`), titles);
+    if (late.length) stale[chain] += 1;
+    log(
+      `bench deploy: pair ${i + 1}: ${chain} chain: ${late.length ? `STALE page(s), old title still shown: ${late.join(', ')}` : `all ${titles.size} changed articles' pages current`}`,
+    );
   };
   // Each pair starts with one change on the service; both chains then build it (the full one renders all).
   // Each build's time is logged as it ends, so that a run cut short still leaves its finished pairs.
@@ -105,6 +147,7 @@ export async function measureIncremental({ simulator, siteId, work, log, article
       const names = written.length <= 4 ? `: ${written.join(', ')}` : '';
       log(`bench deploy: pair ${i + 1}: incremental rebuild ${built.ms} ms, ${written.length} pages written${names}`);
       log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
+      checkPages(i, 'incremental');
       return built;
     },
     async (i) => {
@@ -112,10 +155,11 @@ export async function measureIncremental({ simulator, siteId, work, log, article
       const built = await build('full', OFF);
       log(`bench deploy: pair ${i + 1}: full warm build ${built.ms} ms`);
       log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
+      checkPages(i, 'full');
       return built;
     },
   );
-  return { ...result, rendered };
+  return { ...result, rendered, stale };
 }
 
 export async function measureDeploy({ simulator, siteId, work, log, articles, pairs = 5 }) {
@@ -146,6 +190,8 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
       'incrementalVsFull.min': inc.min,
       'incrementalVsFull.max': inc.max,
       'incremental1.rendered': rendered,
+      'incremental1.stale': inc.stale.incremental,
+      'fullWarm.stale': inc.stale.full,
       'imagesCold.downloads': coldDownloads,
       'imagesWarm.downloads': warmDownloads,
       'imagesWarm.ms': images.aMs,

@@ -48,6 +48,10 @@ export const SCALE_TARGETS = {
   'scale.coldPeakVsGlob': ['<= 1.2', (f) => f['scale.coldPeakVsGlob'] <= 1.2],
   'scale.incrementalVsFull': ['<= 0.2', (f) => f['scale.incrementalVsFull'] <= 0.2],
   'scale.incremental1.rendered': ['<= 2 (article + list)', (f) => f['scale.incremental1.rendered'] <= 2],
+  // Builds after which a changed article's page still showed its old title (the loader's summary of that build
+  // then counts it pending, and its warning names it: bench/deploy.mjs logs both).
+  'scale.incremental1.stale': ['0', (f) => f['scale.incremental1.stale'] === 0],
+  'scale.fullWarm.stale': ['0', (f) => f['scale.fullWarm.stale'] === 0],
 };
 
 /** Cold and warm builds against glob()'s of the same files: pages, requests, time and peak memory. */
@@ -111,6 +115,8 @@ export async function measureScale({ log = () => undefined } = {}) {
         'scale.incrementalVsFull.min': inc.min,
         'scale.incrementalVsFull.max': inc.max,
         'scale.incremental1.rendered': inc.rendered,
+        'scale.incremental1.stale': inc.stale.incremental,
+        'scale.fullWarm.stale': inc.stale.full,
       });
       // Where the time of each goes (bench/phases.mjs), beside the 1,000-article kinds in the breakdown.
       const kinds = { scaleIncremental1: inc.runs.map((r) => r.a), scaleFullWarm: inc.runs.map((r) => r.b) };

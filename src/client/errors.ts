@@ -135,6 +135,17 @@ export class ApiError extends PublisherError {
 /** No HTTP response: connection refused, reset, DNS failure, body cut off. */
 export class NetworkError extends PublisherError {
   override readonly code = 'network' as const;
+  /**
+   * Did the service start answering (its status and headers arrived) before the connection broke? When not,
+   * the request may never have reached it: a connection the service had closed while it sat idle, for one.
+   * @default false
+   */
+  readonly answered: boolean;
+
+  constructor(init: PublisherErrorInit & { answered?: boolean }) {
+    super(init);
+    this.answered = init.answered ?? false;
+  }
 }
 
 /** No complete response within `timeoutMs` (or `generateTimeoutMs`). */

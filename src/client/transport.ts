@@ -142,8 +142,10 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     let response: Response;
     let text: string;
     let oversize: { bytesSeen: number; declared: boolean } | undefined;
+    let headersCame = false;
     try {
       ({ response } = await fetchSameOrigin(fetchImpl, url, { method, headers, body, signal }));
+      headersCame = true;
       // Read the body under the same signal: a stalled body is a timeout, a cut body a network failure.
       const read = await readBodyCapped(response, maxBytes);
       if (read.ok) text = read.text;
@@ -192,6 +194,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
           message: `[${method}] ${path}: network error: ${detail}. ${hint}`,
           hint,
           cause: error,
+          answered: headersCame,
         }),
       };
     }

@@ -1,5 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
-import type { ArticleDetail, ArticleListItem } from '../client/index.js';
+import { NetworkError, type ArticleDetail, type ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
 import type { ImageStep } from './images-step.js';
 import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
@@ -34,6 +34,12 @@ export interface ApplyInput {
   fetchedHashes?: Map<string, string>;
   /** Called once per planned fetch when it is through (stored, skipped or failed): the build's progress. */
   onFetched?: () => void;
+  /**
+   * Detail calls the budget still allows beyond the plan's: each may resend one detail whose connection broke
+   * before the service answered (see applyFetches).
+   * @default 0
+   */
+  spareDetails?: number;
 }
 
 export interface ApplyOutcome {
@@ -208,32 +214,47 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   };
   const failedNew: PlannedFetch[] = [];
   const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
+  const details = plan.fetch.filter((a) => a.via === 'detail');
+  // A detail whose connection broke before any answer (the service may never have seen it) is sent once more
+  // while the budget has a request to spare; one the service began answering is not (it was served). A build
+  // busy for longer than the service keeps an idle connection open (10,000 articles on a loaded machine) may
+  // send its next request on a connection the service has closed: it fails without an answer, and the article
+  // would reach the pages one build late. Without a spare request it stays pending, and the warning names it.
+  let spare = Math.max(0, input.spareDetails ?? 0);
+  const resend = (error: unknown) => {
+    if (spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
+    spare -= 1;
+    return true;
+  };
   await Promise.all(
-    plan.fetch
-      .filter((a) => a.via === 'detail')
-      .map(async (action) => {
+    details.map(async (action) => {
+      try {
         try {
           count(action.slug, await fromDetail(input, action));
         } catch (error) {
-          // Not a fault of the service: the feed's copy of the same article would be refused alike.
-          if (error instanceof EntrySchemaError) {
-            outcome.refused.push(error);
-            return;
-          }
-          // A retry of an entry that lives on its feed copy, answered in the other language again: the held copy
-          // stays as it is (still incomplete, counted pending), and the next retry waits its turn.
-          const held = input.state.entries[action.slug];
-          if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError && held) {
-            held.retriedAt = Date.now();
-            return;
-          }
-          outcome.failures.push({ slug: action.slug, error });
-          // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
-          if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
-        } finally {
-          input.onFetched?.();
+          if (!resend(error)) throw error;
+          count(action.slug, await fromDetail(input, action));
         }
-      }),
+      } catch (error) {
+        // Not a fault of the service: the feed's copy of the same article would be refused alike.
+        if (error instanceof EntrySchemaError) {
+          outcome.refused.push(error);
+          return;
+        }
+        // A retry of an entry that lives on its feed copy, answered in the other language again: the held copy
+        // stays as it is (still incomplete, counted pending), and the next retry waits its turn.
+        const held = input.state.entries[action.slug];
+        if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError && held) {
+          held.retriedAt = Date.now();
+          return;
+        }
+        outcome.failures.push({ slug: action.slug, error });
+        // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
+        if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
+      } finally {
+        input.onFetched?.();
+      }
+    }),
   );
   const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
   const fromFeed = [

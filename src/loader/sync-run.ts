@@ -196,6 +196,7 @@ export async function runArticlesSync(
     fingerprint,
     images,
     onFetched: progress.done,
+    spareDetails: slots - plan.fetch.filter((f) => f.via === 'detail').length,
   };
   const outcome = await applyFetches(apply, plan).finally(progress.stop);
   if (outcome.failures.length) state.feedWanted = true;

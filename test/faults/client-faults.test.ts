@@ -159,7 +159,15 @@ const ROWS: Row[] = [
     endpoints: ALL,
     fault: () => ({ drop: 'mid-body' }),
     requests: 3,
-    expect: fails(NetworkError),
+    // The service began answering: the request was served (a caller must not take it for one never sent).
+    expect: fails(NetworkError, (error) => expect((error as NetworkError).answered).toBe(true)),
+  },
+  {
+    name: 'connection dropped before the headers: NetworkError after bounded retries, not answered',
+    endpoints: ALL,
+    fault: () => ({ drop: 'before-headers' }),
+    requests: 3,
+    expect: fails(NetworkError, (error) => expect((error as NetworkError).answered).toBe(false)),
   },
   {
     name: 'truncated body: a format error naming the endpoint (JSON) or the feed URL (XML), not retried',
