@@ -48,23 +48,3 @@ export function headings(dir: string, path: string, tag: string): string[] {
     DomUtils.textContent(element).replace(/\s+/g, ' ').trim(),
   );
 }
-
-/**
- * A check that depends on another helper's fix, behind a named temporary constant. While `pending`, the
- * defect must still show (the check must fail): its message is printed, and the day the fix lands the
- * test fails until the constant is set to false. Never a skip.
- */
-export function pendingCheck(pending: boolean, label: string, check: () => void): void {
-  if (!pending) {
-    check();
-    return;
-  }
-  try {
-    check();
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n').slice(0, 6).join(' | ') : String(error);
-    console.log(`[pending] ${label}: still fails: ${message}`);
-    return;
-  }
-  throw new Error(`[pending] ${label}: passes now. Set its PENDING_ constant to false in real-themes.test.ts.`);
-}
