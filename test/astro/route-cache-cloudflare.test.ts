@@ -76,19 +76,32 @@ describe('route caching on @astrojs/cloudflare (cacheCloudflare, workerd)', () =
   }, 60_000);
 
   it('the endpoint reads its token from the secret binding: another token 403; the right one reaches the provider (502 where purging is unavailable)', async () => {
-    const post = (token: string) =>
-      fetch(`${blog}/_publisher/invalidate`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ tags: ['publisher:site-12:x'] }),
-      });
+    // Miniflare's entry worker answers 500 "Error: Network connection lost." when its connection to the
+    // worker drops; in two runs of the whole suite on a loaded machine it did so for this request, never alone (a
+    // runtime event of the local workerd, whose cause was not found). The endpoint never writes that text, so
+    // such an answer is sent again, at most twice, and said in the log; any answer of the endpoint is judged.
+    const post = async (token: string): Promise<{ status: number; text: string }> => {
+      for (let attempt = 1; ; attempt += 1) {
+        const response = await fetch(`${blog}/_publisher/invalidate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ tags: ['publisher:site-12:x'] }),
+        });
+        const text = await response.text();
+        if (attempt === 3 || response.status !== 500 || !text.startsWith('Error: Network connection lost')) {
+          return { status: response.status, text };
+        }
+        console.log(
+          `[route-cache-cloudflare] workerd lost the connection to the worker (attempt ${attempt}); sent again`,
+        );
+      }
+    };
     expect((await post(`${TOKEN}-not`)).status).toBe(403);
-    const accepted = await post(TOKEN);
-    const text = await accepted.text();
+    const { status, text } = await post(TOKEN);
     // Past the token: the provider was called. Cloudflare's purge from a worker (`cache.purge` of
     // cloudflare:workers) is in private beta and not in workerd, so the provider throws here, and the endpoint
     // says so with a 502 (watch keeps the change and retries) rather than a false 200.
-    expect(accepted.status, text).toBe(502);
+    expect(status, text).toBe(502);
     expect((JSON.parse(text) as { error?: string }).error).toMatch(/cache provider failed to invalidate/);
   }, 60_000);
 });
