@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, isolatedSite } from './loader-harness.js';
+import { admin, isolatedSite, modelSiteBuild } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -57,18 +57,7 @@ describe('links of pages kept by an incremental build', () => {
       'en',
       `<p><a href="${SERVICE}/en/blog/pair/">pair</a> <a href="${SERVICE}/en/blog/solo/#top">solo</a></p>`,
     );
-    const build = () =>
-      buildFixture({
-        root: site.root,
-        outDir: site.outDir,
-        cacheDir: site.cacheDir,
-        env: {
-          PUBLISHER_SITE_ID: '12',
-          PUBLISHER_BASE_URL: sim.url,
-          PUBLISHER_API_KEY: sim.tokens.pro,
-          MODEL_SITE_BUDGET: '10',
-        },
-      });
+    const build = modelSiteBuild(site, sim);
 
     const first = await build();
     expect(first.error).toBeUndefined();

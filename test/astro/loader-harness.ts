@@ -114,6 +114,29 @@ export async function buildFixture(opts: {
   return error ? { logs, error } : { logs };
 }
 
+/**
+ * A build of an isolated copy of the model-site fixture (test/fixtures/model-site: every feature on) against a
+ * simulator's site 12 with the Pro key and a budget of `budget` requests per loader.
+ */
+export function modelSiteBuild(
+  site: { root: string; outDir: string; cacheDir: string },
+  simulator: { url: string; tokens: { pro: string } },
+  budget = 10,
+): () => Promise<BuildResult> {
+  return () =>
+    buildFixture({
+      root: site.root,
+      outDir: site.outDir,
+      cacheDir: site.cacheDir,
+      env: {
+        PUBLISHER_SITE_ID: '12',
+        PUBLISHER_BASE_URL: simulator.url,
+        PUBLISHER_API_KEY: simulator.tokens.pro,
+        MODEL_SITE_BUDGET: String(budget),
+      },
+    });
+}
+
 /** Every file under `dir`, as text, keyed by relative path. */
 export async function readTree(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, isolatedSite } from './loader-harness.js';
+import { admin, buildFixture, isolatedSite, modelSiteBuild } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -55,18 +55,7 @@ describe('a language variant whose detail answers another language', () => {
     await publish('both', 'en');
     await publish('both', 'fr');
     await publish('own', 'fr');
-    const build = () =>
-      buildFixture({
-        root: site.root,
-        outDir: site.outDir,
-        cacheDir: site.cacheDir,
-        env: {
-          PUBLISHER_SITE_ID: '12',
-          PUBLISHER_BASE_URL: sim.url,
-          PUBLISHER_API_KEY: sim.tokens.pro,
-          MODEL_SITE_BUDGET: '6',
-        },
-      });
+    const build = modelSiteBuild(site, sim, 6);
 
     const first = await build();
     expect(first.error).toBeUndefined();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cacheName } from '../../src/loader/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, isolatedSite } from './loader-harness.js';
+import { admin, isolatedSite, modelSiteBuild } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -81,18 +81,7 @@ describe('featured images of pages kept by an incremental build', () => {
       });
     await publish('a1');
     await publish('a2', `${CDN}/sites/12/a2/${later}`);
-    const build = () =>
-      buildFixture({
-        root: site.root,
-        outDir: site.outDir,
-        cacheDir: site.cacheDir,
-        env: {
-          PUBLISHER_SITE_ID: '12',
-          PUBLISHER_BASE_URL: sim.url,
-          PUBLISHER_API_KEY: sim.tokens.pro,
-          MODEL_SITE_BUDGET: '10',
-        },
-      });
+    const build = modelSiteBuild(site, sim);
 
     const first = await build();
     expect(first.error).toBeUndefined();
