@@ -141,19 +141,21 @@ describe('hostile images (issue 21: 1, 2)', () => {
         await dirs.cleanup();
       }
     };
-    // Alternated, best of three each: the machine's other load touches both sides alike.
+    // Five alternated pairs, compared by their medians: the machine's other load touches both sides alike, and
+    // one build that ran fast or slow by chance moves neither median (the best of three did: 2,466 ms of CPU
+    // against 2,972 and 2,894 for the same build in one loaded CI run).
     type Figures = { ms: number; cpuMs: number; maxRssMb: number };
     const plain: Figures[] = [];
     const bombed: Figures[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       plain.push(await run(goodPng()));
       bombed.push(await run(bomb));
     }
-    const best = (xs: Figures[], k: keyof Figures) => Math.min(...xs.map((x) => x[k]));
+    const median = (xs: Figures[], k: keyof Figures) => xs.map((x) => x[k]).sort((a, b) => a - b)[2]!;
     console.log(`pixel bomb figures: without ${JSON.stringify(plain)}, with ${JSON.stringify(bombed)}`);
-    expect(best(bombed, 'maxRssMb')).toBeLessThanOrEqual(best(plain, 'maxRssMb') * 1.2);
+    expect(median(bombed, 'maxRssMb')).toBeLessThanOrEqual(median(plain, 'maxRssMb') * 1.2);
     // The build's time as CPU time: a bomb decoded by the image service costs seconds of it (16.7 s against
     // 3.8 s before the fix), while the wall time of a build on a shared machine moves with the others' load.
-    expect(best(bombed, 'cpuMs')).toBeLessThanOrEqual(best(plain, 'cpuMs') * 1.2);
+    expect(median(bombed, 'cpuMs')).toBeLessThanOrEqual(median(plain, 'cpuMs') * 1.2);
   }, 300_000);
 });
