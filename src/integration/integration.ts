@@ -1,4 +1,5 @@
 import type { AstroIntegration } from 'astro';
+import { existsSync } from 'node:fs';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
@@ -10,7 +11,7 @@ import { articlesOfSite } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
   checkPublicRobotsTxt,
-  existingOutputs,
+  earlierOutputs,
   hasOwnRobotsTxt,
   hasOwnRouteFile,
   projectDependencies,
@@ -20,7 +21,7 @@ import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from '
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
-import { writeStaticSitemap } from './static-sitemap.js';
+import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
 import { emittedAssetsPlugin } from './emitted-assets.js';
@@ -54,6 +55,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let sitemapAtBuildDone = false;
   let staticOutput = false;
   let isBuild = false;
+  let dirs: { outDir: URL; publicDir: URL } | undefined;
+  // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
+  let leftover: (path: string) => boolean = () => false;
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
@@ -172,12 +176,18 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:config:done': ({ config, logger }) => {
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
+        dirs = { outDir: config.outDir, publicDir: config.publicDir };
         if (isBuild)
           assets = {
             folder: config.build.assets,
             location: assetLocation(config),
             imagesDir: imageCacheDir(config.cacheDir),
           };
+      },
+      'astro:build:start': () => {
+        const sitemap = resolved?.route.sitemap;
+        if (dirs && sitemapAtBuildDone && sitemap)
+          leftover = earlierOutputs(dirs.outDir, dirs.publicDir, sitemapFilesIn(dirs.outDir, sitemap.path));
       },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
@@ -239,7 +249,10 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const sitemapPath = resolved.route.sitemap.path;
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);
         // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
-        const taken = existingOutputs(dir, [sitemapPath]);
+        const taken =
+          ownSitemapRoute || (existsSync(new URL(sitemapPath.replace(/^\/+/, ''), dir)) && !leftover(sitemapPath))
+            ? [sitemapPath]
+            : [];
         if (taken.length > 0) {
           // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
           if (!ownSitemapRoute)
@@ -251,7 +264,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const built = pages.map((page) => page.pathname);
           // Static output: the blog's actual pages decide which articles the sitemap lists.
           const config = { ...routeConfig(built), ...(staticOutput ? { builtPages: built } : {}) };
-          const written = await writeStaticSitemap(config, config.localPages, dir);
+          const written = await writeStaticSitemap(config, config.localPages, dir, leftover);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);

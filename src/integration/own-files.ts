@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem } from './conflicts.js';
 
@@ -71,9 +71,27 @@ export function projectDependencies(root: URL): string[] {
   }
 }
 
-/** The output files of ours that already exist in `outDir` (written by a route or `public/` of the blog's own). */
-export function existingOutputs(outDir: URL, paths: readonly string[]): string[] {
-  return paths.filter((path) => existsSync(new URL(path.replace(/^\/+/, ''), outDir)));
+/**
+ * The files at `paths` that an earlier build left in `outDir` (`vite.build.emptyOutDir: false` keeps `dist`
+ * for incremental builds), read when this build starts, before it writes anything. The function it returns
+ * says, at the end of the build, whether a file is still as that earlier build left it (no route, `public/`
+ * or other integration wrote it since): then it is not the blog's own, and ours is written over it.
+ */
+export function earlierOutputs(outDir: URL, publicDir: URL, paths: Iterable<string>): (path: string) => boolean {
+  const mtime = (path: string) => {
+    try {
+      return statSync(new URL(path.replace(/^\/+/, ''), outDir)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  };
+  const before = new Map<string, number>();
+  for (const path of paths) {
+    const time = mtime(path);
+    if (time !== undefined) before.set(path, time);
+  }
+  return (path) =>
+    before.has(path) && mtime(path) === before.get(path) && !existsSync(new URL(path.replace(/^\/+/, ''), publicDir));
 }
 
 /** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */

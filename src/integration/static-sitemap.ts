@@ -1,18 +1,30 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
 import { sitemapPartPath, type RouteConfig } from './route-config.js';
 
+/** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */
+export function sitemapFilesIn(outDir: URL, path: string): string[] {
+  const files = [path];
+  for (let part = 1; existsSync(new URL(sitemapPartPath(path, part).replace(/^\/+/, ''), outDir)); part += 1)
+    files.push(sitemapPartPath(path, part));
+  return files;
+}
+
 /**
  * Static output: the sitemap is written in `astro:build:done`, once every page is built, so the blog's own
  * pages (including those of dynamic routes) can be merged. A broken upstream fails the build with the URL
- * and the reason. Returns the files written, relative to the output directory.
+ * and the reason. Returns the files written, relative to the output directory. Parts numbered past the
+ * last one written that an earlier build left in the output (`leftover`, own-files.ts: kept with
+ * `emptyOutDir: false`) are removed: no part of an old sitemap stays served.
  */
 export async function writeStaticSitemap(
   config: RouteConfig,
   localPages: readonly string[],
   outDir: URL,
+  leftover: (path: string) => boolean = () => false,
 ): Promise<string[]> {
   if (config.sitemap === false) return [];
   const { path } = config.sitemap;
@@ -42,6 +54,12 @@ export async function writeStaticSitemap(
     const target = new URL(file.replace(/^\/+/, ''), outDir);
     await mkdir(new URL('.', target), { recursive: true });
     await writeFile(target, xml, 'utf8');
+  }
+  for (let part = outputs.length; ; part += 1) {
+    const file = sitemapPartPath(path, part);
+    const target = new URL(file.replace(/^\/+/, ''), outDir);
+    if (!existsSync(target) || !leftover(file)) break;
+    await rm(target);
   }
   return outputs.map(([file]) => file);
 }

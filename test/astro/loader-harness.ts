@@ -6,7 +6,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'astro';
+import { build, type AstroInlineConfig } from 'astro';
 
 export const fixtureRoot = (name: string) => fileURLToPath(new URL(`../fixtures/${name}/`, import.meta.url));
 
@@ -73,12 +73,16 @@ export async function isolatedSite(fixture: string, prefix: string) {
   };
 }
 
-/** Builds `root` with the given environment; never throws (the error comes back with the logs). */
+/**
+ * Builds `root` with the given environment (and `inline`, config over the fixture's own); never throws (the
+ * error comes back with the logs).
+ */
 export async function buildFixture(opts: {
   root: string;
   outDir: string;
   cacheDir: string;
   env: Record<string, string | undefined>;
+  inline?: AstroInlineConfig;
 }): Promise<BuildResult> {
   const saved = Object.fromEntries(Object.keys(opts.env).map((k) => [k, process.env[k]]));
   for (const [k, v] of Object.entries(opts.env)) {
@@ -97,7 +101,7 @@ export async function buildFixture(opts: {
   let error: Error | undefined;
   try {
     // The inline config stays identical between builds of one chain: Astro clears its store when it changes.
-    await build({ root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
+    await build({ ...opts.inline, root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
     failedCacheDirs.add(opts.cacheDir);
