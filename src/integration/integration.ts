@@ -24,6 +24,7 @@ import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
+import { dataStoreFilePlugin, prerendersInNode } from './data-store-file.js';
 import { emittedAssetsPlugin } from './emitted-assets.js';
 import { keepNamedAssets } from './kept-assets.js';
 import { imageCacheDir } from '../loader/image-cache.js';
@@ -55,6 +56,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let sitemapAtBuildDone = false;
   let staticOutput = false;
   let isBuild = false;
+  // Whether the prerender bundle reads the content store from a file (data-store-file.ts).
+  let storeFromFile = false;
   let dirs: { outDir: URL; publicDir: URL } | undefined;
   // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
   let leftover: (path: string) => boolean = () => false;
@@ -168,6 +171,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               routeConfigPlugin(() => routeConfig(pathnames)),
               noExternalPlugin(INTEGRATION_NAME),
               emittedAssetsPlugin(() => assets?.folder ?? config.build.assets, emitted),
+              dataStoreFilePlugin(() => storeFromFile),
             ],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
@@ -176,6 +180,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:config:done': ({ config, logger }) => {
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
+        storeFromFile = isBuild && prerendersInNode(config.adapter?.name);
         dirs = { outDir: config.outDir, publicDir: config.publicDir };
         if (isBuild)
           assets = {
