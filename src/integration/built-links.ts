@@ -13,6 +13,9 @@ import { articleLinkContextOf } from './known-articles.js';
 import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
+/** Pages read and rewritten at once at the end of a build. */
+const PAGES_AT_ONCE = 16;
+
 /**
  * The way back: a link that an earlier build pointed at the blog's page of an article (the blog's absolute URL
  * of it, as the middleware writes it) whose page this build did not write (the article left the blog, or is
@@ -55,17 +58,25 @@ export async function rewriteBuiltArticleLinks(dir: URL, config: RouteConfig): P
   const publicOrigin = ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '';
   const back = goneArticleTarget(ctx, publicOrigin);
   const target: LinkTarget = (href, pageLanguage) => toBlog(href, pageLanguage) ?? back(href, pageLanguage);
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => join(entry.parentPath, entry.name));
   let rewritten = 0;
-  for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    const file = join(entry.parentPath, entry.name);
-    // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
-    // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
-    const html = (await readFile(file)).toString('latin1');
-    const next = rewriteLinkChunk(html, target, true).out;
-    if (next === html) continue;
-    await writeFile(file, Buffer.from(next, 'latin1'));
-    rewritten += 1;
-  }
+  let next = 0;
+  // Several pages read at once: one read at a time left the build waiting on the disk (at 1,000 pages,
+  // about half of the end of a one-change rebuild was idle).
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
+      // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
+      const html = (await readFile(file)).toString('latin1');
+      const out = rewriteLinkChunk(html, target, true).out;
+      if (out === html) continue;
+      await writeFile(file, Buffer.from(out, 'latin1'));
+      rewritten += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, files.length) }, worker));
   return rewritten;
 }
