@@ -1,9 +1,11 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   blogArticleRef,
   blogArticleUrl,
+  matchArticlePath,
   pageKey,
   serviceArticleUrl,
   type ArticleLinkContext,
@@ -12,9 +14,6 @@ import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
 import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
-
-/** Pages read and rewritten at once at the end of a build. */
-const PAGES_AT_ONCE = 16;
 
 /**
  * The way back: a link that an earlier build pointed at the blog's page of an article (the blog's absolute URL
@@ -41,18 +40,36 @@ export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string
  * article it no longer has (in that language) go back to the service (`goneArticleTarget`). The middleware already did this for every page
  * it rendered; a page that this build did not render (Astro's incremental build keeps a page whose
  * `cacheKey` did not change, such as an article whose own digest stayed while an article it links to
- * arrived) was written with the links of an earlier build. Returns how many files were rewritten.
+ * arrived) was written with the links of an earlier build.
+ *
+ * In the same pass, an article page that this build did not build (the built pages are known) and that
+ * `public/` does not hold is removed: an earlier build left it in an output kept with `emptyOutDir: false`,
+ * and the blog no longer has its article, so it must not be served. Returns how many files were rewritten
+ * and the pages removed.
  */
-export async function rewriteBuiltArticleLinks(dir: URL, config: RouteConfig): Promise<number> {
+export async function rewriteBuiltArticleLinks(
+  dir: URL,
+  config: RouteConfig,
+  publicDir?: URL,
+): Promise<{ rewritten: number; removed: string[] }> {
   const ctx = articleLinkContextOf(config);
-  if (ctx === undefined || config.blogSite === '') return 0;
+  const removed: string[] = [];
+  if (ctx === undefined || config.blogSite === '') return { rewritten: 0, removed };
   const root = fileURLToPath(dir);
   let entries;
   try {
     entries = await readdir(root, { withFileTypes: true, recursive: true });
   } catch {
-    return 0;
+    return { rewritten: 0, removed };
   }
+  const built = ctx.pages;
+  const publicRoot = publicDir && fileURLToPath(publicDir);
+  /** An article page that an earlier build left: not built by this one, not a file of `public/`. */
+  const leftover = (page: string) =>
+    built !== undefined &&
+    !built.has(pageKey(page)) &&
+    matchArticlePath(pageKey(page), config.articlePattern) !== undefined &&
+    !(publicRoot && existsSync(join(publicRoot, page)));
   const toBlog = articleTargetOf(ctx);
   // The site's public host on the service (its articles' `url`), not the API's origin.
   const publicOrigin = ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '';
@@ -61,22 +78,30 @@ export async function rewriteBuiltArticleLinks(dir: URL, config: RouteConfig): P
   const files = entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
     .map((entry) => join(entry.parentPath, entry.name));
-  let rewritten = 0;
-  let next = 0;
-  // Several pages read at once: one read at a time left the build waiting on the disk (at 1,000 pages,
-  // about half of the end of a one-change rebuild was idle).
-  const worker = async () => {
-    while (next < files.length) {
-      const file = files[next++]!;
-      // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
-      // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
-      const html = (await readFile(file)).toString('latin1');
-      const out = rewriteLinkChunk(html, target, true).out;
-      if (out === html) continue;
-      await writeFile(file, Buffer.from(out, 'latin1'));
-      rewritten += 1;
-    }
+  // Pages repeat their links (navigation, lists): each href is resolved once per page language.
+  const resolvedLinks = new Map<string, string | undefined>();
+  const cachedTarget: LinkTarget = (href, pageLanguage) => {
+    const key = `${pageLanguage ?? ''} ${href}`;
+    if (!resolvedLinks.has(key)) resolvedLinks.set(key, target(href, pageLanguage));
+    return resolvedLinks.get(key);
   };
-  await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, files.length) }, worker));
-  return rewritten;
+  let rewritten = 0;
+  // Read synchronously: at 10,000 pages, reading them through fs/promises (16 at once) took 430 ms against
+  // 100 ms, each file's open, stat, read and close being a round trip to the thread pool.
+  for (const file of files) {
+    const page = relative(root, file).split(sep).join('/');
+    if (leftover(page)) {
+      rmSync(file);
+      removed.push(page);
+      continue;
+    }
+    // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
+    // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
+    const html = readFileSync(file).toString('latin1');
+    const out = rewriteLinkChunk(html, cachedTarget, true).out;
+    if (out === html) continue;
+    writeFileSync(file, Buffer.from(out, 'latin1'));
+    rewritten += 1;
+  }
+  return { rewritten, removed: removed.sort() };
 }

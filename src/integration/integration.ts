@@ -244,7 +244,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const paths = pages.map((page) => page.pathname);
           // Static output: only the pages this build wrote are linked to; on demand, the routes answer too.
           const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
-          const fixed = await rewriteBuiltArticleLinks(dir, config);
+          const { rewritten: fixed, removed } = await rewriteBuiltArticleLinks(dir, config, dirs?.publicDir);
+          const [first] = removed;
+          if (first)
+            logger.info(
+              `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
+            );
           if (fixed > 0)
             logger.info(
               `Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog (and back at the service for articles it no longer has).`,

@@ -4,6 +4,8 @@
  * the blog's own. Before, the second build found its own sitemap of the first build, took it for the blog's,
  * warned "The build already has /sitemap.xml" and left it as it was: an unpublished article stayed listed,
  * and parts of an earlier index stayed served. A `public/sitemap.xml` of the blog's own is still kept.
+ * And the page of an article that left the service is removed (Astro leaves it in a kept output: the guide
+ * called that the price of `emptyOutDir: false`), by incremental builds of the model site.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildFixture, fixtureRoot, tempDirs } from './loader-harness.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, fixtureRoot, isolatedSite, tempDirs } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const SERVICE = 'https://pro-blog.example.com';
@@ -103,5 +106,55 @@ describe('a build over the output an earlier build left (emptyOutDir: false)', (
     expect(third.error).toBeUndefined();
     expect(third.logs).toContain('The build already has /sitemap.xml');
     expect(await read('sitemap.xml')).toContain(`${SERVICE}/blog/the-blogs-own/`);
+  });
+});
+
+describe('incremental builds over a kept output (emptyOutDir: false)', () => {
+  it('the page of an article that left the service is removed, the others kept, the sitemap without it', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
+    const site = await isolatedSite('model-site', 'kept-pages');
+    try {
+      for (const slug of ['stay', 'gone', 'more', 'extra'])
+        await admin(sim.url, 'POST', 'articles', {
+          site: 12,
+          title: `${slug} en`,
+          slug,
+          language: 'en',
+          content: `<p>mark-en-${slug}-v1-end</p>`,
+          published_at: '2026-03-10',
+        });
+      const build = () =>
+        buildFixture({
+          root: site.root,
+          outDir: site.outDir,
+          cacheDir: site.cacheDir,
+          env: {
+            PUBLISHER_SITE_ID: '12',
+            PUBLISHER_BASE_URL: sim.url,
+            PUBLISHER_API_KEY: sim.tokens.pro,
+            MODEL_SITE_BUDGET: '10',
+          },
+          inline: { vite: { build: { emptyOutDir: false } } },
+        });
+      const page = (slug: string) => join(site.outDir, 'en', 'blog', slug, 'index.html');
+      const first = await build();
+      expect(first.error).toBeUndefined();
+      expect(existsSync(page('gone'))).toBe(true);
+
+      await admin(sim.url, 'DELETE', 'articles/12/gone?language=en');
+      const second = await build();
+      expect(second.error).toBeUndefined();
+      expect(second.logs).toMatch(/lang-en\] 3 articles: 0 new, 0 changed, 1 removed/);
+      expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
+      expect(existsSync(page('gone'))).toBe(false);
+      for (const slug of ['stay', 'more', 'extra']) expect(existsSync(page(slug)), slug).toBe(true);
+      const sitemap = await readFile(join(site.outDir, 'sitemap.xml'), 'utf8');
+      expect(sitemap).toContain(`${BLOG}/en/blog/stay/`);
+      expect(sitemap).not.toContain('/en/blog/gone/');
+      expect(second.logs).not.toContain('The build already has /sitemap.xml');
+    } finally {
+      await sim.close();
+      await site.cleanup();
+    }
   });
 });
