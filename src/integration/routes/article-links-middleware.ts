@@ -6,4 +6,8 @@ import { readRouteConfig } from '../read-route-config.js';
 
 const config = readRouteConfig(rawConfig);
 
-export const onRequest: MiddlewareHandler = async (_context, next) => rewriteArticleLinksResponse(await next(), config);
+// A page prerendered by a build is left to the integration's pass at astro:build:done, which reads every
+// built page anyway (kept pages of an incremental build need it): rewriting it here too cost each page a
+// stream transform for nothing. Under `astro dev` and on demand, the middleware is the only rewrite.
+export const onRequest: MiddlewareHandler = async (context, next) =>
+  !config.dev && context.isPrerendered ? next() : rewriteArticleLinksResponse(await next(), config);
