@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, isolatedSite, tempDirs } from './loader-harness.js';
+import { admin, buildFixture, fixtureRoot, isolatedSite, modelSiteBuild, tempDirs } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const SERVICE = 'https://pro-blog.example.com';
@@ -123,19 +123,7 @@ describe('incremental builds over a kept output (emptyOutDir: false)', () => {
           content: `<p>mark-en-${slug}-v1-end</p>`,
           published_at: '2026-03-10',
         });
-      const build = () =>
-        buildFixture({
-          root: site.root,
-          outDir: site.outDir,
-          cacheDir: site.cacheDir,
-          env: {
-            PUBLISHER_SITE_ID: '12',
-            PUBLISHER_BASE_URL: sim.url,
-            PUBLISHER_API_KEY: sim.tokens.pro,
-            MODEL_SITE_BUDGET: '10',
-          },
-          inline: { vite: { build: { emptyOutDir: false } } },
-        });
+      const build = modelSiteBuild(site, sim, 10, { vite: { build: { emptyOutDir: false } } });
       const page = (slug: string) => join(site.outDir, 'en', 'blog', slug, 'index.html');
       const first = await build();
       expect(first.error).toBeUndefined();

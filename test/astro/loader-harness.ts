@@ -120,18 +120,20 @@ export async function buildFixture(opts: {
 
 /**
  * A build of an isolated copy of the model-site fixture (test/fixtures/model-site: every feature on) against a
- * simulator's site 12 with the Pro key and a budget of `budget` requests per loader.
+ * simulator's site 12 with the Pro key and a budget of `budget` requests per loader (and `inline` config).
  */
 export function modelSiteBuild(
   site: { root: string; outDir: string; cacheDir: string },
   simulator: { url: string; tokens: { pro: string } },
   budget = 10,
+  inline?: AstroInlineConfig,
 ): () => Promise<BuildResult> {
   return () =>
     buildFixture({
       root: site.root,
       outDir: site.outDir,
       cacheDir: site.cacheDir,
+      ...(inline ? { inline } : {}),
       env: {
         PUBLISHER_SITE_ID: '12',
         PUBLISHER_BASE_URL: simulator.url,
