@@ -35,12 +35,12 @@ export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string
 }
 
 /**
- * Static output, at `astro:build:done`: the links inside the built pages that still name a service article
- * which the blog now has (and built) go to the blog's page, and those that name the blog's page of an
- * article it no longer has (in that language) go back to the service (`goneArticleTarget`). The middleware already did this for every page
- * it rendered; a page that this build did not render (Astro's incremental build keeps a page whose
- * `cacheKey` did not change, such as an article whose own digest stayed while an article it links to
- * arrived) was written with the links of an earlier build.
+ * At `astro:build:done`: the links inside the built pages that still name a service article which the blog
+ * now has (and, in static output, built) go to the blog's page, and those that name the blog's page of an
+ * article it no longer has (in that language) go back to the service (`goneArticleTarget`). This is the one
+ * rewrite of prerendered pages (the middleware leaves them to it): those this build rendered, and those it
+ * did not render (Astro's incremental build keeps a page whose `cacheKey` did not change, such as an article
+ * whose own digest stayed while an article it links to arrived), written with the links of an earlier build.
  *
  * In the same pass, an article page that this build did not build (the built pages are known) and that
  * `public/` does not hold is removed: an earlier build left it in an output kept with `emptyOutDir: false`,

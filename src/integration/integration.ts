@@ -110,6 +110,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
         emitted.length = 0;
+        leftover = () => false;
         if (config.vite?.envDir !== false)
           loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
@@ -252,7 +253,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             );
           if (fixed > 0)
             logger.info(
-              `Pointed the article links of ${fixed} page(s) kept from an earlier build at the blog (and back at the service for articles it no longer has).`,
+              `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
             );
         }
         if (!sitemapAtBuildDone || !resolved || resolved.route.sitemap === false) return;
