@@ -30,11 +30,14 @@ export interface AssetConfig {
 // Without `site`, root-relative URLs still resolve; absolute ones of the blog cannot be told apart.
 const NO_SITE = 'http://localhost';
 
+/** The assets folder (`build.assets`, such as `_astro`) without leading or trailing slashes. */
+export const assetsFolder = (folder: string): string => folder.replace(/^\/+|\/+$/g, '');
+
 /** The URL prefixes under which `config` serves the assets folder. */
 export function assetLocation(config: AssetConfig): AssetLocation {
   const origin = config.site && URL.canParse(config.site) ? new URL(config.site).origin : NO_SITE;
   const siteRoot = new URL(config.base.replace(/\/?$/, '/'), origin).href;
-  const folder = config.build.assets.replace(/^\/+|\/+$/g, '');
+  const folder = assetsFolder(config.build.assets);
   const prefix = config.build.assetsPrefix;
   const others = typeof prefix === 'string' ? [prefix] : Object.values(prefix ?? {});
   const prefixes = [siteRoot, ...others.filter((p) => URL.canParse(p)).map((p) => p.replace(/\/?$/, '/'))].map(

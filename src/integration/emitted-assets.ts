@@ -1,4 +1,4 @@
-import type { EmittedAsset } from './asset-refs.js';
+import { assetsFolder, type EmittedAsset } from './asset-refs.js';
 
 /** An output asset as Rollup and Rolldown describe it (`names` since Rollup 4.23; `name` before). */
 interface BundleAsset {
@@ -22,7 +22,7 @@ export function emittedAssetsPlugin(folder: () => string, into: EmittedAsset[]):
   return {
     name: 'astro-content-publisher:emitted-assets',
     generateBundle(_options, bundle) {
-      const prefix = `${folder().replace(/^\/+|\/+$/g, '')}/`;
+      const prefix = `${assetsFolder(folder())}/`;
       for (const output of Object.values(bundle)) {
         if (output.type !== 'asset' || !output.fileName.startsWith(prefix)) continue;
         const file = output.fileName.slice(prefix.length);

@@ -4,6 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   assetNamesIn,
+  assetsFolder,
   namesOfBytes,
   planAssetCopies,
   type AssetCopy,
@@ -34,7 +35,7 @@ export async function keepNamedAssets(
   imagesDir: string,
 ): Promise<KeptAssets> {
   const root = fileURLToPath(dir);
-  const assets = join(root, folder.replace(/^\/+|\/+$/g, ''));
+  const assets = join(root, assetsFolder(folder));
   const present = new Set(await readdir(assets).catch(() => [] as string[]));
   // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two):
   // no page can name a file that this function could give back, so the pages are not read.
