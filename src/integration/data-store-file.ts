@@ -31,7 +31,7 @@ const storeFile = (text: string) =>
  * `import.meta.ROLLUP_FILE_URL_*` an absolute URL path in a server bundle, not a file URL).
  */
 const PLACEHOLDER_PREFIX = '__ASTRO_CONTENT_PUBLISHER_FILE__';
-const PLACEHOLDER = /__ASTRO_CONTENT_PUBLISHER_FILE__([\w./-]+?)__END__/g;
+const PLACEHOLDER = new RegExp(`${PLACEHOLDER_PREFIX}([\\w./-]+?)__END__`, 'g');
 
 /**
  * Adapters whose prerendering runs in Node, where the bundle can read a file beside it (Cloudflare's

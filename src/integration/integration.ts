@@ -20,7 +20,7 @@ import {
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
-import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
+import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
@@ -261,9 +261,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);
         // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
         const taken =
-          ownSitemapRoute || (existsSync(new URL(sitemapPath.replace(/^\/+/, ''), dir)) && !leftover(sitemapPath))
-            ? [sitemapPath]
-            : [];
+          ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !leftover(sitemapPath)) ? [sitemapPath] : [];
         if (taken.length > 0) {
           // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
           if (!ownSitemapRoute)

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem } from './conflicts.js';
+import { pathIn } from './route-config.js';
 
 /**
  * The blog's own files that decide what this integration may publish: its robots.txt (in `public/`, as a
@@ -80,7 +81,7 @@ export function projectDependencies(root: URL): string[] {
 export function earlierOutputs(outDir: URL, publicDir: URL, paths: Iterable<string>): (path: string) => boolean {
   const mtime = (path: string) => {
     try {
-      return statSync(new URL(path.replace(/^\/+/, ''), outDir)).mtimeMs;
+      return statSync(pathIn(outDir, path)).mtimeMs;
     } catch {
       return undefined;
     }
@@ -90,8 +91,7 @@ export function earlierOutputs(outDir: URL, publicDir: URL, paths: Iterable<stri
     const time = mtime(path);
     if (time !== undefined) before.set(path, time);
   }
-  return (path) =>
-    before.has(path) && mtime(path) === before.get(path) && !existsSync(new URL(path.replace(/^\/+/, ''), publicDir));
+  return (path) => before.has(path) && mtime(path) === before.get(path) && !existsSync(pathIn(publicDir, path));
 }
 
 /** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */

@@ -52,7 +52,12 @@ export function sitemapPartPath(path: string, part: number): string {
   return path.replace(/\.xml$/, `-${part}.xml`);
 }
 
+/** A route path (`/sitemap.xml`) under `folder` (the blog's URL, an output or public directory). */
+export function pathIn(folder: URL | string, path: string): URL {
+  return new URL(path.replace(/^\/+/, ''), folder);
+}
+
 /** The absolute URL of a route path on the blog (the path is relative to the base). */
 export function blogUrl(config: Pick<RouteConfig, 'blogSite'>, path: string): string {
-  return new URL(path.replace(/^\/+/, ''), config.blogSite).href;
+  return pathIn(config.blogSite, path).href;
 }

@@ -3,12 +3,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
-import { sitemapPartPath, type RouteConfig } from './route-config.js';
+import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 /** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */
 export function sitemapFilesIn(outDir: URL, path: string): string[] {
   const files = [path];
-  for (let part = 1; existsSync(new URL(sitemapPartPath(path, part).replace(/^\/+/, ''), outDir)); part += 1)
+  for (let part = 1; existsSync(pathIn(outDir, sitemapPartPath(path, part))); part += 1)
     files.push(sitemapPartPath(path, part));
   return files;
 }
@@ -51,13 +51,13 @@ export async function writeStaticSitemap(
   const outputs: Array<[string, string]> = [[path, files.xml]];
   if (files.kind === 'index') files.parts.forEach((xml, i) => outputs.push([sitemapPartPath(path, i + 1), xml]));
   for (const [file, xml] of outputs) {
-    const target = new URL(file.replace(/^\/+/, ''), outDir);
+    const target = pathIn(outDir, file);
     await mkdir(new URL('.', target), { recursive: true });
     await writeFile(target, xml, 'utf8');
   }
   for (let part = outputs.length; ; part += 1) {
     const file = sitemapPartPath(path, part);
-    const target = new URL(file.replace(/^\/+/, ''), outDir);
+    const target = pathIn(outDir, file);
     if (!existsSync(target) || !leftover(file)) break;
     await rm(target);
   }
