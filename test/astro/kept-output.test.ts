@@ -16,7 +16,15 @@ import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, isolatedSite, modelSiteBuild, tempDirs } from './loader-harness.js';
+import {
+  admin,
+  buildFixture,
+  fixtureRoot,
+  isolatedSite,
+  modelSiteBuild,
+  publishModelArticle,
+  tempDirs,
+} from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const SERVICE = 'https://pro-blog.example.com';
@@ -114,15 +122,7 @@ describe('incremental builds over a kept output (emptyOutDir: false)', () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
     const site = await isolatedSite('model-site', 'kept-pages');
     try {
-      for (const slug of ['stay', 'gone', 'more', 'extra'])
-        await admin(sim.url, 'POST', 'articles', {
-          site: 12,
-          title: `${slug} en`,
-          slug,
-          language: 'en',
-          content: `<p>mark-en-${slug}-v1-end</p>`,
-          published_at: '2026-03-10',
-        });
+      for (const slug of ['stay', 'gone', 'more', 'extra']) await publishModelArticle(sim.url, slug, 'en');
       const build = modelSiteBuild(site, sim, 10, { vite: { build: { emptyOutDir: false } } });
       const page = (slug: string) => join(site.outDir, 'en', 'blog', slug, 'index.html');
       const first = await build();

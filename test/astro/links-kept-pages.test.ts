@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild } from './loader-harness.js';
+import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -38,14 +38,7 @@ describe('links of pages kept by an incremental build', () => {
     const site = await isolatedSite('model-site', 'kept-links');
     owned.push({ sim, site });
     const publish = (slug: string, language: string, content: string) =>
-      admin(sim.url, 'POST', 'articles', {
-        site: 12,
-        title: `${slug} ${language}`,
-        slug,
-        language,
-        content: `<p>mark-${language}-${slug}-v1-end</p>${content}`,
-        published_at: '2026-03-10',
-      });
+      publishModelArticle(sim.url, slug, language, { after: content });
     // "pair" in en and fr, "solo" in en only; "page" (en) links to en "pair" and to "solo".
     await publish('pair', 'en', '');
     await publish('pair', 'fr', '');

@@ -143,6 +143,27 @@ export function modelSiteBuild(
     });
 }
 
+/**
+ * Publishes an article on site 12 as the model-site tests write them: titled `<slug> <language>`, its body
+ * marked `mark-<language>-<slug>-v1-end` (then `after`), published 2026-03-10, with `fields` over that.
+ */
+export function publishModelArticle(
+  url: string,
+  slug: string,
+  language: string,
+  { after = '', ...fields }: { after?: string } & Record<string, unknown> = {},
+): Promise<unknown> {
+  return admin(url, 'POST', 'articles', {
+    site: 12,
+    title: `${slug} ${language}`,
+    slug,
+    language,
+    content: `<p>mark-${language}-${slug}-v1-end</p>${after}`,
+    published_at: '2026-03-10',
+    ...fields,
+  });
+}
+
 /** Every file under `dir`, as text, keyed by relative path. */
 export async function readTree(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild } from './loader-harness.js';
+import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -42,15 +42,7 @@ describe('a language variant whose detail answers another language', () => {
     const site = await isolatedSite('model-site', 'variant');
     owned.push({ sim, site });
     const publish = (slug: string, language: string) =>
-      admin(sim.url, 'POST', 'articles', {
-        site: 12,
-        title: `${slug} ${language}`,
-        slug,
-        language,
-        content: `<p>mark-${language}-${slug}-v1-end</p>`,
-        featured_image: featured(slug, language),
-        published_at: '2026-03-10',
-      });
+      publishModelArticle(sim.url, slug, language, { featured_image: featured(slug, language) });
     // "both" in en first (the detail answers en), then in fr; "own" in fr only (its detail shows the feed whole).
     await publish('both', 'en');
     await publish('both', 'fr');

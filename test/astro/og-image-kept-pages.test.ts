@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cacheName } from '../../src/loader/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild } from './loader-harness.js';
+import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
@@ -70,15 +70,7 @@ describe('featured images of pages kept by an incremental build', () => {
     // The second article's featured image, and an image of the same bytes that the first gets later.
     const { later, earlier } = twinNames(sim, 'a2');
     const publish = (slug: string, featured?: string) =>
-      admin(sim.url, 'POST', 'articles', {
-        site: 12,
-        title: `${slug} en`,
-        slug,
-        language: 'en',
-        content: `<p>mark-en-${slug}-v1-end</p>`,
-        published_at: '2026-03-10',
-        ...(featured ? { featured_image: featured } : {}),
-      });
+      publishModelArticle(sim.url, slug, 'en', featured ? { featured_image: featured } : {});
     await publish('a1');
     await publish('a2', `${CDN}/sites/12/a2/${later}`);
     const build = modelSiteBuild(site, sim);
