@@ -241,51 +241,38 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store, so the loaders fetch every article again).`,
             );
         }
-        if (resolved && isBuild) {
-          const paths = pages.map((page) => page.pathname);
-          // Static output: only the pages this build wrote are linked to; on demand, the routes answer too.
-          const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
-          const { rewritten: fixed, removed } = await rewriteBuiltArticleLinks(dir, config, dirs?.publicDir);
-          const [first] = removed;
-          if (first)
-            logger.info(
-              `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
-            );
-          if (fixed > 0)
-            logger.info(
-              `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
-            );
-        }
-        if (!sitemapAtBuildDone || !resolved || resolved.route.sitemap === false) return;
+        if (!resolved || !isBuild) return;
+        const paths = pages.map((page) => page.pathname);
+        // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
+        // decide which articles the sitemap lists); on demand, the routes answer too.
+        const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
+        const { rewritten: fixed, removed } = await rewriteBuiltArticleLinks(dir, config, dirs?.publicDir);
+        const [first] = removed;
+        if (first)
+          logger.info(
+            `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
+          );
+        if (fixed > 0)
+          logger.info(
+            `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
+          );
+        if (!sitemapAtBuildDone || resolved.route.sitemap === false) return;
         const sitemapPath = resolved.route.sitemap.path;
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);
         // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
-        const taken =
-          ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !leftover(sitemapPath)) ? [sitemapPath] : [];
-        if (taken.length > 0) {
+        if (ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !leftover(sitemapPath))) {
           // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
           if (!ownSitemapRoute)
             warnOnce(
               logger,
-              `[astro-content-publisher] The build already has ${taken.join(', ')} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
+              `[astro-content-publisher] The build already has ${sitemapPath} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
             );
         } else {
-          const built = pages.map((page) => page.pathname);
-          // Static output: the blog's actual pages decide which articles the sitemap lists.
-          const config = { ...routeConfig(built), ...(staticOutput ? { builtPages: built } : {}) };
           const written = await writeStaticSitemap(config, config.localPages, dir, leftover);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
-        if (articles)
-          warnOnce(
-            logger,
-            missingArticlePages(
-              articles,
-              pages.map((page) => page.pathname),
-              resolved.route,
-            ),
-          );
+        if (articles) warnOnce(logger, missingArticlePages(articles, paths, resolved.route));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
