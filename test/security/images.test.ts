@@ -151,7 +151,8 @@ describe('hostile images (issue 21: 1, 2)', () => {
       plain.push(await run(goodPng()));
       bombed.push(await run(bomb));
     }
-    const median = (xs: Figures[], k: keyof Figures) => xs.map((x) => x[k]).sort((a, b) => a - b)[2]!;
+    const median = (xs: Figures[], k: keyof Figures) =>
+      xs.map((x) => x[k]).sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(`pixel bomb figures: without ${JSON.stringify(plain)}, with ${JSON.stringify(bombed)}`);
     expect(median(bombed, 'maxRssMb')).toBeLessThanOrEqual(median(plain, 'maxRssMb') * 1.2);
     // The build's time as CPU time: a bomb decoded by the image service costs seconds of it (16.7 s against
