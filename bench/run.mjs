@@ -183,6 +183,7 @@ async function main() {
         'sitemapBaseline.cpuMs': baseline.cpuMs,
         'sanitize.mbPerS': sanitize.mbPerS,
         'sanitizeBaseline.mbPerS': sanitize.baselineMbPerS,
+        'sanitizeSamePolicy.mbPerS': sanitize.samePolicyMbPerS,
         ...(await measureFeedsHostile()),
       });
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build && node bench/sanitize-only.mjs [runs]`: only the sanitiser figures of `npm run bench`
-// (the same 1000 simulator articles, the same measureSanitize), repeated in fresh processes so that a
+// (the same 1000 simulator articles, the same measureSanitize, both baselines), repeated in fresh processes so that a
 // busy machine shows as spread rather than as one unlucky figure. Prints each run and the medians.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,15 +44,20 @@ if (process.argv[2] === '--child') {
   for (let i = 0; i < runs; i += 1) {
     const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child']);
     const result = JSON.parse(stdout.trim().split('\n').at(-1));
-    results.push({ ...result, ratio: Math.round((result.mbPerS / result.baselineMbPerS) * 1000) / 1000 });
-    console.error(`run ${i + 1}: sanitize ${result.mbPerS} MB/s, baseline ${result.baselineMbPerS} MB/s`);
+    const ratio = (baseline) => Math.round((result.mbPerS / baseline) * 1000) / 1000;
+    results.push({ ...result, ratio: ratio(result.baselineMbPerS), samePolicyRatio: ratio(result.samePolicyMbPerS) });
+    console.error(
+      `run ${i + 1}: sanitize ${result.mbPerS} MB/s, baseline ${result.baselineMbPerS} MB/s, same policy ${result.samePolicyMbPerS} MB/s`,
+    );
   }
   console.log(
     JSON.stringify({
       runs,
       'sanitize.mbPerS': median(results.map((r) => r.mbPerS)),
       'sanitizeBaseline.mbPerS': median(results.map((r) => r.baselineMbPerS)),
+      'sanitizeSamePolicy.mbPerS': median(results.map((r) => r.samePolicyMbPerS)),
       ratio: median(results.map((r) => r.ratio)),
+      samePolicyRatio: median(results.map((r) => r.samePolicyRatio)),
     }),
   );
 }

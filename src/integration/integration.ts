@@ -24,7 +24,7 @@ import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-c
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
-import { dataStoreFilePlugin, prerendersInNode } from './data-store-file.js';
+import { dataStoreFilePlugin, prerendersInNode, storeFileOf } from './data-store-file.js';
 import { emittedAssetsPlugin } from './emitted-assets.js';
 import { keepNamedAssets } from './kept-assets.js';
 import { imageCacheDir } from '../loader/image-cache.js';
@@ -56,8 +56,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let sitemapAtBuildDone = false;
   let staticOutput = false;
   let isBuild = false;
-  // Whether the prerender bundle reads the content store from a file (data-store-file.ts).
-  let storeFromFile = false;
+  // The store file the prerender bundle reads, where it reads one (data-store-file.ts).
+  let storeFile: URL | undefined;
   let dirs: { outDir: URL; publicDir: URL } | undefined;
   // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
   let leftover: (path: string) => boolean = () => false;
@@ -172,7 +172,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               routeConfigPlugin(() => routeConfig(pathnames)),
               noExternalPlugin(INTEGRATION_NAME),
               emittedAssetsPlugin(() => assets?.folder ?? config.build.assets, emitted),
-              dataStoreFilePlugin(() => storeFromFile),
+              dataStoreFilePlugin(() => storeFile),
             ],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
@@ -181,7 +181,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:config:done': ({ config, logger }) => {
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
-        storeFromFile = isBuild && prerendersInNode(config.adapter?.name);
+        storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
         dirs = { outDir: config.outDir, publicDir: config.publicDir };
         if (isBuild)
           assets = {

@@ -2,11 +2,13 @@
  * Issue 19: the content store outside the prerender bundle (src/integration/data-store-file.ts), in real
  * builds of the loader fixture. Astro bundles the whole store as one string literal that Vite parses and
  * Node compiles before the first page renders (4.4 s of a 10,000-article rebuild); with the integration, the
- * bundle reads the same text from a file written beside it. Proven from the bundle itself (a Vite plugin of
- * the test reads what the prerender environment wrote), from the pages, and from the output afterwards.
+ * bundle reads the file Astro wrote in the cache directory. Proven from the bundle itself (a Vite plugin of
+ * the test reads what the prerender environment wrote), from the pages, from the output afterwards, and
+ * from an incremental rebuild (the store module keeps Astro's mark: a changed store renders only the pages
+ * whose entries changed).
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
 import type { AstroInlineConfig } from 'astro';
@@ -87,11 +89,11 @@ describe('the content store read from a file beside the prerender bundle', () =>
 
     const storeChunks = written.chunks.filter((chunk) => chunk.fileName.includes('data-layer-content'));
     expect(storeChunks).toHaveLength(1);
-    const file = written.assets.find((asset) => asset.fileName.startsWith('astro-content-publisher/data-store-'));
-    expect(storeChunks[0]!.code.includes(`../${file?.fileName}`)).toBe(true);
+    const storeFile = join(site.cacheDir, 'data-store.json');
+    expect(storeChunks[0]!.code.includes(`readFileSync(${JSON.stringify(storeFile)}, "utf8")`)).toBe(true);
     expect(written.chunks.some((chunk) => chunk.code.includes(article.title))).toBe(false);
-    expect(file?.onDisk).toBe(true);
-    expect(file?.source.includes(article.title)).toBe(true);
+    expect(written.assets.some((asset) => asset.fileName.includes('data-store'))).toBe(false);
+    expect((await readFile(storeFile, 'utf8')).includes(article.title)).toBe(true);
 
     const page = await readFile(join(site.outDir, 'blog', article.slug, 'index.html'), 'utf8');
     expect(page.includes(`<h1>${article.title}</h1>`)).toBe(true);
@@ -104,5 +106,39 @@ describe('the content store read from a file beside the prerender bundle', () =>
     const storeChunk = written.chunks.find((chunk) => chunk.fileName.includes('data-layer-content'));
     expect(storeChunk?.code.includes(article.title)).toBe(true);
     expect(written.assets.some((asset) => asset.fileName.includes('data-store'))).toBe(false);
+  });
+
+  it("an incremental rebuild after one edit renders that article's page and keeps every other article page", async () => {
+    const site = await isolatedSite('incremental-site', 'store-incremental');
+    sites.push(site);
+    const env = { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, PUBLISHER_SITE_ID: '12' };
+    const build = async () => {
+      const result = await buildFixture({
+        root: site.root,
+        outDir: site.outDir,
+        cacheDir: site.cacheDir,
+        env,
+        inline: { site: 'https://blog.example.com', integrations: [publisher({ rss: false })] },
+      });
+      expect(result.error, result.logs).toBeUndefined();
+      const pages = new Map<string, number>();
+      for (const file of await filesUnder(join(site.outDir, 'blog')))
+        if (file.endsWith('.html')) pages.set(file, (await stat(join(site.outDir, 'blog', file))).mtimeMs);
+      return pages;
+    };
+    const before = await build();
+    expect(before.size).toBeGreaterThan(2);
+    const edited = [...before.keys()].map((file) => file.split('/')[0]!).find((slug) => slug !== article.slug)!;
+    const response = await fetch(`${sim.url}/__simulator/articles/12/${encodeURIComponent(edited)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Edited for the incremental rebuild' }),
+    });
+    expect(response.ok).toBe(true);
+    const after = await build();
+    const rendered = [...after].filter(([file, mtimeMs]) => before.get(file) !== mtimeMs).map(([file]) => file);
+    expect(rendered).toEqual([`${edited}/index.html`]);
+    const page = await readFile(join(site.outDir, 'blog', edited, 'index.html'), 'utf8');
+    expect(page.includes('Edited for the incremental rebuild')).toBe(true);
   });
 });

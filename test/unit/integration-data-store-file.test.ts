@@ -1,71 +1,72 @@
 /**
- * The prerender bundle reads the content store from a file (src/integration/data-store-file.ts): only code of
- * the shape Astro writes for a one-file store is replaced, with the same text written beside the bundle;
- * anything else, and builds that do not prerender in Node, keep Astro's module.
+ * The prerender bundle reads the content store from the file Astro wrote (src/integration/data-store-file.ts):
+ * the plugin loads Astro's store module first, as a module that reads the one-file store in place; chunked
+ * storage, a store not written yet, and builds that do not prerender in Node keep Astro's module.
  */
-import { describe, expect, it } from 'vitest';
-import { dataStoreFilePlugin, pathFrom, prerendersInNode } from '../../src/integration/data-store-file.js';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  dataStoreFilePlugin,
+  prerendersInNode,
+  readingModule,
+  storeFileOf,
+} from '../../src/integration/data-store-file.js';
 
 const STORE = JSON.stringify([['Map', 1, 2], 'articles', ['Map'], 'say "hi" \u2028 é']);
+const dir = mkdtempSync(join(tmpdir(), 'acp-store-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The plugin's transform of `code`, with the files it emitted. */
-function transform(code: string, enabled = true) {
-  const emitted: Array<{ type: string; fileName: string; source: string }> = [];
-  const plugin = dataStoreFilePlugin(() => enabled);
-  const result = plugin.transform.handler.call(
-    {
-      emitFile: (file) => {
-        emitted.push(file);
-        return 'ref';
-      },
-    },
-    code,
-  );
-  return { result, emitted };
+/** Runs the module the plugin generated, from a file of its own (as the prerender bundle runs it). */
+async function run(code: string): Promise<unknown> {
+  const file = join(dir, `module-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, code);
+  return ((await import(pathToFileURL(file).href)) as { default: unknown }).default;
 }
 
-describe('the content store read from a file by the prerender bundle', () => {
-  it("Astro's one-file store module: the store's exact text is emitted, the module reads it", () => {
-    const { result, emitted } = transform(`export default JSON.parse(${JSON.stringify(STORE)})`);
-    expect(emitted).toEqual([{ type: 'asset', fileName: expect.any(String), source: STORE }]);
-    // Named by its content: the chunk that reads it changes with it (Node caches a module by its URL).
-    expect(emitted[0]!.fileName).toMatch(/^astro-content-publisher\/data-store-[0-9a-f]{16}\.json$/);
-    expect(transform(`export default JSON.parse(${JSON.stringify(`${STORE} `)})`).emitted[0]!.fileName).not.toBe(
-      emitted[0]!.fileName,
+describe('the content store read in place by the prerender bundle', () => {
+  it("the module reads Astro's file: the same data, nothing of it in the code, marked as Astro marks its own", async () => {
+    const cacheDir = join(dir, 'cache-1/');
+    const storeFile = storeFileOf({ cacheDir: pathToFileURL(cacheDir) })!;
+    expect(storeFile.href).toBe(pathToFileURL(join(cacheDir, 'data-store.json')).href);
+    rmSync(cacheDir, { recursive: true, force: true });
+    // No store written yet: Astro's module (an empty store) stands.
+    expect(dataStoreFilePlugin(() => storeFile).load.handler()).toBeNull();
+
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(storeFile, STORE);
+    const loaded = dataStoreFilePlugin(() => storeFile).load.handler();
+    expect(loaded?.code.includes('articles')).toBe(false);
+    // Astro's incremental build leaves a module so marked out of the pages' dependency hash.
+    expect(loaded?.meta).toEqual({ astroIncremental: { kind: 'content-data' } });
+    expect(await run(loaded!.code)).toEqual(JSON.parse(STORE));
+  });
+
+  it('a store that changed after bundling fails with a message naming the file; another store, another module', async () => {
+    const path = join(dir, 'changed.json');
+    writeFileSync(path, STORE);
+    const code = readingModule(path, statSync(path));
+    writeFileSync(path, `${STORE} `);
+    await expect(run(code)).rejects.toThrow(
+      `[astro-content-publisher] The content store of this build (${path}) could not be read: it changed after this build bundled its pages`,
     );
-    expect(result?.code).toContain("import { readFileSync } from 'node:fs';");
-    expect(result?.code).toContain('export default JSON.parse(text);');
-    expect(result?.code).not.toContain('articles');
+    // Same size, another time: still refused, and the code differs (Node caches a module by its URL).
+    writeFileSync(path, STORE);
+    utimesSync(path, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const other = readingModule(path, statSync(path));
+    expect(other).not.toBe(code);
+    await expect(run(code)).rejects.toThrow('it changed after this build bundled its pages');
+    expect(await run(other)).toEqual(JSON.parse(STORE));
   });
 
-  it('other shapes are left as Astro wrote them: an empty store, chunked storage, a different module', () => {
-    for (const code of [
-      'export default new Map()',
-      'export default{"articles":[(await import("astro:data-layer-content-chunk:abc.txt"))]}',
-      'export default JSON.parse(notAString)',
-      'export default JSON.parse(123)',
-      `export default JSON.parse(${JSON.stringify(STORE)}); export const more = 1;`,
-    ]) {
-      const { result, emitted } = transform(code);
-      expect(result, code).toBeNull();
-      expect(emitted, code).toEqual([]);
-    }
-  });
-
-  it('disabled (a build whose pages are not prerendered by Node): nothing replaced', () => {
-    const { result, emitted } = transform(`export default JSON.parse(${JSON.stringify(STORE)})`, false);
-    expect(result).toBeNull();
-    expect(emitted).toEqual([]);
-  });
-
-  it('the path from the chunk that reads the file, relative as new URL() takes it', () => {
-    expect(pathFrom('chunks/_astro_data-layer-content_abc.mjs', 'acp/store.json')).toBe('../acp/store.json');
-    expect(pathFrom('prerender-entry.mjs', 'acp/store.json')).toBe('./acp/store.json');
-    const plugin = dataStoreFilePlugin(() => true);
-    const { result, emitted } = transform(`export default JSON.parse(${JSON.stringify(STORE)})`);
-    const rendered = plugin.renderChunk(result!.code, { fileName: 'chunks/store.mjs' });
-    expect(rendered?.code).toContain(`new URL("../${emitted[0]!.fileName}", import.meta.url)`);
-    expect(plugin.renderChunk('export const x = 1;', { fileName: 'chunks/other.mjs' })).toBeNull();
+  it("chunked storage and builds whose pages Node does not prerender keep Astro's module", () => {
+    const cacheDir = pathToFileURL(join(dir, 'cache-2/'));
+    expect(storeFileOf({ cacheDir, experimental: { collectionStorage: 'chunked' } })).toBeUndefined();
+    expect(storeFileOf({ cacheDir, experimental: { collectionStorage: { chunkSize: 1000 } } })).toBeUndefined();
+    expect(storeFileOf({ cacheDir, experimental: { collectionStorage: 'single-file' } })).toBeDefined();
+    expect(dataStoreFilePlugin(() => undefined).load.handler()).toBeNull();
   });
 
   it('Node prerenders with no adapter and with the Node, Vercel and Netlify adapters; not with Cloudflare (workerd)', () => {
