@@ -1,6 +1,5 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   blogArticleRef,
@@ -10,6 +9,7 @@ import {
   serviceArticleUrl,
   type ArticleLinkContext,
 } from '../html/article-links.js';
+import { PACKAGE_VERSION, shortHash, stableStringify } from '../loader/fingerprint.js';
 import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
 import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
@@ -34,6 +34,38 @@ export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string
   };
 }
 
+/** What the last pass over an output left: in Astro's cache directory, never in the site. */
+interface PassRecord {
+  outDir: string;
+  /** The pass's inputs: the route config (the articles, the built pages, the URL layout) and our version. */
+  fingerprint: string;
+  /** Each page as the pass left it: its modification time and size. */
+  pages: Record<string, [number, number]>;
+}
+
+const PASS_RECORD = 'astro-content-publisher/built-links.json';
+
+function passFingerprint(config: RouteConfig): string {
+  // Astro writes the pages in no fixed order: the set counts, not the order.
+  const builtPages = config.builtPages && [...config.builtPages].sort();
+  return shortHash(stableStringify({ version: PACKAGE_VERSION, config: { ...config, builtPages } }));
+}
+
+/**
+ * The pages the last pass over `outDir` left, when it had the same inputs: such a page, still with the time
+ * and size the pass left it with, is not read again (the same inputs rewrite it to the same bytes). A page
+ * written since (by this build, an interrupted one, a restored cache) has another time.
+ */
+function passedPages(recordFile: string, outDir: string, fingerprint: string): PassRecord['pages'] {
+  try {
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as Partial<PassRecord>;
+    if (record.outDir !== outDir || record.fingerprint !== fingerprint || typeof record.pages !== 'object') return {};
+    return record.pages ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * At `astro:build:done`: the links inside the built pages that still name a service article which the blog
  * now has (and, in static output, built) go to the blog's page, and those that name the blog's page of an
@@ -46,22 +78,33 @@ export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string
  * `public/` does not hold is removed: an earlier build left it in an output kept with `emptyOutDir: false`,
  * and the blog no longer has its article, so it must not be served. Returns how many files were rewritten
  * and the pages removed.
+ *
+ * With `cacheDir`, the pass records there its inputs and each page's time and size as it left it; the next
+ * pass over the same output with the same inputs (a one-change incremental rebuild: the same articles, the
+ * same pages) reads only the pages changed since (at 10,000 articles, reading and scanning every page took
+ * about 0.4 s of such a rebuild).
  */
-export async function rewriteBuiltArticleLinks(
+export function rewriteBuiltArticleLinks(
   dir: URL,
   config: RouteConfig,
   publicDir?: URL,
-): Promise<{ rewritten: number; removed: string[] }> {
+  cacheDir?: URL,
+): { rewritten: number; removed: string[]; skipped: number } {
   const ctx = articleLinkContextOf(config);
   const removed: string[] = [];
-  if (ctx === undefined || config.blogSite === '') return { rewritten: 0, removed };
+  if (ctx === undefined || config.blogSite === '') return { rewritten: 0, removed, skipped: 0 };
   const root = fileURLToPath(dir);
   let entries;
   try {
-    entries = await readdir(root, { withFileTypes: true, recursive: true });
+    // Synchronously: the recursive walk through fs/promises is a round trip to the thread pool per folder.
+    entries = readdirSync(root, { withFileTypes: true, recursive: true });
   } catch {
-    return { rewritten: 0, removed };
+    return { rewritten: 0, removed, skipped: 0 };
   }
+  const fingerprint = passFingerprint(config);
+  const recordFile = cacheDir && fileURLToPath(new URL(PASS_RECORD, cacheDir));
+  const passed = recordFile ? passedPages(recordFile, root, fingerprint) : {};
+  const left: PassRecord['pages'] = {};
   const built = ctx.pages;
   const publicRoot = publicDir && fileURLToPath(publicDir);
   /** An article page that an earlier build left: not built by this one, not a file of `public/`. */
@@ -86,6 +129,7 @@ export async function rewriteBuiltArticleLinks(
     return resolvedLinks.get(key);
   };
   let rewritten = 0;
+  let skipped = 0;
   // Read synchronously: at 10,000 pages, reading them through fs/promises (16 at once) took 430 ms against
   // 100 ms, each file's open, stat, read and close being a round trip to the thread pool.
   for (const file of files) {
@@ -95,13 +139,33 @@ export async function rewriteBuiltArticleLinks(
       removed.push(page);
       continue;
     }
+    const before = statSync(file);
+    const known = passed[page];
+    if (known !== undefined && known[0] === before.mtimeMs && known[1] === before.size) {
+      left[page] = known;
+      skipped += 1;
+      continue;
+    }
     // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
     // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
     const html = readFileSync(file).toString('latin1');
     const out = rewriteLinkChunk(html, cachedTarget, true).out;
-    if (out === html) continue;
+    if (out === html) {
+      left[page] = [before.mtimeMs, before.size];
+      continue;
+    }
     writeFileSync(file, Buffer.from(out, 'latin1'));
+    const after = statSync(file);
+    left[page] = [after.mtimeMs, after.size];
     rewritten += 1;
   }
-  return { rewritten, removed: removed.sort() };
+  if (recordFile) {
+    try {
+      mkdirSync(dirname(recordFile), { recursive: true });
+      writeFileSync(recordFile, JSON.stringify({ outDir: root, fingerprint, pages: left } satisfies PassRecord));
+    } catch {
+      // Without a record the next pass reads every page: slower, never wrong.
+    }
+  }
+  return { rewritten, removed: removed.sort(), skipped };
 }

@@ -58,7 +58,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let isBuild = false;
   // The store file the prerender bundle reads, where it reads one (data-store-file.ts).
   let storeFile: URL | undefined;
-  let dirs: { outDir: URL; publicDir: URL } | undefined;
+  let dirs: { outDir: URL; publicDir: URL; cacheDir: URL } | undefined;
   // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
   let leftover: (path: string) => boolean = () => false;
   let pathnames: string[] = [];
@@ -182,7 +182,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       'astro:config:done': ({ config, logger }) => {
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
-        dirs = { outDir: config.outDir, publicDir: config.publicDir };
+        dirs = { outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
         if (isBuild)
           assets = {
             folder: config.build.assets,
@@ -246,7 +246,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
         // decide which articles the sitemap lists); on demand, the routes answer too.
         const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
-        const { rewritten: fixed, removed } = await rewriteBuiltArticleLinks(dir, config, dirs?.publicDir);
+        const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, dirs?.publicDir, dirs?.cacheDir);
         const [first] = removed;
         if (first)
           logger.info(
