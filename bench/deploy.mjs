@@ -8,7 +8,7 @@
 // builds of a comparison are interleaved (site-build.mjs, interleaved()).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildInChild, interleaved } from './site-build.mjs';
+import { buildInChild, interleaved, median } from './site-build.mjs';
 
 const MEDIA = 'GET /media/*';
 
@@ -159,7 +159,20 @@ export async function measureIncremental({ simulator, siteId, work, log, article
       return built;
     },
   );
-  return { ...result, rendered, stale };
+  return { ...result, rendered, stale, astroShare: astroShare(result.runs) };
+}
+
+/** Astro's own phases of a build (bench/phases.mjs): all but the loader's and the end of the build. */
+const ASTRO_PHASES = ['startup', 'store', 'setup', 'vite', 'render'];
+
+/**
+ * The floor of the rebuild ratio: the median over the pairs of the rebuild's time in Astro's own phases
+ * over the full build's time, the ratio the rebuild would have if the loader and the end of the build (where
+ * our pass over the pages and the sitemap run) took no time at all.
+ */
+function astroShare(runs) {
+  const shares = runs.map((r) => ASTRO_PHASES.reduce((sum, phase) => sum + (r.a.phases[phase] ?? 0), 0) / r.b.ms);
+  return Math.round(median(shares) * 100) / 100;
 }
 
 export async function measureDeploy({ simulator, siteId, work, log, articles, pairs = 5 }) {
@@ -189,6 +202,7 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
       incrementalVsFull: inc.ratio,
       'incrementalVsFull.min': inc.min,
       'incrementalVsFull.max': inc.max,
+      'incrementalVsFull.astroShare': inc.astroShare,
       'incremental1.rendered': rendered,
       'incremental1.stale': inc.stale.incremental,
       'fullWarm.stale': inc.stale.full,

@@ -114,6 +114,7 @@ export async function measureScale({ log = () => undefined } = {}) {
         'scale.incrementalVsFull': inc.ratio,
         'scale.incrementalVsFull.min': inc.min,
         'scale.incrementalVsFull.max': inc.max,
+        'scale.incrementalVsFull.astroShare': inc.astroShare,
         'scale.incremental1.rendered': inc.rendered,
         'scale.incremental1.stale': inc.stale.incremental,
         'scale.fullWarm.stale': inc.stale.full,
