@@ -35,7 +35,7 @@ export function storeFileOf(config: {
 }
 
 /**
- * Adapters whose prerendering runs in Node, where the bundle can read a file beside it (Cloudflare's
+ * Adapters whose prerendering runs in Node, where the bundle can read the build's files (Cloudflare's
  * prerenders in workerd: its bundle keeps Astro's module).
  */
 const NODE_PRERENDER_ADAPTERS = new Set(['@astrojs/node', '@astrojs/vercel', '@astrojs/netlify']);

@@ -83,7 +83,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true })).map(String);
 }
 
-describe('the content store read from a file beside the prerender bundle', () => {
+describe('the content store read in place by the prerender bundle', () => {
   it('with the integration: the bundle carries no article, the file holds the store, the pages are whole', async () => {
     const { site, written } = await buildWith([publisher({ rss: false })]);
 
