@@ -1,4 +1,17 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -64,6 +77,26 @@ function passedPages(recordFile: string, outDir: string, fingerprint: string): P
   } catch {
     return {};
   }
+}
+
+/** A page opened for reading and, where it may be written, for writing in place. */
+function openPage(file: string): { fd: number; writable: boolean } {
+  try {
+    return { fd: openSync(file, 'r+'), writable: true };
+  } catch {
+    return { fd: openSync(file, 'r'), writable: false };
+  }
+}
+
+/**
+ * Writes `bytes` over a file of `size` bytes in place, cut to their length. Not truncated to nothing first
+ * (as writeFileSync does): ext4 flushes a file truncated to zero and written again when it is closed, which
+ * made the writes most of the pass (1,000 pages: about 100 ms against 25 ms for reading, rewriting and
+ * writing them in place).
+ */
+function overwrite(fd: number, bytes: Buffer, size: number): void {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at, at);
+  if (bytes.length < size) ftruncateSync(fd, bytes.length);
 }
 
 /**
@@ -139,25 +172,33 @@ export function rewriteBuiltArticleLinks(
       removed.push(page);
       continue;
     }
-    const before = statSync(file);
-    const known = passed[page];
-    if (known !== undefined && known[0] === before.mtimeMs && known[1] === before.size) {
-      left[page] = known;
-      skipped += 1;
-      continue;
+    const { fd, writable } = openPage(file);
+    try {
+      const before = fstatSync(fd);
+      const known = passed[page];
+      if (known !== undefined && known[0] === before.mtimeMs && known[1] === before.size) {
+        left[page] = known;
+        skipped += 1;
+        continue;
+      }
+      // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
+      // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
+      const html = readFileSync(fd).toString('latin1');
+      const out = rewriteLinkChunk(html, cachedTarget, true).out;
+      if (out === html) {
+        left[page] = [before.mtimeMs, before.size];
+        continue;
+      }
+      const bytes = Buffer.from(out, 'latin1');
+      if (writable) overwrite(fd, bytes, before.size);
+      // A page that cannot be opened for writing: the error names it.
+      else writeFileSync(file, bytes);
+      const after = writable ? fstatSync(fd) : statSync(file);
+      left[page] = [after.mtimeMs, after.size];
+      rewritten += 1;
+    } finally {
+      closeSync(fd);
     }
-    // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
-    // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
-    const html = readFileSync(file).toString('latin1');
-    const out = rewriteLinkChunk(html, cachedTarget, true).out;
-    if (out === html) {
-      left[page] = [before.mtimeMs, before.size];
-      continue;
-    }
-    writeFileSync(file, Buffer.from(out, 'latin1'));
-    const after = statSync(file);
-    left[page] = [after.mtimeMs, after.size];
-    rewritten += 1;
   }
   if (recordFile) {
     try {

@@ -100,4 +100,17 @@ describe('the link pass over an output it already passed', () => {
       skipped: 0,
     });
   });
+
+  it('a page rewritten in place has exactly the new bytes, whether the links grew or shrank', () => {
+    const { dir, out } = output('sizes', { a: 'b', b: 'a' });
+    const longer = { ...config(['a', 'b']), blogSite: 'https://blog.example.com/a/much/longer/base/path/' };
+    writeFileSync(join(out, 'blog', 'a', 'index.html'), `<a href="${SERVICE}/blog/b/">next</a>`.repeat(3));
+    expect(rewriteBuiltArticleLinks(dir, longer)).toMatchObject({ rewritten: 3 });
+    expect(page(out, 'a')).toBe(
+      '<a href="https://blog.example.com/a/much/longer/base/path/blog/b/">next</a>'.repeat(3),
+    );
+    writeFileSync(join(out, 'blog', 'b', 'index.html'), `<a href="${SERVICE}/blog/a/">x</a>`);
+    expect(rewriteBuiltArticleLinks(dir, config(['a', 'b']))).toMatchObject({ rewritten: 1 });
+    expect(page(out, 'b')).toBe('<a href="https://blog.example.com/blog/a/">x</a>');
+  });
 });
