@@ -86,12 +86,28 @@ export function patternForLanguage(pattern: ArticlePattern, language: string | u
   return key === undefined ? undefined : patternForLanguage(pattern[key]!, language);
 }
 
-/** The blog's absolute URL of the article `slug` (in `language`), under the trailing-slash rule; undefined: no route. */
-export function blogArticleUrl(slug: string, layout: BlogLayout, language?: string): string | undefined {
+/** `blogArticleUrl` as a URL object. */
+function blogArticleUrlObject(slug: string, layout: BlogLayout, language?: string): URL | undefined {
   const pattern = patternForLanguage(layout.articlePattern, language);
   if (pattern === undefined) return undefined;
   const path = pattern.replace(/^\/+/, '').replaceAll('[slug]', encodeURIComponent(slug));
-  return new URL(applyTrailingSlash(path, layout.trailingSlash), layout.blogSite).href;
+  return new URL(applyTrailingSlash(path, layout.trailingSlash), layout.blogSite);
+}
+
+/** The blog's absolute URL of the article `slug` (in `language`), under the trailing-slash rule; undefined: no route. */
+export function blogArticleUrl(slug: string, layout: BlogLayout, language?: string): string | undefined {
+  return blogArticleUrlObject(slug, layout, language)?.href;
+}
+
+// The path of each blog site URL seen (one or two per build): a sitemap or a page pass asks for every link.
+const sitePaths = new Map<string, string>();
+function sitePath(blogSite: string): string {
+  let path = sitePaths.get(blogSite);
+  if (path === undefined) {
+    path = new URL(blogSite).pathname;
+    if (sitePaths.size < 64) sitePaths.set(blogSite, path);
+  }
+  return path;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -193,10 +209,9 @@ export function pageKey(path: string): string {
  */
 export function blogUrlOfArticle(ref: ArticleRef, ctx: ArticleLinkContext): string | undefined {
   if (!hasArticle(ref, ctx)) return undefined;
-  const url = blogArticleUrl(ref.slug, ctx, articleLanguage(ref, ctx));
-  if (url === undefined || ctx.pages === undefined) return url;
-  const base = new URL(ctx.blogSite).pathname;
-  return ctx.pages.has(pageKey(new URL(url).pathname.slice(base.length))) ? url : undefined;
+  const url = blogArticleUrlObject(ref.slug, ctx, articleLanguage(ref, ctx));
+  if (url === undefined || ctx.pages === undefined) return url?.href;
+  return ctx.pages.has(pageKey(url.pathname.slice(sitePath(ctx.blogSite).length))) ? url.href : undefined;
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   serviceArticleUrl,
   type ArticleLinkContext,
 } from '../html/article-links.js';
-import { PACKAGE_VERSION, shortHash, stableStringify } from '../loader/fingerprint.js';
+import { PACKAGE_VERSION, shortHash } from '../loader/fingerprint.js';
 import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
 import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
@@ -59,9 +59,10 @@ interface PassRecord {
 const PASS_RECORD = 'astro-content-publisher/built-links.json';
 
 function passFingerprint(config: RouteConfig): string {
-  // Astro writes the pages in no fixed order: the set counts, not the order.
+  // Astro writes the pages in no fixed order: the set counts, not the order. Other orders (the config's keys,
+  // the loaders' articles) come from code and the store: were one to change, the pass would only read more.
   const builtPages = config.builtPages && [...config.builtPages].sort();
-  return shortHash(stableStringify({ version: PACKAGE_VERSION, config: { ...config, builtPages } }));
+  return shortHash(JSON.stringify([PACKAGE_VERSION, { ...config, builtPages }]));
 }
 
 /**
@@ -172,15 +173,15 @@ export function rewriteBuiltArticleLinks(
       removed.push(page);
       continue;
     }
+    const before = statSync(file);
+    const known = passed[page];
+    if (known !== undefined && known[0] === before.mtimeMs && known[1] === before.size) {
+      left[page] = known;
+      skipped += 1;
+      continue;
+    }
     const { fd, writable } = openPage(file);
     try {
-      const before = fstatSync(fd);
-      const known = passed[page];
-      if (known !== undefined && known[0] === before.mtimeMs && known[1] === before.size) {
-        left[page] = known;
-        skipped += 1;
-        continue;
-      }
       // As bytes (latin1: one character per byte), with the middleware's linear scan: a page in any
       // encoding keeps every byte the rewrite does not change, and hostile text costs linear time.
       const html = readFileSync(fd).toString('latin1');

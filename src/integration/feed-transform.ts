@@ -74,7 +74,11 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
  * in-article links use): the blog's page when the blog has the article, else the service's public URL.
  * Any other service URL keeps the feeds' mapping (same path on the blog's origin).
  */
-function mapper(config: RouteConfig, origins: string[], ctx: ArticleLinkContext): (upstream: string) => string {
+function mapper(
+  config: RouteConfig,
+  origins: string[],
+  target: (href: string) => string | undefined,
+): (upstream: string) => string {
   const other = makeArticleUrlMapper({
     blogSite: config.blogSite,
     // Only non-article URLs reach this mapper: the pattern is not used.
@@ -84,7 +88,16 @@ function mapper(config: RouteConfig, origins: string[], ctx: ArticleLinkContext)
   return (upstream) => {
     const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
     if (url === undefined || serviceArticleRef(url, origins) === undefined) return other(upstream);
-    return articleLinkTarget(upstream, ctx) ?? upstream;
+    return target(upstream) ?? upstream;
+  };
+}
+
+/** `articleLinkTarget` under `ctx`, each URL asked once: a sitemap asks for every `<loc>` three times. */
+function memoTarget(ctx: ArticleLinkContext): (href: string) => string | undefined {
+  const answers = new Map<string, string | undefined>();
+  return (href) => {
+    if (!answers.has(href)) answers.set(href, articleLinkTarget(href, ctx));
+    return answers.get(href);
   };
 }
 
@@ -146,10 +159,11 @@ export async function buildSitemap(
   const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
     let urlset = urlsetDocument(doc);
     const { origins, known, ctx } = knownFor(config, upstreamOrigins(config, locs(urlset)));
+    const target = memoTarget(ctx);
     const articleLocs: string[] = [];
     for (const loc of locs(urlset)) {
       const ref = loc !== undefined && URL.canParse(loc) ? serviceArticleRef(new URL(loc), origins) : undefined;
-      if (ref === undefined || loc === undefined || articleLinkTarget(loc, ctx) === undefined) continue;
+      if (ref === undefined || loc === undefined || target(loc) === undefined) continue;
       listed.add(ref.slug);
       const language = articleLanguage(ref, ctx);
       if (language !== undefined) listed.add(`${language}/${ref.slug}`);
@@ -163,10 +177,10 @@ export async function buildSitemap(
     return writeSitemapUrls(urlset, {
       url: partUrl,
       upstreamOrigins: origins,
-      mapUrl: mapper(config, origins, ctx),
+      mapUrl: mapper(config, origins, target),
       seen,
       onWarning: warn,
-      alternates: hreflangAlternates(articleLocs, ctx),
+      alternates: hreflangAlternates(articleLocs, ctx, target),
     });
   };
   const extras = (): Array<{ loc: string }> => {
@@ -260,7 +274,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: mapper(config, origins, ctx),
+    mapUrl: mapper(config, origins, memoTarget(ctx)),
     maxBytes: RSS_MAX_BYTES,
     selfUrl: blogUrl(config, config.rss.path),
     onWarning: warn,
