@@ -22,7 +22,7 @@ import {
   serviceArticleUrl,
   type ArticleLinkContext,
 } from '../html/article-links.js';
-import { PACKAGE_VERSION, shortHash } from '../loader/fingerprint.js';
+import { PACKAGE_VERSION, shortHash, stableStringify } from '../loader/fingerprint.js';
 import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf } from './known-articles.js';
 import { rewriteLinkChunk, type LinkTarget } from './link-tags.js';
@@ -58,11 +58,32 @@ interface PassRecord {
 
 const PASS_RECORD = 'astro-content-publisher/built-links.json';
 
+/**
+ * The pass's inputs, whatever their order: Astro writes the pages in no fixed order, and a changed article
+ * moves to the end of the loaders' record (it is deleted and stored again).
+ */
 function passFingerprint(config: RouteConfig): string {
-  // Astro writes the pages in no fixed order: the set counts, not the order. Other orders (the config's keys,
-  // the loaders' articles) come from code and the store: were one to change, the pass would only read more.
-  const builtPages = config.builtPages && [...config.builtPages].sort();
-  return shortHash(JSON.stringify([PACKAGE_VERSION, { ...config, builtPages }]));
+  const sorted = <T>(list: readonly T[] | undefined, key: (item: T) => string = String) =>
+    list && [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const { articles } = config;
+  return shortHash(
+    stableStringify({
+      version: PACKAGE_VERSION,
+      config: {
+        ...config,
+        builtPages: sorted(config.builtPages),
+        localPages: sorted(config.localPages),
+        localArticlePages: sorted(config.localArticlePages, (page) => `${page.url} ${page.language ?? ''}`),
+        articles: articles && {
+          slugs: sorted(articles.slugs),
+          origins: sorted(articles.origins),
+          languages:
+            articles.languages &&
+            Object.fromEntries(Object.entries(articles.languages).map(([slug, list]) => [slug, sorted(list)])),
+        },
+      },
+    }),
+  );
 }
 
 /**

@@ -5,7 +5,7 @@
  * has that article in that language, never to a page the build did not write (found by the site model test:
  * `/en/blog/<slug>/` answered 404 while the blog had `<slug>` only in fr).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -70,5 +70,38 @@ describe('links of pages kept by an incremental build', () => {
       `${SERVICE}/en/blog/pair/`,
       `${SERVICE}/en/blog/solo/#top`,
     ]);
+  });
+
+  it('an edit of two articles: the end-of-build pass has the same inputs as the build before, so the pages kept since are not read again', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'kept-record');
+    owned.push({ sim, site });
+    for (const slug of ['a', 'b', 'c', 'd']) await publishModelArticle(sim.url, slug, 'en', { after: '' });
+    await publishModelArticle(sim.url, 'b', 'fr', { after: `<p><a href="${SERVICE}/blog/c/">c</a></p>` });
+    // The guide's setting for incremental builds: Astro leaves the pages it keeps untouched.
+    const build = modelSiteBuild(site, sim, 10, { vite: { build: { emptyOutDir: false } } });
+    const record = () =>
+      JSON.parse(readFileSync(join(site.cacheDir, 'astro-content-publisher', 'built-links.json'), 'utf8')) as {
+        fingerprint: string;
+        pages: Record<string, [number, number]>;
+      };
+
+    expect((await build()).error).toBeUndefined();
+    const before = record();
+    expect(Object.keys(before.pages)).toContain('fr/blog/b/index.html');
+    // The first and the last article change: the loader stores each again, last in its record.
+    await admin(sim.url, 'PATCH', 'articles/12/a?language=en', { title: 'a en, edited' });
+    await admin(sim.url, 'PATCH', 'articles/12/d?language=en', { title: 'd en, edited' });
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(await readFile(join(site.outDir, 'en/blog/a/index.html'), 'utf8')).toContain('a en, edited');
+    const after = record();
+    expect(after.fingerprint).toBe(before.fingerprint);
+    // The article pages no edit touched are as the first pass left them (Astro kept them; the pass read none).
+    for (const page of ['en/blog/b/index.html', 'en/blog/c/index.html', 'fr/blog/b/index.html'])
+      expect(after.pages[page], page).toEqual(before.pages[page]);
+    expect(after.pages['en/blog/a/index.html']).not.toEqual(before.pages['en/blog/a/index.html']);
+    // The kept French page still links to c's page on the blog.
+    expect(await linksOf(site.outDir, 'fr/blog/b')).toEqual([`${BLOG}/en/blog/c/`]);
   });
 });

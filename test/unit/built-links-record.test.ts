@@ -113,4 +113,21 @@ describe('the link pass over an output it already passed', () => {
     expect(rewriteBuiltArticleLinks(dir, config(['a', 'b']))).toMatchObject({ rewritten: 1 });
     expect(page(out, 'b')).toBe('<a href="https://blog.example.com/blog/a/">x</a>');
   });
+
+  it('the same inputs in another order (pages written in another order, an edited article stored again last): skipped', () => {
+    const { dir, cacheDir } = output('order', { a: 'b', b: 'c', c: 'a' });
+    const first = config(['a', 'b', 'c']);
+    rewriteBuiltArticleLinks(
+      dir,
+      { ...first, articles: { ...first.articles!, languages: { a: ['en'], b: ['en', 'fr'] } } },
+      undefined,
+      cacheDir,
+    );
+    const again: RouteConfig = {
+      ...first,
+      builtPages: [...first.builtPages!].reverse(),
+      articles: { slugs: ['c', 'a', 'b'], origins: [SERVICE], languages: { b: ['fr', 'en'], a: ['en'] } },
+    };
+    expect(rewriteBuiltArticleLinks(dir, again, undefined, cacheDir)).toMatchObject({ rewritten: 0, skipped: 4 });
+  });
 });
