@@ -51,7 +51,11 @@ export async function refreshStoredImages(
       rendered: {
         ...entry.rendered,
         html: next.html,
-        metadata: withServiceData({ ...entry.rendered?.metadata, imagePaths: next.imagePaths }, parsed.source),
+        metadata: withServiceData(
+          { ...entry.rendered?.metadata, imagePaths: next.imagePaths },
+          parsed.source,
+          parsed.plain,
+        ),
       },
       digest: digestOf(parsed.plain, next.html),
       ...step.entryFields(nextLocal ? [...next.imagePaths, nextLocal] : next.imagePaths),

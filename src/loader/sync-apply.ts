@@ -120,7 +120,7 @@ async function storeEntry(
     data: parsed.stored,
     rendered: {
       html: local.html,
-      metadata: withServiceData({ headings, imagePaths: local.imagePaths }, parsed.source),
+      metadata: withServiceData({ headings, imagePaths: local.imagePaths }, parsed.source, parsed.plain),
     },
     digest,
     ...images.entryFields(assets),

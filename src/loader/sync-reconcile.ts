@@ -37,7 +37,7 @@ export function reconcileListed(
       const source = serviceDataOf(entry);
       const rendered = entry.rendered && {
         ...entry.rendered,
-        metadata: withServiceData(entry.rendered.metadata ?? {}, { ...source, viewCount: item.view_count }),
+        metadata: withServiceData(entry.rendered.metadata ?? {}, { ...source, viewCount: item.view_count }, data),
       };
       // The digest leaves the view count out (page-digest.ts): the entry's own is still right, no need to
       // hash the whole article again.

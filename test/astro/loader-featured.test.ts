@@ -88,6 +88,10 @@ describe.each(['none', 'article', 'starter', 'theme'])('the featured image with 
     expect(cold.error).toBeUndefined();
     const [slug] = await slugsOf(dirs.outDir);
     expect(await page(dirs.outDir, slug!)).toMatch(/<img[^>]* class="featured"/);
+    // The store keeps the article's own fields beside an entry only where the schema reshapes them: the
+    // later builds below read them back either way (a body from an edit, the title, the featured image).
+    const store = await readFile(join(dirs.cacheDir, 'data-store.json'), 'utf8');
+    expect(store.includes('"serviceData"')).toBe(schema === 'starter' || schema === 'theme');
 
     await admin(sim.url, 'PATCH', `articles/12/${slug}`, { content: '<p>The first edit of the body.</p>' });
     const afterBody = await build(schema);
