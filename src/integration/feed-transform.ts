@@ -21,6 +21,7 @@ import {
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
 import { articleLinkContextOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
+import { memoLinkTarget } from './link-tags.js';
 import { forEachIndexPart, IndexPartsError, type PartLimits } from './index-parts.js';
 import { blogUrl, sitemapPartPath, type RouteConfig } from './route-config.js';
 
@@ -92,15 +93,6 @@ function mapper(
   };
 }
 
-/** `articleLinkTarget` under `ctx`, each URL asked once: a sitemap asks for every `<loc>` three times. */
-function memoTarget(ctx: ArticleLinkContext): (href: string) => string | undefined {
-  const answers = new Map<string, string | undefined>();
-  return (href) => {
-    if (!answers.has(href)) answers.set(href, articleLinkTarget(href, ctx));
-    return answers.get(href);
-  };
-}
-
 /**
  * The origins of the feed plus those the loaders saw, what the blog has (undefined: no loader, every
  * article counts as had) and the mapping context built from both.
@@ -159,7 +151,7 @@ export async function buildSitemap(
   const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
     let urlset = urlsetDocument(doc);
     const { origins, known, ctx } = knownFor(config, upstreamOrigins(config, locs(urlset)));
-    const target = memoTarget(ctx);
+    const target = memoLinkTarget((href) => articleLinkTarget(href, ctx));
     const articleLocs: string[] = [];
     for (const loc of locs(urlset)) {
       const ref = loc !== undefined && URL.canParse(loc) ? serviceArticleRef(new URL(loc), origins) : undefined;
@@ -274,7 +266,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: mapper(config, origins, memoTarget(ctx)),
+    mapUrl: mapper(config, origins, (href) => articleLinkTarget(href, ctx)),
     maxBytes: RSS_MAX_BYTES,
     selfUrl: blogUrl(config, config.rss.path),
     onWarning: warn,

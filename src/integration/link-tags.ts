@@ -8,6 +8,19 @@
 /** The new `href` of a link (absolute, ASCII), or undefined to leave it; with the page's `<html lang>`, if any. */
 export type LinkTarget = (href: string, pageLanguage: string | undefined) => string | undefined;
 
+/**
+ * `target` asked once per link and page language: pages repeat their links (navigation, lists), and a sitemap
+ * asks for each `<loc>` three times (what it lists, hreflang, the rewrite).
+ */
+export function memoLinkTarget(target: LinkTarget): (href: string, pageLanguage?: string) => string | undefined {
+  const answers = new Map<string, string | undefined>();
+  return (href, pageLanguage) => {
+    const key = `${pageLanguage ?? ''} ${href}`;
+    if (!answers.has(key)) answers.set(key, target(href, pageLanguage));
+    return answers.get(key);
+  };
+}
+
 /** What the scan has learnt of the page so far: its language, from its first `<html>` tag. */
 export interface PageState {
   language?: string | undefined;
