@@ -63,8 +63,7 @@ const PASS_RECORD = 'astro-content-publisher/built-links.json';
  * moves to the end of the loaders' record (it is deleted and stored again).
  */
 function passFingerprint(config: RouteConfig): string {
-  const sorted = <T>(list: readonly T[] | undefined, key: (item: T) => string = String) =>
-    list && [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const sorted = (list: readonly string[] | undefined) => list && [...list].sort();
   const { articles } = config;
   return shortHash(
     stableStringify({
@@ -73,7 +72,7 @@ function passFingerprint(config: RouteConfig): string {
         ...config,
         builtPages: sorted(config.builtPages),
         localPages: sorted(config.localPages),
-        localArticlePages: sorted(config.localArticlePages, (page) => `${page.url} ${page.language ?? ''}`),
+        localArticlePages: sorted(config.localArticlePages?.map(stableStringify)),
         articles: articles && {
           slugs: sorted(articles.slugs),
           origins: sorted(articles.origins),
