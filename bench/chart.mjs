@@ -17,6 +17,9 @@ const KIND_LABELS = {
   incremental1: 'incremental build, 1 change',
   imagesOffWarm: 'warm, images off',
   imagesWarm: 'warm, images on (3000)',
+  globFullWarm: 'glob(): full warm, 1 change',
+  globIncremental1: 'glob(): incremental, 1 change',
+  globImagesWarm: 'glob(): warm, 3000 local images',
 };
 
 const escape = (text) => String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

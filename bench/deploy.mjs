@@ -36,7 +36,7 @@ const escapeHtml = (text) =>
  * reader of that output would see late. Read from the pages themselves, not from their mtimes (a page Astro
  * restores from its incremental cache is written without being rendered).
  */
-function stalePages(outDir, titles) {
+export function stalePages(outDir, titles) {
   return [...titles]
     .filter(([slug, title]) => {
       let html = '';
@@ -60,7 +60,7 @@ const summaryOf = (built) =>
     .filter((line) => / new, /.test(line) || (/\[WARN\]/.test(line) && !/cuts the list short/.test(line)))
     .join(' ');
 
-function deployEnv(simulator, siteId) {
+export function deployEnv(simulator, siteId) {
   return {
     PUBLISHER_BASE_URL: simulator.url,
     PUBLISHER_API_KEY: simulator.tokens.agence,
@@ -69,7 +69,7 @@ function deployEnv(simulator, siteId) {
 }
 
 /** One build of bench/deploy-site in the chain's own outDir and cacheDir; checks every article was written. */
-function chainBuilder(env, work, articles) {
+export function chainBuilder(env, work, articles) {
   return async (chain, extra) => {
     const result = await buildInChild(
       { ...env, ...extra },
@@ -85,9 +85,9 @@ function chainBuilder(env, work, articles) {
   };
 }
 
-const OFF = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'off' };
-const INCREMENTAL = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
-const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
+export const OFF = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'off' };
+export const INCREMENTAL = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
+export const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
 
 /**
  * A rebuild after one changed article with incremental builds (store and output kept) against a full warm
@@ -170,7 +170,7 @@ const ASTRO_PHASES = ['startup', 'store', 'setup', 'vite', 'render'];
  * over the full build's time, the ratio the rebuild would have if the loader and the end of the build (where
  * our pass over the pages and the sitemap run) took no time at all.
  */
-function astroShare(runs) {
+export function astroShare(runs) {
   const shares = runs.map((r) => ASTRO_PHASES.reduce((sum, phase) => sum + (r.a.phases[phase] ?? 0), 0) / r.b.ms);
   return Math.round(median(shares) * 100) / 100;
 }

@@ -13,6 +13,7 @@ import { measureSanitize } from './sanitize.mjs';
 import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { measureFeedsHostile } from './feeds-hostile.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
+import { measureGlobFloors } from './glob-floors.mjs';
 import { buildInChild, interleaved, medianLoader, medianPhases, writeMarkdown } from './site-build.mjs';
 import { breakdownSvg } from './chart.mjs';
 import { figuresTable, loaderTable, phasesTable, scaleTable } from './tables.mjs';
@@ -25,8 +26,8 @@ const CHANGED = 10;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const json = process.argv.includes('--json');
-// BENCH_PARTS=builds,micro,deploy (the default: all) runs only some of the parts.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'builds,micro,deploy').split(','));
+// BENCH_PARTS=builds,micro,deploy,floors (the default: all) runs only some of the parts.
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'builds,micro,deploy,floors').split(','));
 const svgIndex = process.argv.indexOf('--svg');
 const svgFile = svgIndex === -1 ? undefined : process.argv[svgIndex + 1];
 const log = (line) => {
@@ -192,6 +193,11 @@ async function main() {
       const deploy = await measureDeploy({ simulator, siteId, work, log, articles: ARTICLES, pairs: PAIRS });
       Object.assign(figures, deploy.figures);
       Object.assign(kinds, deploy.builds);
+    }
+    if (PARTS.has('floors')) {
+      const floors = await measureGlobFloors({ simulator, siteId, work, log, details, pairs: PAIRS });
+      Object.assign(figures, floors.figures);
+      Object.assign(kinds, floors.builds);
     }
     Object.assign(figures, breakdownFigures(kinds));
     // The 10,000-article site (bench/scale.mjs); BENCH_SCALE=0 leaves it out.

@@ -1,0 +1,126 @@
+// The floors of the deploy ratios (issue 19): the same two comparisons as bench/deploy.mjs, on the same
+// blog (bench/deploy-site), with Astro's own glob() loader over the same articles as local Markdown files.
+// - a one-change incremental rebuild against a full warm build, the change being one file's title;
+// - a warm build whose articles carry their 3,000 images as local files (Markdown images, which Astro's
+//   image service optimises like the loader's local copies) against the same build with the images left
+//   remote (`<img>` in the HTML, as the loader leaves them with `images: false`).
+// What Astro's pipeline costs its own loader is the least these ratios can be with any loader.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { astroShare, chainBuilder, deployEnv, INCREMENTAL, OFF, stalePages } from './deploy.mjs';
+import { interleaved, writeMarkdown } from './site-build.mjs';
+
+const IMG = /<img\b[^>]*>/g;
+const attribute = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+/**
+ * The articles with each image of the simulator's /media/ as a local file beside the Markdown: the `<img>`
+ * leaves the HTML and comes back as a Markdown image after it (Astro optimises Markdown images, not HTML
+ * ones). Returns how many images were written.
+ */
+async function writeMarkdownWithImages(details, dir, mediaOrigin) {
+  let images = 0;
+  const withImages = [];
+  for (const article of details) {
+    const local = [];
+    const content = article.content.replace(IMG, (tag) => {
+      const src = attribute(tag, 'src');
+      if (!src?.startsWith(`${mediaOrigin}/media/`)) return tag;
+      local.push({ src, alt: (attribute(tag, 'alt') ?? '').replace(/[[\]]/g, '') });
+      return '';
+    });
+    const lines = [];
+    for (const [i, { src, alt }] of local.entries()) {
+      const file = `media/${article.slug}/${i}-${src.split('/').at(-1)}`;
+      const response = await fetch(src);
+      if (!response.ok) throw new Error(`bench floors: ${src} answered ${response.status}`);
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), Buffer.from(await response.arrayBuffer()));
+      lines.push(`![${alt}](./${file})`);
+      images += 1;
+    }
+    withImages.push({ ...article, content: `${content}\n\n${lines.join('\n\n')}\n` });
+  }
+  writeMarkdown(withImages, dir);
+  return images;
+}
+
+/** Sets the title in one Markdown file's frontmatter (the change the incremental rebuild picks up). */
+function retitle(dir, slug, title) {
+  const file = join(dir, `${slug}.md`);
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
+}
+
+export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
+  const articles = details.length;
+  const offDir = join(work, 'floors-articles');
+  writeMarkdown(details, offDir);
+  const env = { ...deployEnv(simulator, siteId), BENCH_SOURCE: 'glob' };
+  const build = chainBuilder(env, work, articles);
+  const off = { ...OFF, BENCH_GLOB_DIR: offDir };
+  const incremental = { ...INCREMENTAL, BENCH_GLOB_DIR: offDir };
+
+  log(`bench floors: glob() over the same ${articles} articles, cold builds of the full and the incremental chain...`);
+  await build('glob-full', off);
+  await build('glob-incremental', incremental);
+  const titles = new Map();
+  let stale = 0;
+  log(`bench floors: ${pairs} pairs of (one file retitled, incremental rebuild | full warm build), interleaved...`);
+  const change = (i) => {
+    const { slug } = details[(Math.floor(articles / 2) + i * 7) % articles];
+    const title = `Changed for the floors bench (${i}): ${slug}`;
+    retitle(offDir, slug, title);
+    titles.set(slug, title);
+  };
+  const check = (chain) => {
+    if (stalePages(join(work, `deploy-${chain}-out`), titles).length) stale += 1;
+  };
+  const inc = await interleaved(
+    pairs,
+    async (i) => {
+      if (i % 2 === 0) change(i);
+      const built = await build('glob-incremental', incremental);
+      check('glob-incremental');
+      log(`bench floors: pair ${i + 1}: glob() incremental rebuild ${built.ms} ms`);
+      return built;
+    },
+    async (i) => {
+      if (i % 2 === 1) change(i);
+      const built = await build('glob-full', off);
+      check('glob-full');
+      log(`bench floors: pair ${i + 1}: glob() full warm build ${built.ms} ms`);
+      return built;
+    },
+  );
+
+  const onDir = join(work, 'floors-articles-images');
+  const images = await writeMarkdownWithImages(details, onDir, new URL(simulator.url).origin);
+  const on = { ...OFF, BENCH_GLOB_DIR: onDir };
+  log(`bench floors: glob() with ${images} local images, cold build...`);
+  await build('glob-images', on);
+  log(`bench floors: ${pairs} pairs of warm builds (glob() images local | remote), interleaved...`);
+  const img = await interleaved(
+    pairs,
+    () => build('glob-images', on),
+    () => build('glob-full', off),
+  );
+  return {
+    figures: {
+      'globFloor.incrementalVsFull': inc.ratio,
+      'globFloor.incrementalVsFull.min': inc.min,
+      'globFloor.incrementalVsFull.max': inc.max,
+      'globFloor.incrementalVsFull.astroShare': astroShare(inc.runs),
+      'globFloor.stale': stale,
+      'globFloor.images': images,
+      'globFloor.imagesOnVsOff': img.ratio,
+      'globFloor.imagesOnVsOff.min': img.min,
+      'globFloor.imagesOnVsOff.max': img.max,
+    },
+    builds: {
+      globIncremental1: inc.runs.map((r) => r.a),
+      globFullWarm: inc.runs.map((r) => r.b),
+      globImagesWarm: img.runs.map((r) => r.a),
+    },
+  };
+}
