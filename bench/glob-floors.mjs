@@ -52,15 +52,18 @@ function retitle(dir, slug, title) {
   writeFileSync(file, text.replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
 }
 
-export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
+/**
+ * glob()'s one-change incremental rebuild against its full warm build, as interleaved pairs on the articles
+ * `details` (written as Markdown under `work`). Returns the interleaved() result with Astro's share and the
+ * builds after which a retitled page still showed its old title.
+ */
+export async function measureGlobIncremental({ simulator, siteId, work, log, details, pairs }) {
   const articles = details.length;
-  const offDir = join(work, 'floors-articles');
-  writeMarkdown(details, offDir);
-  const env = { ...deployEnv(simulator, siteId), BENCH_SOURCE: 'glob' };
-  const build = chainBuilder(env, work, articles);
-  const off = { ...OFF, BENCH_GLOB_DIR: offDir };
-  const incremental = { ...INCREMENTAL, BENCH_GLOB_DIR: offDir };
-
+  const dir = join(work, 'floors-articles');
+  writeMarkdown(details, dir);
+  const build = chainBuilder({ ...deployEnv(simulator, siteId), BENCH_SOURCE: 'glob' }, work, articles);
+  const off = { ...OFF, BENCH_GLOB_DIR: dir };
+  const incremental = { ...INCREMENTAL, BENCH_GLOB_DIR: dir };
   log(`bench floors: glob() over the same ${articles} articles, cold builds of the full and the incremental chain...`);
   await build('glob-full', off);
   await build('glob-incremental', incremental);
@@ -70,13 +73,13 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
   const change = (i) => {
     const { slug } = details[(Math.floor(articles / 2) + i * 7) % articles];
     const title = `Changed for the floors bench (${i}): ${slug}`;
-    retitle(offDir, slug, title);
+    retitle(dir, slug, title);
     titles.set(slug, title);
   };
   const check = (chain) => {
     if (stalePages(join(work, `deploy-${chain}-out`), titles).length) stale += 1;
   };
-  const inc = await interleaved(
+  const result = await interleaved(
     pairs,
     async (i) => {
       if (i % 2 === 0) change(i);
@@ -93,7 +96,12 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
       return built;
     },
   );
+  return { ...result, astroShare: astroShare(result.runs), stale, dir, off };
+}
 
+export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
+  const inc = await measureGlobIncremental({ simulator, siteId, work, log, details, pairs });
+  const build = chainBuilder({ ...deployEnv(simulator, siteId), BENCH_SOURCE: 'glob' }, work, details.length);
   const onDir = join(work, 'floors-articles-images');
   const images = await writeMarkdownWithImages(details, onDir, new URL(simulator.url).origin);
   const on = { ...OFF, BENCH_GLOB_DIR: onDir };
@@ -103,15 +111,15 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
   const img = await interleaved(
     pairs,
     () => build('glob-images', on),
-    () => build('glob-full', off),
+    () => build('glob-full', inc.off),
   );
   return {
     figures: {
       'globFloor.incrementalVsFull': inc.ratio,
       'globFloor.incrementalVsFull.min': inc.min,
       'globFloor.incrementalVsFull.max': inc.max,
-      'globFloor.incrementalVsFull.astroShare': astroShare(inc.runs),
-      'globFloor.stale': stale,
+      'globFloor.incrementalVsFull.astroShare': inc.astroShare,
+      'globFloor.stale': inc.stale,
       'globFloor.images': images,
       'globFloor.imagesOnVsOff': img.ratio,
       'globFloor.imagesOnVsOff.min': img.min,

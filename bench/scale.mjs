@@ -2,8 +2,9 @@
 // so membership must come from the sitemap. Figures: pages of the cold build, authenticated requests of a
 // warm build, warm build time against Astro's glob() build of the same 10,000 files, and peak memory of both
 // (part "base"); a one-change rebuild with incremental builds against a full warm build, as interleaved
-// pairs (part "incremental", bench/deploy.mjs; issue 19's target: <= 0.2 at 10,000 articles).
-// BENCH_SCALE_PARTS=base,incremental (the default: both) runs only some; BENCH_SCALE_PAIRS (default
+// pairs (part "incremental", bench/deploy.mjs; issue 19's target: <= 0.2 at 10,000 articles), and the same
+// comparison with Astro's own glob() loader over the same articles (part "floor", bench/glob-floors.mjs).
+// BENCH_SCALE_PARTS=base,incremental,floor (the default: all) runs only some; BENCH_SCALE_PAIRS (default
 // BENCH_PAIRS, else 5) sets the pairs, fewer for time: each build of 10,000 pages takes minutes.
 // `node bench/scale.mjs` prints them alone; bench/run.mjs adds them to its table.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,11 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from 'astro-content-publisher/simulator';
 import { measureIncremental } from './deploy.mjs';
+import { measureGlobIncremental } from './glob-floors.mjs';
 import { buildInChild, medianPhases, writeMarkdown } from './site-build.mjs';
 
 export const SCALE_ARTICLES = Number(process.env.BENCH_SCALE_ARTICLES ?? 10_000);
 const SCALE_PAIRS = Number(process.env.BENCH_SCALE_PAIRS ?? process.env.BENCH_PAIRS ?? 5);
-const SCALE_PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'base,incremental').split(','));
+const SCALE_PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'base,incremental,floor').split(','));
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Every published article's detail, found through the public sitemap (the list stops at 1,000). */
@@ -96,6 +98,15 @@ async function measureBase(simulator, siteId, work, log) {
   };
 }
 
+/** The median phases of a comparison's rebuilds and full builds: "breakdown.<prefix>Incremental1.<phase>", ... */
+function breakdownOf(prefix, runs) {
+  const out = {};
+  const kinds = { [`${prefix}Incremental1`]: runs.map((r) => r.a), [`${prefix}FullWarm`]: runs.map((r) => r.b) };
+  for (const [kind, results] of Object.entries(kinds))
+    for (const [phase, ms] of Object.entries(medianPhases(results))) out[`breakdown.${kind}.${phase}`] = ms;
+  return out;
+}
+
 export async function measureScale({ log = () => undefined } = {}) {
   mkdirSync(join(here, 'dist'), { recursive: true });
   const work = mkdtempSync(join(here, 'dist', 'scale-'));
@@ -120,9 +131,20 @@ export async function measureScale({ log = () => undefined } = {}) {
         'scale.fullWarm.stale': inc.stale.full,
       });
       // Where the time of each goes (bench/phases.mjs), beside the 1,000-article kinds in the breakdown.
-      const kinds = { scaleIncremental1: inc.runs.map((r) => r.a), scaleFullWarm: inc.runs.map((r) => r.b) };
-      for (const [kind, results] of Object.entries(kinds))
-        for (const [phase, ms] of Object.entries(medianPhases(results))) figures[`breakdown.${kind}.${phase}`] = ms;
+      Object.assign(figures, breakdownOf('scale', inc.runs));
+    }
+    if (SCALE_PARTS.has('floor')) {
+      // The same comparison with Astro's own glob() loader over the same articles (bench/glob-floors.mjs).
+      const details = await allDetails(simulator, siteId, simulator.tokens.agence);
+      const glob = await measureGlobIncremental({ simulator, siteId, work, log, details, pairs: SCALE_PAIRS });
+      Object.assign(figures, {
+        'scale.globFloor.incrementalVsFull': glob.ratio,
+        'scale.globFloor.incrementalVsFull.min': glob.min,
+        'scale.globFloor.incrementalVsFull.max': glob.max,
+        'scale.globFloor.incrementalVsFull.astroShare': glob.astroShare,
+        'scale.globFloor.stale': glob.stale,
+      });
+      Object.assign(figures, breakdownOf('scaleGlob', glob.runs));
     }
     return figures;
   } finally {
