@@ -162,11 +162,15 @@ export function rewriteBuiltArticleLinks(
   const built = ctx.pages;
   const publicRoot = publicDir && fileURLToPath(publicDir);
   /** An article page that an earlier build left: not built by this one, not a file of `public/`. */
-  const leftover = (page: string) =>
-    built !== undefined &&
-    !built.has(pageKey(page)) &&
-    matchArticlePath(pageKey(page), config.articlePattern) !== undefined &&
-    !(publicRoot && existsSync(join(publicRoot, page)));
+  const leftover = (page: string) => {
+    if (built === undefined) return false;
+    const key = pageKey(page);
+    return (
+      !built.has(key) &&
+      matchArticlePath(key, config.articlePattern) !== undefined &&
+      !(publicRoot && existsSync(join(publicRoot, page)))
+    );
+  };
   const toBlog = articleTargetOf(ctx);
   // The site's public host on the service (its articles' `url`), not the API's origin.
   const publicOrigin = ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '';
