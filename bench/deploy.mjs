@@ -170,7 +170,7 @@ const ASTRO_PHASES = ['startup', 'store', 'setup', 'vite', 'render'];
  * over the full build's time, the ratio the rebuild would have if the loader and the end of the build (where
  * our pass over the pages and the sitemap run) took no time at all.
  */
-export function astroShare(runs) {
+function astroShare(runs) {
   const shares = runs.map((r) => ASTRO_PHASES.reduce((sum, phase) => sum + (r.a.phases[phase] ?? 0), 0) / r.b.ms);
   return Math.round(median(shares) * 100) / 100;
 }

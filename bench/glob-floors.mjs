@@ -7,7 +7,7 @@
 // What Astro's pipeline costs its own loader is the least these ratios can be with any loader.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { astroShare, chainBuilder, deployEnv, INCREMENTAL, OFF, stalePages } from './deploy.mjs';
+import { chainBuilder, deployEnv, INCREMENTAL, OFF, stalePages } from './deploy.mjs';
 import { interleaved, writeMarkdown } from './site-build.mjs';
 
 const IMG = /<img\b[^>]*>/g;
@@ -54,8 +54,8 @@ function retitle(dir, slug, title) {
 
 /**
  * glob()'s one-change incremental rebuild against its full warm build, as interleaved pairs on the articles
- * `details` (written as Markdown under `work`). Returns the interleaved() result with Astro's share and the
- * builds after which a retitled page still showed its old title.
+ * `details` (written as Markdown under `work`). Returns the interleaved() result and the number of builds
+ * after which a retitled page still showed its old title. (No `astroShare` here: glob()'s loader is Astro's.)
  */
 export async function measureGlobIncremental({ simulator, siteId, work, log, details, pairs }) {
   const articles = details.length;
@@ -96,7 +96,7 @@ export async function measureGlobIncremental({ simulator, siteId, work, log, det
       return built;
     },
   );
-  return { ...result, astroShare: astroShare(result.runs), stale, dir, off };
+  return { ...result, stale, dir, off };
 }
 
 export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
@@ -118,7 +118,6 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
       'globFloor.incrementalVsFull': inc.ratio,
       'globFloor.incrementalVsFull.min': inc.min,
       'globFloor.incrementalVsFull.max': inc.max,
-      'globFloor.incrementalVsFull.astroShare': inc.astroShare,
       'globFloor.stale': inc.stale,
       'globFloor.images': images,
       'globFloor.imagesOnVsOff': img.ratio,

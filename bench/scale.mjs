@@ -141,7 +141,6 @@ export async function measureScale({ log = () => undefined } = {}) {
         'scale.globFloor.incrementalVsFull': glob.ratio,
         'scale.globFloor.incrementalVsFull.min': glob.min,
         'scale.globFloor.incrementalVsFull.max': glob.max,
-        'scale.globFloor.incrementalVsFull.astroShare': glob.astroShare,
         'scale.globFloor.stale': glob.stale,
       });
       Object.assign(figures, breakdownOf('scaleGlob', glob.runs));
