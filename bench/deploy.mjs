@@ -8,7 +8,7 @@
 // builds of a comparison are interleaved (site-build.mjs, interleaved()).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildInChild, interleaved, median } from './site-build.mjs';
+import { buildInChild, interleaved, median, ratioFigures } from './site-build.mjs';
 
 const MEDIA = 'GET /media/*';
 
@@ -199,9 +199,7 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
     figures: {
       'fullWarm.ms': inc.bMs,
       'incremental1.ms': inc.aMs,
-      incrementalVsFull: inc.ratio,
-      'incrementalVsFull.min': inc.min,
-      'incrementalVsFull.max': inc.max,
+      ...ratioFigures('incrementalVsFull', inc),
       'incrementalVsFull.astroShare': inc.astroShare,
       'incremental1.rendered': rendered,
       'incremental1.stale': inc.stale.incremental,
@@ -210,9 +208,7 @@ export async function measureDeploy({ simulator, siteId, work, log, articles, pa
       'imagesWarm.downloads': warmDownloads,
       'imagesWarm.ms': images.aMs,
       'imagesOffWarm.ms': images.bMs,
-      imagesOnVsOff: images.ratio,
-      'imagesOnVsOff.min': images.min,
-      'imagesOnVsOff.max': images.max,
+      ...ratioFigures('imagesOnVsOff', images),
     },
     builds: {
       incremental1: inc.runs.map((r) => r.a),

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chainBuilder, deployEnv, INCREMENTAL, OFF, stalePages } from './deploy.mjs';
-import { interleaved, writeMarkdown } from './site-build.mjs';
+import { interleaved, ratioFigures, writeMarkdown } from './site-build.mjs';
 
 const IMG = /<img\b[^>]*>/g;
 const attribute = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
@@ -115,14 +115,10 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
   );
   return {
     figures: {
-      'globFloor.incrementalVsFull': inc.ratio,
-      'globFloor.incrementalVsFull.min': inc.min,
-      'globFloor.incrementalVsFull.max': inc.max,
+      ...ratioFigures('globFloor.incrementalVsFull', inc),
       'globFloor.stale': inc.stale,
       'globFloor.images': images,
-      'globFloor.imagesOnVsOff': img.ratio,
-      'globFloor.imagesOnVsOff.min': img.min,
-      'globFloor.imagesOnVsOff.max': img.max,
+      ...ratioFigures('globFloor.imagesOnVsOff', img),
     },
     builds: {
       globIncremental1: inc.runs.map((r) => r.a),

@@ -14,7 +14,7 @@ import { measureScale, SCALE_TARGETS } from './scale.mjs';
 import { measureFeedsHostile } from './feeds-hostile.mjs';
 import { DEPLOY_TARGETS, measureDeploy } from './deploy.mjs';
 import { measureGlobFloors } from './glob-floors.mjs';
-import { buildInChild, interleaved, medianLoader, medianPhases, writeMarkdown } from './site-build.mjs';
+import { buildInChild, interleaved, medianLoader, medianPhases, ratioFigures, writeMarkdown } from './site-build.mjs';
 import { breakdownSvg } from './chart.mjs';
 import { figuresTable, loaderTable, phasesTable, scaleTable } from './tables.mjs';
 import { measureEditToServed } from './edit-to-served.mjs';
@@ -158,9 +158,7 @@ async function main() {
         'warm.ms': warmVsGlob.aMs,
         'changed10.requests': changed.requests,
         'glob.ms': warmVsGlob.bMs,
-        warmVsGlob: warmVsGlob.ratio,
-        'warmVsGlob.min': warmVsGlob.min,
-        'warmVsGlob.max': warmVsGlob.max,
+        ...ratioFigures('warmVsGlob', warmVsGlob),
       });
       Object.assign(kinds, {
         cold: [cold],

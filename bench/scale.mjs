@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startSimulator } from 'astro-content-publisher/simulator';
 import { measureIncremental } from './deploy.mjs';
 import { measureGlobIncremental } from './glob-floors.mjs';
-import { buildInChild, medianPhases, writeMarkdown } from './site-build.mjs';
+import { buildInChild, medianPhases, ratioFigures, writeMarkdown } from './site-build.mjs';
 
 export const SCALE_ARTICLES = Number(process.env.BENCH_SCALE_ARTICLES ?? 10_000);
 const SCALE_PAIRS = Number(process.env.BENCH_SCALE_PAIRS ?? process.env.BENCH_PAIRS ?? 5);
@@ -122,9 +122,7 @@ export async function measureScale({ log = () => undefined } = {}) {
         'scale.pairs': SCALE_PAIRS,
         'scale.fullWarm.ms': inc.bMs,
         'scale.incremental1.ms': inc.aMs,
-        'scale.incrementalVsFull': inc.ratio,
-        'scale.incrementalVsFull.min': inc.min,
-        'scale.incrementalVsFull.max': inc.max,
+        ...ratioFigures('scale.incrementalVsFull', inc),
         'scale.incrementalVsFull.astroShare': inc.astroShare,
         'scale.incremental1.rendered': inc.rendered,
         'scale.incremental1.stale': inc.stale.incremental,
@@ -138,9 +136,7 @@ export async function measureScale({ log = () => undefined } = {}) {
       const details = await allDetails(simulator, siteId, simulator.tokens.agence);
       const glob = await measureGlobIncremental({ simulator, siteId, work, log, details, pairs: SCALE_PAIRS });
       Object.assign(figures, {
-        'scale.globFloor.incrementalVsFull': glob.ratio,
-        'scale.globFloor.incrementalVsFull.min': glob.min,
-        'scale.globFloor.incrementalVsFull.max': glob.max,
+        ...ratioFigures('scale.globFloor.incrementalVsFull', glob),
         'scale.globFloor.stale': glob.stale,
       });
       Object.assign(figures, breakdownOf('scaleGlob', glob.runs));

@@ -75,6 +75,13 @@ export async function interleaved(pairs, a, b) {
   };
 }
 
+/** An interleaved() comparison as figures: `name` (the median ratio), `name.min` and `name.max` (its spread). */
+export const ratioFigures = (name, { ratio, min, max }) => ({
+  [name]: ratio,
+  [`${name}.min`]: min,
+  [`${name}.max`]: max,
+});
+
 /** The median of each phase (and of the loader's own figures) over several builds of one kind. */
 export function medianPhases(results) {
   const out = {};
