@@ -87,7 +87,7 @@ export function chainBuilder(env, work, articles) {
 
 export const OFF = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'off' };
 export const INCREMENTAL = { BENCH_INCREMENTAL: '1', BENCH_IMAGES: 'off' };
-export const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
+const ON = { BENCH_INCREMENTAL: '0', BENCH_IMAGES: 'on' };
 
 /**
  * A rebuild after one changed article with incremental builds (store and output kept) against a full warm

@@ -54,8 +54,9 @@ function retitle(dir, slug, title) {
 
 /**
  * glob()'s one-change incremental rebuild against its full warm build, as interleaved pairs on the articles
- * `details` (written as Markdown under `work`). Returns the interleaved() result and the number of builds
- * after which a retitled page still showed its old title. (No `astroShare` here: glob()'s loader is Astro's.)
+ * `details` (written as Markdown under `work`). Returns the interleaved() result, the number of builds after
+ * which a retitled page still showed its old title, the glob() chains' builder and the full chain's environment.
+ * (No `astroShare` here: glob()'s loader is Astro's.)
  */
 export async function measureGlobIncremental({ simulator, siteId, work, log, details, pairs }) {
   const articles = details.length;
@@ -96,12 +97,12 @@ export async function measureGlobIncremental({ simulator, siteId, work, log, det
       return built;
     },
   );
-  return { ...result, stale, dir, off };
+  return { ...result, stale, build, off };
 }
 
 export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
   const inc = await measureGlobIncremental({ simulator, siteId, work, log, details, pairs });
-  const build = chainBuilder({ ...deployEnv(simulator, siteId), BENCH_SOURCE: 'glob' }, work, details.length);
+  const { build } = inc;
   const onDir = join(work, 'floors-articles-images');
   const images = await writeMarkdownWithImages(details, onDir, new URL(simulator.url).origin);
   const on = { ...OFF, BENCH_GLOB_DIR: onDir };
