@@ -99,26 +99,39 @@ export function blogArticleUrl(slug: string, layout: BlogLayout, language?: stri
   return blogArticleUrlObject(slug, layout, language)?.href;
 }
 
-// The path of each blog site URL seen (one or two per build): a sitemap or a page pass asks for every link.
-const sitePaths = new Map<string, string>();
-function sitePath(blogSite: string): string {
-  let path = sitePaths.get(blogSite);
-  if (path === undefined) {
-    path = new URL(blogSite).pathname;
-    if (sitePaths.size < 64) sitePaths.set(blogSite, path);
-  }
-  return path;
+/** `URL.parse` (one parse, no exception), or its equivalent where a runtime lacks it (older Workers). */
+export const parseUrl: (text: string) => URL | null =
+  typeof URL.parse === 'function' ? (text) => URL.parse(text) : (text) => (URL.canParse(text) ? new URL(text) : null);
+
+/** A few values computed once per key (a build has one or two blog sites and article patterns). */
+function memoised<T>(compute: (key: string) => T): (key: string) => T {
+  const values = new Map<string, T>();
+  return (key) => {
+    let value = values.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (values.size < 64) values.set(key, value);
+    }
+    return value;
+  };
 }
+
+// The origin and path of each blog site URL: a sitemap or a page pass asks for every link.
+const siteParts = memoised((blogSite) => {
+  const { origin, pathname } = new URL(blogSite);
+  return { origin, pathname };
+});
+const sitePath = (blogSite: string): string => siteParts(blogSite).pathname;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One pattern as a RegExp over a base-relative path (no leading slash, trailing slash optional). */
-function patternRegExp(pattern: string): RegExp {
+const patternRegExp = memoised((pattern) => {
   const body = escapeRegExp(pattern.replace(/^\/+/, '').replace(/\/+$/, ''))
     .replace('\\[slug\\]', '(?<slug>[^/]+)')
     .replace('\\[lang\\]', '(?<lang>[^/]+)');
   return new RegExp(`^${body}/?$`);
-}
+});
 
 /**
  * The article a base-relative path of the blog stands for (`fr/blog/x/` -> `{ slug: 'x', language: 'fr' }`
@@ -139,10 +152,10 @@ export function matchArticlePath(path: string, pattern: ArticlePattern): Article
 }
 
 /** The article of one of the blog's article URLs (the inverse of `blogArticleUrl`), else undefined. */
-export function blogArticleRef(url: string, layout: BlogLayout): ArticleRef | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const site = new URL(layout.blogSite);
-  const target = new URL(url);
+export function blogArticleRef(url: string | URL, layout: BlogLayout): ArticleRef | undefined {
+  const target = typeof url === 'string' ? parseUrl(url) : url;
+  if (target === null) return undefined;
+  const site = siteParts(layout.blogSite);
   if (target.origin !== site.origin || !target.pathname.startsWith(site.pathname)) return undefined;
   return matchArticlePath(target.pathname.slice(site.pathname.length), layout.articlePattern);
 }
@@ -203,6 +216,11 @@ export function pageKey(path: string): string {
   return decodeSegment(path.replace(/^\/+|\/+$/g, '').replace(/(?:\/?index)?\.html$/, ''));
 }
 
+/** The `pages` key of one of the blog's URLs (its path below the blog's base). */
+export function blogPageKey(url: URL, blogSite: string): string {
+  return pageKey(url.pathname.slice(sitePath(blogSite).length));
+}
+
 /**
  * The blog's URL (without query and fragment) of the article a service URL names, when the blog has the
  * article and a route for it (and, when `pages` is known, that page was built); undefined otherwise.
@@ -211,7 +229,7 @@ export function blogUrlOfArticle(ref: ArticleRef, ctx: ArticleLinkContext): stri
   if (!hasArticle(ref, ctx)) return undefined;
   const url = blogArticleUrlObject(ref.slug, ctx, articleLanguage(ref, ctx));
   if (url === undefined || ctx.pages === undefined) return url?.href;
-  return ctx.pages.has(pageKey(url.pathname.slice(sitePath(ctx.blogSite).length))) ? url.href : undefined;
+  return ctx.pages.has(blogPageKey(url, ctx.blogSite)) ? url.href : undefined;
 }
 
 /**
@@ -223,8 +241,8 @@ export function blogUrlOfArticle(ref: ArticleRef, ctx: ArticleLinkContext): stri
  */
 export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string | undefined {
   const trimmed = href.trim();
-  if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) return undefined;
-  const url = new URL(trimmed);
+  const url = /^https?:\/\//i.test(trimmed) ? parseUrl(trimmed) : null;
+  if (url === null) return undefined;
   const ref = serviceArticleRef(url, ctx.serviceOrigins);
   const target = ref === undefined ? undefined : blogUrlOfArticle(ref, ctx);
   return target === undefined ? undefined : target + url.search + url.hash;

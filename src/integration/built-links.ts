@@ -17,8 +17,10 @@ import { fileURLToPath } from 'node:url';
 import {
   blogArticleRef,
   blogArticleUrl,
+  blogPageKey,
   matchArticlePath,
   pageKey,
+  parseUrl,
   serviceArticleUrl,
   type ArticleLinkContext,
 } from '../html/article-links.js';
@@ -36,13 +38,14 @@ import type { RouteConfig } from './route-config.js';
  */
 export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string): LinkTarget {
   return (href) => {
-    if (ctx.pages === undefined || serviceOrigin === '' || !URL.canParse(href)) return undefined;
-    const url = new URL(href);
+    if (ctx.pages === undefined || serviceOrigin === '') return undefined;
+    const url = parseUrl(href);
+    // A fragment or a path of the blog's own (most links of a page) is no article address.
+    if (url === null) return undefined;
+    const ref = blogArticleRef(url, ctx);
     const address = url.origin + url.pathname;
-    const ref = blogArticleRef(address, ctx);
     if (ref === undefined || blogArticleUrl(ref.slug, ctx, ref.language) !== address) return undefined;
-    const base = new URL(ctx.blogSite).pathname;
-    if (ctx.pages.has(pageKey(url.pathname.slice(base.length)))) return undefined;
+    if (ctx.pages.has(blogPageKey(url, ctx.blogSite))) return undefined;
     return serviceArticleUrl(ref, serviceOrigin) + url.search + url.hash;
   };
 }

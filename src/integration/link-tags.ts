@@ -115,23 +115,34 @@ export function rewriteLinkChunk(
   resume?: ScanState,
   page: PageState = {},
 ): { out: string; carry: string; state?: ScanState } {
+  // The text is copied out only up to each tag that changes: a page whose links all stay is returned as it is.
   let out = '';
+  let copied = 0;
   let pos = 0;
   let state = resume;
   for (;;) {
     const open = text.indexOf('<', pos);
-    if (open === -1) return { out: out + text.slice(pos), carry: '' };
+    if (open === -1) return { out: out + text.slice(copied), carry: '' };
     const end = tagEnd(text, open, open === 0 ? state : undefined);
     state = undefined;
     if (typeof end !== 'number') {
-      if (final) return { out: out + text.slice(pos), carry: '' };
+      if (final) return { out: out + text.slice(copied), carry: '' };
       return {
-        out: out + text.slice(pos, open),
+        out: out + text.slice(copied, open),
         carry: text.slice(open),
         state: { scanned: end.scanned - open, quote: end.quote },
       };
     }
-    out += text.slice(pos, open) + rewriteTag(text.slice(open, end), target, page);
+    // Only <a>, <area> and <html> tags are read (by their first letter, in either case).
+    const first = text.charCodeAt(open + 1) | 0x20;
+    if (first === 0x61 || first === 0x68) {
+      const tag = text.slice(open, end);
+      const next = rewriteTag(tag, target, page);
+      if (next !== tag) {
+        out += text.slice(copied, open) + next;
+        copied = end;
+      }
+    }
     pos = end;
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   applyTrailingSlash,
   articleLinkTarget,
@@ -162,5 +162,30 @@ describe('article links of a multilingual service (/<lang>/blog/<slug>/ URLs)', 
       articlePattern: '/blog/[slug]/',
     });
     expect(single('https://blog.example.com/blog/pair/')).toEqual([]);
+  });
+
+  it('a runtime without URL.parse (Workers before 2024) maps the same links', async () => {
+    const parse = URL.parse;
+    const hrefs = [
+      'https://pro-blog.example.com/blog/kept/?a=1#b',
+      'https://pro-blog.example.com/blog/gone/',
+      'https://pro-blog.example.com/blog/caf%C3%A9/',
+      'https://blog.example.com/docs/blog/kept/',
+      'http://[bad/',
+      '#kept',
+    ];
+    const expected = hrefs.map((href) => articleLinkTarget(href, ctx));
+    expect(expected[0]).toBe('https://blog.example.com/docs/blog/kept/?a=1#b');
+    vi.resetModules();
+    // @ts-expect-error -- removed to stand for a runtime without it
+    delete URL.parse;
+    try {
+      const fresh = await import('../../src/html/article-links.js');
+      expect(hrefs.map((href) => fresh.articleLinkTarget(href, ctx))).toEqual(expected);
+      expect(fresh.parseUrl('http://[bad/')).toBeNull();
+      expect(fresh.parseUrl('https://a.example/x')?.href).toBe('https://a.example/x');
+    } finally {
+      URL.parse = parse;
+    }
   });
 });
