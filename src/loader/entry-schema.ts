@@ -100,7 +100,7 @@ export interface ParsedEntry {
 }
 
 /**
- * Runs the collection's schema on an article's fields with the featured image's local copy (`./<file>` in
+ * Runs the collection's schema on an article's fields with the featured image's local copy (its path in
  * the image cache) as `featuredImageAsset`, prefixed as `store.set` resolves it: a schema may pass it on, map
  * it (`heroImage`), or run it through `image()` (which prefixes again; collapsed here). A refusal is an
  * `EntrySchemaError` naming the article.

@@ -55,9 +55,10 @@ export class ImageCache {
     }
   }
 
-  has(file: string): boolean {
-    const [hash] = file.replace(/^\.\//, '').split('.');
-    return this.cached.get(hash ?? '') === file.replace(/^\.\//, '');
+  /** Whether the cache holds `name` (a file name as `get` gives it). */
+  has(name: string): boolean {
+    const [hash] = name.split('.');
+    return this.cached.get(hash ?? '') === name;
   }
 
   /** The local file name of `url` (downloaded now or in an earlier build), or why there is none. */

@@ -58,7 +58,7 @@ export async function refreshStoredImages(
         ),
       },
       digest: digestOf(parsed.plain, next.html),
-      ...step.entryFields(nextLocal ? [...next.imagePaths, nextLocal] : next.imagePaths),
+      ...step.entryFields(id, nextLocal ? [...next.imagePaths, nextLocal] : next.imagePaths),
     });
   }
   return refused;

@@ -1,4 +1,4 @@
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
@@ -18,15 +18,15 @@ export interface ImageStep {
   /** One article's sanitised HTML: allowed images become placeholders of local copies; the rest stay remote. */
   localise(html: string): Promise<LocalisedHtml>;
   /**
-   * The featured image's local copy (`./<file>`, for the entry's `featuredImageAsset`), through the same
+   * The featured image's local copy (its path for the content layer, for the entry's `featuredImageAsset`), through the same
    * cache, bounds and allow-list as the HTML's images; `undefined` keeps the remote URL (a failure is counted
    * in the build's one warning).
    */
   localiseUrl(url: string | undefined): Promise<string | undefined>;
   /** Whether a stored featured image must be localised again: its copy is gone, it failed before, or images are off. */
   featuredStale(url: string | undefined, local: string | undefined): boolean;
-  /** The `store.set` fields that make `render(entry)` resolve the placeholders (none without images). */
-  entryFields(imagePaths: readonly string[]): { filePath?: string; assetImports?: string[] };
+  /** The `store.set` fields that make `render(entry)` resolve the placeholders of entry `id` (none without images). */
+  entryFields(id: string, imagePaths: readonly string[]): { filePath?: string; assetImports?: string[] };
   /**
    * A stored article's HTML in this build: local copies that are gone (cache cleared by hand) fetched again,
    * images that failed before tried again, everything back to remote URLs when images were turned off.
@@ -65,8 +65,19 @@ export async function createImageStep(
   );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);
-  // The importer the content layer resolves `./<file>` against: a name inside the cache directory.
-  const filePath = relative(root, join(dir, 'articles')).split(sep).join('/');
+  // How a local copy is named for the content layer. Inside the project (Astro's default cacheDir,
+  // node_modules/.astro), from its root (`/node_modules/.astro/…/<file>`): Vite resolves that whatever the
+  // importer, so an entry's `filePath` (which Astro needs to resolve the HTML's images, and which themes read
+  // to build URLs and edit links) is its id, with no folder in it. A cacheDir outside the project: `./<file>`,
+  // resolved against a name inside the cache folder given as every such entry's `filePath`.
+  const fromRoot = relative(root, dir).split(sep).join('/');
+  const inRoot = fromRoot !== '' && !fromRoot.startsWith('../') && !isAbsolute(fromRoot);
+  const prefix = inRoot ? `/${fromRoot}/` : './';
+  const cacheImporter = relative(root, join(dir, 'articles')).split(sep).join('/');
+  const fileOf = (local: string) => local.slice(local.lastIndexOf('/') + 1);
+  // A stored path in this build's form whose file is still cached (an entry stored with another cacheDir, or
+  // before this naming, is localised again: from the cache, without a download).
+  const current = (local: string) => local.startsWith(prefix) && cache.has(local.slice(prefix.length));
   const urls = new Map<string, string>(Object.entries(previousIndex));
   const failures: Array<{ url: string; reason: string }> = [];
   let notAllowed = 0;
@@ -85,7 +96,7 @@ export async function createImageStep(
         if ('deferred' in result) deferred += 1;
         else if ('error' in result) failures.push({ url: src, reason: result.error });
         else {
-          local.set(src, `./${result.file}`);
+          local.set(src, `${prefix}${result.file}`);
           urls.set(result.file, src);
         }
       }),
@@ -107,16 +118,17 @@ export async function createImageStep(
     },
     featuredStale(url, local) {
       if (option === false) return local !== undefined;
-      if (local) return !cache.has(local);
+      if (local) return !current(local);
       return url !== undefined && !looksLikeSvg(url) && isAllowedImageUrl(url, allow);
     },
-    entryFields(imagePaths) {
-      return imagePaths.length ? { filePath, assetImports: [...imagePaths] } : {};
+    entryFields(id, imagePaths) {
+      if (imagePaths.length === 0) return {};
+      return { filePath: inRoot ? encodeURIComponent(id) : cacheImporter, assetImports: [...imagePaths] };
     },
     async refresh(html, imagePaths) {
       // Images off and none localised before: nothing to put back (the usual warm build without images).
       if (option === false && imagePaths.length === 0 && !html.includes(IMAGE_IMPORT_PREFIX)) return undefined;
-      const intact = option !== false && imagePaths.every((p) => cache.has(p));
+      const intact = option !== false && imagePaths.every(current);
       const retry =
         option !== false && findImages(html).some((i) => !looksLikeSvg(i.src) && isAllowedImageUrl(i.src, allow));
       if (intact && !retry) return undefined;
@@ -127,7 +139,7 @@ export async function createImageStep(
           const props = JSON.parse(
             json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'),
           ) as Record<string, unknown>;
-          const url = urls.get(String(props.src).replace(/^\.\//, ''));
+          const url = urls.get(fileOf(String(props.src)));
           if (!url) return '';
           const attr = (name: string) =>
             props[name] === undefined

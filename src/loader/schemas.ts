@@ -27,7 +27,7 @@ export const articleDataSchema = z.looseObject({
    * The featured image's local copy as Astro's `ImageMetadata`, for `<Image src={entry.data.featuredImageAsset} />`
    * (its `src` is a file of the built site): set when the image step downloaded it (allowed host, not SVG,
    * fetched); otherwise absent and `featuredImage` is the remote URL. The loader sets it before the schema
-   * runs, as the reference `store.set` resolves (`__ASTRO_IMAGE_./<file>`), so a transform can map it to a
+   * runs, as the reference `store.set` resolves (`__ASTRO_IMAGE_<path of the copy>`), so a transform can map it to a
    * theme's field (`starterFields` puts it in `heroImage`).
    */
   featuredImageAsset: z

@@ -123,7 +123,7 @@ async function storeEntry(
       metadata: withServiceData({ headings, imagePaths: local.imagePaths }, parsed.source, parsed.plain),
     },
     digest,
-    ...images.entryFields(assets),
+    ...images.entryFields(slug, assets),
   });
   state.entries[slug] = entryState;
   if (!before) return 'added';

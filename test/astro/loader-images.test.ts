@@ -3,8 +3,9 @@
  * from the blog, a warm build downloads nothing, a failed image keeps its remote URL with one warning
  * (strict fails), SVG and other hosts are never fetched, `images: false` leaves everything remote.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse, stringify } from 'devalue';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, isolatedSite, readTree } from './loader-harness.js';
@@ -17,6 +18,7 @@ const MEDIA = 'GET /media/*';
 const imgTags = (html: string) => html.match(/<img\b[^>]*>/g) ?? [];
 
 type Site = Awaited<ReturnType<typeof isolatedSite>>;
+type EntryFields = { filePath?: string; digest?: string };
 const owned: Array<{ sim: Simulator; site: Site }> = [];
 afterEach(async () => {
   for (const { sim, site } of owned.splice(0)) {
@@ -82,6 +84,53 @@ describe('articlesLoader images', () => {
       expect(featured[0]).toMatch(/ width="\d+" height="\d+"/);
       expect(featured[0]).not.toContain(sim.url);
     }
+  });
+
+  it("Astro's default cacheDir (inside the project): the same optimised images, and each entry's filePath is its id, with no folder in it (themes build URLs from it)", async () => {
+    const { sim, site: dirs } = await setUp('images-in-root');
+    const cacheDir = join(dirs.root, 'node_modules', '.astro');
+    const build = () =>
+      buildFixture({
+        root: dirs.root,
+        outDir: dirs.outDir,
+        cacheDir,
+        env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
+      });
+    const optimised = async () => {
+      const built = await pages(dirs.outDir);
+      expect(built.size).toBe(3);
+      for (const html of built.values()) {
+        expect(imgTags(html)).toHaveLength(4);
+        for (const tag of imgTags(html)) expect(tag).toMatch(/ src="\/_astro\/[^"]+\.webp"/);
+      }
+    };
+    const storeFile = join(cacheDir, 'data-store.json');
+    const entries = async () => {
+      const store = parse(await readFile(storeFile, 'utf8')) as Map<string, Map<string, EntryFields>>;
+      return [...store.get('articles')!];
+    };
+    expect((await build()).error).toBeUndefined();
+    await optimised();
+    for (const [id, entry] of await entries()) expect(entry.filePath).toBe(id);
+
+    // A store written by 0.1.0: local copies named `./<file>`, resolved against a name in the cache folder
+    // that every such entry had as its filePath (and digests of that HTML). The next build names them again
+    // from the cache, without a download.
+    const cacheFolder = 'node_modules/.astro/astro-content-publisher/images/';
+    const written = parse(await readFile(storeFile, 'utf8')) as Map<string, Map<string, EntryFields>>;
+    for (const entry of written.get('articles')!.values()) {
+      entry.filePath = `${cacheFolder}articles`;
+      entry.digest = entry.digest!.split('').reverse().join('');
+    }
+    const old = stringify(written).replaceAll(`/${cacheFolder}`, './');
+    expect(old).not.toContain(`/${cacheFolder}`);
+    await writeFile(storeFile, old);
+    sim.resetStats();
+    const upgraded = await build();
+    expect(upgraded.error).toBeUndefined();
+    expect(sim.stats().routes[MEDIA]).toBeUndefined();
+    await optimised();
+    for (const [id, entry] of await entries()) expect(entry.filePath).toBe(id);
   });
 
   it('warm build: nothing downloaded, the same optimised images', async () => {
