@@ -109,57 +109,72 @@ export async function measureIncremental({ simulator, siteId, work, log, article
   ).json();
   const outDir = join(work, 'deploy-incremental-out');
   let rendered = 0;
-  // Builds after which a changed article's page still showed its old title, per chain.
-  const stale = { incremental: 0, full: 0 };
-  // slug -> the title each changed article has on the service now.
-  const titles = new Map();
   log(`bench deploy: ${pairs} pairs of (one article changed, incremental rebuild | full warm build), interleaved...`);
-  const change = async (i) => {
-    const slug = list.results[(Math.floor(list.results.length / 2) + i * 7) % list.results.length].slug;
-    const title = `Changed for the deploy bench (${i}): ${slug}`;
-    const response = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title }),
-    });
-    if (!response.ok) throw new Error(`bench deploy: PATCH answered ${response.status}`);
-    titles.set(slug, title);
-    log(`bench deploy: pair ${i + 1}: changed the title of ${slug} on the service`);
-  };
-  const checkPages = (i, chain) => {
-    const late = stalePages(join(work, `deploy-${chain}-out`), titles);
-    if (late.length) stale[chain] += 1;
-    log(
-      `bench deploy: pair ${i + 1}: ${chain} chain: ${late.length ? `STALE page(s), old title still shown: ${late.join(', ')}` : `all ${titles.size} changed articles' pages current`}`,
-    );
-  };
-  // Each pair starts with one change on the service; both chains then build it (the full one renders all).
-  // Each build's time is logged as it ends, so that a run cut short still leaves its finished pairs.
-  const result = await interleaved(
+  const result = await changedPairs({
     pairs,
-    async (i) => {
-      if (i % 2 === 0) await change(i);
+    work,
+    log: (line) => log(`bench deploy: ${line}`),
+    incremental: async () => {
       const before = mtimes(outDir);
       const built = await build('incremental', INCREMENTAL);
       const after = mtimes(outDir);
       const written = [...after].filter(([file, mtime]) => before.get(file) !== mtime).map(([file]) => file);
       rendered = Math.max(rendered, written.length);
       const names = written.length <= 4 ? `: ${written.join(', ')}` : '';
-      log(`bench deploy: pair ${i + 1}: incremental rebuild ${built.ms} ms, ${written.length} pages written${names}`);
-      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
-      checkPages(i, 'incremental');
-      return built;
+      return { built, note: `${written.length} pages written${names}; ${summaryOf(built)}` };
     },
-    async (i) => {
-      if (i % 2 === 1) await change(i);
+    full: async () => {
       const built = await build('full', OFF);
-      log(`bench deploy: pair ${i + 1}: full warm build ${built.ms} ms`);
-      log(`bench deploy: pair ${i + 1}: ${summaryOf(built)}`);
-      checkPages(i, 'full');
-      return built;
+      return { built, note: summaryOf(built) };
     },
+    change: async (i) => {
+      const slug = list.results[(Math.floor(list.results.length / 2) + i * 7) % list.results.length].slug;
+      const title = `Changed for the deploy bench (${i}): ${slug}`;
+      const response = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${encodeURIComponent(slug)}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+      if (!response.ok) throw new Error(`bench deploy: PATCH answered ${response.status}`);
+      return { slug, title };
+    },
+  });
+  return { ...result, rendered, astroShare: astroShare(result.runs) };
+}
+
+/**
+ * The loop of a rebuild comparison, as interleaved pairs (site-build.mjs, interleaved()): each pair makes one
+ * change (`change(i)` returns the article's slug and new title), before the incremental build in even pairs and
+ * before the full one in odd ones, so that neither chain always builds right after a change. After each build
+ * (`incremental` and `full` build their chain, in `deploy-<prefix>incremental-out` and `deploy-<prefix>full-out`
+ * under `work`; each returns the build and a note for the log) the pages of every article changed so far are read for their new title. Returns the interleaved() result
+ * and per chain the number of builds after which such a page still showed its old title.
+ */
+export async function changedPairs({ pairs, work, log, change, incremental, full, prefix = '' }) {
+  const titles = new Map();
+  const stale = { incremental: 0, full: 0 };
+  const side = (chain, what, build, changesFirst) => async (i) => {
+    if (i % 2 === changesFirst) {
+      const { slug, title } = await change(i);
+      titles.set(slug, title);
+      log(`pair ${i + 1}: changed the title of ${slug}`);
+    }
+    const { built, note } = await build();
+    const late = stalePages(join(work, `deploy-${prefix}${chain}-out`), titles);
+    if (late.length) stale[chain] += 1;
+    // Each build's time is logged as it ends, so that a run cut short still leaves its finished pairs.
+    log(`pair ${i + 1}: ${what} ${built.ms} ms${note ? `; ${note}` : ''}`);
+    log(
+      `pair ${i + 1}: ${chain} chain: ${late.length ? `STALE page(s), old title still shown: ${late.join(', ')}` : `all ${titles.size} changed articles' pages current`}`,
+    );
+    return built;
+  };
+  const result = await interleaved(
+    pairs,
+    side('incremental', 'incremental rebuild', incremental, 0),
+    side('full', 'full warm build', full, 1),
   );
-  return { ...result, rendered, stale, astroShare: astroShare(result.runs) };
+  return { ...result, stale };
 }
 
 /** Astro's own phases of a build (bench/phases.mjs): all but the loader's and the end of the build. */

@@ -7,7 +7,7 @@
 // What Astro's pipeline costs its own loader is the least these ratios can be with any loader.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { chainBuilder, deployEnv, INCREMENTAL, OFF, stalePages } from './deploy.mjs';
+import { chainBuilder, changedPairs, deployEnv, INCREMENTAL, OFF } from './deploy.mjs';
 import { interleaved, ratioFigures, writeMarkdown } from './site-build.mjs';
 
 const IMG = /<img\b[^>]*>/g;
@@ -54,8 +54,9 @@ function retitle(dir, slug, title) {
 
 /**
  * glob()'s one-change incremental rebuild against its full warm build, as interleaved pairs on the articles
- * `details` (written as Markdown under `work`). Returns the interleaved() result, the number of builds after
- * which a retitled page still showed its old title, the glob() chains' builder and the full chain's environment.
+ * `details` (written as Markdown under `work`). Returns changedPairs()'s result (with, per chain, the builds
+ * after which a retitled page still showed its old title), the glob() chains' builder and the full chain's
+ * environment.
  * (No `astroShare` here: glob()'s loader is Astro's.)
  */
 export async function measureGlobIncremental({ simulator, siteId, work, log, details, pairs }) {
@@ -68,36 +69,22 @@ export async function measureGlobIncremental({ simulator, siteId, work, log, det
   log(`bench floors: glob() over the same ${articles} articles, cold builds of the full and the incremental chain...`);
   await build('glob-full', off);
   await build('glob-incremental', incremental);
-  const titles = new Map();
-  let stale = 0;
   log(`bench floors: ${pairs} pairs of (one file retitled, incremental rebuild | full warm build), interleaved...`);
-  const change = (i) => {
-    const { slug } = details[(Math.floor(articles / 2) + i * 7) % articles];
-    const title = `Changed for the floors bench (${i}): ${slug}`;
-    retitle(dir, slug, title);
-    titles.set(slug, title);
-  };
-  const check = (chain) => {
-    if (stalePages(join(work, `deploy-${chain}-out`), titles).length) stale += 1;
-  };
-  const result = await interleaved(
+  const result = await changedPairs({
     pairs,
-    async (i) => {
-      if (i % 2 === 0) change(i);
-      const built = await build('glob-incremental', incremental);
-      check('glob-incremental');
-      log(`bench floors: pair ${i + 1}: glob() incremental rebuild ${built.ms} ms`);
-      return built;
+    work,
+    prefix: 'glob-',
+    log: (line) => log(`bench floors: glob() ${line}`),
+    incremental: async () => ({ built: await build('glob-incremental', incremental) }),
+    full: async () => ({ built: await build('glob-full', off) }),
+    change: (i) => {
+      const { slug } = details[(Math.floor(articles / 2) + i * 7) % articles];
+      const title = `Changed for the floors bench (${i}): ${slug}`;
+      retitle(dir, slug, title);
+      return { slug, title };
     },
-    async (i) => {
-      if (i % 2 === 1) change(i);
-      const built = await build('glob-full', off);
-      check('glob-full');
-      log(`bench floors: pair ${i + 1}: glob() full warm build ${built.ms} ms`);
-      return built;
-    },
-  );
-  return { ...result, stale, build, off };
+  });
+  return { ...result, build, off };
 }
 
 export async function measureGlobFloors({ simulator, siteId, work, log, details, pairs = 5 }) {
@@ -117,7 +104,7 @@ export async function measureGlobFloors({ simulator, siteId, work, log, details,
   return {
     figures: {
       ...ratioFigures('globFloor.incrementalVsFull', inc),
-      'globFloor.stale': inc.stale,
+      'globFloor.stale': inc.stale.incremental + inc.stale.full,
       'globFloor.images': images,
       ...ratioFigures('globFloor.imagesOnVsOff', img),
     },

@@ -137,7 +137,7 @@ export async function measureScale({ log = () => undefined } = {}) {
       const glob = await measureGlobIncremental({ simulator, siteId, work, log, details, pairs: SCALE_PAIRS });
       Object.assign(figures, {
         ...ratioFigures('scale.globFloor.incrementalVsFull', glob),
-        'scale.globFloor.stale': glob.stale,
+        'scale.globFloor.stale': glob.stale.incremental + glob.stale.full,
       });
       Object.assign(figures, breakdownOf('scaleGlob', glob.runs));
     }
