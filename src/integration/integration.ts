@@ -233,7 +233,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const first = copied[0];
           if (first)
             logger.info(
-              `Wrote ${copied.length} asset file(s) that built pages name and that Vite wrote under another name (or Astro deleted): pages kept from an earlier build name them (first: ${assets.folder}/${first.to}).`,
+              `Wrote ${copied.length} asset file(s) that built pages name and the output lacked: Vite wrote their bytes under another name, or Astro deleted an image's original as unused (a page that names the original, as an og:image does, or a page kept from an earlier build). First: ${assets.folder}/${first.to}, named by /${first.page}.`,
             );
           const lost = missing[0];
           if (lost)

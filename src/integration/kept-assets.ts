@@ -13,8 +13,8 @@ import {
 } from './asset-refs.js';
 
 export interface KeptAssets {
-  /** Files written under a name that a built page names (the same bytes as their source). */
-  copied: AssetCopy[];
+  /** Files written under a name that a built page names (the same bytes as their source), with that page. */
+  copied: Array<AssetCopy & { page: string }>;
   /** Names that a page names, whose bytes this build had, and that no file could give back. */
   missing: Array<{ name: string; page: string }>;
 }
@@ -60,5 +60,8 @@ export async function keepNamedAssets(
     const from = 'output' in copy.from ? join(assets, copy.from.output) : join(imagesDir, copy.from.source);
     await copyFile(from, join(assets, copy.to), constants.COPYFILE_FICLONE);
   }
-  return { copied: copies, missing: missing.map((name) => ({ name, page: named.get(name) ?? '' })) };
+  return {
+    copied: copies.map((copy) => ({ ...copy, page: named.get(copy.to) ?? '' })),
+    missing: missing.map((name) => ({ name, page: named.get(name) ?? '' })),
+  };
 }
