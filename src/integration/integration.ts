@@ -151,10 +151,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           ))
             warnOnce(logger, message);
           if (!sitemapAtBuildDone) {
-            // On demand (and in dev) the blog's robots.txt is known only from its sources.
+            // On demand (and in dev) the blog's robots.txt is known only from its sources. In dev it is served
+            // as a static build writes it.
             warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
-            if (resolved.options.robotsTxt && !prerender && !hasOwnRobotsTxt(config.publicDir, pagesDir)) {
-              injectRoute({ pattern: '/robots.txt', entrypoint: ROUTES.robots, prerender: false });
+            if (resolved.options.robotsTxt && !hasOwnRobotsTxt(config.publicDir, pagesDir)) {
+              injectRoute({ pattern: '/robots.txt', entrypoint: ROUTES.robots, prerender });
             }
           }
         }

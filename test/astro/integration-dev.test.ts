@@ -95,6 +95,10 @@ describe('integration, astro dev', () => {
     const rss = await fetch(`${blog}/rss.xml`);
     expect(rss.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
     expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 200: 1 });
+    // robots.txt as a static build writes it (the fixture has none of its own).
+    const robots = await fetch(`${blog}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toContain('Sitemap: https://blog.example.com/sitemap.xml');
   });
 
   it('POST /_publisher/refresh: a newly published article appears on the page', async () => {

@@ -1,4 +1,4 @@
-// Injected route (on-demand output, when the blog has no robots.txt of its own): allow all, name the sitemap.
+// Injected route (on-demand output and dev, when the blog has no robots.txt of its own): allow all, name the sitemap.
 import type { APIRoute } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
 import { readRouteConfig } from '../read-route-config.js';
