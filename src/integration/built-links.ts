@@ -50,6 +50,11 @@ export function goneArticleTarget(ctx: ArticleLinkContext, serviceOrigin: string
   };
 }
 
+/** `goneArticleTarget` to the site's public host on the service (its articles' `url`), not the API's origin. */
+export function backToService(ctx: ArticleLinkContext, config: RouteConfig): LinkTarget {
+  return goneArticleTarget(ctx, ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '');
+}
+
 /** What the last pass over an output left: in Astro's cache directory, never in the site. */
 interface PassRecord {
   outDir: string;
@@ -175,9 +180,7 @@ export function rewriteBuiltArticleLinks(
     );
   };
   const toBlog = articleTargetOf(ctx);
-  // The site's public host on the service (its articles' `url`), not the API's origin.
-  const publicOrigin = ctx.serviceOrigins.find((origin) => origin !== config.serviceOrigin) ?? '';
-  const back = goneArticleTarget(ctx, publicOrigin);
+  const back = backToService(ctx, config);
   const target = memoLinkTarget((href, pageLanguage) => toBlog(href, pageLanguage) ?? back(href, pageLanguage));
   const files = entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))

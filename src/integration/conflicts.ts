@@ -111,7 +111,7 @@ export function missingArticlePages(
   if (missing.length === 0) return undefined;
   const example = new URL(missing[0]!).pathname;
   return (
-    `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap leaves them out, and the feed and the links inside articles name them. ` +
+    `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap and the feed leave them out, and the links inside articles go to them on the service. ` +
     'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.'
   );
 }

@@ -2,7 +2,14 @@
 // the loader, another language), before they are rewritten: the blog must not list pages it never built.
 // String-level like the rewriters: only the dropped <url>/<item> ranges change.
 
-import { blogUrlOfArticle, serviceArticleRef, type BlogLayout } from '../html/article-links.js';
+import {
+  blogArticleRef,
+  blogPageKey,
+  blogUrlOfArticle,
+  parseUrl,
+  serviceArticleRef,
+  type BlogLayout,
+} from '../html/article-links.js';
 import { parseRssDocument } from '../feeds/rss-parse.js';
 import { childNamed, parseSitemapDocument } from '../feeds/sitemap-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
@@ -49,16 +56,20 @@ function dropElements(
   source: string,
   elements: readonly XmlElement[],
   linkOf: (el: XmlElement) => string | undefined,
-  known: KnownArticles,
-  layout: BlogLayout | undefined,
+  isMissing: (link: string) => boolean,
 ): FilterResult {
   const edits: Edit[] = [];
   for (const element of elements) {
     const link = linkOf(element);
-    if (link !== undefined && isMissingArticle(link, known, layout))
-      edits.push({ start: element.start, end: element.end, text: '' });
+    if (link !== undefined && isMissing(link)) edits.push({ start: element.start, end: element.end, text: '' });
   }
   return { xml: edits.length === 0 ? source : splice(source, 0, source.length, edits), dropped: edits.length };
+}
+
+/** The `<link>` of an RSS `<item>`. */
+function itemLink(xml: string, item: XmlElement): string | undefined {
+  const link = item.children.find((c) => c.prefix === '' && c.local === 'link');
+  return link ? textOf(xml, link).trim() : undefined;
 }
 
 /** The upstream sitemap without the `<url>`s of articles the blog does not have. */
@@ -76,8 +87,7 @@ export function filterSitemapArticles(
       const loc = childNamed(url, 'loc');
       return loc ? textOf(doc.xml, loc).trim() : undefined;
     },
-    known,
-    layout,
+    (link) => isMissingArticle(link, known, layout),
   );
 }
 
@@ -92,11 +102,31 @@ export function filterRssArticles(
   return dropElements(
     doc.xml,
     doc.items,
-    (item) => {
-      const link = item.children.find((c) => c.prefix === '' && c.local === 'link');
-      return link ? textOf(doc.xml, link).trim() : undefined;
+    (item) => itemLink(doc.xml, item),
+    (link) => isMissingArticle(link, known, layout),
+  );
+}
+
+/**
+ * A feed that a static build wrote, without the `<item>`s whose link is the blog's page of an article (under
+ * `layout`) that the build did not write (`pages`, see pageKey). The feed route renders before the build
+ * knows its pages: a theme may build fewer article pages than the loaders hold, or build them elsewhere
+ * than the article pattern says.
+ */
+export function dropUnbuiltArticleItems(
+  body: string,
+  opts: { url: string; maxBytes: number },
+  layout: BlogLayout,
+  pages: ReadonlySet<string>,
+): FilterResult {
+  const doc = parseRssDocument(body, opts);
+  return dropElements(
+    doc.xml,
+    doc.items,
+    (item) => itemLink(doc.xml, item),
+    (link) => {
+      const url = parseUrl(link);
+      return url !== null && blogArticleRef(url, layout) !== undefined && !pages.has(blogPageKey(url, layout.blogSite));
     },
-    known,
-    layout,
   );
 }

@@ -22,6 +22,7 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
+import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
 import { dataStoreFilePlugin, prerendersInNode, storeFileOf } from './data-store-file.js';
@@ -64,6 +65,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
+  // The prerendered routes that serve the service's feed, and the project's root (built-feeds.ts).
+  let feedRoutes: string[] = [];
+  let root: URL | undefined;
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string } | undefined;
@@ -126,6 +130,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // is only injected where it answers requests: dev and on-demand output.
         sitemapAtBuildDone = command === 'build' && prerender && route.sitemap !== false;
         isBuild = command === 'build';
+        root = config.root;
         staticOutput = isBuild && config.output === 'static';
         // A route file of the blog's own at our path keeps it (warned about in astro:routes:resolved).
         const pagesDir = new URL('pages/', config.srcDir);
@@ -203,6 +208,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const ours = resolved.route.sitemap;
         ownSitemapRoute = ours !== false && routes.some((r) => r.origin === 'project' && r.pattern === ours.path);
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
+        const rss = resolved.route.rss;
+        if (staticOutput && root) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, root);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -222,7 +229,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           serviceOrigin: resolved.route.serviceOrigin,
         });
       },
-      'astro:build:done': async ({ pages, dir, logger }) => {
+      'astro:build:done': async ({ pages, dir, assets: outputs, logger }) => {
         if (assets) {
           const { copied, missing } = await keepNamedAssets(
             dir,
@@ -257,6 +264,13 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           logger.info(
             `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
           );
+        // As in the sitemap: only where the loaders say what the blog has (without them every article counts as had).
+        if (staticOutput) {
+          for (const { feed, dropped } of settleBuiltFeeds(outputs, feedRoutes, config, dir))
+            logger.info(
+              `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
+            );
+        }
         if (!sitemapAtBuildDone || resolved.route.sitemap === false) return;
         const sitemapPath = resolved.route.sitemap.path;
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);

@@ -47,7 +47,7 @@ function siteConfig(extra: AstroInlineConfig = {}): AstroInlineConfig {
 async function buildTruth(
   where: { outDir: string; cacheDir: string },
   config: AstroInlineConfig,
-  env: { maxRequests: number; language?: string },
+  env: { maxRequests: number; language?: string; skip?: readonly string[] },
   root = ROOT,
 ) {
   const saved = { ...process.env };
@@ -57,6 +57,7 @@ async function buildTruth(
     PUBLISHER_SITE_ID: '12',
     TRUTH_MAX_REQUESTS: String(env.maxRequests),
     TRUTH_LANGUAGE: env.language ?? '',
+    TRUTH_SKIP: (env.skip ?? []).join(','),
   });
   // Vitest sets BASE_URL=/ in the environment, which Astro would then prefer to the config's `base` for
   // import.meta.env.BASE_URL in the fixture's pages.
@@ -71,6 +72,7 @@ async function buildTruth(
       'PUBLISHER_SITE_ID',
       'TRUTH_MAX_REQUESTS',
       'TRUTH_LANGUAGE',
+      'TRUTH_SKIP',
     ]) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
@@ -190,6 +192,29 @@ it('language filter: articles in other languages are neither listed nor linked t
   expect(built.size).toBeGreaterThan(0);
   expect(built.size).toBeLessThan(60);
   expect(check.rssLinks.length).toBeLessThan(50);
+});
+
+it('a theme that builds fewer article pages than the loaders hold: neither feed (the injected one, an rssHandler endpoint) nor the sitemap lists them, no link names them', async () => {
+  const where = await newDirs('skipped');
+  const config = siteConfig();
+  const list = (await (
+    await fetch(`${sim.url}/api/v1/sites/12/articles/?language=en`, {
+      headers: { authorization: `Bearer ${sim.tokens.pro}` },
+    })
+  ).json()) as { results: Array<{ slug: string }> };
+  // The two newest English articles: both feeds would list them.
+  const skip = list.results.slice(0, 2).map((a) => a.slug);
+  expect(skip).toHaveLength(2);
+  await buildTruth(where, config, { maxRequests: 100, skip });
+  const { built } = await expectOneTruth('two article pages not built', where, config);
+  expect(built.size).toBe(58);
+  for (const slug of skip) expect(built.has(slug)).toBe(false);
+  for (const feed of ['rss.xml', 'feed-en.xml']) {
+    const xml = await readFile(join(where.outDir, feed), 'utf8');
+    expect(xml).toContain('<item>');
+    // Neither an item nor a link inside another item's HTML (those go to the service, as in the pages).
+    for (const slug of skip) expect(xml, feed).not.toContain(`${SITE}/blog/${slug}/`);
+  }
 });
 
 it("trailingSlash: 'never' with a base: article URLs without the slash, under the base, all answering 200", async () => {

@@ -70,7 +70,7 @@ describe('articlePattern against the built pages', () => {
   });
   it('a pattern that does not match the article route: one warning with the count, an example and the fix', () => {
     expect(missingArticlePages({ slugs: ['a', 'b'] }, ['posts/a/', 'posts/b/'], layout)).toBe(
-      '[astro-content-publisher] 2 of the 2 article pages of your collections were not built at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/): the sitemap leaves them out, and the feed and the links inside articles name them. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.',
+      '[astro-content-publisher] 2 of the 2 article pages of your collections were not built at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/): the sitemap and the feed leave them out, and the links inside articles go to them on the service. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.',
     );
   });
   it('[lang] and per-language patterns: one page per language the collections have the slug in', () => {
