@@ -16,7 +16,9 @@ import type {
 /** The request budget of one build. */
 export interface BudgetOptions {
   /**
-   * The most authenticated requests one build may send (the list call included), 1 to 100000.
+   * The most authenticated requests this loader may send in one build (the list call included), 1 to 100000.
+   * Each loader has its own (a project with one loader per language spends up to this many per loader); the
+   * loaders on one key share the hourly window, and none goes below `reserve`.
    * @default 20
    */
   maxRequests?: number | undefined;
