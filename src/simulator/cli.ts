@@ -2,20 +2,17 @@ import { parseArgs } from 'node:util';
 import { startSimulator } from './server.js';
 import type { SimulatorOptions } from './options.js';
 import { withPrefix } from '../options/prefix.js';
+import { PROFILE_NAMES, VARIANTS_HELP } from './variants.js';
 
 const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
                                    [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
                                    [--extra-pro-token btb_leakcheck_1 ...]
-                                   [--profile current|paged|sparse|multilingual] [--variant key=value ...]
+                                   [--profile ${PROFILE_NAMES.join('|')}] [--variant key=value ...]
 
 Starts the local simulator of the content-publishing service on 127.0.0.1, prints one JSON line
 {"url","tokens","sites"} on stdout, and serves until SIGINT or SIGTERM.
 
-Variants (what the API document leaves open; defaults in brackets), e.g. --variant listMax=50:
-  listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
-  sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
-  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
-  retryAfter=seconds|zero|http-date [seconds]`;
+${VARIANTS_HELP}`;
 
 const INTEGER_FLAGS = {
   port: 'port',

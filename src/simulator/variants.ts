@@ -79,6 +79,17 @@ export const PROFILES = {
 } as const satisfies Record<string, ServiceVariants>;
 
 export type ProfileName = keyof typeof PROFILES;
+export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[];
+
+/** The variants as `simulator --help` lists them. */
+export const VARIANTS_HELP = `Profiles (--profile): current (the default), paged, sparse, multilingual (one slug in several
+languages; PATCH and DELETE /__simulator/articles/<site>/<slug> take ?language=xx to pick one).
+
+Variants (what the API document leaves open; defaults in brackets), e.g. --variant listMax=50:
+  listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
+  sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
+  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
+  retryAfter=seconds|zero|http-date [seconds]`;
 
 /** The list page size when the request sends `limit` (or not), under the variants. */
 export function pageSize(variants: ResolvedServiceVariants, limit: number | undefined): number {

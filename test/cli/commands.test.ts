@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { parseSimulatorArgs } from '../../src/simulator/cli.js';
 import { admin, runCli, type CliResult } from './run-cli.js';
 
 let sim: Simulator;
@@ -401,6 +402,25 @@ describe('--help', () => {
       expect(result.stdout).toMatch(new RegExp(`^Usage: content-publisher ${names[index]}`));
       expect(result.stdout).toMatch(/Examples?:\n {2}\$ content-publisher|Examples?:\n {2}\$ npm/);
     });
+    // The simulator parses its own flags (src/simulator/cli.ts): its help names every one it accepts.
+    const simulator = results[names.indexOf('simulator')]!.stdout;
+    const flags: Array<[string, string]> = [
+      ['--port', '0'],
+      ['--seed', '1'],
+      ['--articles', '3'],
+      ['--rate-limits', 'second'],
+      ['--window-ms', '1000'],
+      ['--generate-delay-ms', '0'],
+      ['--rate-limit-override', '10'],
+      ['--extra-pro-token', 'btb_x'],
+      ['--profile', 'multilingual'],
+      ['--variant', 'listMax=5'],
+    ];
+    for (const [flag, value] of flags) {
+      expect(parseSimulatorArgs([flag, value]), flag).not.toHaveProperty('error');
+      expect(simulator, flag).toMatch(new RegExp(`^ {2}${flag} \\S+ +\\S`, 'm'));
+    }
+    expect(simulator).toContain('sharedSlugs=true|false');
     const bare = await runCli([]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^Usage: content-publisher <command>/);
