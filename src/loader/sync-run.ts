@@ -1,5 +1,6 @@
 import type { LoaderContext } from 'astro/loaders';
 import { detailSlots, revalidationSlots } from './budget.js';
+import { recordRevalidations, sharedRevalidations } from './revalidation-log.js';
 import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
@@ -160,6 +161,9 @@ export async function runArticlesSync(
       ? [...signals.sitemapSlugs].filter((slug) => !items.has(slug) && !store.has(slug) && !repeated.includes(slug))
       : [];
   const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
+  // The key's revalidations of the last hour, by every loader on it (revalidation-log.ts), else this one's.
+  const cacheDir = ctx.config?.cacheDir;
+  const recent = sharedRevalidations(cacheDir, opts.baseUrl, opts.apiKey, now) ?? state.revalidated ?? [];
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
     stored: new Map(storedIds.map((id) => [id, state.entries[id]])),
@@ -175,7 +179,7 @@ export async function runArticlesSync(
     slots,
     now,
     revalidateAfterMs: opts.revalidateAfterHours === false ? false : opts.revalidateAfterHours * 3_600_000,
-    revalidateSlots: revalidationSlots(limit, state.revalidated ?? [], now),
+    revalidateSlots: revalidationSlots(limit, recent, now),
     allowMassRemoval: opts.allowMassRemoval,
     rssWhole: feedIsWhole(state, signals),
   });
@@ -218,6 +222,7 @@ export async function runArticlesSync(
   });
   const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate' || f.reason === 'elsewhere').map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
+  recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);
 
   const refusedOnRefresh = await refreshStoredImages(
     ctx,

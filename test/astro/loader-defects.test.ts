@@ -2,6 +2,10 @@
  * The defects of issue 10, each reproduced against the simulator (with the service variant that shows it)
  * and an in-memory loader context: what a user would see in the store, the log and the request counts.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { articlesLoader } from '../../src/loader/index.js';
 import { createClient, RateLimitError } from '../../src/client/index.js';
@@ -214,6 +218,33 @@ describe('revalidation', () => {
     for (let build = 0; build < 4; build += 1) await loader.load(ctx.context);
     // Four quiet builds: four list calls and at most 10% of 30 revalidations in the hour.
     expect(s.stats().authenticated - afterFirst).toBeLessThanOrEqual(4 + 3);
+  });
+
+  it('the loaders on one key (one per language) share that one share: the log in cacheDir counts them all', async () => {
+    const s = await sim({ rateLimitOverride: 60, articles: 24 });
+    const cacheDir = pathToFileURL(`${await mkdtemp(join(tmpdir(), 'acp-revalidations-'))}/`);
+    const loaders = ['en', 'fr'].map((language) => {
+      const loader = articlesLoader({
+        ...conn(s),
+        language,
+        budget: { maxRequests: 30, reserve: 0 },
+        revalidateAfterHours: 0.0001,
+      });
+      const ctx = fakeContext(loader.schema);
+      (ctx.context as { config: object }).config = { cacheDir };
+      return { loader, ctx };
+    });
+    const build = async () => {
+      for (const { loader, ctx } of loaders) await loader.load(ctx.context);
+    };
+    await build();
+    const afterFirst = s.stats().authenticated;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (let round = 0; round < 4; round += 1) await build();
+    const revalidations = s.stats().authenticated - afterFirst - 4 * 2;
+    // Each loader alone would take 6 (10% of 60): together they take 6, not 12.
+    expect(revalidations).toBe(6);
+    await rm(fileURLToPath(cacheDir), { recursive: true, force: true });
   });
 });
 
