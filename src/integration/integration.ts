@@ -1,5 +1,6 @@
 import type { AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
+import { noteAstroCommand } from '../loader/loader-runs.js';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
@@ -65,6 +66,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
+  let astroCommand = '';
   // The prerendered routes that serve the service's feed, and the project's root (built-feeds.ts).
   let feedRoutes: string[] = [];
   let root: URL | undefined;
@@ -108,6 +110,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
+        astroCommand = command;
         // `astro preview` serves what a build wrote (an adapter's server reads its settings from the build): it
         // never calls the service, so it needs none of the service's settings.
         if (command === 'preview') return;
@@ -186,6 +189,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:config:done': ({ config, logger }) => {
+        noteAstroCommand(astroCommand, config);
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
         dirs = { outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };

@@ -5,7 +5,7 @@ import { LOADER_NAMES } from './names.js';
 import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
-import { noteLoaderRun } from './loader-runs.js';
+import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 
@@ -30,6 +30,7 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     load: async (context) => {
       noteLoaderRun(LOADER_NAMES.articles);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
+      if (keptForSync(labelled, context.store.keys().length)) return;
       // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
       await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>

@@ -14,7 +14,7 @@ import { knownRemaining, recordRemaining } from './rate-window.js';
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
 import { takeTurn } from './ledger.js';
-import { noteLoaderRun } from './loader-runs.js';
+import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
@@ -154,6 +154,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
     load: async (context) => {
       noteLoaderRun(LOADER_NAMES.keywords);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
+      if (keptForSync(labelled, context.store.keys().length)) return;
       await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
         runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
@@ -172,6 +173,7 @@ export function digestLoader(options: DataLoaderOptions = {}) {
     load: async (context) => {
       noteLoaderRun(LOADER_NAMES.digest);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
+      if (keptForSync(labelled, context.store.keys().length)) return;
       await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
         runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),

@@ -31,3 +31,33 @@ export async function loadersRunDuring(run: () => Promise<unknown>, order: reado
   const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
   return [...collector.names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
+
+// The configs of the projects that `astro sync` loads, as the integration saw them in astro:config:done: the
+// loaders' context carries the same object. A set per config, not a flag per process: a script or a test may
+// run `sync()` and then `build()` in one process, with or without the integration.
+const SYNCING = Symbol.for('astro-content-publisher.syncing');
+const syncing: WeakSet<object> = ((globalThis as Record<symbol, unknown>)[SYNCING] ??=
+  new WeakSet<object>()) as WeakSet<object>;
+
+/** Called by the integration with the command Astro runs (`dev`, `build`, `preview`, `sync`) and its final config. */
+export function noteAstroCommand(command: string, config: object): void {
+  if (command === 'sync') syncing.add(config);
+  else syncing.delete(config);
+}
+
+/**
+ * Under `astro sync` (and `astro check`, which syncs first) a loader keeps what its store holds and sends no
+ * request: those commands need the collections' types, which come from the schemas, and the build that follows
+ * fetches what changed (a `check && build` script would otherwise spend every request twice). Known only with
+ * the integration; logs why and returns true when the loader should stop there.
+ */
+export function keptForSync(
+  ctx: { config?: object; logger: { info(message: string): void } },
+  stored: number,
+): boolean {
+  if (!ctx.config || !syncing.has(ctx.config)) return false;
+  ctx.logger.info(
+    `astro sync: kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}, no request (types come from the schema; the build fetches what changed).`,
+  );
+  return true;
+}
