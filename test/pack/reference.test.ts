@@ -33,7 +33,7 @@ describe('docs/reference', () => {
     for (const [file, text] of want) expect(have.get(file), `docs/reference/${file}`).toBe(text);
     // The option pages hold the option text (not only type names): a sample of each entry point's options.
     expect(want.get('astro-content-publisher/loaders.md')).toContain(
-      'The most authenticated requests one build may send',
+      'The most authenticated requests this loader may send in one build',
     );
     expect(want.get('cli.md')).toContain('## watch');
   }, 600_000);
