@@ -1,14 +1,14 @@
-// Two popular Astro blog themes that nobody here wrote, wired only by the README (install, loader,
+// Three popular Astro blog themes that nobody here wrote, wired only by the README (install, loader,
 // integration, "Mapping the articles to a theme's schema") from the packed tarball, built with `astro build`
 // against the simulator and served by `astro preview`: every URL the built site names answers 200, and an
 // edit on the service shows on the next build. The fixtures, their licences and every change made to them
 // are in test/fixtures/theme-*/SOURCES.md. Slow by nature: one `npm install` (registry cache first).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from 'astro-content-publisher/simulator';
-import { checkSiteUrls, startPreview, type SiteUrlCheck } from './site-urls.js';
+import { checkSiteUrls, startPreview, urlsOfHtml, type SiteUrlCheck } from './site-urls.js';
 import { baseEnv, buildTheme, copyTheme, prepareWorkspace, REPO, type Workspace } from './theme-project.js';
 import {
   detailLanguage,
@@ -22,11 +22,12 @@ import {
 const SITE = 'https://example.com';
 const I18N = join(REPO, 'test/fixtures/theme-i18n-starter');
 const CACTUS = join(REPO, 'test/fixtures/theme-cactus');
+const PAPER = join(REPO, 'test/fixtures/theme-paper');
 
 let workspace: Workspace;
 
 beforeAll(async () => {
-  workspace = await prepareWorkspace([I18N, CACTUS]);
+  workspace = await prepareWorkspace([I18N, CACTUS, PAPER]);
 }, 600_000);
 
 afterAll(() => {
@@ -241,5 +242,89 @@ describe('theme-cactus (chrismwilliams/astro-theme-cactus: /posts/<slug>/, cover
     expect(pageText(dir, pageOf(edited))).toContain(title);
     expect(pageText(dir, pageOf(edited))).toContain(marker);
     expect(pageText(dir, 'posts/')).toContain(title);
+  }, 600_000);
+});
+
+describe("theme-paper (satnaing/astro-paper: /posts/<slug>/ from the theme's own getPath(id, filePath), Tailwind)", () => {
+  let simulator: Simulator;
+  let siteId: number;
+
+  beforeAll(async () => {
+    simulator = await startSimulator({ articles: 10 });
+    siteId = simulator.sites.agence[0]!;
+  });
+  afterAll(async () => simulator?.close());
+
+  it('wired by the README: every URL answers 200, one page per article at /posts/<slug>/, an edit shows on the next build', async () => {
+    const dir = copyTheme(workspace, PAPER, 'paper');
+    const env = serviceEnv(simulator, siteId);
+    const articles = await serviceArticles(simulator, siteId);
+    expect(articles).toHaveLength(10);
+    const pageOf = (a: ServiceArticle) => `posts/${a.slug}/`;
+    const url = (path: string) => `${SITE}/${path}`;
+    const isBuiltPage = (href: string) => existsSync(join(dir, 'dist', new URL(href).pathname, 'index.html'));
+
+    const { check } = await buildAndCheck('theme-paper', dir, env, simulator, siteId, ['/rss.xml']);
+    expect(check.failures).toEqual([]);
+    // The theme's unchanged getPath keeps the folders of an entry's filePath between its blog folder and the
+    // file. An article's filePath is its id, so each page is /posts/<slug>/; a filePath naming a file in the
+    // image cache put the pages at /posts/node-modules/..., which answer 200 too: only the paths tell.
+    const built = readdirSync(join(dir, 'dist'), { recursive: true }).map(String);
+    expect(built.filter((path) => /node[-_]modules/.test(path))).toEqual([]);
+    for (const article of articles) {
+      expect(existsSync(join(dir, 'dist', pageOf(article), 'index.html')), pageOf(article)).toBe(true);
+      expect(pageText(dir, pageOf(article)), pageOf(article)).toContain(article.title);
+    }
+    // Under posts/: the articles and the theme's pagination (/posts/2/), nothing else.
+    expect(
+      readdirSync(join(dir, 'dist/posts'))
+        .filter((name) => !/^\d+$/.test(name) && name !== 'index.html')
+        .sort(),
+    ).toEqual(articles.map((a) => a.slug).sort());
+    // The theme's own links to posts (cards, previous/next), built by getPath, name the articles' pages.
+    const postLinks = new Set<string>();
+    for (const page of ['posts/', ...articles.map(pageOf)]) {
+      const html = readFileSync(join(dir, 'dist', page, 'index.html'), 'utf8');
+      for (const href of urlsOfHtml(html, url(page))) {
+        const slug = /^\/posts\/([^/]+)\/?$/.exec(new URL(href).pathname)?.[1];
+        if (slug !== undefined && !/^\d+$/.test(slug)) postLinks.add(slug);
+      }
+    }
+    expect([...postLinks].sort()).toEqual(articles.map((a) => a.slug).sort());
+
+    // The sitemap and the feed list the articles at their pages, and only pages the build wrote.
+    const articleUrls = articles.map((a) => url(pageOf(a))).sort();
+    expect(
+      check.sitemapLocs.filter((loc) => /\/posts\/[^/]+\/$/.test(loc) && !/\/posts\/\d+\/$/.test(loc)).sort(),
+    ).toEqual(articleUrls);
+    expect(check.sitemapLocs.filter((loc) => !isBuiltPage(loc))).toEqual([]);
+    const feed = check.feedLinks.get('/rss.xml') ?? [];
+    expect([...feed].sort()).toEqual(articleUrls);
+    expect(feed.filter((link) => !isBuiltPage(link))).toEqual([]);
+    expect(readFileSync(join(dir, 'dist/rss.xml'), 'utf8')).toContain('<title>AstroPaper</title>');
+    // The theme's ogImage is the featured image's local copy (featuredImageAsset): its og:image is a built file.
+    for (const article of articles) {
+      const html = readFileSync(join(dir, 'dist', pageOf(article), 'index.html'), 'utf8');
+      const ogImage = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1] ?? '';
+      expect(ogImage, pageOf(article)).toMatch(/^https:\/\/example\.com\/_astro\//);
+      expect(existsSync(join(dir, 'dist', new URL(ogImage).pathname)), ogImage).toBe(true);
+    }
+
+    // An edit on the service: title and body of one article change.
+    const edited = articles[3]!;
+    const title = `${edited.title} (edited)`;
+    const marker = `Edited body ${Date.now()}`;
+    const patch = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${edited.slug}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title, content: `<h2>Changed</h2><p>${marker}</p>` }),
+    });
+    expect(patch.status).toBe(200);
+    const rebuilt = await buildTheme(dir, env);
+    expect(rebuilt).not.toMatch(/does not match collection schema/);
+    expect(pageText(dir, pageOf(edited))).toContain(title);
+    expect(pageText(dir, pageOf(edited))).toContain(marker);
+    // The theme sorts by the modification date: the edited article leads the first list page.
+    expect(headings(dir, 'posts/', 'h2')[0]).toBe(title);
   }, 600_000);
 });
