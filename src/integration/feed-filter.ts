@@ -98,13 +98,17 @@ export function filterRssArticles(
   known: KnownArticles,
   layout?: BlogLayout,
 ): FilterResult {
+  return dropRssItems(body, opts, (link) => isMissingArticle(link, known, layout));
+}
+
+/** A feed without the `<item>`s whose `<link>` is `missing`. */
+function dropRssItems(
+  body: string,
+  opts: { url: string; maxBytes: number },
+  missing: (link: string) => boolean,
+): FilterResult {
   const doc = parseRssDocument(body, opts);
-  return dropElements(
-    doc.xml,
-    doc.items,
-    (item) => itemLink(doc.xml, item),
-    (link) => isMissingArticle(link, known, layout),
-  );
+  return dropElements(doc.xml, doc.items, (item) => itemLink(doc.xml, item), missing);
 }
 
 /**
@@ -119,14 +123,8 @@ export function dropUnbuiltArticleItems(
   layout: BlogLayout,
   pages: ReadonlySet<string>,
 ): FilterResult {
-  const doc = parseRssDocument(body, opts);
-  return dropElements(
-    doc.xml,
-    doc.items,
-    (item) => itemLink(doc.xml, item),
-    (link) => {
-      const url = parseUrl(link);
-      return url !== null && blogArticleRef(url, layout) !== undefined && !pages.has(blogPageKey(url, layout.blogSite));
-    },
-  );
+  return dropRssItems(body, opts, (link) => {
+    const url = parseUrl(link);
+    return url !== null && blogArticleRef(url, layout) !== undefined && !pages.has(blogPageKey(url, layout.blogSite));
+  });
 }

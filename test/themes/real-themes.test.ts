@@ -12,6 +12,7 @@ import { checkSiteUrls, startPreview, urlsOfHtml, type SiteUrlCheck } from './si
 import { baseEnv, buildTheme, copyTheme, prepareWorkspace, REPO, type Workspace } from './theme-project.js';
 import {
   detailLanguage,
+  editOnService,
   headings,
   pageText,
   serviceArticles,
@@ -170,14 +171,7 @@ describe('theme-i18n-starter (psephopaiktes/astro-i18n-starter: /<lang>/blog/<sl
 
     // An edit on the service: the English article's title and body change; the French one of that slug stays.
     const edited = ours.find((a) => a.language === 'en' && ours.some((b) => b.language === 'fr' && b.slug === a.slug))!;
-    const title = `${edited.title} (edited)`;
-    const marker = `Edited body ${Date.now()}`;
-    const patch = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${edited.slug}?language=en`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title, content: `<h2>Changed</h2><p>${marker}</p>` }),
-    });
-    expect(patch.status).toBe(200);
+    const { title, marker } = await editOnService(simulator, siteId, edited, 'en');
     const rebuilt = await buildTheme(dir, env);
     expect(rebuilt).not.toMatch(/does not match collection schema/);
     expect(pageText(dir, pageOf(edited))).toContain(title);
@@ -228,14 +222,7 @@ describe('theme-cactus (chrismwilliams/astro-theme-cactus: /posts/<slug>/, cover
 
     // An edit on the service: title and body of one article change.
     const edited = articles[3]!;
-    const title = `${edited.title} (edited)`;
-    const marker = `Edited body ${Date.now()}`;
-    const patch = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${edited.slug}`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title, content: `<h2>Changed</h2><p>${marker}</p>` }),
-    });
-    expect(patch.status).toBe(200);
+    const { title, marker } = await editOnService(simulator, siteId, edited);
     const rebuilt = await buildTheme(dir, env);
     // An article with a featured image: the edit is accepted and shows on the next build.
     expect(rebuilt).not.toMatch(/does not match collection schema/);
@@ -312,14 +299,7 @@ describe("theme-paper (satnaing/astro-paper: /posts/<slug>/ from the theme's own
 
     // An edit on the service: title and body of one article change.
     const edited = articles[3]!;
-    const title = `${edited.title} (edited)`;
-    const marker = `Edited body ${Date.now()}`;
-    const patch = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${edited.slug}`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title, content: `<h2>Changed</h2><p>${marker}</p>` }),
-    });
-    expect(patch.status).toBe(200);
+    const { title, marker } = await editOnService(simulator, siteId, edited);
     const rebuilt = await buildTheme(dir, env);
     expect(rebuilt).not.toMatch(/does not match collection schema/);
     expect(pageText(dir, pageOf(edited))).toContain(title);

@@ -27,6 +27,28 @@ export async function detailLanguage(simulator: Simulator, siteId: number, slug:
   return ((await response.json()) as { language: string }).language;
 }
 
+/**
+ * Edits one article on the service (its title and body, through the simulator's admin API; `language` picks
+ * one of a slug's languages) and returns the new title and a marker the new body holds.
+ */
+export async function editOnService(
+  simulator: Simulator,
+  siteId: number,
+  article: ServiceArticle,
+  language?: string,
+): Promise<{ title: string; marker: string }> {
+  const title = `${article.title} (edited)`;
+  const marker = `Edited body ${Date.now()}`;
+  const query = language ? `?language=${language}` : '';
+  const response = await fetch(`${simulator.url}/__simulator/articles/${siteId}/${article.slug}${query}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title, content: `<h2>Changed</h2><p>${marker}</p>` }),
+  });
+  if (response.status !== 200) throw new Error(`the edit of ${article.slug} answered ${response.status}`);
+  return { title, marker };
+}
+
 /** The origin of the site's public URLs on the service (its articles' `https://<site domain>/...`). */
 export async function serviceSiteOrigin(simulator: Simulator, siteId: number): Promise<string> {
   const rss = await (await fetch(`${simulator.url}/api/sites/${siteId}/rss.xml`)).text();
