@@ -89,25 +89,42 @@ export function robotsTxtProblem(robots: string, sitemapUrl: string, where: stri
   return `${PREFIX} ${where} has no "Sitemap: ${sitemapUrl}" line${others}: crawlers that read robots.txt do not find the sitemap with the service's articles. Add the line to it, or delete it and let this integration serve one (publisher({ robotsTxt: true }), the default).`;
 }
 
+type HeldArticles = {
+  slugs: readonly string[];
+  languages?: Readonly<Record<string, readonly string[]>> | undefined;
+};
+
 /**
- * Static output, at `astro:build:done`: the articles the collections hold that have no built page at
- * `articlePattern` (a pattern that does not match the blog's article route, or a page that leaves entries
- * out). The sitemap and the feed list them, so the warning names the pattern and an example.
+ * The blog's URLs of the articles the collections hold, one per language the blog has a slug in (a language
+ * without a route is not expected to have one), and those of them that have no page among `builtPathnames`.
  */
-export function missingArticlePages(
-  articles: { slugs: readonly string[]; languages?: Readonly<Record<string, readonly string[]>> | undefined },
+export function unbuiltArticlePages(
+  articles: HeldArticles,
   builtPathnames: readonly string[],
   layout: BlogLayout,
-): string | undefined {
+): { expected: string[]; missing: string[] } {
   const built = new Set(builtPathnames.map(pageKey));
   const base = new URL(layout.blogSite).pathname;
-  // One page per language the blog has the slug in (a language without a route is not expected to have one).
   const expected = articles.slugs.flatMap((slug) => {
     const languages = (articles.languages?.[slug] ?? []).filter((l) => l !== '');
     const urls = (languages.length > 0 ? languages : [undefined]).map((l) => blogArticleUrl(slug, layout, l));
     return [...new Set(urls.filter((url) => url !== undefined))];
   });
   const missing = expected.filter((url) => !built.has(pageKey(new URL(url).pathname.slice(base.length))));
+  return { expected, missing };
+}
+
+/**
+ * Static output, at `astro:build:done`: the articles the collections hold that have no built page at
+ * `articlePattern` (a pattern that does not match the blog's article route, or a page that leaves entries
+ * out). The sitemap and the feed leave them out, so the warning names the pattern and an example.
+ */
+export function missingArticlePages(
+  articles: HeldArticles,
+  builtPathnames: readonly string[],
+  layout: BlogLayout,
+  { expected, missing } = unbuiltArticlePages(articles, builtPathnames, layout),
+): string | undefined {
   if (missing.length === 0) return undefined;
   const example = new URL(missing[0]!).pathname;
   return (

@@ -6,7 +6,13 @@ import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
-import { integrationConflicts, missingArticlePages, routeConflicts, sharedSlugProblem } from './conflicts.js';
+import {
+  integrationConflicts,
+  missingArticlePages,
+  routeConflicts,
+  sharedSlugProblem,
+  unbuiltArticlePages,
+} from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
 import { articlesOfSite } from './known-articles.js';
 import {
@@ -268,8 +274,11 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           logger.info(
             `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
           );
-        // As in the sitemap: only where the loaders say what the blog has (without them every article counts as had).
-        if (staticOutput) {
+        const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
+        const unbuilt = articles && unbuiltArticlePages(articles, paths, resolved.route);
+        // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
+        // had), and only when an article has no page (else the feeds name none that is missing).
+        if (staticOutput && unbuilt && unbuilt.missing.length > 0) {
           for (const { feed, dropped } of settleBuiltFeeds(outputs, feedRoutes, config, dir))
             logger.info(
               `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
@@ -290,8 +299,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const written = await writeStaticSitemap(config, config.localPages, dir, leftover);
           logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
         }
-        const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
-        if (articles) warnOnce(logger, missingArticlePages(articles, paths, resolved.route));
+        if (articles) warnOnce(logger, missingArticlePages(articles, paths, resolved.route, unbuilt));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
