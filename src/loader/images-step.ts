@@ -18,9 +18,9 @@ export interface ImageStep {
   /** One article's sanitised HTML: allowed images become placeholders of local copies; the rest stay remote. */
   localise(html: string): Promise<LocalisedHtml>;
   /**
-   * The featured image's local copy (its path for the content layer, for the entry's `featuredImageAsset`), through the same
-   * cache, bounds and allow-list as the HTML's images; `undefined` keeps the remote URL (a failure is counted
-   * in the build's one warning).
+   * The featured image's local copy (its path for the content layer, for the entry's `featuredImageAsset`),
+   * through the same cache, bounds and allow-list as the HTML's images; `undefined` keeps the remote URL (a
+   * failure is counted in the build's one warning).
    */
   localiseUrl(url: string | undefined): Promise<string | undefined>;
   /** Whether a stored featured image must be localised again: its copy is gone, it failed before, or images are off. */
