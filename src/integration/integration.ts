@@ -275,7 +275,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
           );
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
-        const unbuilt = articles && unbuiltArticlePages(articles, paths, resolved.route);
+        // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
+        const unbuilt =
+          articles && resolved.route.blogSite !== '' ? unbuiltArticlePages(articles, paths, resolved.route) : undefined;
         // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
         // had), and only when an article has no page (else the feeds name none that is missing).
         if (staticOutput && unbuilt && unbuilt.missing.length > 0) {
