@@ -4,7 +4,7 @@
  * The hooks do the I/O (see integration.ts).
  */
 
-import { blogArticleUrl, pageKey, type BlogLayout } from '../html/article-links.js';
+import { blogArticleUrl, blogPageKey, pageKey, type BlogLayout } from '../html/article-links.js';
 import { PREFIX } from '../options/prefix.js';
 
 export interface ConflictRoutes {
@@ -104,13 +104,12 @@ export function unbuiltArticlePages(
   layout: BlogLayout,
 ): { expected: string[]; missing: string[] } {
   const built = new Set(builtPathnames.map(pageKey));
-  const base = new URL(layout.blogSite).pathname;
   const expected = articles.slugs.flatMap((slug) => {
     const languages = (articles.languages?.[slug] ?? []).filter((l) => l !== '');
     const urls = (languages.length > 0 ? languages : [undefined]).map((l) => blogArticleUrl(slug, layout, l));
     return [...new Set(urls.filter((url) => url !== undefined))];
   });
-  const missing = expected.filter((url) => !built.has(pageKey(new URL(url).pathname.slice(base.length))));
+  const missing = expected.filter((url) => !built.has(blogPageKey(new URL(url), layout.blogSite)));
   return { expected, missing };
 }
 

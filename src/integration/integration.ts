@@ -66,16 +66,15 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let isBuild = false;
   // The store file the prerender bundle reads, where it reads one (data-store-file.ts).
   let storeFile: URL | undefined;
-  let dirs: { outDir: URL; publicDir: URL; cacheDir: URL } | undefined;
+  let dirs: { root: URL; outDir: URL; publicDir: URL; cacheDir: URL } | undefined;
   // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
   let leftover: (path: string) => boolean = () => false;
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
   let astroCommand = '';
-  // The prerendered routes that serve the service's feed, and the project's root (built-feeds.ts).
+  // The prerendered routes that serve the service's feed (built-feeds.ts).
   let feedRoutes: string[] = [];
-  let root: URL | undefined;
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string } | undefined;
@@ -139,7 +138,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // is only injected where it answers requests: dev and on-demand output.
         sitemapAtBuildDone = command === 'build' && prerender && route.sitemap !== false;
         isBuild = command === 'build';
-        root = config.root;
         staticOutput = isBuild && config.output === 'static';
         // A route file of the blog's own at our path keeps it (warned about in astro:routes:resolved).
         const pagesDir = new URL('pages/', config.srcDir);
@@ -198,7 +196,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         noteAstroCommand(astroCommand, config);
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
-        dirs = { outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
+        dirs = { root: config.root, outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
         if (isBuild)
           assets = {
             folder: config.build.assets,
@@ -219,7 +217,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         ownSitemapRoute = ours !== false && routes.some((r) => r.origin === 'project' && r.pattern === ours.path);
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
         const rss = resolved.route.rss;
-        if (staticOutput && root) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, root);
+        if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
