@@ -91,10 +91,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   }
   // A slug of an unpublished article may be reused (re-publication); a generated one never collides.
   const slug = body.slug ?? uniqueSlug(requested, (s) => ctx.store.slugTaken(site.id, s));
-  const related = ctx.store
-    .published(site.id)
-    .slice(0, 2)
-    .map((a) => ({ slug: a.slug, title: a.title }));
+  const related = ctx.store.relatedOf(site.id);
   const article = buildNewArticle({
     site,
     seq: ctx.store.takeSeq(),

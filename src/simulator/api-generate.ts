@@ -79,10 +79,7 @@ export async function handleGenerate(req: SimRequest, ctx: HandlerContext): Prom
   const rawTitle = body.title ?? body.topic;
   const title = rawTitle.charAt(0).toUpperCase() + rawTitle.slice(1);
   const slug = uniqueSlug(slugify(title), (s) => ctx.store.slugTaken(site.id, s));
-  const related = ctx.store
-    .published(site.id)
-    .slice(0, 2)
-    .map((a) => ({ slug: a.slug, title: a.title }));
+  const related = ctx.store.relatedOf(site.id);
   const article = buildNewArticle({
     site,
     seq: ctx.store.takeSeq(),

@@ -5,6 +5,13 @@ import type { Rng } from './random.js';
 
 export type ArticleLength = 'short' | 'medium' | 'long';
 
+export interface RelatedArticle {
+  slug: string;
+  title: string;
+  /** Set where the service's URLs carry the language (the `sharedSlugs` variant). */
+  language?: string;
+}
+
 export interface BodyInput {
   title: string;
   topic: string;
@@ -13,8 +20,11 @@ export interface BodyInput {
   siteId: number;
   /** Origin of the site's public blog, e.g. https://pro-blog.example.com */
   siteOrigin: string;
-  /** Other articles of the same site to link to (the first is linked absolutely, the second relatively). */
-  related: Array<{ slug: string; title: string }>;
+  /**
+   * Other articles of the same site to link to (the first is linked absolutely, the second relatively), at their
+   * public URL: with a `language` where slugs are shared across languages (`/fr/blog/<slug>/`).
+   */
+  related: RelatedArticle[];
   length?: ArticleLength;
 }
 
@@ -90,7 +100,8 @@ export function generateArticleBody(input: BodyInput, rng: Rng): string {
   if (input.related.length > 0) {
     const links = input.related.slice(0, 2).map((other, i) => {
       // One absolute link to the site's own domain and one relative link, as real CMS content mixes both.
-      const href = i === 0 ? `${input.siteOrigin}/blog/${other.slug}/` : `/blog/${other.slug}/`;
+      const path = `${other.language ? `/${other.language}` : ''}/blog/${other.slug}/`;
+      const href = i === 0 ? `${input.siteOrigin}${path}` : path;
       return `<a href="${escapeHtml(href)}">${escapeHtml(other.title)}</a>`;
     });
     parts.push(`<p>${escapeHtml(bank.seeAlso)} ${links.join(' · ')}</p>`);

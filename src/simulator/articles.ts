@@ -1,5 +1,5 @@
 import { siteOrigin, type SiteDefinition } from './accounts.js';
-import { generateArticleBody, type ArticleLength } from './article-body.js';
+import { generateArticleBody, type ArticleLength, type RelatedArticle } from './article-body.js';
 import { bankFor, LANGUAGES } from './corpus.js';
 import { mediaUrl } from './media.js';
 import { htmlToText, slugify, truncateText } from './html.js';
@@ -76,18 +76,22 @@ export function deriveFields(
 /** Seeded sites are rebuilt on every reset: generate each (seed, site, count) once and hand out copies. */
 const seededCache = new Map<string, ArticleRecord[]>();
 
-/** The seeded articles of one site, newest first, identical for the same (seed, site, count). */
-export function seedArticles(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
-  const key = `${seed}:${site.id}:${count}`;
+/**
+ * The seeded articles of one site, newest first, identical for the same (seed, site, count, sharedSlugs). With
+ * `sharedSlugs` each `fr` article takes the slug of the `en` article seeded before it (its translation, as the
+ * service would pair them), and every body links to the other articles at their URLs, which carry the language.
+ */
+export function seedArticles(site: SiteDefinition, seed: number, count: number, sharedSlugs = false): ArticleRecord[] {
+  const key = `${seed}:${site.id}:${count}:${sharedSlugs}`;
   let template = seededCache.get(key);
   if (!template) {
-    template = generateSeeded(site, seed, count);
+    template = generateSeeded(site, seed, count, sharedSlugs);
     seededCache.set(key, template);
   }
   return template.map((article) => ({ ...article, keywords: [...article.keywords] }));
 }
 
-function generateSeeded(site: SiteDefinition, seed: number, count: number): ArticleRecord[] {
+function generateSeeded(site: SiteDefinition, seed: number, count: number, sharedSlugs: boolean): ArticleRecord[] {
   const drafts: Array<{
     title: string;
     topic: string;
@@ -115,10 +119,15 @@ function generateSeeded(site: SiteDefinition, seed: number, count: number): Arti
     const updatedMs = Math.min(publishedMs + edited, SEED_ANCHOR_MS);
     drafts.push({ title, topic, language, slug, publishedMs, updatedMs, views: rng.int(15, 4_000) });
   }
+  if (sharedSlugs) {
+    for (let i = 1; i < drafts.length; i += 1) {
+      if (drafts[i]!.language === 'fr' && drafts[i - 1]!.language === 'en') drafts[i]!.slug = drafts[i - 1]!.slug;
+    }
+  }
   return drafts.map((draft, i) => {
-    const related = [drafts[i + 1] ?? drafts[i - 2], drafts[i + 2] ?? drafts[i - 1]]
-      .filter((d): d is NonNullable<typeof d> => d !== undefined && d.slug !== draft.slug)
-      .map((d) => ({ slug: d.slug, title: d.title }));
+    const related: RelatedArticle[] = [drafts[i + 1] ?? drafts[i - 2], drafts[i + 2] ?? drafts[i - 1]]
+      .filter((d): d is NonNullable<typeof d> => d !== undefined && d !== draft)
+      .map((d) => ({ slug: d.slug, title: d.title, ...(sharedSlugs ? { language: d.language } : {}) }));
     const content = generateArticleBody(
       {
         title: draft.title,
@@ -159,7 +168,7 @@ export interface NewArticleInput {
   publishedAt?: string;
   content?: string;
   length?: ArticleLength;
-  related: Array<{ slug: string; title: string }>;
+  related: RelatedArticle[];
   seed: number;
 }
 

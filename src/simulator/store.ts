@@ -1,4 +1,5 @@
 import { PLANS, SITES, USERS, type SiteDefinition, type UserDefinition } from './accounts.js';
+import type { RelatedArticle } from './article-body.js';
 import { seedArticles, type ArticleRecord } from './articles.js';
 import { seedKeywords, type KeywordState } from './keyword-data.js';
 import { serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
@@ -46,14 +47,7 @@ export class ContentStore {
     this.feedCopies.clear();
     this.nextSeq = this.articlesPerSite + 1;
     for (const site of SITES) {
-      const seeded = seedArticles(site, this.seed, this.articlesPerSite);
-      // sharedSlugs: each `fr` article takes the slug of the `en` article seeded before it (another article).
-      if (this.variants().sharedSlugs) {
-        for (let i = 1; i < seeded.length; i += 1) {
-          if (seeded[i]!.language === 'fr' && seeded[i - 1]!.language === 'en') seeded[i]!.slug = seeded[i - 1]!.slug;
-        }
-      }
-      this.articles.set(site.id, seeded);
+      this.articles.set(site.id, seedArticles(site, this.seed, this.articlesPerSite, this.variants().sharedSlugs));
       this.keywords.set(site.id, seedKeywords(site, this.seed));
     }
     for (const user of USERS) {
@@ -82,6 +76,14 @@ export class ContentStore {
   /** Any stored article with this slug, published or not (slugs stay unique per site). */
   slugTaken(siteId: number, slug: string): boolean {
     return (this.articles.get(siteId) ?? []).some((a) => a.slug === slug);
+  }
+
+  /** What a new article's body links to: the two newest published articles, at their public URLs. */
+  relatedOf(siteId: number): RelatedArticle[] {
+    const shared = this.variants().sharedSlugs;
+    return this.published(siteId)
+      .slice(0, 2)
+      .map((a) => ({ slug: a.slug, title: a.title, ...(shared ? { language: a.language } : {}) }));
   }
 
   takeSeq(): number {

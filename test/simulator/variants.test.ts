@@ -3,8 +3,11 @@
  * time through the admin API; the defaults stay the simulator's original behaviour.
  */
 import { describe, expect, it } from 'vitest';
+import { SITES } from '../../src/simulator/accounts.js';
+import { seedArticles } from '../../src/simulator/articles.js';
 import { parseSimulatorArgs } from '../../src/simulator/cli.js';
 import { resolveSimulatorOptions } from '../../src/simulator/options.js';
+import { articleUrl } from '../../src/simulator/shapes.js';
 import { admin, call, start } from './helpers.js';
 import { useSimulator } from './setup.js';
 
@@ -137,6 +140,22 @@ describe('shared slugs and rate-limit headers', () => {
     } finally {
       await shared.close();
     }
+  });
+
+  it('sharedSlugs: every seeded body links to articles the service has, at their URLs with the language', () => {
+    const site = SITES.find((s) => s.id === 12)!;
+    const articles = seedArticles(site, 1, 24, true);
+    const urls = new Set(articles.map((a) => articleUrl(site, a.slug, a.language)));
+    const origin = new URL([...urls][0]!).origin;
+    const links = articles.flatMap((a) =>
+      [...a.content.matchAll(/<a href="([^"]+)"/g)].map((m) => new URL(m[1]!, origin).href),
+    );
+    // Two links per body ("see also"), absolute and relative, each to a published article's own URL: none to the
+    // slug an `fr` article had before it took its translation's, none without the language.
+    expect(links.length).toBe(2 * articles.length);
+    expect(links.filter((link) => !urls.has(link))).toEqual([]);
+    expect(links.some((link) => link.includes('/fr/blog/'))).toBe(true);
+    expect(new Set(articles.map((a) => a.slug)).size).toBeLessThan(articles.length);
   });
 
   it('rateLimitReset delta and retryAfter zero / http-date', async () => {
