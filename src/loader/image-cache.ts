@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
@@ -26,15 +27,80 @@ export function cacheName(url: string): string {
   return createHash('sha256').update(url).digest('hex').slice(0, 32);
 }
 
+/** A cached file: `<url hash>.<ext>`, or `<url hash>-<content hash>.<ext>` once its URL answered other bytes. */
+const CACHED_FILE = /^([0-9a-f]{32})(?:-[0-9a-f]{12})?\.([a-z0-9]+)$/;
+/** What the cache knows of each URL's copy, beside the copies (url hash -> record). */
+const FRESHNESS_FILE = 'freshness.json';
+
+/** How long a copy may be used without asking the image's host again, and how to ask (RFC 9111). */
+interface Freshness {
+  /** The file this record is about. */
+  name: string;
+  /** Until when (ms) the copy is fresh. */
+  until: number;
+  etag?: string;
+  lastModified?: string;
+}
+
 /**
- * Downloads article images into a directory that lives beside Astro's data store, at most once per URL
- * (an image URL of the service is immutable: a changed image gets a new URL, and the article a new digest).
- * Bounded in size, count, time and concurrency; never throws: a failure comes back as a reason.
+ * Until when a response may be used without asking again, from its Cache-Control (`no-cache`/`no-store`: not
+ * at all; `max-age`, less its `Age`), else its Expires, else a tenth of the time since its Last-Modified (the
+ * usual heuristic), else not at all: a host that says nothing is asked again on every build.
+ */
+export function freshUntil(headers: Headers, now: number): number {
+  const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
+  if (/(?:^|,)\s*no-(?:cache|store)\b/.test(cacheControl)) return now;
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/.exec(cacheControl);
+  if (maxAge) return now + Math.max(0, Number(maxAge[1]) - (Number(headers.get('age')) || 0)) * 1000;
+  const expires = Date.parse(headers.get('expires') ?? '');
+  if (!Number.isNaN(expires)) return now + Math.max(0, expires - (Date.parse(headers.get('date') ?? '') || now));
+  const lastModified = Date.parse(headers.get('last-modified') ?? '');
+  if (!Number.isNaN(lastModified) && lastModified < now) return now + (now - lastModified) / 10;
+  return now;
+}
+
+/** The validators to keep from a response, for the next conditional request. */
+function validators(headers: Headers): Pick<Freshness, 'etag' | 'lastModified'> {
+  const etag = headers.get('etag') ?? undefined;
+  const lastModified = headers.get('last-modified') ?? undefined;
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+}
+
+function readFreshness(dir: string): Map<string, Freshness> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(dir, FRESHNESS_FILE), 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return new Map();
+    return new Map(
+      Object.entries(parsed as Record<string, Freshness>).filter(
+        ([, record]) => typeof record?.name === 'string' && typeof record.until === 'number',
+      ),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Downloads article images into a directory that lives beside Astro's data store, at most once per URL while
+ * the host says the copy is fresh (its Cache-Control, Expires or Last-Modified; see `freshUntil`). A copy
+ * past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
+ * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`), so that every
+ * article naming the image is written again and its page rendered again; a failed revalidation keeps the copy
+ * (stale rather than broken). Bounded in size, count, time and concurrency; never throws: a failure comes
+ * back as a reason.
  */
 export class ImageCache {
   readonly downloaded: string[] = [];
   reused = 0;
+  /** Copies the host confirmed (304, or the same bytes again). */
+  revalidated = 0;
+  /** URLs whose host answered other bytes than the cached copy's. */
+  readonly replaced: string[] = [];
+  /** Revalidations that failed (the copy was kept). */
+  keptStale = 0;
   private cached = new Map<string, string>();
+  private freshness = new Map<string, Freshness>();
+  private changed = new Set<string>();
   private inFlight = new Map<string, Promise<ImageResult>>();
   private running = 0;
   private queue: Array<() => void> = [];
@@ -44,37 +110,91 @@ export class ImageCache {
     readonly dir: string,
     private readonly limits: ImageLimits,
     private readonly fetchImpl: typeof fetch = fetch,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Reads what earlier builds downloaded. */
   async open(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    for (const name of await readdir(this.dir)) {
-      const [hash, ext] = name.split('.');
-      if (hash && ext && !name.endsWith('.tmp')) this.cached.set(hash, name);
+    this.freshness = readFreshness(this.dir);
+    const files = new Set(await readdir(this.dir));
+    for (const name of files) {
+      const hash = CACHED_FILE.exec(name)?.[1];
+      if (!hash) continue;
+      // Where an earlier copy of a replaced image was left behind, the record names the current one.
+      const recorded = this.freshness.get(hash)?.name;
+      this.cached.set(hash, recorded && files.has(recorded) ? recorded : (this.cached.get(hash) ?? name));
     }
   }
 
   /** Whether the cache holds `name` (a file name as `get` gives it). */
   has(name: string): boolean {
-    const [hash] = name.split('.');
-    return this.cached.get(hash ?? '') === name;
+    const hash = CACHED_FILE.exec(name)?.[1];
+    return hash !== undefined && this.cached.get(hash) === name;
   }
 
   /** The local file name of `url` (downloaded now or in an earlier build), or why there is none. */
   get(url: string): Promise<ImageResult> {
     const hash = cacheName(url);
     const hit = this.cached.get(hash);
-    if (hit) {
+    if (hit && this.fresh(hash, hit)) {
       this.reused += 1;
       return Promise.resolve({ file: hit });
     }
+    return this.once(hash, () => (hit ? this.revalidate(url, hash, hit) : this.download(url, hash)));
+  }
+
+  /** Asks the host again about a cached copy of `url` that is no longer fresh (nothing for a fresh or unknown one). */
+  async revalidateIfStale(url: string): Promise<void> {
+    const hash = cacheName(url);
+    const hit = this.cached.get(hash);
+    if (hit && !this.fresh(hash, hit)) await this.once(hash, () => this.revalidate(url, hash, hit));
+  }
+
+  /** Keeps what was learnt of each copy's freshness for the next build (merged with other loaders' records). */
+  save(): void {
+    if (this.changed.size === 0) return;
+    const merged = readFreshness(this.dir);
+    for (const hash of this.changed) {
+      const record = this.freshness.get(hash);
+      if (record) merged.set(hash, record);
+    }
+    const tmp = join(this.dir, `${FRESHNESS_FILE}.${process.pid}.tmp`);
+    try {
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(merged)));
+      renameSync(tmp, join(this.dir, FRESHNESS_FILE));
+      this.changed.clear();
+    } catch {
+      // Without the record the copies are revalidated on the next build: slower, never wrong.
+    }
+  }
+
+  /** A copy written before the cache kept records counts as stale: asked about once, then recorded. */
+  private fresh(hash: string, name: string): boolean {
+    const record = this.freshness.get(hash);
+    return record !== undefined && record.name === name && record.until > this.now();
+  }
+
+  private once(hash: string, run: () => Promise<ImageResult>): Promise<ImageResult> {
     let pending = this.inFlight.get(hash);
     if (!pending) {
-      pending = this.download(url, hash);
+      // Kept for the whole build: a URL that failed is tried once per build, like one that succeeded.
+      pending = run();
       this.inFlight.set(hash, pending);
     }
     return pending;
+  }
+
+  private record(hash: string, name: string, headers: Headers, previous?: Freshness): void {
+    const kept = previous?.name === name ? { etag: previous.etag, lastModified: previous.lastModified } : {};
+    const fresh = { ...kept, ...validators(headers) };
+    this.freshness.set(hash, {
+      name,
+      until: freshUntil(headers, this.now()),
+      ...(fresh.etag ? { etag: fresh.etag } : {}),
+      ...(fresh.lastModified ? { lastModified: fresh.lastModified } : {}),
+    });
+    this.changed.add(hash);
   }
 
   private async slot<T>(run: () => Promise<T>): Promise<T> {
@@ -98,50 +218,114 @@ export class ImageCache {
           redirect: 'manual',
           signal: AbortSignal.timeout(this.limits.timeoutMs),
         });
-        if (response.status !== 200) {
-          await response.body?.cancel();
-          return { error: `HTTP ${response.status}` };
-        }
-        const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-        if (type === 'image/svg+xml') {
-          await response.body?.cancel();
-          return { error: 'an SVG (never fetched nor inlined: it can carry script)' };
-        }
-        if (!RASTER_EXTENSIONS[type]) {
-          await response.body?.cancel();
-          return { error: `content type "${type.slice(0, 60)}" is not an image Astro optimises` };
-        }
-        const declared = Number(response.headers.get('content-length') ?? 0);
-        if (declared > this.limits.maxBytes) {
-          await response.body?.cancel();
-          return { error: `${declared} bytes, over images.maxBytes (${this.limits.maxBytes})` };
-        }
-        const chunks: Uint8Array[] = [];
-        let size = 0;
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          size += chunk.length;
-          if (size > this.limits.maxBytes) return { error: `over images.maxBytes (${this.limits.maxBytes} bytes)` };
-          chunks.push(chunk);
-        }
-        const bytes = Buffer.concat(chunks);
-        // Only a copy whose header decodes, within the pixel bound, is written: a failed one is never cached,
-        // so the next build asks the service again.
-        const header = inspectImage(bytes, this.limits.maxPixels);
-        if ('error' in header) return { error: header.error };
-        const name = `${hash}.${header.ext}`;
-        const tmp = join(this.dir, `${name}.${process.pid}.tmp`);
-        await writeFile(tmp, bytes);
-        await rename(tmp, join(this.dir, name));
+        const body = await this.readImage(response);
+        if ('error' in body) return body;
+        const name = `${hash}.${body.ext}`;
+        await this.write(name, body.bytes);
         this.cached.set(hash, name);
+        this.record(hash, name, response.headers);
         this.downloaded.push(url);
         return { file: name };
       } catch (error) {
-        const reason =
-          error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${this.limits.timeoutMs} ms (images.timeoutMs)`
-            : 'the request failed';
-        return { error: reason };
+        return { error: this.reason(error) };
       }
     });
+  }
+
+  /**
+   * A conditional request for a copy past its freshness. 304 or the same bytes: the copy stays. Other bytes:
+   * written under a new name (the old file goes), so the articles naming the image change too. Anything else
+   * (an error, a timeout, a refused body): the copy stays, asked about again on the next build.
+   */
+  private async revalidate(url: string, hash: string, name: string): Promise<ImageResult> {
+    return this.slot(async () => {
+      const previous = this.freshness.get(hash);
+      const known = previous?.name === name ? previous : undefined;
+      try {
+        const response = await this.fetchImpl(url, {
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.limits.timeoutMs),
+          headers: {
+            ...(known?.etag ? { 'if-none-match': known.etag } : {}),
+            ...(known?.lastModified ? { 'if-modified-since': known.lastModified } : {}),
+          },
+        });
+        if (response.status === 304) {
+          await response.body?.cancel();
+          this.record(hash, name, response.headers, known);
+          this.revalidated += 1;
+          return { file: name };
+        }
+        const body = await this.readImage(response);
+        if ('error' in body) {
+          this.keptStale += 1;
+          return { file: name };
+        }
+        const current = await readFile(join(this.dir, name)).catch(() => undefined);
+        if (current?.equals(body.bytes)) {
+          this.record(hash, name, response.headers);
+          this.revalidated += 1;
+          return { file: name };
+        }
+        const content = createHash('sha256').update(body.bytes).digest('hex').slice(0, 12);
+        const next = `${hash}-${content}.${body.ext}`;
+        await this.write(next, body.bytes);
+        this.cached.set(hash, next);
+        this.record(hash, next, response.headers);
+        if (next !== name) await rm(join(this.dir, name), { force: true });
+        this.replaced.push(url);
+        return { file: next };
+      } catch {
+        this.keptStale += 1;
+        return { file: name };
+      }
+    });
+  }
+
+  /** A 200 answer's body, if it is an image Astro optimises within the bounds; else why not. */
+  private async readImage(response: Response): Promise<{ bytes: Buffer; ext: string } | { error: string }> {
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { error: `HTTP ${response.status}` };
+    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type === 'image/svg+xml') {
+      await response.body?.cancel();
+      return { error: 'an SVG (never fetched nor inlined: it can carry script)' };
+    }
+    if (!RASTER_EXTENSIONS[type]) {
+      await response.body?.cancel();
+      return { error: `content type "${type.slice(0, 60)}" is not an image Astro optimises` };
+    }
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (declared > this.limits.maxBytes) {
+      await response.body?.cancel();
+      return { error: `${declared} bytes, over images.maxBytes (${this.limits.maxBytes})` };
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > this.limits.maxBytes) return { error: `over images.maxBytes (${this.limits.maxBytes} bytes)` };
+      chunks.push(chunk);
+    }
+    const bytes = Buffer.concat(chunks);
+    // Only a copy whose header decodes, within the pixel bound, is written: a failed one is never cached,
+    // so the next build asks the service again.
+    const header = inspectImage(bytes, this.limits.maxPixels);
+    if ('error' in header) return { error: header.error };
+    return { bytes, ext: header.ext };
+  }
+
+  private async write(name: string, bytes: Buffer): Promise<void> {
+    const tmp = join(this.dir, `${name}.${process.pid}.tmp`);
+    await writeFile(tmp, bytes);
+    await rename(tmp, join(this.dir, name));
+  }
+
+  private reason(error: unknown): string {
+    return error instanceof Error && error.name === 'TimeoutError'
+      ? `no answer within ${this.limits.timeoutMs} ms (images.timeoutMs)`
+      : 'the request failed';
   }
 }

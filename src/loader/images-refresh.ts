@@ -17,6 +17,16 @@ export async function refreshStoredImages(
 ): Promise<EntrySchemaError[]> {
   const { store } = ctx;
   const refused: EntrySchemaError[] = [];
+  // First every copy these entries name that is past its freshness, together: a replaced one gets a new name.
+  const named: string[] = [];
+  for (const id of store.keys()) {
+    if (skip.has(id)) continue;
+    const entry = store.get(id);
+    named.push(...((entry?.rendered?.metadata?.imagePaths ?? []) as string[]));
+    const local = serviceDataOf(entry)?.featuredImageAsset;
+    if (typeof local === 'string') named.push(local);
+  }
+  await step.revalidate(named);
   for (const id of store.keys()) {
     if (skip.has(id)) continue;
     const entry = store.get(id);

@@ -33,6 +33,12 @@ export interface ImageStep {
    * `undefined` when nothing changes (the usual case: no request, no write).
    */
   refresh(html: string, imagePaths: readonly string[]): Promise<LocalisedHtml | undefined>;
+  /**
+   * Asks the hosts again about the local copies `paths` (as stored entries name them) that are past their
+   * freshness, all at once within images.concurrency: a copy whose URL now answers other bytes gets a new name,
+   * so the entries naming the old one are found stale by `refresh` and `featuredStale`.
+   */
+  revalidate(paths: readonly string[]): Promise<void>;
   /** One warning for the build's failed images (strict fails), and the summary's image figures. */
   finish(warn: (message: string) => void): string | undefined;
   /** The name -> URL index to keep in the loader's meta. */
@@ -152,6 +158,15 @@ export async function createImageStep(
       });
       return localise(plain);
     },
+    async revalidate(paths) {
+      if (option === false) return;
+      const sources = new Set<string>();
+      for (const local of paths) {
+        const url = local.startsWith(prefix) ? urls.get(fileOf(local)) : undefined;
+        if (url) sources.add(url);
+      }
+      await Promise.all([...sources].map((url) => cache.revalidateIfStale(url)));
+    },
     finish(warn) {
       if (failures.length) {
         const first = failures[0]!;
@@ -167,14 +182,17 @@ export async function createImageStep(
         );
       }
       if (option === false) return undefined;
+      cache.save();
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
+      if (cache.revalidated) parts.push(`${cache.revalidated} unchanged on revalidation`);
+      if (cache.replaced.length)
+        parts.push(`${cache.replaced.length} replaced under the same URL (their articles written again)`);
+      if (cache.keptStale) parts.push(`${cache.keptStale} kept after a failed revalidation (asked again next build)`);
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
-      return cache.downloaded.length || cache.reused || failures.length || notAllowed || deferred
-        ? parts.join(', ')
-        : undefined;
+      return parts.length > 1 || cache.downloaded.length || cache.reused ? parts.join(', ') : undefined;
     },
     index: () => Object.fromEntries(urls),
     downloads: () => cache.downloaded.length,

@@ -177,6 +177,36 @@ function setVariants(req: SimRequest, ctx: HandlerContext): SimResponse {
   return jsonResponse(200, { variants: ctx.options.variants });
 }
 
+const replaceMediaSchema = z.strictObject({
+  /** The image: its URL as an article names it (`<simulator>/media/...`), or the path (`/media/...`). */
+  url: z.string().min(1),
+});
+
+/**
+ * POST /__simulator/media `{ url }`: the image at that URL gets other bytes, under the same URL (the article
+ * that names it does not change). Only where `imageCaching` lets the service do that.
+ */
+function replaceMedia(req: SimRequest, ctx: HandlerContext): SimResponse {
+  const body = parseBody(req, replaceMediaSchema);
+  if (isResponse(body)) return body;
+  if (ctx.options.variants.imageCaching === 'immutable') {
+    return errorResponse(
+      409,
+      "imageCaching is 'immutable': a changed image gets a new URL here (PATCH the article's content or featured_image). Set the variant to 'revalidate' or 'none' to replace an image in place.",
+    );
+  }
+  const path = new URL(body.url, 'http://simulator').pathname;
+  if (!path.startsWith('/media/')) return errorResponse(400, `"${body.url}" is not an image URL (/media/...).`);
+  const version = (ctx.store.mediaVersions.get(path)?.version ?? 0) + 1;
+  // Whole seconds, one later than the last change: Last-Modified must move (HTTP dates have no milliseconds).
+  const changedAt = Math.max(
+    Math.floor(ctx.now() / 1000) * 1000,
+    (ctx.store.mediaVersions.get(path)?.changedAt ?? 0) + 1000,
+  );
+  ctx.store.mediaVersions.set(path, { version, changedAt });
+  return jsonResponse(200, { path, version });
+}
+
 /** Everything back to the seed: content, quotas, stats, faults, rate-limit windows and the start variants. */
 export function resetAll(ctx: HandlerContext): void {
   const start = startVariants.get(ctx.options);
@@ -223,6 +253,7 @@ export const ADMIN_ROUTES: Array<RouteDefinition<HandlerContext>> = [
   { method: 'POST', pattern: '/__simulator/articles', kind: 'admin', handler: publish },
   { method: 'PATCH', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: update },
   { method: 'DELETE', pattern: '/__simulator/articles/:site/:slug', kind: 'admin', handler: unpublish },
+  { method: 'POST', pattern: '/__simulator/media', kind: 'admin', handler: replaceMedia },
   {
     method: 'GET',
     pattern: '/__simulator/faults',

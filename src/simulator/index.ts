@@ -10,3 +10,4 @@ export { startSimulator, type Simulator } from './server.js';
 export type { SimulatorOptions } from './options.js';
 export type { SimulatorStats, SimulatorRequestRecord } from './stats.js';
 export type { FaultSpec } from './faults.js';
+export type { ServiceVariants } from './variants.js';

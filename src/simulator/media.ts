@@ -45,8 +45,11 @@ interface MediaFile {
 }
 
 export interface MediaLibrary {
-  /** The image for a path under /media/, or undefined (404) for unknown names and formats. */
-  lookup(path: string): MediaFile | undefined;
+  /**
+   * The image for a path under /media/, or undefined (404) for unknown names and formats. Each `version` (an
+   * image replaced in place) gives other bytes than the one before.
+   */
+  lookup(path: string, version?: number): MediaFile | undefined;
   /** Formats actually encoded (PNG always; JPEG and WebP when sharp is installed, as it is with Astro). */
   formats: readonly Format[];
 }
@@ -153,12 +156,12 @@ export async function createMediaLibrary(): Promise<MediaLibrary> {
   }
   return {
     formats: sharp ? ['jpeg', 'png', 'webp'] : ['png'],
-    lookup(path) {
+    lookup(path, version = 0) {
       const match = /^\/media\/sites\/\d+\/[^/]+\/([a-z0-9-]+)\.([a-z]+)$/.exec(path);
       const format = match ? FORMATS[match[2] ?? ''] : undefined;
       // `missing-*` names answer 404: how tests make one image of an article fail.
       if (!match || !format || match[1]?.startsWith('missing')) return undefined;
-      const index = createHash('sha1').update(path).digest()[0] ?? 0;
+      const index = (createHash('sha1').update(path).digest()[0] ?? 0) + version;
       const variant = variants[index % variants.length];
       // Without sharp only PNG exists: served with its true type, browsers and Astro read it by content.
       return variant?.[format] ?? variant?.png;
@@ -166,21 +169,47 @@ export async function createMediaLibrary(): Promise<MediaLibrary> {
   };
 }
 
+/** What the image CDN says about caching (the `imageCaching` variant), and the image's version there. */
+export interface MediaCaching {
+  mode: 'immutable' | 'revalidate' | 'none';
+  version: number;
+  /** When this version was put in place (ms); the seeded images date from `MEDIA_SEEDED_AT`. */
+  changedAt: number;
+}
+
+/** Last-Modified of every image never replaced. */
+export const MEDIA_SEEDED_AT = Date.UTC(2026, 0, 1);
+
 /** Answers GET/HEAD /media/...; returns the status sent, for the stats. */
-export function serveMedia(req: IncomingMessage, res: ServerResponse, library: MediaLibrary, path: string): number {
-  const media = library.lookup(path);
+export function serveMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  library: MediaLibrary,
+  path: string,
+  caching: MediaCaching = { mode: 'immutable', version: 0, changedAt: MEDIA_SEEDED_AT },
+): number {
+  const media = library.lookup(path, caching.version);
   if (!media) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`No image at ${path}.`);
     return 404;
   }
-  const headers = {
-    'content-type': media.type,
-    etag: media.etag,
-    // Like a real CDN: long-lived, so Astro's remote image cache keeps them; revalidation answers 304.
-    'cache-control': 'public, max-age=31536000, immutable',
-  };
-  if (req.headers['if-none-match'] === media.etag) {
+  const lastModified = new Date(Math.floor(caching.changedAt / 1000) * 1000).toUTCString();
+  const headers: Record<string, string> =
+    caching.mode === 'immutable'
+      ? // Like a real CDN: long-lived, so Astro's remote image cache keeps them; revalidation answers 304.
+        { 'content-type': media.type, etag: media.etag, 'cache-control': 'public, max-age=31536000, immutable' }
+      : caching.mode === 'revalidate'
+        ? { 'content-type': media.type, etag: media.etag, 'last-modified': lastModified, 'cache-control': 'no-cache' }
+        : { 'content-type': media.type };
+  const ifNoneMatch = req.headers['if-none-match'];
+  const ifModifiedSince = Date.parse(req.headers['if-modified-since'] ?? '');
+  const unchanged =
+    caching.mode !== 'none' &&
+    (ifNoneMatch !== undefined
+      ? ifNoneMatch.split(',').some((tag) => tag.trim() === media.etag || tag.trim() === '*')
+      : caching.mode === 'revalidate' && !Number.isNaN(ifModifiedSince) && caching.changedAt < ifModifiedSince + 1000);
+  if (unchanged) {
     res.writeHead(304, headers);
     res.end();
     return 304;

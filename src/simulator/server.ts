@@ -12,7 +12,7 @@ import { ROUTES } from './routes.js';
 import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
 import { adminRequestRefusal, resetAll } from './admin.js';
-import { createMediaLibrary, MEDIA_ROUTE, serveMedia, withMediaOrigin } from './media.js';
+import { createMediaLibrary, MEDIA_ROUTE, MEDIA_SEEDED_AT, serveMedia, withMediaOrigin } from './media.js';
 
 export interface Simulator {
   /** "http://127.0.0.1:PORT" */
@@ -100,7 +100,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
     if (path.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
-      const status = serveMedia(req, res, media, path);
+      const replaced = ctx.store.mediaVersions.get(path);
+      const status = serveMedia(req, res, media, path, {
+        mode: resolved.variants.imageCaching,
+        version: replaced?.version ?? 0,
+        changedAt: replaced?.changedAt ?? MEDIA_SEEDED_AT,
+      });
       ctx.stats.record('other', {
         method,
         path,

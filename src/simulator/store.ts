@@ -28,6 +28,8 @@ export class ContentStore {
   readonly auditCache = new Set<string>();
   /** The `feedCdnMaxAgeSeconds` variant: the copy of each feed the CDN serves, and when it was taken. */
   readonly feedCopies = new Map<string, { body: string; lastModified: number; takenAt: number }>();
+  /** Images replaced in place (`imageCaching` other than `immutable`): path under /media/ -> version and time. */
+  readonly mediaVersions = new Map<string, { version: number; changedAt: number }>();
 
   constructor(
     readonly seed: number,
@@ -45,6 +47,7 @@ export class ContentStore {
     this.feedChangedAt.clear();
     this.auditCache.clear();
     this.feedCopies.clear();
+    this.mediaVersions.clear();
     this.nextSeq = this.articlesPerSite + 1;
     for (const site of SITES) {
       this.articles.set(site.id, seedArticles(site, this.seed, this.articlesPerSite, this.variants().sharedSlugs));

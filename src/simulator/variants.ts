@@ -61,6 +61,15 @@ export const serviceVariantsSchema = z.strictObject({
    * @default 'seconds'
    */
   retryAfter: z.enum(['seconds', 'zero', 'http-date']).default('seconds'),
+  /**
+   * Whether an image's bytes can change under the same URL, and what the image CDN's answers say about it:
+   * `'immutable'` (a changed image gets a new URL; `Cache-Control: public, max-age=31536000, immutable` and an
+   * ETag), `'revalidate'` (an image may be replaced in place, `POST /__simulator/media`; `Cache-Control:
+   * no-cache` with an ETag and a Last-Modified that follow the bytes) or `'none'` (replaced in place, and no
+   * caching header nor validator at all).
+   * @default 'immutable'
+   */
+  imageCaching: z.enum(['immutable', 'revalidate', 'none']).default('immutable'),
 });
 
 export type ServiceVariants = z.input<typeof serviceVariantsSchema>;
@@ -89,7 +98,7 @@ Variants (what the API document leaves open; defaults in brackets), e.g. --varia
   listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
   sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
   feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
-  retryAfter=seconds|zero|http-date [seconds]`;
+  retryAfter=seconds|zero|http-date [seconds]  imageCaching=immutable|revalidate|none [immutable]`;
 
 /** The list page size when the request sends `limit` (or not), under the variants. */
 export function pageSize(variants: ResolvedServiceVariants, limit: number | undefined): number {

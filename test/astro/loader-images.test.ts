@@ -7,7 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'devalue';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { AstroInlineConfig } from 'astro';
+import { startSimulator, type ServiceVariants, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, isolatedSite, readTree } from './loader-harness.js';
 
 // Every test has its own simulator, its own copy of the fixture site and its own directories, and builds
@@ -27,15 +28,16 @@ afterEach(async () => {
   }
 });
 
-async function setUp(prefix: string) {
-  const sim = await startSimulator({ articles: 3, rateLimitOverride: 100_000 });
+async function setUp(prefix: string, variants: ServiceVariants = {}) {
+  const sim = await startSimulator({ articles: 3, rateLimitOverride: 100_000, variants });
   const site = await isolatedSite('images-site', prefix);
   owned.push({ sim, site });
-  const build = (extra: Record<string, string> = {}) =>
+  const build = (extra: Record<string, string> = {}, inline?: AstroInlineConfig) =>
     buildFixture({
       root: site.root,
       outDir: site.outDir,
       cacheDir: site.cacheDir,
+      inline,
       env: {
         PUBLISHER_SITE_ID: '12',
         PUBLISHER_BASE_URL: sim.url,
@@ -212,6 +214,76 @@ describe('articlesLoader images', () => {
         /<img class="featured" src="http:\/\/127\.0\.0\.1:\d+\/media\/sites\/12\/[^"]+\/featured\.jpg"/,
       );
     }
+  });
+});
+
+describe('articlesLoader images: an image whose bytes change under the same URL (imageCaching)', () => {
+  const incremental: AstroInlineConfig = {
+    experimental: { incrementalBuild: true },
+    vite: { build: { emptyOutDir: false } },
+  };
+  /** The `src` of each page's images, in order (the featured image first). */
+  const sources = async (outDir: string) =>
+    new Map(
+      [...(await pages(outDir))].map(([path, html]) => [path, imgTags(html).map((t) => /src="([^"]+)"/.exec(t)![1]!)]),
+    );
+
+  it.each(['revalidate', 'none'] as const)(
+    "imageCaching '%s': a replaced image is fetched again, its article's page shows the new one in an incremental build, nothing else changes",
+    async (mode) => {
+      const { sim, site: dirs, build, mediaCount } = await setUp(`images-replaced-${mode}`, { imageCaching: mode });
+      expect((await build({}, incremental)).error).toBeUndefined();
+      const before = await sources(dirs.outDir);
+      // One article's featured image and its first body image get other bytes; the article itself does not change.
+      const auth = { authorization: `Bearer ${sim.tokens.pro}` };
+      const list = (await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: auth })).json()) as {
+        results: Array<{ slug: string }>;
+      };
+      const slug = list.results[0]!.slug;
+      const detail = (await (
+        await fetch(`${sim.url}/api/v1/sites/12/articles/${slug}/`, { headers: auth })
+      ).json()) as {
+        featured_image: string;
+        content: string;
+      };
+      const bodyImage = /<img[^>]* src="([^"]+)"/.exec(detail.content)![1]!;
+      for (const url of [detail.featured_image, bodyImage]) await admin(sim.url, 'POST', 'media', { url });
+      sim.resetStats();
+
+      const result = await build({}, incremental);
+      expect(result.error).toBeUndefined();
+      expect(result.logs).toContain('2 replaced under the same URL (their articles written again)');
+      expect(sim.stats().authenticated).toBe(1);
+      // 'revalidate': conditional requests, 304 for the ten others; 'none' (no validator): every image again.
+      expect(mediaCount('200')).toBe(mode === 'revalidate' ? 2 : 12);
+      expect(mediaCount('304')).toBe(mode === 'revalidate' ? 10 : 0);
+      const after = await sources(dirs.outDir);
+      const page = `blog/${slug}/index.html`;
+      expect(after.get(page)![0]).not.toBe(before.get(page)![0]);
+      expect(after.get(page)![1]).not.toBe(before.get(page)![1]);
+      expect(after.get(page)!.slice(2)).toEqual(before.get(page)!.slice(2));
+      for (const [path, srcs] of after) if (path !== page) expect(srcs, path).toEqual(before.get(path));
+      for (const src of after.get(page)!) await expect(readFile(join(dirs.outDir, src))).resolves.toBeDefined();
+
+      // The next build: the host confirms every copy (or, with no validator, sends the same bytes again).
+      sim.resetStats();
+      const again = await build({}, incremental);
+      expect(again.error).toBeUndefined();
+      expect(again.logs).not.toContain('replaced under the same URL');
+      expect(mediaCount(mode === 'revalidate' ? '304' : '200')).toBe(12);
+      expect(await sources(dirs.outDir)).toEqual(after);
+    },
+  );
+
+  it("imageCaching 'immutable' (the default): a warm build asks nothing of the image host; the admin API refuses to replace an image in place", async () => {
+    const { sim, build, mediaCount } = await setUp('images-immutable');
+    expect((await build()).error).toBeUndefined();
+    sim.resetStats();
+    expect((await build()).error).toBeUndefined();
+    expect(mediaCount('200') + mediaCount('304')).toBe(0);
+    await expect(admin(sim.url, 'POST', 'media', { url: `${sim.url}/media/sites/12/a/featured.jpg` })).rejects.toThrow(
+      /409 .*imageCaching is 'immutable'/,
+    );
   });
 });
 
