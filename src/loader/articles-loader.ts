@@ -32,8 +32,10 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
-      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () => runArticlesSync(labelled, resolved, key)).then(() =>
+      const seeded = await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
+      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
+        runArticlesSync(labelled, resolved, key, seeded > 0),
+      ).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         recordPublishedArticles(context, resolved.siteId),
       );

@@ -7,13 +7,21 @@ import type { ImageStep } from './images-step.js';
  * (cache cleared by hand) fetched again, images that failed before tried again, everything back to remote
  * URLs when images were turned off. An entry is written only when something changed; its data goes through
  * the collection's schema again (from the article's fields held beside it), so a theme's mapping of the
- * featured image follows. Returns the articles the schema refused (their stored version stays).
+ * featured image follows; with `reparse`, every entry goes through it. Returns the articles the schema refused
+ * (their stored version stays).
  */
 export async function refreshStoredImages(
   ctx: LoaderContext,
   step: ImageStep,
   digestOf: (data: Record<string, unknown>, html: string) => string,
   skip: ReadonlySet<string>,
+  /**
+   * Every entry through the collection's schema again, changed or not: entries copied from the other command's
+   * store (store-seed.ts) were parsed by the schema of that command's content config, which may since have
+   * changed (Astro clears a store on such a change, but the copy came from the other store). An entry whose
+   * data comes out the same keeps its digest, and Astro writes nothing for it.
+   */
+  reparse = false,
 ): Promise<EntrySchemaError[]> {
   const { store } = ctx;
   const refused: EntrySchemaError[] = [];
@@ -38,7 +46,7 @@ export async function refreshStoredImages(
     const local = typeof source.featuredImageAsset === 'string' ? source.featuredImageAsset : undefined;
     const refreshed = await step.refresh(html, paths);
     const stale = step.featuredStale(url, local);
-    if (!refreshed && !stale) continue;
+    if (!refreshed && !stale && !reparse) continue;
     const next = refreshed ?? { html, imagePaths: paths };
     const nextLocal = stale ? await step.localiseUrl(url) : local;
     let parsed;

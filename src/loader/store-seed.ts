@@ -127,12 +127,13 @@ export async function seedFromOtherStore(
  * `seedFromOtherStore`, with one log line when it copied something; then the collection is marked as coming
  * from `source`, for the other command to check.
  */
-export async function startFromOtherStore(ctx: LoaderContext, source: string): Promise<void> {
+export async function startFromOtherStore(ctx: LoaderContext, source: string): Promise<number> {
   const seeded = await seedFromOtherStore(ctx, source);
   ctx.meta.set(SOURCE_KEY, source);
-  if (seeded.entries === 0) return;
+  if (seeded.entries === 0) return 0;
   const by = ctx.watcher ? 'astro build' : 'astro dev';
   ctx.logger.info(
     `Started from the ${seeded.entries} entr${seeded.entries === 1 ? 'y' : 'ies'} that ${by} stored (${seeded.from}); syncing from there.`,
   );
+  return seeded.entries;
 }

@@ -60,6 +60,8 @@ export async function runArticlesSync(
   ctx: LoaderContext,
   opts: ResolvedArticlesLoaderOptions,
   key: string,
+  /** The store was copied from the other command's (store-seed.ts): every entry goes through the schema again. */
+  seeded = false,
 ): Promise<void> {
   const { store, meta, logger } = ctx;
   const warn = makeWarn(logger, opts.strict);
@@ -80,6 +82,18 @@ export async function runArticlesSync(
   );
   const site = `site ${opts.siteId}`;
   const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
+  // Without a request: a build that keeps what is stored still shows it through this content config's schema.
+  const keepStored = async () => {
+    if (!seeded) return;
+    const refused = await refreshStoredImages(
+      ctx,
+      images,
+      (data, html) => pageDigest(ctx, data, html),
+      new Set(),
+      true,
+    );
+    if (refused.length) throw schemaFailure(site, refused);
+  };
 
   // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
   // the list call would eat into it. Keep what is stored.
@@ -89,7 +103,7 @@ export async function runArticlesSync(
       `Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
     );
     logger.info(keptLine(held, 0, undefined));
-    return;
+    return keepStored();
   }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
   for (const id of Object.keys(state.entries)) if (!store.has(id)) delete state.entries[id];
@@ -119,7 +133,7 @@ export async function runArticlesSync(
       error,
     );
     logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining()));
-    return;
+    return keepStored();
   }
   shareWindow();
   const signals: FreeSignals = await readFreeSignals(pendingSignals, state, site, warn);
@@ -229,6 +243,7 @@ export async function runArticlesSync(
     images,
     (data, html) => pageDigest(ctx, data, html),
     new Set(plan.fetch.map((f) => f.slug)),
+    seeded,
   );
   shareWindow();
   // Stored from the feed while the detail answers another language: pending until a detail completes them.

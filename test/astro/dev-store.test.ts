@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fixtureRoot } from '../fixtures/integration-helpers/index.js';
+import { buildFixture } from './loader-harness.js';
 
 type DevServer = Awaited<ReturnType<typeof import('astro').dev>>;
 
@@ -188,6 +189,49 @@ describe('astro build after astro dev', () => {
     expect(sim.stats().authenticated).toBe(1);
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(join(root, 'dist', 'index.html'), 'utf8')).toContain('<h1>4 articles</h1>');
+  });
+
+  it("a schema changed after the dev session applies to the entries copied from dev's store (no request more)", async () => {
+    await simulator({ articles: 4 });
+    const root = await freshSite();
+    const blog = await startDev(root);
+    expect(await articleCount(blog)).toBe('4');
+    await cleanups.pop()!();
+    // The project as dev left it, in a folder no dev watcher follows (a stopped server's watcher may still see the
+    // edit below and sync again).
+    const { cp: copy, readFile, writeFile } = await import('node:fs/promises');
+    const moved = await freshSite();
+    await copy(join(root, '.astro'), join(moved, '.astro'), { recursive: true });
+    // The image copies too (cacheDir, shared by both commands): no entry is written again for its images.
+    await copy(join(root, 'node_modules'), join(moved, 'node_modules'), { recursive: true });
+    // The developer then maps the titles in the content config: Astro clears the build's store, and the copy of
+    // dev's entries was parsed by the old schema.
+    const config = join(moved, 'src', 'content.config.ts');
+    await writeFile(
+      config,
+      (await readFile(config, 'utf8'))
+        .replace('import { articlesLoader } from', 'import { articleDataSchema, articlesLoader } from')
+        .replace(
+          'loader: articlesLoader() }',
+          'loader: articlesLoader(), schema: articleDataSchema.transform((a) => ({ ...a, title: `MAPPED ${a.title}` })) }',
+        ),
+    );
+
+    // The build's own log: the stopped dev server of this test process may still sync its own store meanwhile
+    // (two processes in a real project), so the simulator's count would mix both.
+    const result = await buildFixture({
+      root: moved,
+      outDir: join(moved, 'dist'),
+      cacheDir: join(moved, 'node_modules', '.astro'),
+      env: {},
+      inline: { site: 'https://blog.example.com', integrations: [integration()] },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.logs).toContain('Started from the 4 entries that astro dev stored');
+    expect(result.logs).toContain('4 articles: 0 new, 0 changed, 0 removed, 4 unchanged, 0 pending; 1 request');
+    const index = await readFile(join(moved, 'dist', 'index.html'), 'utf8');
+    expect(index).toContain('<h1>4 articles</h1>');
+    expect(index.match(/<li>MAPPED /g)).toHaveLength(4);
   });
 });
 
