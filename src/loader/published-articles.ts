@@ -1,4 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
+import { serviceDataOf } from './entry-schema.js';
 
 /**
  * What each articles collection holds after its load (the loader's filters and budget applied), on a global
@@ -61,9 +62,11 @@ export function recordPublishedArticles(context: Pick<LoaderContext, 'collection
   const languages: Record<string, string> = {};
   for (const entry of context.store.values()) {
     slugs.push(entry.id);
-    const language = (entry.data as { language?: unknown }).language;
+    // The article's own fields, kept beside the entry: a theme's schema may drop `language` and `url` from its data.
+    const article = serviceDataOf(entry) ?? {};
+    const language = article.language;
     if (typeof language === 'string') languages[entry.id] = language;
-    const origin = originOf((entry.data as { url?: unknown }).url);
+    const origin = originOf(article.url);
     if (origin !== undefined) origins.set(origin, (origins.get(origin) ?? 0) + 1);
   }
   registry().set(context.collection, {

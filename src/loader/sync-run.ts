@@ -22,7 +22,7 @@ import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
 import { createImageStep, readImageIndex } from './images-step.js';
 import { refreshStoredImages } from './images-refresh.js';
-import { schemaFailure } from './entry-schema.js';
+import { schemaFailure, serviceDataOf } from './entry-schema.js';
 
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
@@ -42,7 +42,8 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
   const held = new Map<string, number>();
   for (const id of storedIds) {
     if (!state.entries[id] || state.entries[id].lastmod !== undefined) continue;
-    const value = ctx.store.get(id)?.data.updatedAt;
+    // The article's own field: a theme's schema may rename or drop `updatedAt` in the entry's data.
+    const value = serviceDataOf(ctx.store.get(id))?.updatedAt;
     const time = value instanceof Date ? value.getTime() : toDate(value)?.getTime();
     if (time !== undefined && Number.isFinite(time)) held.set(id, time);
   }
@@ -221,7 +222,7 @@ export async function runArticlesSync(
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
   const removals = removalsNow(plan, (slug) => store.has(slug), {
-    ofStored: (slug) => identityOf(store.get(slug)?.data.title, store.get(slug)?.data.publishedAt),
+    ofStored: (slug) => identityOf(serviceDataOf(store.get(slug))?.title, serviceDataOf(store.get(slug))?.publishedAt),
     ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
   });
   applyRemovals(apply, removals.remove);

@@ -239,6 +239,18 @@ it("language-prefixed routes (articlePattern '/[lang]/blog/[slug]/', two loaders
   await expectBilingual(served, pages, (lang, slug) => `${SITE}/${lang}/blog/${slug}/`);
 });
 
+it("a theme's strict schema that keeps only the title (no language, no url in the entry's data): the same pages, links and alternates", async () => {
+  const site = await buildSite('lang-prefixed', { articlePattern: '/[lang]/blog/[slug]/' }, { LANG_THEME_SCHEMA: '1' });
+  const pages = await articlePages(site.outDir, (path) => {
+    const m = /^(en|fr)\/blog\/([^/]+)$/.exec(path);
+    return m ? { lang: m[1] ?? '', slug: decodeURIComponent(m[2] ?? '') } : undefined;
+  });
+  const served = await serve(site);
+  report('strict theme schema', served);
+  expect(pages.size).toBeGreaterThan(4);
+  await expectBilingual(served, pages, (lang, slug) => `${SITE}/${lang}/blog/${slug}/`);
+});
+
 it("one pattern per language (articlePattern { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }): the same, at each language's route", async () => {
   const site = await buildSite('lang-map', { articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } });
   const pages = await articlePages(site.outDir, (path) => {
