@@ -10,7 +10,7 @@ import {
   type DataLoaderOptions,
   type ResolvedDataLoaderOptions,
 } from './options.js';
-import { knownRemaining, recordRemaining } from './rate-window.js';
+import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
 import { takeTurn } from './ledger.js';
@@ -93,6 +93,8 @@ async function runDataSync(
   }
   // The budget: one request at most (a data loader has nothing else to spend), and never into the reserve
   // that other loaders of this build, a watcher or the CLI have already seen shrinking.
+  const cacheDir: URL | undefined = ctx.config?.cacheDir;
+  restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
   if (remaining !== undefined && remaining <= opts.budget.reserve) {
     const kept =
@@ -119,6 +121,7 @@ async function runDataSync(
     entries = await source.fetch(client, opts.siteId);
   } catch (error) {
     recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
+    saveWindow(cacheDir, opts.baseUrl, opts.apiKey);
     if (stored === 0 || !isTransient(error)) throw error;
     warn(
       `Could not fetch the ${source.what} of site ${opts.siteId}: ${describeError(error)} Kept the stored copy; the next build tries again.`,
@@ -127,6 +130,7 @@ async function runDataSync(
     return;
   }
   recordRemaining(opts.baseUrl, opts.apiKey, client.rateLimit);
+  saveWindow(cacheDir, opts.baseUrl, opts.apiKey);
   const hash = shortHash(stableStringify(entries));
   if (hash !== meta.get(`${key}:hash`) || stored === 0) {
     const ids = new Set(entries.map((e) => e.id));

@@ -1,3 +1,6 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RateLimitState } from '../client/index.js';
 import { shortHash } from './fingerprint.js';
 
@@ -5,7 +8,9 @@ import { shortHash } from './fingerprint.js';
  * The last X-RateLimit-Remaining seen by any loader of this process, per service and key. The limit is per
  * user (all tokens) and Astro runs the loaders of one build side by side in one process: a loader that sends
  * a single request (keywords, digest) reads what the others saw, to leave the reserve alone without having
- * to spend a request to find out. Kept in memory only; the key is hashed (never kept as such).
+ * to spend a request to find out. Kept in memory, and in cacheDir between builds (`restoreWindow`,
+ * `saveWindow`): each build is a new process, and one that knew nothing sent its list call into the reserve,
+ * one request more on every build. The key is hashed (never kept as such).
  */
 interface Seen {
   remaining: number;
@@ -83,6 +88,77 @@ export function lowestKnownWindow(origin: string, now = Date.now()): KnownWindow
  * long-lived process (astro dev) whose memory may be wrong: the window was cleared before its reset (a plan
  * upgrade; the simulator's reset).
  */
-export function forgetWindow(origin: string): void {
+export function forgetWindow(origin: string, now = Date.now()): void {
   for (const key of [...lastSeen.keys()]) if (ofOrigin(key, origin)) lastSeen.delete(key);
+  // What cacheDir holds was seen before now: not restored (restoreWindow), or the service is never asked.
+  forgotten.set(origin.replace(/\/+$/, ''), now);
+}
+
+/** When each service's window was last forgotten (forgetWindow), by origin. */
+const forgotten: Map<string, number> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('astro-content-publisher.rate-window-forgotten')
+] ??= new Map<string, number>()) as Map<string, number>;
+
+function forgottenAt(key: string): number {
+  let at = 0;
+  for (const [origin, time] of forgotten) if (ofOrigin(key, origin)) at = Math.max(at, time);
+  return at;
+}
+
+/** Where the loaders of earlier builds (and `astro dev`) left what they saw: beside the image cache in cacheDir. */
+function windowFile(cacheDir: URL): string {
+  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'rate-window.json');
+}
+
+function isSeen(value: unknown): value is Seen {
+  const seen = value as Partial<Seen> | null;
+  return (
+    typeof seen === 'object' &&
+    seen !== null &&
+    typeof seen.remaining === 'number' &&
+    typeof seen.expires === 'number' &&
+    typeof seen.seenAt === 'number'
+  );
+}
+
+function readWindows(file: string): Record<string, Seen> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => isSeen(value))) as Record<string, Seen>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What an earlier process saw of this key's window, while it still describes the current one, when this
+ * process saw nothing later: a build that starts at the reserve then keeps its store instead of listing.
+ */
+export function restoreWindow(cacheDir: URL | undefined, baseUrl: string, apiKey: string, now = Date.now()): void {
+  if (!cacheDir) return;
+  const key = windowKey(baseUrl, apiKey);
+  const saved = readWindows(windowFile(cacheDir))[key];
+  if (!saved || now >= saved.expires || saved.seenAt <= forgottenAt(key)) return;
+  const mine = lastSeen.get(key);
+  if (!mine || saved.seenAt > mine.seenAt) lastSeen.set(key, saved);
+}
+
+/** Keeps what this process last saw of the key's window for the next one (a file that cannot be written: not kept). */
+export function saveWindow(cacheDir: URL | undefined, baseUrl: string, apiKey: string, now = Date.now()): void {
+  const key = windowKey(baseUrl, apiKey);
+  const seen = lastSeen.get(key);
+  if (!cacheDir || !seen) return;
+  const file = windowFile(cacheDir);
+  const windows = Object.fromEntries(
+    Object.entries(readWindows(file)).filter(([other, value]) => other !== key && now < value.expires),
+  );
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ ...windows, [key]: seen }));
+    renameSync(tmp, file);
+  } catch {
+    // Unwritable cacheDir: the next build learns the window from its first response, as before.
+  }
 }

@@ -6,7 +6,7 @@ import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { incompleteElsewhere, readState, type SyncState } from './state.js';
-import { recordRemaining } from './rate-window.js';
+import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
@@ -82,6 +82,7 @@ export async function runArticlesSync(
     logger,
   );
   const site = `site ${opts.siteId}`;
+  const cacheDir: URL | undefined = ctx.config?.cacheDir;
   const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
   // Without a request: a build that keeps what is stored still shows it through this content config's schema.
   const keepStored = async () => {
@@ -98,6 +99,8 @@ export async function runArticlesSync(
 
   // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
   // the list call would eat into it. Keep what is stored.
+  // What the builds before this one saw of the window (a new process knows nothing of it yet).
+  restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
     warn(
@@ -119,7 +122,10 @@ export async function runArticlesSync(
     opts.language,
   );
   // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
-  const shareWindow = () => recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
+  const shareWindow = () => {
+    recordRemaining(opts.baseUrl, opts.apiKey, clients.rateLimit());
+    saveWindow(cacheDir, opts.baseUrl, opts.apiKey);
+  };
 
   let listed: ListedArticles;
   try {
@@ -177,7 +183,6 @@ export async function runArticlesSync(
       : [];
   const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
   // The key's revalidations of the last hour, by every loader on it (revalidation-log.ts), else this one's.
-  const cacheDir = ctx.config?.cacheDir;
   const recent = sharedRevalidations(cacheDir, opts.baseUrl, opts.apiKey, now) ?? state.revalidated ?? [];
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),

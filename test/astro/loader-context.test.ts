@@ -2,6 +2,10 @@
  * The loaders against the real simulator over HTTP, with an in-memory loader context: the rate-limit reserve,
  * a fingerprint change, the mass-removal guard, detail failures, the data loaders and the live loader.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import {
@@ -67,6 +71,46 @@ describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
       );
     } finally {
       await small.close();
+    }
+  });
+});
+
+/** What a new process knows of the rate window: nothing (the loaders keep it on globalThis). */
+const newProcess = () =>
+  (
+    (globalThis as Record<symbol, unknown>)[Symbol.for('astro-content-publisher.rate-window')] as Map<string, unknown>
+  ).clear();
+
+describe('articlesLoader: budget.reserve across builds', () => {
+  it('each build is a new process: the window the last one saw (kept in cacheDir) still holds, so no build lists into the reserve', async () => {
+    const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'acp-window-'));
+    try {
+      const loader = articlesLoader({
+        siteId: 12,
+        baseUrl: small.url,
+        apiKey: small.tokens.pro,
+        budget: { maxRequests: 100, reserve: 4 },
+      });
+      const ctx = fakeContext(loader.schema);
+      (ctx.context as { config: object }).config = { cacheDir: pathToFileURL(`${cacheDir}/`) };
+      await loader.load(ctx.context);
+      expect(small.stats().authenticated).toBe(6);
+      ctx.take();
+      // Three more builds, each in a process of its own (this process forgets what it saw): before, each sent its
+      // list call into the reserve (4 left, then 3, 2, 1).
+      for (let build = 0; build < 3; build += 1) {
+        newProcess();
+        await loader.load(ctx.context);
+        expect(ctx.take().join('\n')).toMatch(
+          /Did not list the articles of site 12: .* no request above budget.reserve \(4\)/,
+        );
+      }
+      expect(small.stats().authenticated).toBe(6);
+      expect(ctx.entries.size).toBe(12);
+    } finally {
+      await small.close();
+      await rm(cacheDir, { recursive: true, force: true });
     }
   });
 });
