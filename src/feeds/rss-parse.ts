@@ -13,6 +13,8 @@ export interface RssItem {
   pubDate?: string;
   description?: string;
   contentEncoded?: string;
+  /** The item's `<category>` texts, in order (trimmed, empty ones left out). */
+  categories?: string[];
 }
 
 export interface RssFeed {
@@ -60,7 +62,7 @@ export function contentEncodedOf(xml: string, item: XmlElement): XmlElement | un
 }
 
 /**
- * The channel title/link and every item (guid, link, title, pubDate, description, content:encoded),
+ * The channel title/link and every item (guid, link, title, pubDate, description, content:encoded, categories),
  * decoded and trimmed, in document order. Throws XmlSafetyError for unsafe or unusable XML.
  */
 export function parseRssFeed(xml: string | Uint8Array, opts: ParseFeedOptions): RssFeed {
@@ -79,6 +81,11 @@ export function parseRssFeed(xml: string | Uint8Array, opts: ParseFeedOptions): 
     }
     const encoded = contentEncodedOf(text, element);
     if (encoded) item.contentEncoded = textOf(text, encoded).trim();
+    const categories = element.children
+      .filter((c) => c.prefix === '' && c.local === 'category')
+      .map((c) => textOf(text, c).trim())
+      .filter((category) => category !== '');
+    if (categories.length > 0) item.categories = categories;
     feed.items.push(item);
   }
   return feed;

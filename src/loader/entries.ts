@@ -148,6 +148,9 @@ export function dataFromRss(
     keywords: [],
     ...previous,
     ...listFields(item),
+    // The item's categories are the article's keywords (the service's feed lists them so): a theme's tag pages
+    // list an article built from the feed too. A feed without them keeps what a detail gave.
+    ...(rss.categories ? { keywords: rss.categories } : {}),
     url: text(rss.link) ?? text(previous?.url),
     excerpt: text(description) ?? text(previous?.excerpt),
     updatedAt: toDate(lastmod) ?? (previous?.updatedAt instanceof Date ? previous.updatedAt : undefined),

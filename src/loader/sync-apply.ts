@@ -174,7 +174,7 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
       rssHash: feedItem.signal.contentHash!,
       checkedAt: prevState?.checkedAt ?? 0,
       fingerprint,
-      // Without a previous detail, fields the feed lacks (keywords, featured image) are still missing.
+      // Without a previous detail, fields the feed lacks (the featured image; keywords without categories) are still missing.
       partial: before ? (prevState?.partial ?? false) : true,
       ...(prevState?.detailElsewhere ? { detailElsewhere: true } : {}),
       ...(prevState?.retriedAt !== undefined ? { retriedAt: prevState.retriedAt } : {}),

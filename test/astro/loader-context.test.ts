@@ -16,6 +16,7 @@ import {
   StrictModeError,
 } from '../../src/loader/index.js';
 import { createClient, PublisherError } from '../../src/client/index.js';
+import { parseRssFeed } from '../../src/feeds/index.js';
 import { admin } from './loader-harness.js';
 import { fakeContext } from './loader-context.js';
 
@@ -111,6 +112,30 @@ describe('articlesLoader: budget.reserve across builds', () => {
     } finally {
       await small.close();
       await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('articlesLoader: an article built from its feed item', () => {
+  it("takes the item's categories as its keywords (a theme's tag pages list it too)", async () => {
+    // One slug in en and fr: the detail answers the older (fr), so the en article comes from the feed.
+    const shared = await startSimulator({ articles: 8, profile: 'multilingual', rateLimitOverride: 100_000 });
+    try {
+      const loader = articlesLoader({ siteId: 12, baseUrl: shared.url, apiKey: shared.tokens.pro, language: 'en' });
+      const ctx = fakeContext(loader.schema);
+      await loader.load(ctx.context);
+      const rss = await (await fetch(`${shared.url}/api/sites/12/rss.xml`)).text();
+      const categories = new Map(
+        parseRssFeed(rss, { url: shared.url }).items.map((item) => [item.link ?? '', item.categories]),
+      );
+      const fromFeed = [...ctx.entries.values()].filter((entry) => !entry.data.featuredImage);
+      expect(fromFeed.length).toBeGreaterThan(0);
+      for (const entry of fromFeed) {
+        expect(entry.data.keywords, entry.id).toEqual(categories.get(String(entry.data.url)));
+        expect((entry.data.keywords as string[]).length, entry.id).toBeGreaterThan(0);
+      }
+    } finally {
+      await shared.close();
     }
   });
 });

@@ -177,6 +177,20 @@ describe('parseRssFeed', () => {
     expect(feed.items.length).toBeGreaterThan(0);
     expect(feed.items.some((i) => (i.contentEncoded ?? '').includes('<'))).toBe(true);
   });
+  it("reads each item's categories (CDATA in Medium's feed, plain in the feed validator's case), in order", () => {
+    const medium = parseRssFeed(read('rss', 'rssparser-content-encoded.rss'), { url: URL_RSS });
+    expect(medium.items[0]!.categories).toEqual(['plants', 'environment', 'nature', 'foraging', 'food']);
+    const validator = parseRssFeed(read('rss', 'feedvalidator/rss20/element-channel-item/multiple_item_category.xml'), {
+      url: URL_RSS,
+    });
+    expect(validator.items[0]!.categories).toEqual(['Weblogging', 'Navel-gazing']);
+    // Only unprefixed, non-empty <category> children: no categories, no field.
+    const bare = parseRssFeed(
+      '<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item><link>https://a.example/blog/x/</link><category> </category><media:category>m</media:category></item></channel></rss>',
+      { url: URL_RSS },
+    );
+    expect(bare.items[0]!.categories).toBeUndefined();
+  });
   it('reads every well-formed feed of the corpus', () => {
     for (const entry of manifest('rss').filter((e) => e.well_formed)) {
       const feed = parseRssFeed(read('rss', entry.file), { url: URL_RSS });
