@@ -10,12 +10,22 @@ export interface BudgetInput {
   spent: number;
   /** X-RateLimit-Remaining after those requests, when the service sent it. */
   remaining: number | undefined;
+  /**
+   * Loaders of the same service and key still waiting for their turn in this build (ledger.ts): one request
+   * is kept for each that sends one (keywords, digest), and the rest of the window above the reserve is shared
+   * evenly with the articles loaders, so each gets its list call and some detail calls (a second language's
+   * collection was left empty when the first one's cold build took the whole window).
+   */
+  waiting?: { shares: number; singles: number };
 }
 
 /** How many more authenticated requests (detail calls) this build may send. */
-export function detailSlots({ maxRequests, reserve, spent, remaining }: BudgetInput): number {
+export function detailSlots({ maxRequests, reserve, spent, remaining, waiting }: BudgetInput): number {
   const byConfig = maxRequests - spent;
-  const byWindow = remaining === undefined ? Number.POSITIVE_INFINITY : remaining - reserve;
+  const byWindow =
+    remaining === undefined
+      ? Number.POSITIVE_INFINITY
+      : Math.floor((remaining - reserve - (waiting?.singles ?? 0)) / (1 + (waiting?.shares ?? 0)));
   return Math.max(0, Math.min(byConfig, byWindow));
 }
 

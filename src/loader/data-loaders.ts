@@ -160,8 +160,11 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
-        runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
+      return takeTurn(
+        resolved.baseUrl,
+        resolved.apiKey,
+        () => runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
+        'one',
       );
     },
   } satisfies Loader;
@@ -179,8 +182,11 @@ export function digestLoader(options: DataLoaderOptions = {}) {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
-        runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),
+      return takeTurn(
+        resolved.baseUrl,
+        resolved.apiKey,
+        () => runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),
+        'one',
       );
     },
   } satisfies Loader;

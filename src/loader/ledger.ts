@@ -10,16 +10,35 @@ import { shortHash } from './fingerprint.js';
  * Kept in memory only, per process; the key is hashed.
  */
 const turns = new Map<string, Promise<unknown>>();
+/**
+ * What a turn may spend: `one` request (the data loaders), or a `share` of what the window has left (an articles
+ * loader, whose cold build could take it all).
+ */
+export type TurnNeed = 'one' | 'share';
+/** Turns queued or running per key (the running one included), by need. */
+const queued = new Map<string, Record<TurnNeed, number>>();
 
 function ledgerKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
 }
 
 /** Runs `spend` when the loaders before it on this service and key have finished theirs. */
-export function takeTurn<T>(baseUrl: string, apiKey: string, spend: () => Promise<T>): Promise<T> {
+export function takeTurn<T>(
+  baseUrl: string,
+  apiKey: string,
+  spend: () => Promise<T>,
+  need: TurnNeed = 'share',
+): Promise<T> {
   const key = ledgerKey(baseUrl, apiKey);
   const before = turns.get(key) ?? Promise.resolve();
-  const mine = before.then(spend, spend);
+  const counts = queued.get(key) ?? { one: 0, share: 0 };
+  counts[need] += 1;
+  queued.set(key, counts);
+  const done = () => {
+    counts[need] -= 1;
+    if (counts.one + counts.share === 0 && queued.get(key) === counts) queued.delete(key);
+  };
+  const mine = before.then(spend, spend).finally(done);
   // The chain only orders turns: a failed turn must not fail the next loader.
   const settled = mine.then(
     () => undefined,
@@ -30,6 +49,15 @@ export function takeTurn<T>(baseUrl: string, apiKey: string, spend: () => Promis
     if (turns.get(key) === settled) turns.delete(key);
   });
   return mine;
+}
+
+/**
+ * The loaders of this service and key waiting behind the articles loader whose turn it is (called during its
+ * turn): how many take a share, how many one request each.
+ */
+export function waitingBehind(baseUrl: string, apiKey: string): { shares: number; singles: number } {
+  const counts = queued.get(ledgerKey(baseUrl, apiKey));
+  return { shares: Math.max(0, (counts?.share ?? 1) - 1), singles: counts?.one ?? 0 };
 }
 
 /**

@@ -7,7 +7,7 @@ import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { incompleteElsewhere, readState, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
-import { availableBeforeStart } from './ledger.js';
+import { availableBeforeStart, waitingBehind } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
@@ -155,6 +155,7 @@ export async function runArticlesSync(
       reserve: opts.budget.reserve,
       spent: clients.requests(),
       remaining: clients.remaining(),
+      waiting: waitingBehind(opts.baseUrl, opts.apiKey),
     });
     // At most half of what is left: the articles the pages name still need their detail calls.
     if (unknown > 0 && affordable > 0)
@@ -169,6 +170,7 @@ export async function runArticlesSync(
     reserve: opts.budget.reserve,
     spent: clients.requests(),
     remaining: clients.remaining(),
+    waiting: waitingBehind(opts.baseUrl, opts.apiKey),
   });
   logger.debug(
     `budget: min(maxRequests ${opts.budget.maxRequests}, X-RateLimit-Remaining ${clients.remaining() ?? 'unknown'} - reserve ${opts.budget.reserve}); ${clients.requests()} spent on the list call, ${slots} detail calls allowed`,

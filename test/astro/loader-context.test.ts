@@ -116,6 +116,42 @@ describe('articlesLoader: budget.reserve across builds', () => {
   });
 });
 
+describe('articlesLoader: several loaders on one key, a cold build', () => {
+  it('share the window above the reserve: every language gets its list call and detail calls, none is left empty', async () => {
+    const small = await startSimulator({
+      articles: 80,
+      profile: 'multilingual',
+      variants: { rssContent: 'teaser' },
+      rateLimitOverride: 30,
+    });
+    try {
+      // fr, de, es: their details answer their own language (en shares its slugs with fr, whose detail answers).
+      // A teaser feed: every article costs a detail call. Before, fr's cold build took the whole window.
+      const languages = ['fr', 'de', 'es'] as const;
+      const runs = languages.map((language) => {
+        const loader = articlesLoader({
+          siteId: 12,
+          baseUrl: small.url,
+          apiKey: small.tokens.pro,
+          language,
+          budget: { maxRequests: 100, reserve: 5 },
+        });
+        return { language, loader, ctx: fakeContext(loader.schema) };
+      });
+      // Side by side, as Astro runs the collections of one build.
+      await Promise.all(runs.map(({ loader, ctx }) => loader.load(ctx.context)));
+      expect(small.stats().authenticated).toBeLessThanOrEqual(25);
+      for (const { language, ctx } of runs) {
+        const lines = ctx.take().join('\n');
+        expect(lines, language).not.toMatch(/Did not list the articles/);
+        expect(ctx.entries.size, language).toBeGreaterThan(0);
+      }
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('articlesLoader: an article built from its feed item', () => {
   it("takes the item's categories as its keywords (a theme's tag pages list it too)", async () => {
     // One slug in en and fr: the detail answers the older (fr), so the en article comes from the feed.

@@ -389,6 +389,27 @@ describe('budget arithmetic', () => {
     expect(detailSlots({ maxRequests: 10, reserve: 0, spent: 3, remaining: undefined })).toBe(7);
   });
 
+  it('loaders of the same key waiting behind this one: one request kept for each data loader, the rest shared evenly', () => {
+    // 29 left, reserve 5: 24 between three articles loaders, 8 each; the last one alone takes what is left.
+    expect(
+      detailSlots({ maxRequests: 100, reserve: 5, spent: 1, remaining: 29, waiting: { shares: 2, singles: 0 } }),
+    ).toBe(8);
+    expect(
+      detailSlots({ maxRequests: 100, reserve: 5, spent: 1, remaining: 12, waiting: { shares: 0, singles: 0 } }),
+    ).toBe(7);
+    // Keywords and digest behind: one request each, then half of the rest for the other language.
+    expect(
+      detailSlots({ maxRequests: 100, reserve: 5, spent: 1, remaining: 29, waiting: { shares: 1, singles: 2 } }),
+    ).toBe(11);
+    // Fewer than one each: none for this one, the others keep their list calls.
+    expect(
+      detailSlots({ maxRequests: 100, reserve: 5, spent: 1, remaining: 7, waiting: { shares: 2, singles: 0 } }),
+    ).toBe(0);
+    expect(
+      detailSlots({ maxRequests: 4, reserve: 0, spent: 1, remaining: 100, waiting: { shares: 3, singles: 0 } }),
+    ).toBe(3);
+  });
+
   it('revalidations: at most 10% of the hourly limit per sliding hour, at least one', () => {
     expect(revalidationSlots(30, [], 0)).toBe(3);
     expect(revalidationSlots(30, [1, 2], 1000)).toBe(1);
