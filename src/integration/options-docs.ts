@@ -52,6 +52,22 @@ export interface RssOptions {
    * @default '/rss.xml'
    */
   path?: string | undefined;
+  /**
+   * The channel's `<title>` (a theme's site title, say).
+   * @default the service's channel title
+   */
+  title?: string | undefined;
+  /**
+   * The channel's `<description>`.
+   * @default the service's channel description
+   */
+  description?: string | undefined;
+  /**
+   * Only the service's articles in this language (as the loaders recorded them, e.g. `'en'`), with the
+   * channel's `<language>`. For one feed per language, or items of the blog's own, use `rssHandler()`.
+   * @default undefined (every language)
+   */
+  language?: string | undefined;
 }
 
 /** The invalidation endpoint's options (`publisher({ invalidate: { ... } })`). */

@@ -94,6 +94,22 @@ export const rssOptionsSchema = z.strictObject({
    * @default '/rss.xml'
    */
   path: xmlRoutePath('rss.path').default('/rss.xml'),
+  /**
+   * The channel's `<title>` (a theme's site title, say).
+   * @default the service's channel title
+   */
+  title: z.string({ error: '`rss.title` must be a string.' }).optional(),
+  /**
+   * The channel's `<description>`.
+   * @default the service's channel description
+   */
+  description: z.string({ error: '`rss.description` must be a string.' }).optional(),
+  /**
+   * Only the service's articles in this language (as the loaders recorded them, e.g. `'en'`), with the
+   * channel's `<language>`. For one feed per language, or items of the blog's own, use `rssHandler()`.
+   * @default undefined (every language)
+   */
+  language: z.string({ error: '`rss.language` must be a language code such as "en".' }).optional(),
 });
 
 export const devRefreshOptionsSchema = z.strictObject({

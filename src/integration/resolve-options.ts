@@ -123,7 +123,15 @@ export function resolveOptions(
       options.sitemap === false
         ? false
         : { path: options.sitemap.path, maxUrlsPerFile: options.sitemap.maxUrlsPerFile },
-    rss: options.rss === false ? false : { path: options.rss.path },
+    rss:
+      options.rss === false
+        ? false
+        : {
+            path: options.rss.path,
+            ...(options.rss.title !== undefined ? { title: options.rss.title } : {}),
+            ...(options.rss.description !== undefined ? { description: options.rss.description } : {}),
+            ...(options.rss.language !== undefined ? { language: options.rss.language } : {}),
+          },
     dev: false,
     localPages: [],
   };

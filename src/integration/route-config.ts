@@ -19,7 +19,8 @@ export interface RouteConfig {
   trailingSlash: 'always' | 'never' | 'ignore';
   timeoutMs: number;
   sitemap: false | { path: string; maxUrlsPerFile: number };
-  rss: false | { path: string };
+  /** The injected feed: its path, and the channel's title, description and language when the options set them. */
+  rss: false | { path: string; title?: string; description?: string; language?: string };
   /** Running under `astro dev`: a failing upstream answers 502 rather than throwing, even if prerendered. */
   dev: boolean;
   /** Absolute URLs of the blog's own pages (already filtered), merged into the sitemap. */

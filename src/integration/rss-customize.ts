@@ -100,6 +100,14 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
     if (element && value !== undefined)
       edits.push({ start: element.startTagEnd, end: element.contentEnd, text: escapeXmlText(value) });
   }
+  // A feed of one language says which (RSS 2.0's channel <language>), unless the service's already does.
+  if (options.language !== undefined) {
+    const language = plain(doc.channel, 'language');
+    const after = plain(doc.channel, 'description') ?? plain(doc.channel, 'link') ?? plain(doc.channel, 'title');
+    const text = escapeXmlText(options.language);
+    if (language) edits.push({ start: language.startTagEnd, end: language.contentEnd, text });
+    else if (after) edits.push({ start: after.end, end: after.end, text: `\n    <language>${text}</language>` });
+  }
   // Items: the service's kept ones and the blog's own, newest first (stable for equal dates).
   const kept: Array<{ xml: string; time: number }> = [];
   for (const item of doc.items) {

@@ -251,6 +251,20 @@ it("a theme's strict schema that keeps only the title (no language, no url in th
   await expectBilingual(served, pages, (lang, slug) => `${SITE}/${lang}/blog/${slug}/`);
 });
 
+it("rss: { title, language }: the injected feed carries the blog's title and <language>, and only that language's articles", async () => {
+  const site = await buildSite('lang-prefixed', {
+    articlePattern: '/[lang]/blog/[slug]/',
+    rss: { title: 'Un blog & ses <articles>', language: 'fr' },
+  });
+  const served = await serve(site);
+  expect(served.failures).toEqual([]);
+  const rss = await readFile(join(site.outDir, 'rss.xml'), 'utf8');
+  expect(rss).toMatch(/<channel>\s*<title>Un blog &amp; ses &lt;articles&gt;<\/title>/);
+  expect(rss.match(/<language>[^<]*<\/language>/g)).toEqual(['<language>fr</language>']);
+  expect(served.rssLinks.length).toBeGreaterThan(2);
+  for (const link of served.rssLinks) expect(link).toMatch(new RegExp(`^${SITE}/fr/blog/`));
+});
+
 it("one pattern per language (articlePattern { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' }): the same, at each language's route", async () => {
   const site = await buildSite('lang-map', { articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } });
   const pages = await articlePages(site.outDir, (path) => {

@@ -30,10 +30,17 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
     expect(out).toContain('<description>Ours</description>');
   });
 
-  it('language keeps the articles the loaders know in that language; filter sees title, link and language', () => {
+  it("language keeps the articles the loaders know in that language, and says it in the channel's <language>; filter sees title, link and language", () => {
     expect(run({ language: 'en' })).toBe(
-      feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]),
+      feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]).replace(
+        '<description>Theirs</description>',
+        '<description>Theirs</description>\n    <language>en</language>',
+      ),
     );
+    // A channel <language> of the service's own is replaced, not doubled.
+    const withLanguage = source.replace('<description>Theirs</description>', '$&<language>fr</language>');
+    const out = customizeRss(withLanguage, rssHandlerOptionsSchema.parse({ language: 'en' }), ctx);
+    expect(out.match(/<language>[^<]*<\/language>/g)).toEqual(['<language>en</language>']);
     const seen: unknown[] = [];
     run({ filter: (view) => (seen.push(view), view.title !== 'B') });
     expect(seen[1]).toEqual({ title: 'B', link: 'https://blog.example.com/docs/blog/b/', language: 'fr' });

@@ -4,10 +4,16 @@ import rawConfig from 'virtual:astro-content-publisher/config';
 import { readRouteConfig } from '../read-route-config.js';
 import { feedTags, handleRss } from '../route-handlers.js';
 import { tagRouteCache } from '../route-cache-tags.js';
+import { customizedRss } from '../rss-handler.js';
 
 const config = readRouteConfig(rawConfig);
 
-export const GET: APIRoute = (context) => {
+// rss.title, rss.description, rss.language: the channel as rssHandler() would write it.
+const { path: _path, ...channel } = config.rss === false ? { path: '' } : config.rss;
+const customized = Object.keys(channel).length > 0;
+
+export const GET: APIRoute = async (context) => {
   tagRouteCache(context, feedTags(config, 'rss'));
-  return handleRss(config, context);
+  const response = await handleRss(config, context);
+  return customized ? customizedRss(response, { ...channel, items: [] }, config) : response;
 };
