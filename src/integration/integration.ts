@@ -29,6 +29,7 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
+import { splitNoindex } from './noindex.js';
 import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
@@ -296,8 +297,27 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `[astro-content-publisher] The build already has ${sitemapPath} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
             );
         } else {
-          const written = await writeStaticSitemap(config, config.localPages, dir, leftover);
-          logger.info(`Wrote ${written.join(', ')} (${config.localPages.length} local pages merged).`);
+          // The blog's own pages that ask not to be indexed stay out (not the customPages named in the options).
+          const custom = new Set(resolved.options.sitemap === false ? [] : resolved.options.sitemap.customPages);
+          const { noindex } = splitNoindex(
+            dir,
+            resolved.route.blogSite,
+            [...config.localPages, ...(config.localArticlePages ?? []).map((page) => page.url)].filter(
+              (url) => !custom.has(url),
+            ),
+          );
+          const left = new Set(noindex);
+          const listed = {
+            ...config,
+            localPages: config.localPages.filter((url) => !left.has(url)),
+            localArticlePages: config.localArticlePages?.filter((page) => !left.has(page.url)),
+          };
+          const written = await writeStaticSitemap(listed, listed.localPages, dir, leftover);
+          logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
+          if (noindex[0])
+            logger.info(
+              `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
+            );
         }
         if (articles) warnOnce(logger, missingArticlePages(articles, paths, resolved.route, unbuilt));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));

@@ -85,6 +85,12 @@ describe('integration, static output', () => {
     expect(xml).not.toContain('/secret/');
   });
 
+  it('leaves out the pages that carry <meta name="robots" content="noindex">, which are still built', async () => {
+    const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+    expect(xml).not.toContain('/drafts/');
+    await expect(readFile(join(outDir, 'drafts', 'index.html'), 'utf8')).resolves.toContain('<h1>Drafts</h1>');
+  });
+
   it('sitemap: validates against the sitemap 0.9 schema', async () => {
     await expect(xmllint(join(outDir, 'sitemap.xml'), 'sitemap-0.9.xsd')).resolves.toContain('validates');
   });
