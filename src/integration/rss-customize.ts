@@ -8,6 +8,8 @@ import { parseRssDocument } from '../feeds/rss-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
 import { textOf, type XmlElement } from '../feeds/xml-scan.js';
 import { escapeXmlText } from '../feeds/xml-text.js';
+import { knownArticlesOf } from './known-articles.js';
+import type { RouteConfig } from './route-config.js';
 
 /** One item of the blog's own, added to the feed (the fields `@astrojs/rss` users know). */
 export const extraRssItemSchema = z.strictObject({
@@ -149,4 +151,20 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
     .map((c) => source.slice(c.start, c.end));
   edits.push({ start, end, text: [...ordered.map((k) => k.xml), ...between].join('\n') });
   return splice(source, 0, source.length, edits);
+}
+
+/** A feed route's answer with the options applied (an error answer goes out as it is). */
+export async function customizedRss(
+  response: Response,
+  options: ParsedRssHandlerOptions,
+  config: RouteConfig,
+): Promise<Response> {
+  if (response.status !== 200) return response;
+  const xml = customizeRss(await response.text(), options, {
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    trailingSlash: config.trailingSlash,
+    languages: knownArticlesOf(config)?.languages ?? {},
+  });
+  return new Response(xml, { status: 200, headers: response.headers });
 }

@@ -14,16 +14,10 @@
 
 import type { APIRoute } from 'astro';
 import { formatIssue } from '../options/issues.js';
-import { knownArticlesOf } from './known-articles.js';
 import { readRouteConfig } from './read-route-config.js';
 import type { RouteConfig } from './route-config.js';
 import { handleRss } from './route-handlers.js';
-import {
-  customizeRss,
-  rssHandlerOptionsSchema,
-  type ParsedRssHandlerOptions,
-  type RssHandlerOptions,
-} from './rss-customize.js';
+import { customizedRss, rssHandlerOptionsSchema, type RssHandlerOptions } from './rss-customize.js';
 
 export type { RssHandlerOptions, ExtraRssItem, RssItemView } from './rss-customize.js';
 
@@ -56,20 +50,4 @@ export function rssHandler(options: RssHandlerOptions = {}): APIRoute {
     };
     return customizedRss(await handleRss(endpointConfig, context), parsed.data, endpointConfig);
   };
-}
-
-/** A feed route's answer with the options applied (an error answer goes out as it is). */
-export async function customizedRss(
-  response: Response,
-  options: ParsedRssHandlerOptions,
-  config: RouteConfig,
-): Promise<Response> {
-  if (response.status !== 200) return response;
-  const xml = customizeRss(await response.text(), options, {
-    blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
-    trailingSlash: config.trailingSlash,
-    languages: knownArticlesOf(config)?.languages ?? {},
-  });
-  return new Response(xml, { status: 200, headers: response.headers });
 }

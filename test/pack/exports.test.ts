@@ -115,7 +115,14 @@ const SURFACE: Record<string, { runtime: string[]; types: string[] }> = {
   },
   './simulator': {
     runtime: ['startSimulator'],
-    types: ['FaultSpec', 'Simulator', 'SimulatorOptions', 'SimulatorRequestRecord', 'SimulatorStats'],
+    types: [
+      'FaultSpec',
+      'ServiceVariants',
+      'Simulator',
+      'SimulatorOptions',
+      'SimulatorRequestRecord',
+      'SimulatorStats',
+    ],
   },
 };
 

@@ -4,7 +4,7 @@ import rawConfig from 'virtual:astro-content-publisher/config';
 import { readRouteConfig } from '../read-route-config.js';
 import { feedTags, handleRss } from '../route-handlers.js';
 import { tagRouteCache } from '../route-cache-tags.js';
-import { customizedRss } from '../rss-handler.js';
+import { customizedRss } from '../rss-customize.js';
 
 const config = readRouteConfig(rawConfig);
 
