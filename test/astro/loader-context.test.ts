@@ -42,16 +42,20 @@ beforeEach(async () => {
   await admin(sim.url, 'POST', 'reset');
 });
 
+/** A loader on a small window that keeps 4 requests in reserve. */
+const reserveOf4 = (small: Simulator) =>
+  articlesLoader({
+    siteId: 12,
+    baseUrl: small.url,
+    apiKey: small.tokens.pro,
+    budget: { maxRequests: 100, reserve: 4 },
+  });
+
 describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
   it('never spends more than remaining - reserve, and says how many are left', async () => {
     const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
     try {
-      const loader = articlesLoader({
-        siteId: 12,
-        baseUrl: small.url,
-        apiKey: small.tokens.pro,
-        budget: { maxRequests: 100, reserve: 4 },
-      });
+      const loader = reserveOf4(small);
       const ctx = fakeContext(loader.schema);
       await loader.load(ctx.context);
       // 10 an hour: the list call leaves 9, minus the reserve of 4 leaves 5 detail calls.
@@ -87,12 +91,7 @@ describe('articlesLoader: budget.reserve across builds', () => {
     const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
     const cacheDir = await mkdtemp(join(tmpdir(), 'acp-window-'));
     try {
-      const loader = articlesLoader({
-        siteId: 12,
-        baseUrl: small.url,
-        apiKey: small.tokens.pro,
-        budget: { maxRequests: 100, reserve: 4 },
-      });
+      const loader = reserveOf4(small);
       const ctx = fakeContext(loader.schema);
       (ctx.context as { config: object }).config = { cacheDir: pathToFileURL(`${cacheDir}/`) };
       await loader.load(ctx.context);
