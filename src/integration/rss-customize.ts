@@ -108,7 +108,12 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
     const after = plain(doc.channel, 'description') ?? plain(doc.channel, 'link') ?? plain(doc.channel, 'title');
     const text = escapeXmlText(options.language);
     if (language) edits.push({ start: language.startTagEnd, end: language.contentEnd, text });
-    else if (after) edits.push({ start: after.end, end: after.end, text: `\n    <language>${text}</language>` });
+    else if (after) {
+      // On a line of its own, indented as the element it follows.
+      const lineStart = source.lastIndexOf('\n', after.start) + 1;
+      const indent = /^[ \t]*$/.test(source.slice(lineStart, after.start)) ? source.slice(lineStart, after.start) : '';
+      edits.push({ start: after.end, end: after.end, text: `\n${indent}<language>${text}</language>` });
+    }
   }
   // Items: the service's kept ones and the blog's own, newest first (stable for equal dates).
   const kept: Array<{ xml: string; time: number }> = [];

@@ -34,7 +34,7 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
     expect(run({ language: 'en' })).toBe(
       feed([item('a', 'Wed, 03 Jun 2026 00:00:00 GMT'), item('c', 'Mon, 01 Jun 2026 00:00:00 GMT')]).replace(
         '<description>Theirs</description>',
-        '<description>Theirs</description>\n    <language>en</language>',
+        '<description>Theirs</description>\n<language>en</language>',
       ),
     );
     // A channel <language> of the service's own is replaced, not doubled.
