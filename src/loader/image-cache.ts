@@ -29,6 +29,17 @@ export function cacheName(url: string): string {
 
 /** A cached file: `<url hash>.<ext>`, or `<url hash>-<content hash>.<ext>` once its URL answered other bytes. */
 const CACHED_FILE = /^([0-9a-f]{32})(?:-[0-9a-f]{12})?\.([a-z0-9]+)$/;
+/** Revalidations of one host that may fail in a row before the build stops asking it (its copies stay). */
+const HOST_FAILURES_BEFORE_PAUSE = 3;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
 /** What the cache knows of each URL's copy, beside the copies (url hash -> record). */
 const FRESHNESS_FILE = 'freshness.json';
 
@@ -99,6 +110,8 @@ export class ImageCache {
   /** Revalidations that failed (the copy was kept). */
   keptStale = 0;
   private cached = new Map<string, string>();
+  /** Revalidations that failed in a row, per host (see HOST_FAILURES_BEFORE_PAUSE). */
+  private hostFailures = new Map<string, number>();
   private freshness = new Map<string, Freshness>();
   private changed = new Set<string>();
   private inFlight = new Map<string, Promise<ImageResult>>();
@@ -238,9 +251,21 @@ export class ImageCache {
    * (an error, a timeout, a refused body): the copy stays, asked about again on the next build.
    */
   private async revalidate(url: string, hash: string, name: string): Promise<ImageResult> {
+    const host = hostOf(url);
     return this.slot(async () => {
+      // A host that failed this many revalidations in a row (down, or unreachable from here) is not asked again
+      // in this build: its copies stay, rather than every one of them waiting out images.timeoutMs.
+      if ((this.hostFailures.get(host) ?? 0) >= HOST_FAILURES_BEFORE_PAUSE) {
+        this.keptStale += 1;
+        return { file: name };
+      }
       const previous = this.freshness.get(hash);
       const known = previous?.name === name ? previous : undefined;
+      const kept = (): ImageResult => {
+        this.hostFailures.set(host, (this.hostFailures.get(host) ?? 0) + 1);
+        this.keptStale += 1;
+        return { file: name };
+      };
       try {
         const response = await this.fetchImpl(url, {
           redirect: 'manual',
@@ -252,15 +277,14 @@ export class ImageCache {
         });
         if (response.status === 304) {
           await response.body?.cancel();
+          this.hostFailures.delete(host);
           this.record(hash, name, response.headers, known);
           this.revalidated += 1;
           return { file: name };
         }
         const body = await this.readImage(response);
-        if ('error' in body) {
-          this.keptStale += 1;
-          return { file: name };
-        }
+        if ('error' in body) return kept();
+        this.hostFailures.delete(host);
         const current = await readFile(join(this.dir, name)).catch(() => undefined);
         if (current?.equals(body.bytes)) {
           this.record(hash, name, response.headers);
@@ -276,8 +300,7 @@ export class ImageCache {
         this.replaced.push(url);
         return { file: next };
       } catch {
-        this.keptStale += 1;
-        return { file: name };
+        return kept();
       }
     });
   }

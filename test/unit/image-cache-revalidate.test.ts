@@ -1,0 +1,78 @@
+/**
+ * The image cache against an image host that fails: copies past their freshness are kept (stale rather than
+ * broken), and after a few failed revalidations in a row the build stops asking that host, so a blog whose image
+ * host is down does not wait out images.timeoutMs for each of its thousands of images. Real HTTP on 127.0.0.1.
+ */
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheName, ImageCache } from '../../src/loader/image-cache.js';
+import { encodePng } from '../../src/simulator/media.js';
+
+const LIMITS = { maxBytes: 1_000_000, maxPixels: 1_000_000, maxDownloads: 100, timeoutMs: 2_000, concurrency: 2 };
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function host(answer: (url: string) => 'drop' | Buffer): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const body = answer(req.url ?? '');
+    if (body === 'drop') return void req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+/** A cache folder holding copies of `urls` written before the cache kept freshness records (so: stale). */
+async function cacheWith(urls: string[], png: Buffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'acp-image-cache-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  for (const url of urls) await writeFile(join(dir, `${cacheName(url)}.png`), png);
+  return dir;
+}
+
+describe('ImageCache revalidation against a failing host', () => {
+  it('keeps every copy, and stops asking the host after three failures in a row', async () => {
+    const png = encodePng(Buffer.alloc(4 * 4 * 3, 90), 4, 4);
+    const down = await host(() => 'drop');
+    const urls = Array.from({ length: 12 }, (_, i) => `${down.url}/media/${i}.png`);
+    const dir = await cacheWith(urls, png);
+    const cache = new ImageCache(dir, LIMITS);
+    await cache.open();
+    await Promise.all(urls.map((url) => cache.revalidateIfStale(url)));
+    expect(down.requests.length).toBeLessThanOrEqual(3 + LIMITS.concurrency);
+    expect(cache.keptStale).toBe(12);
+    for (const url of urls) await expect(cache.get(url)).resolves.toEqual({ file: `${cacheName(url)}.png` });
+    expect((await readdir(dir)).filter((f) => f.endsWith('.png'))).toHaveLength(12);
+  });
+
+  it('a host that answers again is asked about each copy: the same bytes keep the name, and are recorded fresh', async () => {
+    const png = encodePng(Buffer.alloc(4 * 4 * 3, 90), 4, 4);
+    const up = await host(() => png);
+    const urls = Array.from({ length: 5 }, (_, i) => `${up.url}/media/${i}.png`);
+    const dir = await cacheWith(urls, png);
+    const cache = new ImageCache(dir, LIMITS);
+    await cache.open();
+    await Promise.all(urls.map((url) => cache.revalidateIfStale(url)));
+    expect(up.requests).toHaveLength(5);
+    expect(cache.revalidated).toBe(5);
+    expect(cache.replaced).toEqual([]);
+    cache.save();
+    // The host sent no caching header: the copies are stale again at once, and the next build asks again.
+    const next = new ImageCache(dir, LIMITS);
+    await next.open();
+    await Promise.all(urls.map((url) => next.revalidateIfStale(url)));
+    expect(up.requests).toHaveLength(10);
+  });
+});
