@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
@@ -95,8 +95,8 @@ function readFreshness(dir: string): Map<string, Freshness> {
  * Downloads article images into a directory that lives beside Astro's data store, at most once per URL while
  * the host says the copy is fresh (its Cache-Control, Expires or Last-Modified; see `freshUntil`). A copy
  * past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
- * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`), so that every
- * article naming the image is written again and its page rendered again; a failed revalidation keeps the copy
+ * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`, the old file kept),
+ * so that every article naming the image is written again and its page rendered again; a failed revalidation keeps the copy
  * (stale rather than broken). Bounded in size, count, time and concurrency; never throws: a failure comes
  * back as a reason.
  */
@@ -247,7 +247,8 @@ export class ImageCache {
 
   /**
    * A conditional request for a copy past its freshness. 304 or the same bytes: the copy stays. Other bytes:
-   * written under a new name (the old file goes), so the articles naming the image change too. Anything else
+   * written under a new name (the old file stays for what still names it), so the articles naming the image
+   * change too. Anything else
    * (an error, a timeout, a refused body): the copy stays, asked about again on the next build.
    */
   private async revalidate(url: string, hash: string, name: string): Promise<ImageResult> {
@@ -296,7 +297,8 @@ export class ImageCache {
         await this.write(next, body.bytes);
         this.cached.set(hash, next);
         this.record(hash, next, response.headers);
-        if (next !== name) await rm(join(this.dir, name), { force: true });
+        // The old copy stays: entries this build does not write again (a failed fetch, another loader sharing
+        // the cache, dev's store) still name it, and Astro fails a build on an image it cannot find.
         this.replaced.push(url);
         return { file: next };
       } catch {

@@ -250,7 +250,9 @@ export async function runArticlesSync(
     ctx,
     images,
     (data, html) => pageDigest(ctx, data, html),
-    new Set(plan.fetch.map((f) => f.slug)),
+    // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another
+    // language, left its entry as it was (its images too).
+    outcome.touched,
     seeded,
   );
   shareWindow();

@@ -275,6 +275,50 @@ describe('articlesLoader images: an image whose bytes change under the same URL 
     },
   );
 
+  it('an image replaced while an article naming it is not written again (its fetch failed): the build passes, and both articles show the new image', async () => {
+    // No feed content: a changed article needs its detail, which fails below.
+    const {
+      sim,
+      site: dirs,
+      build,
+    } = await setUp('images-replaced-kept', {
+      imageCaching: 'revalidate',
+      rssContent: 'none',
+    });
+    const auth = { authorization: `Bearer ${sim.tokens.pro}` };
+    const list = (await (await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: auth })).json()) as {
+      results: Array<{ slug: string }>;
+    };
+    const a = list.results[0]!.slug;
+    const image = `${sim.url}/media/sites/12/${a}/figure-1.jpg`;
+    // Article B names A's image (found by a new user on Fuwari: one image in two articles).
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      title: "B names A's image",
+      slug: 'b-shares',
+      content: `<p>B</p><figure><img src="${image}" alt="shared" width="640" height="400"></figure>`,
+    });
+    expect((await build({}, incremental)).error).toBeUndefined();
+    const before = await sources(dirs.outDir);
+
+    // A is edited, its detail fails, and its image gets other bytes meanwhile.
+    await admin(sim.url, 'PATCH', `articles/12/${a}`, { title: 'A edited' });
+    await admin(sim.url, 'POST', 'faults', { route: `GET /api/v1/sites/12/articles/${a}/`, status: 503 });
+    await admin(sim.url, 'POST', 'media', { url: image });
+    const result = await build({}, incremental);
+    expect(result.error).toBeUndefined();
+    expect(result.logs).toContain('1 replaced under the same URL');
+    const after = await sources(dirs.outDir);
+    // The two pages that show the image show its new copy (A's page from its stored entry, refreshed).
+    expect(after.get('blog/b-shares/index.html')).not.toEqual(before.get('blog/b-shares/index.html'));
+    expect(after.get(`blog/${a}/index.html`)![1]).not.toBe(before.get(`blog/${a}/index.html`)![1]);
+    for (const src of [...after.values()].flat().filter((src) => src.startsWith('/_astro/')))
+      await expect(readFile(join(dirs.outDir, src))).resolves.toBeDefined();
+
+    await admin(sim.url, 'DELETE', 'faults');
+    expect((await build({}, incremental)).error).toBeUndefined();
+  });
+
   it("imageCaching 'immutable' (the default): a warm build asks nothing of the image host; the admin API refuses to replace an image in place", async () => {
     const { sim, build, mediaCount } = await setUp('images-immutable');
     expect((await build()).error).toBeUndefined();
