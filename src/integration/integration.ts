@@ -255,7 +255,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const lost = missing[0];
           if (lost)
             logger.warn(
-              `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store, so the loaders fetch every article again).`,
+              `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store: the loaders start again from the store of \`astro dev\` when there is one, else fetch every article).`,
             );
         }
         if (!resolved || !isBuild) return;

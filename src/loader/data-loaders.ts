@@ -94,7 +94,7 @@ async function runDataSync(
   // The budget: one request at most (a data loader has nothing else to spend), and never into the reserve
   // that other loaders of this build, a watcher or the CLI have already seen shrinking.
   const cacheDir: URL | undefined = ctx.config?.cacheDir;
-  restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
+  const restored = restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
   if (remaining !== undefined && remaining <= opts.budget.reserve) {
     const kept =
@@ -102,7 +102,7 @@ async function runDataSync(
         ? `Kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}`
         : 'Nothing is stored yet, so the collection stays empty';
     warn(
-      `Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve}). ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`,
+      `Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve})${restored ? ` (${restored})` : ''}. ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`,
     );
     return;
   }

@@ -134,14 +134,23 @@ function readWindows(file: string): Record<string, Seen> {
 /**
  * What an earlier process saw of this key's window, while it still describes the current one, when this
  * process saw nothing later: a build that starts at the reserve then keeps its store instead of listing.
+ * Returns, when it restored something, a clause for the warning that names where the count came from.
  */
-export function restoreWindow(cacheDir: URL | undefined, baseUrl: string, apiKey: string, now = Date.now()): void {
-  if (!cacheDir) return;
+export function restoreWindow(
+  cacheDir: URL | undefined,
+  baseUrl: string,
+  apiKey: string,
+  now = Date.now(),
+): string | undefined {
+  if (!cacheDir) return undefined;
   const key = windowKey(baseUrl, apiKey);
-  const saved = readWindows(windowFile(cacheDir))[key];
-  if (!saved || now >= saved.expires || saved.seenAt <= forgottenAt(key)) return;
+  const file = windowFile(cacheDir);
+  const saved = readWindows(file)[key];
+  if (!saved || now >= saved.expires || saved.seenAt <= forgottenAt(key)) return undefined;
   const mine = lastSeen.get(key);
-  if (!mine || saved.seenAt > mine.seenAt) lastSeen.set(key, saved);
+  if (mine && saved.seenAt <= mine.seenAt) return undefined;
+  lastSeen.set(key, saved);
+  return `what an earlier build saw of this hour's window, which lasts until ${new Date(saved.expires).toISOString().slice(11, 16)} UTC; after a plan upgrade, delete ${file} to ask the service now`;
 }
 
 /** Keeps what this process last saw of the key's window for the next one (a file that cannot be written: not kept). */

@@ -100,11 +100,14 @@ export async function runArticlesSync(
   // The loaders before this one (same key, this build) may have left nothing above the reserve: then even
   // the list call would eat into it. Keep what is stored.
   // What the builds before this one saw of the window (a new process knows nothing of it yet).
-  restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
+  const restored = restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
+    const who = restored
+      ? `the requests left this hour are at or below budget.reserve (${opts.budget.reserve}) (${restored})`
+      : `the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour`;
     warn(
-      `Did not list the articles of ${site}: the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
+      `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
     );
     logger.info(keptLine(held, 0, undefined));
     return keepStored();

@@ -102,8 +102,9 @@ describe('articlesLoader: budget.reserve across builds', () => {
       for (let build = 0; build < 3; build += 1) {
         newProcess();
         await loader.load(ctx.context);
+        // The warning says where the count came from, until when it holds, and how to ask the service now.
         expect(ctx.take().join('\n')).toMatch(
-          /Did not list the articles of site 12: .* no request above budget.reserve \(4\)/,
+          /Did not list the articles of site 12: the requests left this hour are at or below budget.reserve \(4\) \(what an earlier build saw of this hour's window, which lasts until \d\d:\d\d UTC; after a plan upgrade, delete \S+rate-window\.json to ask the service now\)/,
         );
       }
       expect(small.stats().authenticated).toBe(6);
