@@ -33,8 +33,19 @@ export const entryStateSchema = z.object({
   detailElsewhere: z.boolean().optional(),
   /** When the detail of a `detailElsewhere` entry was last retried (ms since epoch): the oldest goes first. */
   retriedAt: z.number().optional(),
+  /**
+   * Retries that answered another language again. The next waits 1, 2, 4 ... up to 24 hours (`retryDelayMs`)
+   * unless the sitemap changed (an article of the slug may have gone): a slug the service only ever answers in
+   * another language stops costing requests on every build.
+   */
+  retriesElsewhere: z.number().int().min(0).optional(),
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
+
+/** How long the next `elsewhere` retry waits after `retries` retries that answered another language again. */
+export function retryDelayMs(retries: number | undefined): number {
+  return retries ? Math.min(24, 2 ** (retries - 1)) * 3_600_000 : 0;
+}
 
 /**
  * Built from the feed because its slug's detail answers another language, and never completed by a detail:

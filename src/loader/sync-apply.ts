@@ -178,6 +178,7 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
       partial: before ? (prevState?.partial ?? false) : true,
       ...(prevState?.detailElsewhere ? { detailElsewhere: true } : {}),
       ...(prevState?.retriedAt !== undefined ? { retriedAt: prevState.retriedAt } : {}),
+      ...(prevState?.retriesElsewhere !== undefined ? { retriesElsewhere: prevState.retriesElsewhere } : {}),
     },
   );
 }
@@ -246,6 +247,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         const held = input.state.entries[action.slug];
         if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError && held) {
           held.retriedAt = Date.now();
+          held.retriesElsewhere = (held.retriesElsewhere ?? 0) + 1;
           return;
         }
         outcome.failures.push({ slug: action.slug, error });

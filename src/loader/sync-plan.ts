@@ -1,5 +1,5 @@
 import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
-import { incompleteElsewhere, type EntryState } from './state.js';
+import { incompleteElsewhere, retryDelayMs, type EntryState } from './state.js';
 
 /**
  * The sync plan: given what the list call, the free feeds and the stored state say, decide which articles
@@ -51,6 +51,8 @@ export interface PlanInput {
   listMayBeCapped?: boolean;
   /** Every slug of the public sitemap, when it could be read. */
   sitemapSlugs?: Set<string>;
+  /** The sitemap changed since the last build (it answered with a body, not a 304). */
+  sitemapChanged?: boolean;
   /** slug -> RSS signal for the feed's items, when it could be read. */
   rss?: Map<string, RssSignal>;
   /** The current loader fingerprint. */
@@ -151,6 +153,8 @@ export function planSync(input: PlanInput): SyncPlan {
   const unchanged: string[] = [];
   const revalidateCandidates: Array<{ slug: string; checkedAt: number }> = [];
   const elsewhere: Array<{ slug: string; retriedAt: number }> = [];
+  /** Incomplete entries whose next retry is not due: pending, without a request. */
+  const waitingRetry: string[] = [];
 
   for (const item of input.listed) {
     const isStored = input.stored.has(item.slug);
@@ -194,8 +198,12 @@ export function planSync(input: PlanInput): SyncPlan {
     } else if (state.partial && !state.detailElsewhere) {
       needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
     } else if (incompleteElsewhere(state)) {
-      // Incomplete, and its detail answered another language: a retry may find this language's article now.
-      elsewhere.push({ slug: item.slug, retriedAt: state.retriedAt ?? 0 });
+      // Incomplete, and its detail answered another language: a retry may find this language's article now,
+      // once the wait after the retries that found the other language again is over, or when the sitemap
+      // changed (the other language's article may have gone).
+      if (input.sitemapChanged || input.now - (state.retriedAt ?? 0) >= retryDelayMs(state.retriesElsewhere))
+        elsewhere.push({ slug: item.slug, retriedAt: state.retriedAt ?? 0 });
+      else waitingRetry.push(item.slug);
     } else {
       unchanged.push(item.slug);
       if (
@@ -233,7 +241,7 @@ export function planSync(input: PlanInput): SyncPlan {
     );
 
   const fetch: PlannedFetch[] = [];
-  const pending: SyncPlan['pending'] = [];
+  const pending: SyncPlan['pending'] = waitingRetry.map((slug) => ({ slug, reason: 'elsewhere' as const }));
   let slots = input.slots;
   for (const need of ordered) {
     const base = { slug: need.slug, reason: need.reason, ...(need.signal ? { signal: need.signal } : {}) };

@@ -198,6 +198,7 @@ export async function runArticlesSync(
     listMayBeCapped: mayBeCapped,
     sitemapOnly,
     ...(signals.sitemapSlugs ? { sitemapSlugs: signals.sitemapSlugs } : {}),
+    sitemapChanged: signals.sitemapChanged,
     rss: new Map([...signals.rss].map(([slug, value]) => [slug, value.signal])),
     fingerprint,
     refresh,

@@ -19,6 +19,8 @@ export interface FreeSignals {
   rss: Map<string, { item: RssItem; signal: RssSignal }>;
   /** Hashes of every feed item's content (all languages). */
   rssHashes: Set<string>;
+  /** The sitemap answered with a body (not a 304): something the service publishes may have changed. */
+  sitemapChanged: boolean;
 }
 
 export type PendingSignals = Promise<[SitemapSignals | { error: unknown }, RssSignals | { error: unknown }]>;
@@ -49,7 +51,13 @@ export async function readFreeSignals(
   warn: (message: string, error?: unknown) => void,
 ): Promise<FreeSignals> {
   const [sitemapR, rssR] = await pending;
-  const signals: FreeSignals = { sitemap: undefined, sitemapSlugs: undefined, rss: new Map(), rssHashes: new Set() };
+  const signals: FreeSignals = {
+    sitemap: undefined,
+    sitemapSlugs: undefined,
+    rss: new Map(),
+    rssHashes: new Set(),
+    sitemapChanged: false,
+  };
   if ('error' in sitemapR) {
     warn(
       `The public sitemap of ${site} could not be read (${describeError(sitemapR.error)}); changes are detected from the list and the RSS feed only in this build.`,
@@ -58,6 +66,7 @@ export async function readFreeSignals(
   } else {
     signals.sitemap = sitemapR.lastmods;
     signals.sitemapSlugs = sitemapR.slugs;
+    signals.sitemapChanged = !sitemapR.notModified;
     if (sitemapR.state) state.sitemap = sitemapR.state;
   }
   if ('error' in rssR) {

@@ -289,23 +289,30 @@ describe('the same slug in two languages', () => {
     expect(both).toBe(shared.length);
     const detailLanguages = new Map<string, string>();
     for (const slug of shared) detailLanguages.set(slug, (await detail(s, slug)).language);
-    // Later builds warn no more; the entries that live on their feed copy lack the featured image and keywords:
-    // each is counted pending and named, and its detail retried once (it may answer this language by now).
-    for (const [language, ctx] of [
-      ['en', en],
-      ['fr', fr],
-    ] as const) {
-      const incomplete = shared.filter((slug) => detailLanguages.get(slug) !== language);
-      s.resetStats();
-      ctx.take();
-      await articlesLoader({ ...conn(s), language }).load(ctx.context);
-      expect(s.stats().authenticated, language).toBe(1 + incomplete.length);
-      const lines = ctx.take();
-      expect(warnings(lines), language).toEqual([]);
-      expect(summary(lines), language).toContain(`, ${incomplete.length} pending;`);
-      if (incomplete.length)
-        expect(lines.join('\n'), language).toMatch(/lack the featured image \(and the keywords, unless the feed/);
-    }
+    // Later builds warn no more; the entries that live on their feed copy lack the featured image (and the
+    // keywords unless the feed lists them): each is counted pending and named. Its detail was retried once
+    // already (the second load above, answered in the other language again), so the next retry waits an hour...
+    const later = async (retries: (incomplete: string[]) => number) => {
+      for (const [language, ctx] of [
+        ['en', en],
+        ['fr', fr],
+      ] as const) {
+        const incomplete = shared.filter((slug) => detailLanguages.get(slug) !== language);
+        s.resetStats();
+        ctx.take();
+        await articlesLoader({ ...conn(s), language }).load(ctx.context);
+        expect(s.stats().authenticated, language).toBe(1 + retries(incomplete));
+        const lines = ctx.take();
+        expect(warnings(lines), language).toEqual([]);
+        expect(summary(lines), language).toContain(`, ${incomplete.length} pending;`);
+        if (incomplete.length)
+          expect(lines.join('\n'), language).toMatch(/lack the featured image \(and the keywords, unless the feed/);
+      }
+    };
+    await later(() => 0);
+    // ... unless the sitemap changed (the other language's article may have gone): then each is retried once.
+    await publish(s, { site: 12, title: 'news', slug: 'a-new-slug', language: 'de', content: '<p>de</p>' });
+    await later((incomplete) => incomplete.length);
   });
 
   it("an article unpublished in one language leaves that language's store although the sitemap lists its slug in another", async () => {

@@ -8,6 +8,7 @@ import {
   type PlanInput,
 } from '../../src/loader/sync-plan.js';
 import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
+import { retryDelayMs } from '../../src/loader/state.js';
 import { summaryLine } from '../../src/loader/summary.js';
 import type { EntryState } from '../../src/loader/state.js';
 
@@ -408,6 +409,12 @@ describe('budget arithmetic', () => {
     expect(
       detailSlots({ maxRequests: 4, reserve: 0, spent: 1, remaining: 100, waiting: { shares: 3, singles: 0 } }),
     ).toBe(3);
+  });
+
+  it('retries of a detail answered in another language wait 1, 2, 4 ... hours, at most a day (the first at once)', () => {
+    expect([undefined, 0, 1, 2, 3, 5, 6, 40].map((n) => retryDelayMs(n) / 3_600_000)).toEqual([
+      0, 0, 1, 2, 4, 16, 24, 24,
+    ]);
   });
 
   it('revalidations: at most 10% of the hourly limit per sliding hour, at least one', () => {
