@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
+import { readRecords, writeRecords } from './cache-file.js';
 import { inspectImage } from './image-header.js';
 
 export interface ImageLimits {
@@ -77,18 +77,11 @@ function validators(headers: Headers): Pick<Freshness, 'etag' | 'lastModified'> 
   return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
 }
 
+const isFreshness = (value: unknown): value is Freshness =>
+  typeof (value as Freshness | null)?.name === 'string' && typeof (value as Freshness).until === 'number';
+
 function readFreshness(dir: string): Map<string, Freshness> {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(join(dir, FRESHNESS_FILE), 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null) return new Map();
-    return new Map(
-      Object.entries(parsed as Record<string, Freshness>).filter(
-        ([, record]) => typeof record?.name === 'string' && typeof record.until === 'number',
-      ),
-    );
-  } catch {
-    return new Map();
-  }
+  return new Map(Object.entries(readRecords(join(dir, FRESHNESS_FILE), isFreshness)));
 }
 
 /**
@@ -172,14 +165,8 @@ export class ImageCache {
       const record = this.freshness.get(hash);
       if (record) merged.set(hash, record);
     }
-    const tmp = join(this.dir, `${FRESHNESS_FILE}.${process.pid}.tmp`);
-    try {
-      writeFileSync(tmp, JSON.stringify(Object.fromEntries(merged)));
-      renameSync(tmp, join(this.dir, FRESHNESS_FILE));
-      this.changed.clear();
-    } catch {
-      // Without the record the copies are revalidated on the next build: slower, never wrong.
-    }
+    // Without the record the copies are revalidated on the next build: slower, never wrong.
+    if (writeRecords(join(this.dir, FRESHNESS_FILE), Object.fromEntries(merged))) this.changed.clear();
   }
 
   /** A copy written before the cache kept records counts as stale: asked about once, then recorded. */

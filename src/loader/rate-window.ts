@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RateLimitState } from '../client/index.js';
+import { readRecords, writeRecords } from './cache-file.js';
 import { shortHash } from './fingerprint.js';
 
 /**
@@ -121,16 +121,6 @@ function isSeen(value: unknown): value is Seen {
   );
 }
 
-function readWindows(file: string): Record<string, Seen> {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => isSeen(value))) as Record<string, Seen>;
-  } catch {
-    return {};
-  }
-}
-
 /**
  * What an earlier process saw of this key's window, while it still describes the current one, when this
  * process saw nothing later: a build that starts at the reserve then keeps its store instead of listing.
@@ -145,7 +135,7 @@ export function restoreWindow(
   if (!cacheDir) return undefined;
   const key = windowKey(baseUrl, apiKey);
   const file = windowFile(cacheDir);
-  const saved = readWindows(file)[key];
+  const saved = readRecords(file, isSeen)[key];
   if (!saved || now >= saved.expires || saved.seenAt <= forgottenAt(key)) return undefined;
   const mine = lastSeen.get(key);
   if (mine && saved.seenAt <= mine.seenAt) return undefined;
@@ -160,14 +150,8 @@ export function saveWindow(cacheDir: URL | undefined, baseUrl: string, apiKey: s
   if (!cacheDir || !seen) return;
   const file = windowFile(cacheDir);
   const windows = Object.fromEntries(
-    Object.entries(readWindows(file)).filter(([other, value]) => other !== key && now < value.expires),
+    Object.entries(readRecords(file, isSeen)).filter(([other, value]) => other !== key && now < value.expires),
   );
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ ...windows, [key]: seen }));
-    renameSync(tmp, file);
-  } catch {
-    // Unwritable cacheDir: the next build learns the window from its first response, as before.
-  }
+  // Unwritable cacheDir: the next build learns the window from its first response, as before.
+  writeRecords(file, { ...windows, [key]: seen });
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readRecords, writeRecords } from './cache-file.js';
 import { shortHash } from './fingerprint.js';
 
 /**
@@ -20,16 +20,7 @@ function keyOf(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
 }
 
-function readLog(file: string): Record<string, number[]> {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, number[]>)
-      : {};
-  } catch {
-    return {};
-  }
-}
+const isTimes = (value: unknown): value is number[] => Array.isArray(value);
 
 /**
  * The key's revalidation times of the last hour (ms since epoch), or undefined where there is no log to read
@@ -42,7 +33,7 @@ export function sharedRevalidations(
   now: number,
 ): number[] | undefined {
   if (!cacheDir) return undefined;
-  const times = readLog(logFile(cacheDir))[keyOf(baseUrl, apiKey)];
+  const times = readRecords(logFile(cacheDir), isTimes)[keyOf(baseUrl, apiKey)];
   if (!Array.isArray(times)) return undefined;
   return times.filter((t) => typeof t === 'number' && now - t < HOUR_MS);
 }
@@ -57,19 +48,13 @@ export function recordRevalidations(
 ): void {
   if (!cacheDir) return;
   const file = logFile(cacheDir);
-  const log = readLog(file);
+  const log = readRecords(file, isTimes);
   for (const [key, list] of Object.entries(log)) {
-    const kept = Array.isArray(list) ? list.filter((t) => now - t < HOUR_MS) : [];
+    const kept = list.filter((t) => now - t < HOUR_MS);
     if (kept.length) log[key] = kept;
     else delete log[key];
   }
   log[keyOf(baseUrl, apiKey)] = times.filter((t) => now - t < HOUR_MS);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    // Whole or not at all: a half-written log would read as none.
-    writeFileSync(`${file}.tmp`, JSON.stringify(log));
-    renameSync(`${file}.tmp`, file);
-  } catch {
-    // Each loader still counts its own (its state): the shares are not pooled until the log can be written.
-  }
+  // Unwritten, each loader still counts its own (its state): the shares are not pooled until it can be written.
+  writeRecords(file, log);
 }
