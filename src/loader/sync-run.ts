@@ -84,16 +84,13 @@ export async function runArticlesSync(
   const site = `site ${opts.siteId}`;
   const cacheDir: URL | undefined = ctx.config?.cacheDir;
   const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
+  // The stored entries against the image step (and, `reparse`, through the schema again), but those in `skip`.
+  const refreshStored = (skip: ReadonlySet<string>, reparse: boolean) =>
+    refreshStoredImages(ctx, images, (data, html) => pageDigest(ctx, data, html), skip, reparse);
   // Without a request: a build that keeps what is stored still shows it through this content config's schema.
   const keepStored = async () => {
     if (!seeded) return;
-    const refused = await refreshStoredImages(
-      ctx,
-      images,
-      (data, html) => pageDigest(ctx, data, html),
-      new Set(),
-      true,
-    );
+    const refused = await refreshStored(new Set(), true);
     if (refused.length) throw schemaFailure(site, refused);
   };
 
@@ -250,15 +247,9 @@ export async function runArticlesSync(
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);
 
-  const refusedOnRefresh = await refreshStoredImages(
-    ctx,
-    images,
-    (data, html) => pageDigest(ctx, data, html),
-    // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another
-    // language, left its entry as it was (its images too).
-    outcome.touched,
-    seeded,
-  );
+  // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another language,
+  // left its entry as it was (its images too).
+  const refusedOnRefresh = await refreshStored(outcome.touched, seeded);
   shareWindow();
   // Stored from the feed while the detail answers another language: pending until a detail completes them.
   const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
