@@ -41,6 +41,11 @@ export interface ArticleLinkContext extends BlogLayout {
    * (src/integration/link-tags.ts) reads it from `<html lang>` when not given.
    */
   pageLanguage?: string | undefined;
+  /**
+   * Articles the service stopped publishing (`unpublishedKey(language, slug)`; language '' when the loader had
+   * none): a link to one that the blog does not have (in that language) loses its address (`UNLINK`).
+   */
+  unpublished?: ReadonlySet<string> | undefined;
 }
 
 /** One article named by a service URL: its slug, and its language when the URL carries one (`/fr/blog/x/`). */
@@ -230,6 +235,32 @@ export function blogUrlOfArticle(ref: ArticleRef, ctx: ArticleLinkContext): stri
   const url = blogArticleUrlObject(ref.slug, ctx, articleLanguage(ref, ctx));
   if (url === undefined || ctx.pages === undefined) return url?.href;
   return ctx.pages.has(blogPageKey(url, ctx.blogSite)) ? url.href : undefined;
+}
+
+/** A link target that means "drop the address": the link stays as text, sending readers nowhere. */
+export const UNLINK = '';
+
+/** The key of an unpublished article in `ArticleLinkContext.unpublished`. */
+export function unpublishedKey(language: string, slug: string): string {
+  return `${language.toLowerCase().replace('_', '-')}:${slug}`;
+}
+
+/**
+ * Whether a link names an article that the service stopped publishing and the blog does not have in the
+ * language the link asks for (the URL's, else the page's): its page answers 404 on the service too. `url`
+ * is the blog's or the service's URL of the article.
+ */
+export function isUnpublishedLink(url: URL, ctx: ArticleLinkContext): boolean {
+  const gone = ctx.unpublished;
+  if (gone === undefined || gone.size === 0) return false;
+  const ref = serviceArticleRef(url, ctx.serviceOrigins) ?? blogArticleRef(url, ctx);
+  if (ref === undefined) return false;
+  const language = ref.language ?? ctx.pageLanguage;
+  const named =
+    gone.has(unpublishedKey('', ref.slug)) || (language !== undefined && gone.has(unpublishedKey(language, ref.slug)));
+  if (!named) return false;
+  // Still on the blog in that language (or, for a link naming none, in any): its page answers.
+  return !hasArticle(language === undefined ? { slug: ref.slug } : { slug: ref.slug, language }, ctx);
 }
 
 /**

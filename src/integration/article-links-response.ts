@@ -1,4 +1,10 @@
-import { articleLinkTarget, type ArticleLinkContext } from '../html/article-links.js';
+import {
+  articleLinkTarget,
+  isUnpublishedLink,
+  parseUrl,
+  UNLINK,
+  type ArticleLinkContext,
+} from '../html/article-links.js';
 import { articleLinkContextOf } from './known-articles.js';
 import { linkRewriteStream, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
@@ -22,10 +28,19 @@ export function rewritable(headers: Headers): boolean {
   return encoding === '' || encoding === 'identity';
 }
 
-/** The link target of one page: its `<html lang>` (read as the page is scanned) settles a link that names no language. */
+/**
+ * The link target of one page: its `<html lang>` (read as the page is scanned) settles a link that names no
+ * language. A link to an article the service stopped publishing, which the blog does not have, loses its
+ * address (`UNLINK`): both the blog's page and the service's answer 404.
+ */
 export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
-  return (href, pageLanguage) =>
-    articleLinkTarget(href, pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage });
+  return (href, pageLanguage) => {
+    const page = pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage };
+    const target = articleLinkTarget(href, page);
+    if (target !== undefined || page.unpublished === undefined) return target;
+    const url = /^https?:\/\//i.test(href.trim()) ? parseUrl(href.trim()) : null;
+    return url !== null && isUnpublishedLink(url, page) ? UNLINK : undefined;
+  };
 }
 
 /**

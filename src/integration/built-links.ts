@@ -87,6 +87,7 @@ function passFingerprint(config: RouteConfig): string {
           languages:
             articles.languages &&
             Object.fromEntries(Object.entries(articles.languages).map(([slug, list]) => [slug, sorted(list)])),
+          unpublished: sorted(articles.unpublished),
         },
       },
     }),

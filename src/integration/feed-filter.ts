@@ -24,6 +24,8 @@ export interface KnownArticles {
   languages?: Readonly<Record<string, readonly string[]>> | undefined;
   /** The pages the build wrote (see `pageKey`), when known: an article without its page is not listed. */
   pages?: ReadonlySet<string> | undefined;
+  /** Articles the service stopped publishing (see `ArticleLinkContext.unpublished`). */
+  unpublished?: ReadonlySet<string> | undefined;
 }
 
 export interface FilterResult {

@@ -1,4 +1,4 @@
-import { pageKey, type ArticleLinkContext } from '../html/article-links.js';
+import { pageKey, unpublishedKey, type ArticleLinkContext } from '../html/article-links.js';
 import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
 import type { KnownArticles } from './feed-filter.js';
 import type { RouteConfig } from './route-config.js';
@@ -20,7 +20,15 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
       if (!list.includes(language)) list.push(language);
     }
   for (const list of Object.values(languages)) list.sort();
-  return { slugs: [...slugs].sort(), origins: [...origins].sort(), languages };
+  const unpublished = [
+    ...new Set(mine.flatMap((c) => (c.unpublished ?? []).map((slug) => unpublishedKey(c.language ?? '', slug)))),
+  ].sort();
+  return {
+    slugs: [...slugs].sort(),
+    origins: [...origins].sort(),
+    languages,
+    ...(unpublished.length > 0 ? { unpublished } : {}),
+  };
 }
 
 /**
@@ -38,6 +46,7 @@ export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly stri
     origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])],
     languages: articles.languages,
     pages: config.builtPages === undefined ? undefined : new Set(config.builtPages.map(pageKey)),
+    ...(articles.unpublished ? { unpublished: new Set(articles.unpublished) } : {}),
   };
 }
 
@@ -59,6 +68,7 @@ export function articleLinkContextOf(
     known: known.slugs,
     languages: known.languages,
     pages: known.pages,
+    ...(known.unpublished ? { unpublished: known.unpublished } : {}),
   };
 }
 

@@ -5,7 +5,10 @@
  * ASCII `href` is ever rewritten (a service URL is ASCII; anything else is left as it is).
  */
 
-/** The new `href` of a link (absolute, ASCII), or undefined to leave it; with the page's `<html lang>`, if any. */
+/**
+ * The new `href` of a link (absolute, ASCII), undefined to leave it, or '' to remove the attribute (the link
+ * stays as text: its article's page answers 404 everywhere); with the page's `<html lang>`, if any.
+ */
 export type LinkTarget = (href: string, pageLanguage: string | undefined) => string | undefined;
 
 /**
@@ -65,6 +68,7 @@ function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
   // The new href is ASCII (the blog's URL, percent-encoded), so it goes back into the bytes as is.
   // eslint-disable-next-line no-control-regex
   if (next === undefined || !/^[\x00-\x7f]*$/.test(next)) return tag;
+  if (next === '') return tag.slice(0, match.index) + tag.slice(match.index + whole.length);
   return (
     tag.slice(0, match.index) +
     `${start}${quote}${encodeAttribute(next)}${quote}` +

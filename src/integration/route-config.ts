@@ -30,7 +30,18 @@ export interface RouteConfig {
    * filters and budget, as the loaders recorded them in this build. Undefined when the project has no
    * articles loader for the site (the routes then list every article the service publishes).
    */
-  articles?: { slugs: string[]; origins: string[]; languages?: Record<string, string[]> } | undefined;
+  articles?:
+    | {
+        slugs: string[];
+        origins: string[];
+        languages?: Record<string, string[]>;
+        /**
+         * Articles the service stopped publishing, each `<language>:<slug>` (the removing loader's `language`,
+         * '' without one; see PublishedCollection.unpublished): links to them lose their address.
+         */
+        unpublished?: string[];
+      }
+    | undefined;
   /**
    * Static output, in `astro:build:done` only: the pages the build wrote (base-relative paths, see
    * `pageKey`). An article whose page is not among them is neither listed nor linked to.

@@ -7,6 +7,7 @@ import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
 import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
+import { readState } from './state.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 
 /**
@@ -37,7 +38,12 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
         runArticlesSync(labelled, resolved, key, seeded > 0),
       ).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
-        recordPublishedArticles(context, resolved.siteId),
+        recordPublishedArticles(
+          context,
+          resolved.siteId,
+          readState(context.meta.get(`${key}:state`)).state.unpublished,
+          resolved.language ?? '',
+        ),
       );
     },
   } satisfies Loader;

@@ -24,6 +24,13 @@ export interface PublishedCollection {
   origins: string[];
   /** Each article's language (`data.language`), for the RSS handler's `language` filter. */
   languages: Record<string, string>;
+  /**
+   * Slugs the loader removed because the service no longer publishes them (its state's `unpublished`), with
+   * the loader's `language` ('' without one): the blog's links to them lose their address.
+   */
+  unpublished?: string[];
+  /** The loader's `language` option, '' without one: the language `unpublished` speaks of. */
+  language?: string;
 }
 
 type Registry = Map<string, PublishedCollection>;
@@ -56,7 +63,12 @@ export function articleHosts(counts: ReadonlyMap<string, number>, total: number)
 }
 
 /** Records what `context.store` holds now; called at the end of every load of an articles collection. */
-export function recordPublishedArticles(context: Pick<LoaderContext, 'collection' | 'store'>, siteId: number): void {
+export function recordPublishedArticles(
+  context: Pick<LoaderContext, 'collection' | 'store'>,
+  siteId: number,
+  unpublished: readonly string[] = [],
+  language = '',
+): void {
   const slugs: string[] = [];
   const origins = new Map<string, number>();
   const languages: Record<string, string> = {};
@@ -75,6 +87,8 @@ export function recordPublishedArticles(context: Pick<LoaderContext, 'collection
     slugs: slugs.sort(),
     origins: articleHosts(origins, slugs.length),
     languages,
+    unpublished: [...unpublished].sort(),
+    language,
   });
 }
 
@@ -85,6 +99,7 @@ export function publishedCollections(): PublishedCollection[] {
     slugs: [...c.slugs],
     origins: [...c.origins],
     languages: { ...c.languages },
+    unpublished: [...(c.unpublished ?? [])],
   }));
 }
 

@@ -74,8 +74,34 @@ export const syncStateSchema = z.object({
    * without a conditional GET, because their only other source, the feed's copy, is absent from a 304.
    */
   feedWanted: z.boolean().optional(),
+  /**
+   * Slugs this loader removed because the service stopped publishing them (the list and the public sitemap
+   * both lacked them), oldest first, at most UNPUBLISHED_KEPT: the blog's links to them lose their address
+   * rather than send readers to a page that answers 404 on the service too. A slug listed again leaves.
+   */
+  unpublished: z.array(z.string()).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
+
+/** How many unpublished slugs the state remembers (see `unpublished`). */
+export const UNPUBLISHED_KEPT = 1000;
+
+/**
+ * The state's `unpublished` after a build: the slugs it removed that the public sitemap (every published
+ * article) lacks too join, those listed or stored again leave. Unknown (`sitemapSlugs` undefined: the
+ * sitemap could not be read) adds nothing: a removal is then no evidence that the service dropped the page.
+ */
+export function nextUnpublished(
+  previous: readonly string[] | undefined,
+  removed: readonly string[],
+  sitemapSlugs: ReadonlySet<string> | undefined,
+  present: (slug: string) => boolean,
+): string[] | undefined {
+  const gone = sitemapSlugs === undefined ? [] : removed.filter((slug) => !sitemapSlugs.has(slug));
+  const joined = new Set(gone);
+  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !present(slug)), ...gone];
+  return next.length === 0 ? undefined : next.slice(-UNPUBLISHED_KEPT);
+}
 
 export const EMPTY_STATE: SyncState = { version: 1, entries: {} };
 

@@ -5,7 +5,7 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { incompleteElsewhere, readState, type SyncState } from './state.js';
+import { incompleteElsewhere, nextUnpublished, readState, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, waitingBehind } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
@@ -234,6 +234,14 @@ export async function runArticlesSync(
     ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
   });
   applyRemovals(apply, removals.remove);
+  const unpublished = nextUnpublished(
+    state.unpublished,
+    removals.remove,
+    signals.sitemapSlugs,
+    (slug) => items.has(slug) || store.has(slug),
+  );
+  if (unpublished) state.unpublished = unpublished;
+  else delete state.unpublished;
   if (removals.deferred) {
     logger.info(
       `Kept ${removals.deferred} article(s) no longer listed until the new article(s) of the same title and date are stored (a renamed slug keeps its old entry meanwhile).`,

@@ -3,7 +3,8 @@
  * change), by real builds of the model site (`/[lang]/blog/[slug]/`, one loader per language): a link that an
  * earlier build pointed at the blog's page of an article goes back to the service once the blog no longer
  * has that article in that language, never to a page the build did not write (found by the site model test:
- * `/en/blog/<slug>/` answered 404 while the blog had `<slug>` only in fr).
+ * `/en/blog/<slug>/` answered 404 while the blog had `<slug>` only in fr); and when the service no longer
+ * publishes it either, the link loses its address (its text stays), rather than name the service's dead page.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -25,21 +26,25 @@ afterEach(async () => {
 const SERVICE = 'https://pro-blog.example.com';
 const BLOG = 'https://blog.example.com';
 
-/** The hrefs of the links inside a built article page's body. */
+/** The links inside a built article page's body: each one's href, or its text when it has none. */
 async function linksOf(outDir: string, page: string): Promise<string[]> {
   const html = await readFile(join(outDir, page, 'index.html'), 'utf8');
   const body = /<div class="body">([\s\S]*)<\/div>\s*<\/article>/.exec(html)?.[1] ?? '';
-  return [...body.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+  return [...body.matchAll(/<a\b([^>]*)>([^<]*)<\/a>/g)].map((m) => {
+    const href = /\shref="([^"]*)"/.exec(m[1]!)?.[1];
+    return href === undefined ? `(no href) ${m[2]}` : href.replaceAll('&amp;', '&');
+  });
 }
 
 describe('links of pages kept by an incremental build', () => {
-  it('a link to an article the blog no longer has in that language goes back to the service', async () => {
+  it('a link to an article the blog no longer has in that language goes back to the service, or loses its address when the service dropped it too', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
     const site = await isolatedSite('model-site', 'kept-links');
     owned.push({ sim, site });
     const publish = (slug: string, language: string, content: string) =>
       publishModelArticle(sim.url, slug, language, { after: content });
-    // "pair" in en and fr, "solo" in en only; "page" (en) links to en "pair" and to "solo".
+    // "pair" in en and fr, "solo" in en only; "page" (en) links to en "pair", to "solo" and to "other" (an article
+    // the blog never had, on the service).
     await publish('pair', 'en', '');
     await publish('pair', 'fr', '');
     await publish('solo', 'en', '');
@@ -48,13 +53,17 @@ describe('links of pages kept by an incremental build', () => {
     await publish(
       'page',
       'en',
-      `<p><a href="${SERVICE}/en/blog/pair/">pair</a> <a href="${SERVICE}/en/blog/solo/#top">solo</a></p>`,
+      `<p><a href="${SERVICE}/en/blog/pair/">pair</a> <a href="${SERVICE}/en/blog/solo/#top">solo</a> <a href="${SERVICE}/en/blog/other/">other</a></p>`,
     );
     const build = modelSiteBuild(site, sim);
 
     const first = await build();
     expect(first.error).toBeUndefined();
-    expect(await linksOf(site.outDir, 'en/blog/page')).toEqual([`${BLOG}/en/blog/pair/`, `${BLOG}/en/blog/solo/#top`]);
+    expect(await linksOf(site.outDir, 'en/blog/page')).toEqual([
+      `${BLOG}/en/blog/pair/`,
+      `${BLOG}/en/blog/solo/#top`,
+      `${SERVICE}/en/blog/other/`,
+    ]);
 
     // en "pair" and "solo" leave the service; "page" does not change, so the build keeps its page as it was.
     await admin(sim.url, 'DELETE', 'articles/12/pair?language=en');
@@ -65,10 +74,12 @@ describe('links of pages kept by an incremental build', () => {
     expect(second.logs).toMatch(/lang-en\] 2 articles: 0 new, 0 changed, 2 removed/);
     expect(existsSync(join(site.outDir, 'en/blog/pair/index.html'))).toBe(false);
     expect(existsSync(join(site.outDir, 'fr/blog/pair/index.html'))).toBe(true);
-    // Neither link names a page the blog does not have: both go back to the service, fragment kept.
+    // No link names a page that answers 404: the two articles the service dropped keep only their text (before,
+    // they went back to the service's URL, which answers 404 too); the one never loaded stays as it was.
     expect(await linksOf(site.outDir, 'en/blog/page')).toEqual([
-      `${SERVICE}/en/blog/pair/`,
-      `${SERVICE}/en/blog/solo/#top`,
+      '(no href) pair',
+      '(no href) solo',
+      `${SERVICE}/en/blog/other/`,
     ]);
   });
 

@@ -1,0 +1,80 @@
+/**
+ * Links to an article the service stopped publishing: the loader remembers the slugs it removed that the public
+ * sitemap lacks too (`nextUnpublished`), and a link to one that the blog does not have in the language it asks
+ * for loses its address (`articleTargetOf` answers UNLINK; the page rewrite drops the `href`): the blog's page
+ * and the service's both answer 404. Before, the link went back to the service's dead URL.
+ */
+import { describe, expect, it } from 'vitest';
+import { unpublishedKey, type ArticleLinkContext } from '../../src/html/article-links.js';
+import { articleTargetOf } from '../../src/integration/article-links-response.js';
+import { rewriteLinkChunk } from '../../src/integration/link-tags.js';
+import { nextUnpublished, UNPUBLISHED_KEPT } from '../../src/loader/state.js';
+
+const S = 'https://pro-blog.example.com';
+const B = 'https://blog.example.com/';
+const ctx: ArticleLinkContext = {
+  blogSite: B,
+  articlePattern: '/[lang]/blog/[slug]/',
+  trailingSlash: 'always',
+  serviceOrigins: [S],
+  known: new Set(['pair', 'kept']),
+  languages: { pair: ['fr'], kept: ['en'] },
+  unpublished: new Set([unpublishedKey('en', 'pair'), unpublishedKey('en', 'solo'), unpublishedKey('', 'any')]),
+};
+
+describe('links to articles the service unpublished', () => {
+  const target = articleTargetOf(ctx);
+
+  it('lose their address when the blog lacks the article in that language: service URL or blog URL', () => {
+    expect(target(`${S}/en/blog/solo/#top`, undefined)).toBe('');
+    expect(target(`${B}en/blog/solo/`, undefined)).toBe('');
+    // "pair" is gone in en, still on the blog in fr.
+    expect(target(`${S}/en/blog/pair/`, undefined)).toBe('');
+    // Recorded by a loader without a language: gone in every language.
+    expect(target(`${S}/de/blog/any/`, undefined)).toBe('');
+    expect(target(`${S}/blog/any/`, undefined)).toBe('');
+    // A link without a language takes the page's.
+    expect(target(`${S}/blog/solo/`, 'en')).toBe('');
+  });
+
+  it('keep it where the article still answers: on the blog, in another language, or never recorded', () => {
+    expect(target(`${S}/fr/blog/pair/`, undefined)).toBe(`${B}fr/blog/pair/`);
+    expect(target(`${S}/fr/blog/solo/`, undefined)).toBeUndefined();
+    expect(target(`${S}/blog/solo/`, 'fr')).toBeUndefined();
+    expect(target(`${S}/blog/solo/`, undefined)).toBeUndefined();
+    expect(target(`${S}/en/blog/other/`, undefined)).toBeUndefined();
+    expect(target(`${S}/en/blog/kept/`, undefined)).toBe(`${B}en/blog/kept/`);
+    expect(target('https://elsewhere.example.com/en/blog/solo/', undefined)).toBeUndefined();
+    expect(articleTargetOf({ ...ctx, unpublished: undefined })(`${S}/en/blog/solo/`, undefined)).toBeUndefined();
+  });
+
+  it('the page rewrite drops the href and keeps the rest of the tag and the text', () => {
+    const html = `<html lang="en"><p><a class="x" href="${S}/en/blog/solo/" rel="noopener">solo</a> <a href="${S}/fr/blog/pair/">pair</a></p>`;
+    expect(rewriteLinkChunk(html, target, true).out).toBe(
+      `<html lang="en"><p><a class="x" rel="noopener">solo</a> <a href="${B}fr/blog/pair/">pair</a></p>`,
+    );
+  });
+});
+
+describe('nextUnpublished: what the loader remembers', () => {
+  const none = () => false;
+
+  it('removed slugs that the sitemap lacks join; those it lists do not (a filter, not the service, removed them)', () => {
+    expect(nextUnpublished(undefined, ['a', 'b'], new Set(['b']), none)).toEqual(['a']);
+  });
+
+  it('adds nothing when the sitemap could not be read: a removal alone is no evidence', () => {
+    expect(nextUnpublished(undefined, ['a'], undefined, none)).toBeUndefined();
+    expect(nextUnpublished(['x'], ['a'], undefined, none)).toEqual(['x']);
+  });
+
+  it('a slug listed or stored again leaves; the oldest go past the cap', () => {
+    expect(nextUnpublished(['x', 'y'], [], new Set(), (slug) => slug === 'x')).toEqual(['y']);
+    expect(nextUnpublished(['x'], ['x'], new Set(), none)).toEqual(['x']);
+    const many = Array.from({ length: UNPUBLISHED_KEPT }, (_, i) => `old-${i}`);
+    const next = nextUnpublished(many, ['new'], new Set(), none)!;
+    expect(next).toHaveLength(UNPUBLISHED_KEPT);
+    expect(next.at(-1)).toBe('new');
+    expect(next[0]).toBe('old-1');
+  });
+});
