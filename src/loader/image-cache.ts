@@ -49,6 +49,8 @@ interface Freshness {
   name: string;
   /** Until when (ms) the copy is fresh. */
   until: number;
+  /** When (ms) the host was last asked about it: the copies asked about longest ago go first. */
+  checked?: number;
   etag?: string;
   lastModified?: string;
 }
@@ -90,8 +92,10 @@ function readFreshness(dir: string): Map<string, Freshness> {
  * past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
  * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`, the old file
  * kept), so that every article naming the image is written again and its page rendered again; a failed
- * revalidation keeps the copy (stale rather than broken). Bounded in size, count, time and concurrency; never
- * throws: a failure comes back as a reason.
+ * revalidation keeps the copy (stale rather than broken). Downloads and revalidations share images.maxDownloads:
+ * past it a stale copy is used as it is and asked about in a later build (`deferredChecks`), so a host that
+ * sends `no-cache` costs a build at most that many requests, not one per image. Bounded in size, count, time
+ * and concurrency; never throws: a failure comes back as a reason.
  */
 export class ImageCache {
   readonly downloaded: string[] = [];
@@ -102,6 +106,8 @@ export class ImageCache {
   readonly replaced: string[] = [];
   /** Revalidations that failed (the copy was kept). */
   keptStale = 0;
+  /** Stale copies used without asking, images.maxDownloads being spent: asked about in a later build. */
+  deferredChecks = 0;
   private cached = new Map<string, string>();
   /** Revalidations that failed in a row, per host (see HOST_FAILURES_BEFORE_PAUSE). */
   private hostFailures = new Map<string, number>();
@@ -147,14 +153,29 @@ export class ImageCache {
       this.reused += 1;
       return Promise.resolve({ file: hit });
     }
-    return this.once(hash, () => (hit ? this.revalidate(url, hash, hit) : this.download(url, hash)));
+    return this.once(hash, () => (hit ? this.check(url, hash, hit) : this.download(url, hash)));
   }
 
   /** Asks the host again about a cached copy of `url` that is no longer fresh (nothing for a fresh or unknown one). */
   async revalidateIfStale(url: string): Promise<void> {
     const hash = cacheName(url);
     const hit = this.cached.get(hash);
-    if (hit && !this.fresh(hash, hit)) await this.once(hash, () => this.revalidate(url, hash, hit));
+    if (hit && !this.fresh(hash, hit)) await this.once(hash, () => this.check(url, hash, hit));
+  }
+
+  /** When the host was last asked about `url`'s copy (0: never recorded): the longest ago first. */
+  checkedAt(url: string): number {
+    return this.freshness.get(cacheName(url))?.checked ?? 0;
+  }
+
+  /** A stale copy revalidated within images.maxDownloads, else used as it is until a later build. */
+  private check(url: string, hash: string, name: string): Promise<ImageResult> {
+    if (this.started >= this.limits.maxDownloads) {
+      this.deferredChecks += 1;
+      return Promise.resolve({ file: name });
+    }
+    this.started += 1;
+    return this.revalidate(url, hash, name);
   }
 
   /** Keeps what was learnt of each copy's freshness for the next build (merged with other loaders' records). */
@@ -191,6 +212,7 @@ export class ImageCache {
     this.freshness.set(hash, {
       name,
       until: freshUntil(headers, this.now()),
+      checked: this.now(),
       ...(fresh.etag ? { etag: fresh.etag } : {}),
       ...(fresh.lastModified ? { lastModified: fresh.lastModified } : {}),
     });

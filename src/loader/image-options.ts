@@ -32,7 +32,11 @@ export const imagesOptionSchema = z.union([
      * @default 40000000 (40 megapixels)
      */
     maxPixels: z.number().int().min(1).max(1_000_000_000).default(IMAGE_DEFAULTS.maxPixels),
-    /** At most this many downloads per build; the rest keep their remote URL and are fetched next build. @default 500 */
+    /**
+     * At most this many image requests per build: downloads (the rest keep their remote URL and are fetched
+     * next build) and revalidations of stale copies (the rest are used as they are, asked first next build).
+     * @default 500
+     */
     maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),
     /** Timeout of one image download, in milliseconds. @default 15000 */
     timeoutMs: z.number().int().min(100).max(600_000).default(IMAGE_DEFAULTS.timeoutMs),

@@ -165,7 +165,10 @@ export async function createImageStep(
         const url = local.startsWith(prefix) ? urls.get(fileOf(local)) : undefined;
         if (url) sources.add(url);
       }
-      await Promise.all([...sources].map((url) => cache.revalidateIfStale(url)));
+      // The copies asked about longest ago first: past images.maxDownloads the rest wait for a later build,
+      // which then starts with them.
+      const order = [...sources].sort((a, b) => cache.checkedAt(a) - cache.checkedAt(b));
+      await Promise.all(order.map((url) => cache.revalidateIfStale(url)));
     },
     finish(warn) {
       if (failures.length) {
@@ -188,6 +191,10 @@ export async function createImageStep(
       if (cache.replaced.length)
         parts.push(`${cache.replaced.length} replaced under the same URL (their articles written again)`);
       if (cache.keptStale) parts.push(`${cache.keptStale} kept after a failed revalidation (asked again next build)`);
+      if (cache.deferredChecks)
+        parts.push(
+          `${cache.deferredChecks} stale kept unasked, asked in a later build (images.maxDownloads ${option.maxDownloads})`,
+        );
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);

@@ -76,3 +76,36 @@ describe('ImageCache revalidation against a failing host', () => {
     expect(up.requests).toHaveLength(10);
   });
 });
+
+describe('ImageCache revalidation within images.maxDownloads', () => {
+  it('a no-cache host costs a build at most maxDownloads requests; the copies asked about longest ago go first', async () => {
+    const png = encodePng(Buffer.alloc(4 * 4 * 3, 90), 4, 4);
+    const up = await host(() => png);
+    const urls = Array.from({ length: 10 }, (_, i) => `${up.url}/media/${i}.png`);
+    const dir = await cacheWith(urls, png);
+    const limits = { ...LIMITS, maxDownloads: 4 };
+    let now = Date.UTC(2026, 10, 26);
+    /** One build: the loader's order (images-step.ts), oldest check first. */
+    const build = async () => {
+      now += 60_000;
+      const cache = new ImageCache(dir, limits, fetch, () => now);
+      await cache.open();
+      const before = up.requests.length;
+      const order = [...urls].sort((a, b) => cache.checkedAt(a) - cache.checkedAt(b));
+      await Promise.all(order.map((url) => cache.revalidateIfStale(url)));
+      // Every copy is still served, asked about or not.
+      for (const url of urls) await expect(cache.get(url)).resolves.toEqual({ file: `${cacheName(url)}.png` });
+      cache.save();
+      return { asked: up.requests.slice(before).map((path) => urls.indexOf(`${up.url}${path}`)), cache };
+    };
+    const first = await build();
+    expect(first.asked).toHaveLength(4);
+    expect(first.cache.revalidated).toBe(4);
+    expect(first.cache.deferredChecks).toBe(6);
+    const second = await build();
+    const third = await build();
+    // Never asked before, then the ones asked longest ago: all ten within three builds, none twice before that.
+    expect(new Set([...first.asked, ...second.asked, ...third.asked.slice(0, 2)]).size).toBe(10);
+    expect(third.asked.slice(2).every((i) => first.asked.includes(i))).toBe(true);
+  });
+});
