@@ -12,6 +12,14 @@ export interface RelatedArticle {
   language?: string;
 }
 
+/** An article as another one links to it: its language only where the service's URLs carry it (`sharedSlugs`). */
+export function relatedArticle(
+  article: { slug: string; title: string; language: string },
+  sharedSlugs: boolean,
+): RelatedArticle {
+  return { slug: article.slug, title: article.title, ...(sharedSlugs ? { language: article.language } : {}) };
+}
+
 export interface BodyInput {
   title: string;
   topic: string;

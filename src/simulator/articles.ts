@@ -1,5 +1,5 @@
 import { siteOrigin, type SiteDefinition } from './accounts.js';
-import { generateArticleBody, type ArticleLength, type RelatedArticle } from './article-body.js';
+import { generateArticleBody, relatedArticle, type ArticleLength, type RelatedArticle } from './article-body.js';
 import { bankFor, LANGUAGES } from './corpus.js';
 import { mediaUrl } from './media.js';
 import { htmlToText, slugify, truncateText } from './html.js';
@@ -127,7 +127,7 @@ function generateSeeded(site: SiteDefinition, seed: number, count: number, share
   return drafts.map((draft, i) => {
     const related: RelatedArticle[] = [drafts[i + 1] ?? drafts[i - 2], drafts[i + 2] ?? drafts[i - 1]]
       .filter((d): d is NonNullable<typeof d> => d !== undefined && d !== draft)
-      .map((d) => ({ slug: d.slug, title: d.title, ...(sharedSlugs ? { language: d.language } : {}) }));
+      .map((d) => relatedArticle(d, sharedSlugs));
     const content = generateArticleBody(
       {
         title: draft.title,

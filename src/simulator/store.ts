@@ -1,5 +1,5 @@
 import { PLANS, SITES, USERS, type SiteDefinition, type UserDefinition } from './accounts.js';
-import type { RelatedArticle } from './article-body.js';
+import { relatedArticle, type RelatedArticle } from './article-body.js';
 import { seedArticles, type ArticleRecord } from './articles.js';
 import { seedKeywords, type KeywordState } from './keyword-data.js';
 import { serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
@@ -86,7 +86,7 @@ export class ContentStore {
     const shared = this.variants().sharedSlugs;
     return this.published(siteId)
       .slice(0, 2)
-      .map((a) => ({ slug: a.slug, title: a.title, ...(shared ? { language: a.language } : {}) }));
+      .map((a) => relatedArticle(a, shared));
   }
 
   takeSeq(): number {
