@@ -1,5 +1,6 @@
 import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
+import { isOutage, keepLastGood, readLastGood, staleMessage } from './last-good.js';
 
 /**
  * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
@@ -49,6 +50,11 @@ export interface FeedCacheOptions<T> {
    * @default [] (expires by time only)
    */
   tags?: readonly string[];
+  /**
+   * A static build's copies across builds (last-good.ts): a fresh body that made a value is kept in `dir`, and
+   * an outage with nothing cached in memory takes the kept copy, said through `warn`.
+   */
+  lastGood?: { dir: string; warn: (message: string) => void } | undefined;
 }
 
 export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale' | 'refreshing';
@@ -135,9 +141,18 @@ export class FeedCache<T> {
         return { value: entry.value, outcome: 'revalidated' };
       }
       value = await this.#options.transform(fetched.body);
+      const lastGood = this.#options.lastGood;
+      if (lastGood) keepLastGood(lastGood.dir, this.#options.url, fetched.body);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);
+      const lastGood = this.#options.lastGood;
+      const copy = !entry && lastGood && isOutage(failure) ? readLastGood(lastGood.dir, this.#options.url) : undefined;
+      if (lastGood && copy) {
+        const stale = await this.#options.transform(copy.body);
+        lastGood.warn(staleMessage(failure, copy.keptAt));
+        return { value: stale, outcome: 'stale' };
+      }
       if (!entry) {
         this.#lastFailure = failure;
         throw failure;

@@ -29,6 +29,7 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
+import { lastGoodDir, takeStaleNotes } from './last-good.js';
 import { splitNoindex } from './noindex.js';
 import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
@@ -109,6 +110,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       localPages: [...localPages, ...customPages],
       localArticlePages,
       articles: articlesOfSite(publishedCollections(), route.siteId),
+      ...(staticOutput && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
     };
   };
 
@@ -122,6 +124,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (command === 'preview') return;
         // Only the loaders of this build say what the blog has (a previous build in this process does not).
         clearPublishedArticles();
+        takeStaleNotes();
         emitted.length = 0;
         leftover = () => false;
         if (config.vite?.envDir !== false)
@@ -239,6 +242,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         });
       },
       'astro:build:done': async ({ pages, dir, assets: outputs, logger }) => {
+        // The prerendered feed built from an earlier build's copy (the service was down): said once, here.
+        for (const message of takeStaleNotes()) logger.warn(message);
         if (assets) {
           const { copied, missing } = await keepNamedAssets(
             dir,
@@ -312,7 +317,13 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             localPages: config.localPages.filter((url) => !left.has(url)),
             localArticlePages: config.localArticlePages?.filter((page) => !left.has(page.url)),
           };
-          const written = await writeStaticSitemap(listed, listed.localPages, dir, leftover);
+          const written = await writeStaticSitemap(
+            listed,
+            listed.localPages,
+            dir,
+            leftover,
+            dirs && { dir: lastGoodDir(dirs.cacheDir), warn: (message) => logger.warn(message) },
+          );
           logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
           if (noindex[0])
             logger.info(

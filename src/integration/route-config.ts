@@ -47,6 +47,11 @@ export interface RouteConfig {
    * `pageKey`). An article whose page is not among them is neither listed nor linked to.
    */
   builtPages?: string[] | undefined;
+  /**
+   * Static output: where a build keeps the feeds it used (last-good.ts), for a later build during an outage of
+   * the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
+   */
+  lastGoodDir?: string | undefined;
   /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
   localArticlePages?: Array<{ slug: string; url: string; language?: string | undefined }> | undefined;
 }

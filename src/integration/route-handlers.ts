@@ -1,5 +1,6 @@
 import { cacheTags } from '../loader/cache-tags.js';
 import { FeedCache } from './feed-cache.js';
+import { noteStale } from './last-good.js';
 import {
   buildRss,
   buildSitemap,
@@ -80,6 +81,11 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
 }
 
 function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<string> {
+  // A static build keeps the feed it used, for a later build during an outage (last-good.ts).
+  const lastGood =
+    context.isPrerendered && !config.dev && config.lastGoodDir !== undefined
+      ? { dir: config.lastGoodDir, warn: noteStale }
+      : undefined;
   return cacheFor(
     `rss ${config.rssUrl}${knownArticlesKey(config)}`,
     () =>
@@ -91,6 +97,7 @@ function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<str
         onStale: warnStale,
         staleWhileRevalidate: true,
         tags: feedTags(config, 'rss'),
+        lastGood,
       }),
     context,
     config,

@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
+import { bodyOrLastGood, keepLastGood } from './last-good.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 /** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */
@@ -16,7 +17,9 @@ export function sitemapFilesIn(outDir: URL, path: string): string[] {
 /**
  * Static output: the sitemap is written in `astro:build:done`, once every page is built, so the blog's own
  * pages (including those of dynamic routes) can be merged. A broken upstream fails the build with the URL
- * and the reason. Returns the files written, relative to the output directory. Parts numbered past the
+ * and the reason; with `lastGood`, an outage of the service (of the sitemap or of one of its parts) takes the
+ * copy of that document an earlier build kept there instead, and says so through `warn` (last-good.ts).
+ * Returns the files written, relative to the output directory. Parts numbered past the
  * last one written that an earlier build left in the output (`leftover`, own-files.ts: kept with
  * `emptyOutDir: false`) are removed: no part of an old sitemap stays served.
  */
@@ -25,22 +28,34 @@ export async function writeStaticSitemap(
   localPages: readonly string[],
   outDir: URL,
   leftover: (path: string) => boolean = () => false,
+  lastGood?: { dir: string; warn: (message: string) => void },
 ): Promise<string[]> {
   if (config.sitemap === false) return [];
   const { path } = config.sitemap;
   let files;
+  // The bodies fetched now, kept as the last good copies once the sitemap was built from them.
+  const fresh = new Map<string, string>();
+  const body = async (url: string, fetchBody: () => Promise<string>) => {
+    const got = await bodyOrLastGood(lastGood?.dir, url, fetchBody, (message) => lastGood?.warn(message));
+    if (got.fresh) fresh.set(url, got.body);
+    return got.body;
+  };
   try {
-    const fetched = await fetchPublicFeed(config.sitemapUrl, {
-      timeoutMs: config.timeoutMs,
-      maxBytes: SITEMAP_MAX_BYTES,
+    const root = await body(config.sitemapUrl, async () => {
+      const fetched = await fetchPublicFeed(config.sitemapUrl, {
+        timeoutMs: config.timeoutMs,
+        maxBytes: SITEMAP_MAX_BYTES,
+      });
+      if (fetched.status !== 200)
+        throw new Error(
+          `[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`,
+        );
+      return fetched.body;
     });
-    if (fetched.status !== 200)
-      throw new Error(
-        `[astro-content-publisher] Could not get ${config.sitemapUrl}: unexpected status ${fetched.status}.`,
-      );
-    files = await buildSitemap(fetched.body, config, localPages, (part, limits) =>
-      fetchSitemapPart(part, config, limits),
+    files = await buildSitemap(root, config, localPages, (part, limits) =>
+      body(part, () => fetchSitemapPart(part, config, limits)),
     );
+    if (lastGood) for (const [url, text] of fresh) keepLastGood(lastGood.dir, url, text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new AstroError(

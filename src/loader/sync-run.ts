@@ -133,10 +133,11 @@ export async function runArticlesSync(
   } catch (error) {
     shareWindow();
     await pendingSignals;
-    // Nothing stored: nothing stale to serve, so the client's own error is the clearest outcome.
-    if (storedIds.length === 0 || !isTransient(error)) throw error;
+    // Never synced: nothing stale to serve, so the client's own error is the clearest outcome. A collection
+    // that an earlier build left empty (a language without articles yet) stays empty, as an outage keeps any other.
+    if ((storedIds.length === 0 && !found) || !isTransient(error)) throw error;
     warn(
-      `Could not list the articles of ${site}: ${describeError(error)} Kept the ${storedIds.length} stored articles as they were; the next build tries again.`,
+      `Could not list the articles of ${site}: ${describeError(error)} ${storedIds.length ? `Kept the ${storedIds.length} stored articles as they were` : 'The collection stays empty, as the last build left it'}; the next build tries again.`,
       error,
     );
     logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining()));

@@ -1,0 +1,71 @@
+/**
+ * A service outage during a static build: the loaders keep their articles (stale beats failing), and the feed and
+ * the sitemap are written from the copies the last good build kept in cacheDir, with a warning, instead of failing
+ * the build (found by a trial on Astro Micro: every build failed on the prerendered /rss.xml, and with the feed
+ * off on the sitemap, leaving a half-written output). Real builds of the model site (every feature on).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
+
+vi.setConfig({ testTimeout: 300_000 });
+type Site = Awaited<ReturnType<typeof isolatedSite>>;
+const owned: Array<{ sim: Simulator; site: Site }> = [];
+afterEach(async () => {
+  for (const { sim, site } of owned.splice(0)) {
+    await sim.close();
+    await site.cleanup();
+  }
+});
+
+describe('a static build while the service is down', () => {
+  it('writes /rss.xml and /sitemap.xml from the last good build’s copies, and says so', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
+    const site = await isolatedSite('model-site', 'outage');
+    owned.push({ sim, site });
+    for (const slug of ['a1', 'a2']) await publishModelArticle(sim.url, slug, 'en');
+    const build = modelSiteBuild(site, sim);
+    const read = (file: string) => readFile(join(site.outDir, file), 'utf8');
+
+    const first = await build();
+    expect(first.error).toBeUndefined();
+    const rss = await read('rss.xml');
+    const sitemap = await read('sitemap.xml');
+    expect(rss).toContain('https://blog.example.com/en/blog/a2/');
+    expect(sitemap).toContain('<loc>https://blog.example.com/en/blog/a2/</loc>');
+
+    // Every request to the service is dropped before it answers: the API, the feed, the sitemap.
+    await admin(sim.url, 'POST', 'faults', { route: '*', drop: 'before-headers' });
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(second.logs).toMatch(/Kept the 2 stored articles as they were/);
+    expect(second.logs).toMatch(/lang-fr\] .*The collection stays empty, as the last build left it/);
+    expect(second.logs).toMatch(
+      /Could not get http:\/\/127\.0\.0\.1:\d+\/api\/sites\/12\/rss\.xml: .* This build used the copy an earlier build kept \(20\d\d-/,
+    );
+    expect(second.logs).toMatch(/sitemap\.xml: .* This build used the copy an earlier build kept/);
+    expect(await read('rss.xml')).toBe(rss);
+    expect(await read('sitemap.xml')).toBe(sitemap);
+    expect(await read('en/blog/a2/index.html')).toContain('a2 en');
+  });
+
+  it('without a copy (a first build), or when the service answers 404, the build still fails and names the URL', async () => {
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
+    const site = await isolatedSite('model-site', 'outage-cold');
+    owned.push({ sim, site });
+    await publishModelArticle(sim.url, 'a1', 'en');
+    const build = modelSiteBuild(site, sim);
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
+    const cold = await build();
+    expect(cold.error?.message).toMatch(/Could not get http:\/\/127\.0\.0\.1:\d+\/api\/sites\/12\/rss\.xml/);
+    await admin(sim.url, 'DELETE', 'faults');
+
+    expect((await build()).error).toBeUndefined();
+    // A 404 says the address is wrong (a site id, a base URL), not that the service is unwell: no copy hides it.
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 404 });
+    const missing = await build();
+    expect(missing.error?.message).toMatch(/The sitemap was not built: Could not get .*sitemap\.xml/);
+  });
+});
