@@ -15,7 +15,7 @@ import { followPages, listArticles, listDigest, type ListedArticles } from './sy
 import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
-import { describeError, makeWarn } from './warnings.js';
+import { BudgetSpentError, describeError, makeWarn, PREFIX } from './warnings.js';
 import { incompleteLine, keptLine, warnAboutFailures, warnAboutList, warnAboutPlan } from './sync-notices.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
@@ -103,8 +103,14 @@ export async function runArticlesSync(
     const who = restored
       ? `the requests left this hour are at or below budget.reserve (${opts.budget.reserve}) (${restored})`
       : `the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour`;
+    // Never synced (or cleared by Astro): an empty collection is no stale copy, it would deploy a blog without
+    // its articles. A collection an earlier build left empty stays so, like any other kept collection.
+    if (held === 0 && !found)
+      throw new BudgetSpentError(
+        `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the window resets (or raise the plan's limit, or lower budget.reserve).`,
+      );
     warn(
-      `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'Nothing is stored yet, so the collection stays empty'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
+      `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
     );
     logger.info(keptLine(held, 0, undefined));
     return keepStored();

@@ -6,6 +6,15 @@ export class StrictModeError extends Error {
   override name = 'StrictModeError';
 }
 
+/**
+ * Thrown when a collection that was never synced (a first build, a fresh CI cache, a store Astro cleared after a
+ * config change) cannot even be listed because the hourly window is spent: an empty collection would deploy a
+ * blog without its articles, so the build stops instead.
+ */
+export class BudgetSpentError extends Error {
+  override name = 'BudgetSpentError';
+}
+
 export { PREFIX };
 
 /**

@@ -74,6 +74,20 @@ describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
       expect(lines.join('\n')).toMatch(
         /Did not list the articles of site 12: .* no request above budget.reserve \(4\)/,
       );
+
+      // A collection never synced (a fresh store: a new CI cache, a store Astro cleared after a config change)
+      // in that window: empty, it would deploy the blog without its articles (found by a trial on AstroWind,
+      // whose build then exited 0 with no article page), so the build stops with a message saying why.
+      const fresh = fakeContext(loader.schema);
+      const failure = await loader.load(fresh.context).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.name).toBe('BudgetSpentError');
+      expect(failure?.message).toMatch(
+        /Did not list the articles of site 12: .* and nothing is stored yet .* The build stops rather than deploy the blog without its articles/,
+      );
+      expect(small.stats().authenticated).toBe(6);
     } finally {
       await small.close();
     }
