@@ -69,6 +69,8 @@ export function selectLocalArticlePages(pathnames: Iterable<string>, options: Lo
   const pages = new Map<string, LocalArticlePage>();
   for (const raw of pathnames) {
     const path = raw.replace(/^\/+/, '');
+    // The error pages are no article pages, even under a root-level pattern such as '/[slug]' (AstroWind's).
+    if (STATUS_PAGE.test(path)) continue;
     const article = matchArticlePath(path, options.articlePattern);
     if (article === undefined || isFilePath(path)) continue;
     const url = new URL(withTrailingSlash(path, options.trailingSlash), options.blogSite).href;

@@ -89,6 +89,16 @@ describe('integration local pages under the article pattern (issue 11, item 3)',
     ]);
   });
 
+  it("selectLocalArticlePages: a root-level pattern ('/[slug]', AstroWind's) takes no error page for a post", () => {
+    expect(
+      selectLocalArticlePages(['404', '404.html', '500/', 'about', 'my-post'], {
+        ...base,
+        articlePattern: '/[slug]',
+        trailingSlash: 'never',
+      }).map((page) => page.slug),
+    ).toEqual(['about', 'my-post']);
+  });
+
   it("selectLocalArticlePages: trailingSlash 'never' and a pattern such as /posts/[slug]", () => {
     expect(
       selectLocalArticlePages(['posts/2', 'posts/2/'], {
