@@ -115,7 +115,8 @@ export function namesOfBytes(asset: EmittedAsset): string[] {
 }
 
 /** Where a copy takes its bytes from: a file of the output's assets folder, or a source file of the build. */
-export type CopySource = { output: string } | { source: string };
+/** A file the output holds, a source in the loader's image cache, or a file of Astro's own image cache. */
+export type CopySource = { output: string } | { source: string } | { astroCache: string };
 
 export interface AssetCopy {
   to: string;

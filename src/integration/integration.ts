@@ -1,5 +1,6 @@
 import type { AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { noteAstroCommand } from '../loader/loader-runs.js';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
@@ -79,7 +80,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let feedRoutes: string[] = [];
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
-  let assets: { folder: string; location: AssetLocation; imagesDir: string } | undefined;
+  let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
   // One warning per conflict, although Astro resolves the routes again on every change under `astro dev`.
   const warned = new Set<string>();
   const warnOnce = (logger: { warn: (message: string) => void }, message: string | undefined) => {
@@ -206,6 +207,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             folder: config.build.assets,
             location: assetLocation(config),
             imagesDir: imageCacheDir(config.cacheDir),
+            // Astro's own cache of generated images (astro/dist/assets/build/generate.js): one file per output name.
+            astroAssetsDir: fileURLToPath(new URL('assets/', config.cacheDir)),
           };
       },
       'astro:build:start': () => {
@@ -251,6 +254,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             assets.location,
             emitted,
             assets.imagesDir,
+            assets.astroAssetsDir,
           );
           const first = copied[0];
           if (first)

@@ -24,8 +24,11 @@ export interface KeptAssets {
  * bytes this build's bundler wrote (`emitted`), is in the output. A page the incremental build kept names the
  * files of an earlier build, and Vite writes sources of equal bytes once, under the first name (asset-refs.ts):
  * such a name gets a copy of the file Vite wrote, or of its source in the loader's image cache (`imagesDir`)
- * when Astro deleted that file as an unreferenced original. Nothing else is written: only the names of this
- * build's own files, with their own bytes.
+ * when Astro deleted that file as an unreferenced original. A resized or converted image that a kept page names
+ * and that this build did not generate (its original now has another name: Vite chose the other of two files
+ * of equal bytes) is copied from Astro's own image cache (`astroAssetsDir`, `<cacheDir>/assets/`), which keeps
+ * each generated file under its output name. Nothing else is written: only the names of this build's own files
+ * and of Astro's generated images, with their own bytes.
  */
 export async function keepNamedAssets(
   dir: URL,
@@ -33,13 +36,22 @@ export async function keepNamedAssets(
   location: AssetLocation,
   emitted: readonly EmittedAsset[],
   imagesDir: string,
+  astroAssetsDir?: string,
 ): Promise<KeptAssets> {
   const root = fileURLToPath(dir);
   const assets = join(root, assetsFolder(folder));
   const present = new Set(await readdir(assets).catch(() => [] as string[]));
-  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two):
-  // no page can name a file that this function could give back, so the pages are not read.
-  if (emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))))
+  // Generated images Astro keeps that the output lacks (earlier builds' images, and pages kept since may name them).
+  const cached =
+    astroAssetsDir === undefined
+      ? []
+      : (await readdir(astroAssetsDir).catch(() => [] as string[])).filter(
+          (name) => !name.endsWith('.json') && !present.has(name),
+        );
+  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two), and
+  // Astro's image cache holds nothing the output lacks: no page can name a file that this function could give
+  // back, so the pages are not read.
+  if (cached.length === 0 && emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))))
     return { copied: [], missing: [] };
   const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []);
   // Each name with the first page that names it (for the warning).
@@ -56,8 +68,19 @@ export async function keepNamedAssets(
     // A source's name comes from the bundler (a file's base name); never a path out of the cache.
     /^[^/\\]+$/.test(source) ? existsSync(join(imagesDir, source)) : false,
   );
+  // Names of Astro's cache (listed by readdir: base names only) that a page names and the output lacks.
+  const planned = new Set([...copies.map((copy) => copy.to), ...missing]);
+  const inCache = new Set(cached);
+  for (const name of named.keys())
+    if (!present.has(name) && !planned.has(name) && inCache.has(name))
+      copies.push({ to: name, from: { astroCache: name } });
   for (const copy of copies) {
-    const from = 'output' in copy.from ? join(assets, copy.from.output) : join(imagesDir, copy.from.source);
+    const from =
+      'output' in copy.from
+        ? join(assets, copy.from.output)
+        : 'source' in copy.from
+          ? join(imagesDir, copy.from.source)
+          : join(astroAssetsDir ?? '', copy.from.astroCache);
     await copyFile(from, join(assets, copy.to), constants.COPYFILE_FICLONE);
   }
   return {
