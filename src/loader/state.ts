@@ -80,6 +80,12 @@ export const syncStateSchema = z.object({
    * rather than send readers to a page that answers 404 on the service too. A slug listed again leaves.
    */
   unpublished: z.array(z.string()).optional(),
+  /**
+   * Listed slugs never stored because their detail answered another language and the feed had no copy: when
+   * the next retry may be sent (`retriedAt`, `retries` as for `retriesElsewhere`), so such a slug does not cost
+   * a detail call on every build. Dropped once stored or no longer listed.
+   */
+  elsewhereNew: z.record(z.string(), z.object({ retriedAt: z.number(), retries: z.number().int().min(0) })).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 
@@ -101,6 +107,27 @@ export function nextUnpublished(
   const joined = new Set(gone);
   const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !present(slug)), ...gone];
   return next.length === 0 ? undefined : next.slice(-UNPUBLISHED_KEPT);
+}
+
+/**
+ * Keeps `elsewhereNew` current after the fetches: a new slug whose detail answered another language and that is
+ * still not stored (the feed had no copy) waits an hour before its first retry; a slug stored since, or no longer
+ * listed, is forgotten. `failures` are the build's failed fetches.
+ */
+export function rememberElsewhereNew(
+  state: SyncState,
+  failures: ReadonlyArray<{ slug: string; error: unknown }>,
+  stored: (slug: string) => boolean,
+  listed: (slug: string) => boolean,
+  now: number,
+  isElsewhere: (error: unknown) => boolean,
+): void {
+  const next = { ...state.elsewhereNew };
+  for (const { slug, error } of failures)
+    if (isElsewhere(error) && !stored(slug)) next[slug] ??= { retriedAt: now, retries: 1 };
+  for (const slug of Object.keys(next)) if (stored(slug) || !listed(slug)) delete next[slug];
+  if (Object.keys(next).length > 0) state.elsewhereNew = next;
+  else delete state.elsewhereNew;
 }
 
 export const EMPTY_STATE: SyncState = { version: 1, entries: {} };

@@ -250,6 +250,15 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           held.retriesElsewhere = (held.retriesElsewhere ?? 0) + 1;
           return;
         }
+        // The same for a slug never stored (no feed copy either): its next retry waits longer.
+        if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError) {
+          const before = input.state.elsewhereNew?.[action.slug];
+          (input.state.elsewhereNew ??= {})[action.slug] = {
+            retriedAt: Date.now(),
+            retries: (before?.retries ?? 0) + 1,
+          };
+          return;
+        }
         outcome.failures.push({ slug: action.slug, error });
         // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
         if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);

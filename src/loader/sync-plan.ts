@@ -30,6 +30,8 @@ export interface PlannedFetch {
 export interface PlanInput {
   /** The list call's result, newest first. */
   listed: ListedArticle[];
+  /** Listed slugs never stored, whose detail answered another language (the state's `elsewhereNew`). */
+  elsewhereNew?: Readonly<Record<string, { retriedAt: number; retries: number }>> | undefined;
   /** State of the entries present in the store. An id in the store without state is passed with `undefined`. */
   stored: Map<string, EntryState | undefined>;
   /**
@@ -160,6 +162,15 @@ export function planSync(input: PlanInput): SyncPlan {
     const isStored = input.stored.has(item.slug);
     const state = input.stored.get(item.slug);
     const rss = input.rss?.get(item.slug);
+    const answeredElsewhere = input.elsewhereNew?.[item.slug];
+    if (!isStored && answeredElsewhere && rss?.contentHash === undefined) {
+      // Its detail answered another language and the feed has no copy: retried like an incomplete entry (below),
+      // within the revalidation share, once its wait is over.
+      if (input.sitemapChanged || input.now - answeredElsewhere.retriedAt >= retryDelayMs(answeredElsewhere.retries))
+        elsewhere.push({ slug: item.slug, retriedAt: answeredElsewhere.retriedAt });
+      else waitingRetry.push(item.slug);
+      continue;
+    }
     if (!isStored) {
       needs.push({ slug: item.slug, reason: 'new', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
       continue;

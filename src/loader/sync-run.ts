@@ -5,12 +5,12 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { incompleteElsewhere, nextUnpublished, readState, type SyncState } from './state.js';
+import { incompleteElsewhere, nextUnpublished, readState, rememberElsewhereNew, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, waitingBehind } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
-import { applyFetches, applyRemovals, feedIsWhole, type ApplyInput } from './sync-apply.js';
+import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
 import { followPages, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
@@ -195,6 +195,7 @@ export async function runArticlesSync(
   const recent = sharedRevalidations(cacheDir, opts.baseUrl, opts.apiKey, now) ?? state.revalidated ?? [];
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
+    elsewhereNew: state.elsewhereNew,
     stored: new Map(storedIds.map((id) => [id, state.entries[id]])),
     hadState: found,
     ...(signals.sitemap ? { sitemap: signals.sitemap } : {}),
@@ -233,6 +234,14 @@ export async function runArticlesSync(
     spareDetails: slots - plan.fetch.filter((f) => f.via === 'detail').length,
   };
   const outcome = await applyFetches(apply, plan).finally(progress.stop);
+  rememberElsewhereNew(
+    state,
+    outcome.failures,
+    (slug) => store.has(slug),
+    (slug) => items.has(slug),
+    now,
+    (error) => error instanceof LanguageMismatchError,
+  );
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.

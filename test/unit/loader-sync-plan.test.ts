@@ -8,7 +8,7 @@ import {
   type PlanInput,
 } from '../../src/loader/sync-plan.js';
 import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
-import { retryDelayMs } from '../../src/loader/state.js';
+import { rememberElsewhereNew, retryDelayMs, type SyncState } from '../../src/loader/state.js';
 import { summaryLine } from '../../src/loader/summary.js';
 import type { EntryState } from '../../src/loader/state.js';
 
@@ -415,6 +415,57 @@ describe('budget arithmetic', () => {
     expect([undefined, 0, 1, 2, 3, 5, 6, 40].map((n) => retryDelayMs(n) / 3_600_000)).toEqual([
       0, 0, 1, 2, 4, 16, 24, 24,
     ]);
+  });
+
+  it('a new slug whose detail answered another language, with no feed copy, is not asked again on every build', () => {
+    // Found by a trial on Astro Micro (one slug in several languages): 12 such details on every build.
+    const listed = [{ slug: 'x', listDigest: 'd' }];
+    const plan = (over: Partial<PlanInput>) => planSync(input({ storedStates: {}, listed, ...over }));
+    // Retried an hour after the first answer (one retry so far), within the revalidation share.
+    expect(plan({ elsewhereNew: { x: { retriedAt: NOW - HOUR / 2, retries: 1 } } })).toMatchObject({
+      fetch: [],
+      pending: [{ slug: 'x', reason: 'elsewhere' }],
+    });
+    expect(plan({ elsewhereNew: { x: { retriedAt: NOW - HOUR, retries: 1 } } }).fetch).toEqual([
+      { slug: 'x', reason: 'elsewhere', via: 'detail' },
+    ]);
+    expect(plan({ elsewhereNew: { x: { retriedAt: NOW - HOUR, retries: 1 } }, revalidateSlots: 0 }).pending).toEqual([
+      { slug: 'x', reason: 'elsewhere' },
+    ]);
+    // At once when the sitemap changed; and an ordinary new article when the feed now has a copy of it.
+    expect(plan({ elsewhereNew: { x: { retriedAt: NOW, retries: 3 } }, sitemapChanged: true }).fetch).toHaveLength(1);
+    const fed = plan({
+      elsewhereNew: { x: { retriedAt: NOW, retries: 3 } },
+      rss: new Map([['x', { contentHash: 'h' }]]),
+    });
+    expect(fed.fetch).toEqual([{ slug: 'x', reason: 'new', via: 'detail' }]);
+  });
+
+  it('rememberElsewhereNew: a refused new slug waits an hour; stored or unlisted slugs are forgotten', () => {
+    const s: SyncState = { version: 1, entries: {}, elsewhereNew: { gone: { retriedAt: 0, retries: 2 } } };
+    const refused = new Error('another language');
+    rememberElsewhereNew(
+      s,
+      [
+        { slug: 'x', error: refused },
+        { slug: 'y', error: refused },
+        { slug: 'z', error: new Error('network') },
+      ],
+      (slug) => slug === 'y',
+      (slug) => slug !== 'gone',
+      NOW,
+      (error) => error === refused,
+    );
+    expect(s.elsewhereNew).toEqual({ x: { retriedAt: NOW, retries: 1 } });
+    rememberElsewhereNew(
+      s,
+      [],
+      () => true,
+      () => true,
+      NOW,
+      () => true,
+    );
+    expect(s.elsewhereNew).toBeUndefined();
   });
 
   it('revalidations: at most 10% of the hourly limit per sliding hour, at least one', () => {
