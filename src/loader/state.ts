@@ -85,6 +85,12 @@ export const syncStateSchema = z.object({
    * the next retry may be sent (`retriedAt`, `retries` as for `retriesElsewhere`), so such a slug does not cost
    * a detail call on every build. Dropped once stored or no longer listed.
    */
+  /**
+   * A loader with a `language` or `status` filter: the sitemap's slugs that its whole list (every page read)
+   * did not have, as of the last build that read it all. The sitemap cannot tell languages or statuses apart, so
+   * these are the other languages' articles: they do not make the next build read the list's other pages again.
+   */
+  notOurs: z.array(z.string()).optional(),
   elsewhereNew: z.record(z.string(), z.object({ retriedAt: z.number(), retries: z.number().int().min(0) })).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;

@@ -41,15 +41,19 @@ export function warnAboutList(listed: ListedArticles, site: string, warn: Warn):
   }
 }
 
-/** A removal the plan held back, and a list the service cut short (with what the sitemap made up for). */
-export function warnAboutPlan(plan: SyncPlan, site: string, warn: Warn, sitemapOnly: string[]): void {
+/**
+ * A removal the plan held back, and a list the service cut short (with what the sitemap made up for). `paged`:
+ * the list said it has more pages, which this build did not read because the sitemap showed nothing new: the
+ * stored articles beyond the first page are expected then, not a sign of a list cut short.
+ */
+export function warnAboutPlan(plan: SyncPlan, site: string, warn: Warn, sitemapOnly: string[], paged = false): void {
   if (plan.massRemoval) {
     const { removed, stored, listed: count } = plan.massRemoval;
     warn(
       `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
     );
   }
-  if (plan.capped) {
+  if (plan.capped && !(paged && plan.capped.beyond === 0 && plan.capped.checkedAgainstSitemap)) {
     const pending = new Set(plan.pending.map((p) => p.slug));
     const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
     const parts = [

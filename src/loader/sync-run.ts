@@ -153,9 +153,14 @@ export async function runArticlesSync(
   const signals: FreeSignals = await readFreeSignals(pendingSignals, state, site, warn);
   // Paging hints are followed only while they can tell something new: the sitemap (free) shows published
   // articles that are neither listed nor stored, or it could not be read. A warm build stays at one request.
+  const filtered = opts.language !== undefined || opts.status !== undefined;
   if (listed.nextOffset !== undefined) {
+    // With a language or status filter, the sitemap also shows the others' articles: those a whole read of the
+    // list did not have are not news (a warm build of a paged list stays at one request).
+    const notOurs = new Set(filtered ? (state.notOurs ?? []) : []);
     const unknown = signals.sitemapSlugs
-      ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug)).length
+      ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug) && !notOurs.has(slug))
+          .length
       : 1;
     const affordable = detailSlots({
       maxRequests: opts.budget.maxRequests,
@@ -168,6 +173,13 @@ export async function runArticlesSync(
     if (unknown > 0 && affordable > 0)
       listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
     shareWindow();
+    const whole = listed.nextOffset === undefined;
+    if (filtered && whole && signals.sitemapSlugs) {
+      const ours = listed.items;
+      const others = [...signals.sitemapSlugs].filter((slug) => !ours.has(slug) && !store.has(slug));
+      if (others.length > 0) state.notOurs = others.sort();
+      else delete state.notOurs;
+    }
   }
   const { items, repeated } = listed;
   warnAboutList(listed, site, warn);
@@ -214,7 +226,7 @@ export async function runArticlesSync(
     allowMassRemoval: opts.allowMassRemoval,
     rssWhole: feedIsWhole(state, signals),
   });
-  warnAboutPlan(plan, site, warn, sitemapOnly);
+  warnAboutPlan(plan, site, warn, sitemapOnly, listed.nextOffset !== undefined);
 
   const progress = startProgress({
     total: plan.fetch.length,

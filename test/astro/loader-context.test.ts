@@ -534,3 +534,41 @@ describe('liveArticlesLoader', () => {
     expect(traversal).toBeUndefined();
   });
 });
+
+describe('articlesLoader: a paged list with a language filter', () => {
+  it('a warm build stays at one request, and strict: true does not fail on the pages it did not read', async () => {
+    // Found by a trial on Astro Micro: the fr loader of a paged service spent two list calls on every build (the
+    // sitemap's other languages looked like unknown articles), and warned, with strict failed, every build.
+    const paged = await startSimulator({
+      articles: 60,
+      rateLimitOverride: 100_000,
+      variants: { listDefault: 5, paging: 'next-count' },
+    });
+    try {
+      const loader = articlesLoader({
+        siteId: 12,
+        baseUrl: paged.url,
+        apiKey: paged.tokens.pro,
+        language: 'fr',
+        strict: true,
+        budget: { maxRequests: 100, reserve: 0 },
+      });
+      const ctx = fakeContext(loader.schema);
+      await loader.load(ctx.context);
+      const cold = paged.stats().authenticated;
+      const stored = ctx.entries.size;
+      expect(stored).toBeGreaterThan(5);
+      ctx.take();
+      for (let build = 0; build < 2; build += 1) {
+        const before = paged.stats().authenticated;
+        await loader.load(ctx.context);
+        expect(paged.stats().authenticated - before, `warm build ${build + 1}`).toBe(1);
+        expect(summary(ctx.take())).toBe(
+          `${stored} articles: 0 new, 0 changed, 0 removed, ${stored} unchanged, 0 pending; 1 request, ${100_000 - cold - build - 1} left this hour`,
+        );
+      }
+    } finally {
+      await paged.close();
+    }
+  });
+});
