@@ -152,6 +152,19 @@ export function sharedSlugProblem(
 }
 
 /**
+ * The warning for articles loaders of other sites only: `publisher({ siteId })` (or PUBLISHER_SITE_ID) names
+ * a site that no `articlesLoader` loads, so the sitemap and the feed are that site's, at the blog's addresses.
+ */
+export function siteIdMismatch(collections: ReadonlyArray<{ siteId: number }>, siteId: number): string | undefined {
+  const others = [...new Set(collections.map((c) => c.siteId))].sort((a, b) => a - b);
+  if (others.length === 0 || others.includes(siteId)) return undefined;
+  return (
+    `${PREFIX} publisher() proxies the sitemap and the feed of site ${siteId}, but the articles loaders load site ${others.join(', ')}: the blog's sitemap and feed list another site's articles, and only the pages this build wrote. ` +
+    `Give publisher() and the loaders the same siteId (or set PUBLISHER_SITE_ID for both).`
+  );
+}
+
+/**
  * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
  * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
  */

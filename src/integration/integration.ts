@@ -12,6 +12,7 @@ import {
   missingArticlePages,
   routeConflicts,
   sharedSlugProblem,
+  siteIdMismatch,
   unbuiltArticlePages,
 } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
@@ -283,6 +284,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
           );
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
+        warnOnce(logger, siteIdMismatch(publishedCollections(), resolved.route.siteId));
         // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
         const unbuilt =
           articles && resolved.route.blogSite !== '' ? unbuiltArticlePages(articles, paths, resolved.route) : undefined;

@@ -3,6 +3,7 @@ import {
   integrationConflicts,
   missingArticlePages,
   sharedSlugProblem,
+  siteIdMismatch,
   robotsTxtBody,
   robotsTxtProblem,
   routeConflicts,
@@ -109,5 +110,19 @@ describe('<link rel="sitemap">', () => {
       'link to https://blog.example.com/sitemap-index.xml',
     );
     expect(sitemapLinkProblem('<link rel="stylesheet" href="/x.css">', home, SITEMAP)).toBeUndefined();
+  });
+});
+
+describe('siteIdMismatch', () => {
+  it('names both sites when the loaders load other sites than publisher() proxies; nothing when one matches or none loads', () => {
+    // Found by a trial on Astro Micro: publisher({ siteId: 21 }) with loaders of site 12 built silently, its
+    // sitemap and feed listing site 21's articles on site 21's host.
+    const message = siteIdMismatch([{ siteId: 12 }, { siteId: 12 }, { siteId: 7 }], 21);
+    expect(message).toContain(
+      'publisher() proxies the sitemap and the feed of site 21, but the articles loaders load site 7, 12',
+    );
+    expect(message).toContain('Give publisher() and the loaders the same siteId (or set PUBLISHER_SITE_ID for both).');
+    expect(siteIdMismatch([{ siteId: 12 }, { siteId: 21 }], 21)).toBeUndefined();
+    expect(siteIdMismatch([], 21)).toBeUndefined();
   });
 });
