@@ -1,4 +1,4 @@
-import type { AstroIntegration } from 'astro';
+import type { AstroConfig, AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { noteAstroCommand } from '../loader/loader-runs.js';
@@ -28,7 +28,7 @@ import {
 } from './own-files.js';
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
-import { resolveOptions, type ResolvedOptions } from './resolve-options.js';
+import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { lastGoodDir, takeStaleNotes } from './last-good.js';
@@ -63,6 +63,15 @@ const ROUTES = {
  * - On demand (`prerender: false` or `output: 'server'`): both routes answer per request through an
  *   in-memory cache (max one hour, conditional revalidation, stale-if-error, 502 when nothing is cached).
  */
+/** What of the Astro config makes the blog's URLs (a `build.format: 'file'` site has no trailing slash). */
+function blogLayoutOf(config: AstroConfig): Pick<AstroConfigView, 'site' | 'base' | 'trailingSlash'> {
+  return {
+    site: config.site,
+    base: config.base,
+    trailingSlash: config.build.format === 'file' ? 'never' : config.trailingSlash,
+  };
+}
+
 export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
@@ -131,13 +140,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         leftover = () => false;
         if (config.vite?.envDir !== false)
           loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
-        const trailingSlash = config.build.format === 'file' ? 'never' : config.trailingSlash;
-        resolved = resolveOptions(options, {
-          site: config.site,
-          base: config.base,
-          output: config.output,
-          trailingSlash,
-        });
+        // `site`, `base` and `trailingSlash` are read again in astro:config:done: a theme's integration may set
+        // them after this setup (AstroWind sets them from its own config file).
+        resolved = resolveOptions(options, { ...blogLayoutOf(config), output: config.output, siteLater: true });
         const { prerender, route } = resolved;
         resolved.route.dev = command === 'dev';
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
@@ -157,24 +162,16 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
           injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
-        if (route.blogSite !== '') addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
+        // It does nothing for a blog without feeds (no `site` to point links at).
+        if (route.sitemap !== false || route.rss !== false)
+          addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
         injectInvalidateRoute(resolved.options.invalidate, config, injectRoute);
         usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
-        if (route.sitemap !== false) {
-          const sitemapUrl = blogUrl(route, route.sitemap.path);
-          for (const message of integrationConflicts(
-            config.integrations.map((i) => i.name),
-            route,
-            sitemapUrl,
-          ))
-            warnOnce(logger, message);
-          if (!sitemapAtBuildDone) {
-            // On demand (and in dev) the blog's robots.txt is known only from its sources. In dev it is served
-            // as a static build writes it.
-            warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
-            if (resolved.options.robotsTxt && !hasOwnRobotsTxt(config.publicDir, pagesDir)) {
-              injectRoute({ pattern: '/robots.txt', entrypoint: ROUTES.robots, prerender });
-            }
+        if (route.sitemap !== false && !sitemapAtBuildDone) {
+          // On demand (and in dev) the blog's robots.txt is known only from its sources. In dev it is served
+          // as a static build writes it.
+          if (resolved.options.robotsTxt && !hasOwnRobotsTxt(config.publicDir, pagesDir)) {
+            injectRoute({ pattern: '/robots.txt', entrypoint: ROUTES.robots, prerender });
           }
         }
         const imagePatterns = serviceImagePatterns(
@@ -200,6 +197,22 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:config:done': ({ config, logger }) => {
         noteAstroCommand(astroCommand, config);
+        if (resolved) {
+          // The final `site`, `base` and `trailingSlash` (fails here when there is still no `site`).
+          const final = resolveOptions(options, { ...blogLayoutOf(config), output: config.output });
+          resolved = { ...final, route: { ...final.route, dev: resolved.route.dev } };
+          const { route } = resolved;
+          if (route.sitemap !== false) {
+            const sitemapUrl = blogUrl(route, route.sitemap.path);
+            for (const message of integrationConflicts(
+              config.integrations.map((i) => i.name),
+              route,
+              sitemapUrl,
+            ))
+              warnOnce(logger, message);
+            if (!sitemapAtBuildDone) warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
+          }
+        }
         if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
         dirs = { root: config.root, outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };

@@ -11,6 +11,11 @@ export interface AstroConfigView {
   base: string;
   output: 'static' | 'server';
   trailingSlash: 'always' | 'never' | 'ignore';
+  /**
+   * `astro:config:setup`: a missing `site` is not an error yet (blogSite ''), since a theme's own integration
+   * may set it after this one's setup; `astro:config:done` resolves again with the final config and requires it.
+   */
+  siteLater?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -91,7 +96,7 @@ export function resolveOptions(
 
   const feedsEnabled = options.sitemap !== false || options.rss !== false;
   let blogSite = '';
-  if (feedsEnabled) {
+  if (feedsEnabled && (astro.site || !astro.siteLater)) {
     if (!astro.site) {
       fail(
         'The Astro config has no `site`: the sitemap and RSS routes need it to rewrite every URL to the blog.',
