@@ -16,7 +16,14 @@ import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { BudgetSpentError, describeError, makeWarn, PREFIX } from './warnings.js';
-import { incompleteLine, keptLine, warnAboutFailures, warnAboutList, warnAboutPlan } from './sync-notices.js';
+import {
+  incompleteLine,
+  keptLine,
+  partialLine,
+  warnAboutFailures,
+  warnAboutList,
+  warnAboutPlan,
+} from './sync-notices.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
@@ -322,6 +329,11 @@ export async function runArticlesSync(
   });
   if (ciLine) logger.warn(ciLine);
   if (incomplete.length) logger.info(incompleteLine(site, incomplete, opts.language));
+  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
+  const partial = store
+    .keys()
+    .filter((id) => state.entries[id]?.partial === true && !state.entries[id]?.detailElsewhere);
+  if (partial.length) logger.info(partialLine(site, partial));
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
   warnAboutFailures(outcome.failures, site, warn);

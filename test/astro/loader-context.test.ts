@@ -60,8 +60,13 @@ describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
       await loader.load(ctx.context);
       // 10 an hour: the list call leaves 9, minus the reserve of 4 leaves 5 detail calls.
       expect(small.stats().authenticated).toBe(6);
-      expect(summary(ctx.take())).toBe(
+      const first = ctx.take();
+      expect(summary(first)).toBe(
         '12 articles: 12 new, 0 changed, 0 removed, 0 unchanged, 0 pending; 6 requests, 4 left this hour',
+      );
+      // The 7 beyond the budget are on the blog from the feed, and the build says what they lack.
+      expect(first.join('\n')).toMatch(
+        /7 article\(s\) of site 12 \(first: "[^"]+"\) were built from the RSS feed, the budget not reaching their detail calls: .*\(the featured image/,
       );
       // The 7 others came from the RSS feed; the next build in this process knows 4 are left (= the reserve):
       // even the list call would eat into it, so it sends nothing and keeps the store.
