@@ -56,7 +56,16 @@ export async function rewriteArticleLinksResponse(response: Response, config: Ro
   const ctx = articleLinkContextOf(config);
   // Without an articles loader the blog has no article pages of the service to send readers to.
   if (ctx === undefined) return response;
-  const target = articleTargetOf(ctx);
+  const onBlog = articleTargetOf(ctx);
+  // Under `astro dev` the blog's pages are on the dev server, not at `site`: a link to one keeps its path only,
+  // so it stays on localhost (or on the preview host) instead of leaving for the production site.
+  const origin = config.dev ? new URL(config.blogSite).origin : undefined;
+  const target: typeof onBlog = origin
+    ? (href, language) => {
+        const next = onBlog(href, language);
+        return next?.startsWith(`${origin}/`) ? next.slice(origin.length) : next;
+      }
+    : onBlog;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(response.body.pipeThrough(linkRewriteStream(target)), {

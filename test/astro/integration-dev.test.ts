@@ -167,6 +167,14 @@ describe('integration, astro dev', () => {
     expect(sim.stats().authenticated).toBeGreaterThan(0);
   });
 
+  it("links to the service's articles go to the blog's pages on the dev server, not on the production site", async () => {
+    // Found by trials on Astro Micro and AstroWind: in dev, a click on such a link left localhost for `site`.
+    const html = await (await fetch(`${blog}/`)).text();
+    const hrefs = [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) expect(href).toMatch(/^\/blog\/[^/]+\/$/);
+  });
+
   it('GET on the refresh endpoint: 405, nothing refreshed', async () => {
     const response = await fetch(`${blog}/_publisher/refresh`);
     expect(response.status).toBe(405);
