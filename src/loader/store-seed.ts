@@ -39,12 +39,27 @@ const ASTRO_VERSION: string | undefined = (() => {
 
 type Collection = Map<string, unknown>;
 
-/** The directory of the other command's store: dev reads the builds' (cacheDir), a build reads dev's. */
-function otherStoreDir(ctx: LoaderContext): URL | undefined {
+/**
+ * Where an empty collection may start from, in order: this command's own store file, which still holds what the
+ * last run stored when Astro has just cleared the store in memory (after a change of the Astro or content
+ * config: a new image setting, a schema edit) and not yet written it; then the other command's store (dev reads
+ * the builds', in cacheDir; a build reads dev's).
+ */
+function seedDirs(ctx: LoaderContext): Array<{ dir: URL; by: string }> {
   const { config } = ctx;
-  if (!config?.root || !config.cacheDir) return undefined;
+  if (!config?.root || !config.cacheDir) return [];
+  const builds = new URL('./', config.cacheDir);
+  const dev = new URL('.astro/', config.root);
   // Astro gives loaders a watcher only under `astro dev`.
-  return ctx.watcher ? new URL('./', config.cacheDir) : new URL('.astro/', config.root);
+  return ctx.watcher
+    ? [
+        { dir: dev, by: 'the last astro dev' },
+        { dir: builds, by: 'astro build' },
+      ]
+    : [
+        { dir: builds, by: 'the last build' },
+        { dir: dev, by: 'astro dev' },
+      ];
 }
 
 function isCollection(value: unknown): value is Collection {
@@ -98,10 +113,17 @@ function isStoredEntry(id: string, value: unknown): value is Parameters<LoaderCo
 export async function seedFromOtherStore(
   ctx: LoaderContext,
   source: string,
-): Promise<{ entries: number; from?: string }> {
+): Promise<{ entries: number; from?: string; by?: string }> {
   if (ctx.store.keys().length > 0) return { entries: 0 };
-  const dir = otherStoreDir(ctx);
-  if (!dir) return { entries: 0 };
+  for (const { dir, by } of seedDirs(ctx)) {
+    const seeded = await seedFrom(ctx, source, dir);
+    if (seeded.entries > 0) return { ...seeded, by };
+  }
+  return { entries: 0 };
+}
+
+/** `seedFromOtherStore` from one store directory. */
+async function seedFrom(ctx: LoaderContext, source: string, dir: URL): Promise<{ entries: number; from?: string }> {
   const metaName = `meta:${ctx.collection}`;
   let other: Map<string, Collection> | undefined;
   try {
@@ -131,9 +153,8 @@ export async function startFromOtherStore(ctx: LoaderContext, source: string): P
   const seeded = await seedFromOtherStore(ctx, source);
   ctx.meta.set(SOURCE_KEY, source);
   if (seeded.entries === 0) return 0;
-  const by = ctx.watcher ? 'astro build' : 'astro dev';
   ctx.logger.info(
-    `Started from the ${seeded.entries} entr${seeded.entries === 1 ? 'y' : 'ies'} that ${by} stored (${seeded.from}); syncing from there.`,
+    `Started from the ${seeded.entries} entr${seeded.entries === 1 ? 'y' : 'ies'} that ${seeded.by} stored (${seeded.from}); syncing from there.`,
   );
   return seeded.entries;
 }
