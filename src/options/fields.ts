@@ -20,8 +20,8 @@ export const siteIdSchema = () => z.number({ error: SITE_ID }).int({ error: SITE
 
 /**
  * What is wrong with a service base URL, or `undefined` when it is usable: absolute http(s), no
- * credentials (the key goes in `apiKey`), no query string or fragment (the API paths are appended).
- * The problem never echoes the credentials or the query.
+ * credentials (the key goes in `apiKey`), no query string or fragment, no `/api/v1` (the API paths,
+ * `/api/v1/...` and `/api/sites/...`, are appended). The problem never echoes the credentials or the query.
  */
 export function baseUrlProblem(value: string): string | undefined {
   let url: URL;
@@ -37,6 +37,12 @@ export function baseUrlProblem(value: string): string | undefined {
   }
   if (url.search || url.hash)
     return `must not contain a query string or fragment (got "${url.origin}${url.pathname}?...")`;
+  // The address copied from the API docs ends in /api/v1; kept, every call would go to /api/v1/api/v1/...
+  // and fail as a 404 that blames the site id or the slug.
+  const apiPath = /^(.*?)\/api\/v1(?:\/|$)/.exec(url.pathname);
+  if (apiPath) {
+    return `must be the service address without /api/v1 (got "${url.origin}${url.pathname}"): drop the /api/v1, as in "${url.origin}${apiPath[1]}"`;
+  }
   return undefined;
 }
 

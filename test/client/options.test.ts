@@ -26,6 +26,17 @@ describe('createClient options', () => {
     );
   });
 
+  it('baseUrl: an address ending in /api/v1 is refused, naming the address without it', () => {
+    const error = configError({ baseUrl: 'http://127.0.0.1:4321/api/v1' });
+    expect(error.option).toBe('baseUrl');
+    expect(error.message).toBe(
+      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
+    );
+    expect(configError({ baseUrl: 'https://api.example.com/api/v1/' }).message).toContain(
+      'as in "https://api.example.com"',
+    );
+  });
+
   it('baseUrl: credentials are refused and never echoed', () => {
     const error = configError({ baseUrl: 'https://admin:s3cret-pass@api.example.com/' });
     expect(error.option).toBe('baseUrl');

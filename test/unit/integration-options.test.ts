@@ -44,6 +44,21 @@ describe('integration options', () => {
     expect(route.sitemapUrl).toBe('http://127.0.0.1:4000/svc/api/sites/21/sitemap.xml');
   });
 
+  it('baseUrl: an address ending in /api/v1 is refused, from the option or from PUBLISHER_BASE_URL', () => {
+    expect(
+      message(() => resolveOptions({ siteId: 12, baseUrl: 'https://service.example.com/api/v1' }, astro, {})),
+    ).toContain(
+      '`baseUrl` must be the service address without /api/v1 (got "https://service.example.com/api/v1"): drop the /api/v1, as in "https://service.example.com".',
+    );
+    expect(
+      message(() =>
+        resolveOptions({ siteId: 12 }, astro, { PUBLISHER_BASE_URL: 'https://service.example.com/api/v1/' }),
+      ),
+    ).toContain(
+      'PUBLISHER_BASE_URL must be the service address without /api/v1 (got "https://service.example.com/api/v1/"): drop the /api/v1, as in "https://service.example.com".',
+    );
+  });
+
   it('base: the blog URL keeps the base path', () => {
     expect(resolveOptions({ siteId: 12 }, { ...astro, base: '/docs' }, env).route.blogSite).toBe(
       'https://blog.example.com/docs/',

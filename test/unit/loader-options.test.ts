@@ -93,6 +93,28 @@ describe('articlesLoader options', () => {
     );
   });
 
+  it('baseUrl: an address ending in /api/v1 is refused with the address to use, from the option or PUBLISHER_BASE_URL', () => {
+    expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://127.0.0.1:4321/api/v1' }))).toBe(
+      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Set it in articlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+    );
+    expect(messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/svc/api/v1/' }))).toContain(
+      'drop the /api/v1, as in "https://x.example/svc"',
+    );
+    const saved = { ...process.env };
+    try {
+      process.env.PUBLISHER_BASE_URL = 'http://127.0.0.1:4321/api/v1';
+      expect(messageOf(() => digestLoader({ siteId: 12, apiKey: ok.apiKey }))).toContain(
+        '`baseUrl` must be the service address without /api/v1',
+      );
+    } finally {
+      process.env = saved;
+    }
+    // A path that merely starts like it is another service's prefix, not the API path.
+    expect(articlesLoader({ ...ok, baseUrl: 'https://x.example/api/v10' }).name).toBe(
+      'astro-content-publisher:articles',
+    );
+  });
+
   it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
     expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain(
       '`budget.maxRequests` must be a positive integer (got 0). Fix it in articlesLoader({ budget }).',
