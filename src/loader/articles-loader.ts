@@ -21,7 +21,9 @@ import { contentSource, startFromOtherStore } from './store-seed.js';
  * Options are validated here, once; a bad option throws a ConfigError naming it and the fix.
  */
 export function articlesLoader(options: ArticlesLoaderOptions = {}) {
-  const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }));
+  const resolved = parseOptions(articlesLoaderOptionsSchema, 'articlesLoader', withEnvDefaults({ ...options }), {
+    contentConfig: true,
+  });
   const key = loaderKey(resolved);
   return {
     name: LOADER_NAMES.articles,

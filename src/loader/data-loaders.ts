@@ -150,7 +150,9 @@ async function runDataSync(
 
 /** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
 export function keywordsLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseOptions(dataLoaderOptionsSchema, 'keywordsLoader', withEnvDefaults({ ...options }));
+  const resolved = parseOptions(dataLoaderOptionsSchema, 'keywordsLoader', withEnvDefaults({ ...options }), {
+    contentConfig: true,
+  });
   const key = `site-${resolved.siteId}:keywords`;
   return {
     name: LOADER_NAMES.keywords,
@@ -172,7 +174,9 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
 
 /** The weekly digest of a site as one entry, id `latest`: `getEntry('digest', 'latest')`. */
 export function digestLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseOptions(dataLoaderOptionsSchema, 'digestLoader', withEnvDefaults({ ...options }));
+  const resolved = parseOptions(dataLoaderOptionsSchema, 'digestLoader', withEnvDefaults({ ...options }), {
+    contentConfig: true,
+  });
   const key = `site-${resolved.siteId}:digest`;
   return {
     name: LOADER_NAMES.digest,

@@ -162,8 +162,23 @@ export function withEnvDefaults<T extends { siteId?: unknown; baseUrl?: unknown;
   return out as T;
 }
 
+export interface ParseContext {
+  /**
+   * The factory runs in content.config.ts. Astro reports an error thrown there as "`astro sync` command
+   * failed to generate content collection types: <message>." and adds the final period itself, so the
+   * message leaves its own out (else the user reads "... PUBLISHER_SITE_ID..").
+   */
+  contentConfig?: boolean;
+}
+
 /** Validates loader options once, strictly; the ConfigError names the option, what was wrong and the fix. */
-export function parseOptions<S extends z.ZodType>(schema: S, factory: string, raw: unknown): z.output<S> {
+export function parseOptions<S extends z.ZodType>(
+  schema: S,
+  factory: string,
+  raw: unknown,
+  context: ParseContext = {},
+): z.output<S> {
+  const sentence = (text: string) => (context.contentConfig ? text.replace(/\.$/, '') : text);
   const input = raw ?? {};
   const result = schema.safeParse(input);
   if (result.success) {
@@ -171,7 +186,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, factory: string, ra
     const cleartext = baseUrl === undefined ? undefined : cleartextRefusal(baseUrl, allowInsecureHttp);
     if (cleartext) {
       const fix = `Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`;
-      throw new ConfigError({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}. ${fix}`, hint: fix });
+      throw new ConfigError({ option: 'baseUrl', message: sentence(`\`baseUrl\` ${cleartext}. ${fix}`), hint: fix });
     }
     return result.data;
   }
@@ -181,7 +196,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, factory: string, ra
     env: ENV_HINT,
   });
   // Astro shows a config error's message, not its hint: the message carries the fix too.
-  throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
+  throw new ConfigError({ ...problem, message: sentence(`${problem.message} ${problem.hint}`) });
 }
 
 export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({

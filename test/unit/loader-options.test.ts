@@ -26,11 +26,35 @@ describe('articlesLoader options', () => {
 
   it('siteId: names the option, the bad value and both ways to set it', () => {
     expect(messageOf(() => articlesLoader({ ...ok, siteId: 'abc' as unknown as number }))).toBe(
-      '`siteId` must be a positive integer (got "abc"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
+      '`siteId` must be a positive integer (got "abc"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID',
     );
     expect(messageOf(() => articlesLoader({ ...ok, siteId: -3 }))).toContain(
       '`siteId` must be a positive integer (got -3)',
     );
+  });
+
+  it('the loaders of content.config.ts leave the final period to Astro, which adds one; the live loader keeps it', () => {
+    const saved = { ...process.env };
+    try {
+      delete process.env.PUBLISHER_SITE_ID;
+      delete process.env.PUBLISHER_API_KEY;
+      const rest = { baseUrl: ok.baseUrl, apiKey: ok.apiKey };
+      expect(messageOf(() => keywordsLoader(rest))).toBe(
+        '`siteId` is required. Set it in keywordsLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID',
+      );
+      expect(messageOf(() => digestLoader({ siteId: 12, baseUrl: ok.baseUrl }))).toBe(
+        '`apiKey` is required. Set it in digestLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY',
+      );
+      // A live collection's config is not evaluated by astro sync: its message is a whole sentence.
+      expect(messageOf(() => liveArticlesLoader(rest))).toBe(
+        '`siteId` is required. Set it in liveArticlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
+      );
+      expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://cms.example.com' }))).toBe(
+        '`baseUrl` uses plain http to cms.example.com, which is not this machine: the API key would travel in cleartext. Use https, or set articlesLoader({ allowInsecureHttp: true }) on a trusted private network',
+      );
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('missing values are read from PUBLISHER_* and otherwise named as required', () => {
@@ -42,7 +66,7 @@ describe('articlesLoader options', () => {
       expect(articlesLoader().name).toBe('astro-content-publisher:articles');
       delete process.env.PUBLISHER_API_KEY;
       expect(messageOf(() => articlesLoader())).toBe(
-        '`apiKey` is required. Set it in articlesLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY.',
+        '`apiKey` is required. Set it in articlesLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY',
       );
     } finally {
       process.env = saved;
@@ -86,7 +110,7 @@ describe('articlesLoader options', () => {
   it("baseUrl: a query string or fragment is refused up front with the loader's message, without echoing it", () => {
     const message = messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/?token=btb_leakcheck_q' }));
     expect(message).toBe(
-      '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+      '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL',
     );
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain(
       '`baseUrl` must not contain a query string or fragment',
@@ -95,7 +119,7 @@ describe('articlesLoader options', () => {
 
   it('baseUrl: an address ending in /api/v1 is refused with the address to use, from the option or PUBLISHER_BASE_URL', () => {
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://127.0.0.1:4321/api/v1' }))).toBe(
-      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Set it in articlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Set it in articlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL',
     );
     expect(messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/svc/api/v1/' }))).toContain(
       'drop the /api/v1, as in "https://x.example/svc"',
