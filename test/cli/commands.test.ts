@@ -416,9 +416,12 @@ describe('--help', () => {
       ['--profile', 'multilingual'],
       ['--variant', 'listMax=5'],
     ];
+    // ... in the usage line as well as under Options.
+    const usage = simulator.split('\n')[0]!;
     for (const [flag, value] of flags) {
       expect(parseSimulatorArgs([flag, value]), flag).not.toHaveProperty('error');
       expect(simulator, flag).toMatch(new RegExp(`^ {2}${flag} \\S+ +\\S`, 'm'));
+      expect(usage, flag).toContain(`[${flag} `);
     }
     expect(simulator).toContain('sharedSlugs=true|false');
     const bare = await runCli([]);

@@ -7,7 +7,7 @@ export const simulatorCommand: CommandSpec = {
   summary: 'run the local simulator of the service (prints one JSON line with its URL and tokens)',
   usage:
     '[--port 0] [--seed 1] [--articles 30] [--rate-limits first|second] [--window-ms N] [--generate-delay-ms N] ' +
-    '[--profile NAME] [--variant key=value ...]',
+    '[--rate-limit-override N] [--extra-pro-token T ...] [--profile NAME] [--variant key=value ...]',
   details:
     'Serves the API and the public feeds on 127.0.0.1 until SIGINT/SIGTERM. The first line on stdout is\n' +
     '{"url","tokens":{"free","solo","pro","agence"},"sites":{"pro":[...],"agence":[...]}}.\n\n' +
