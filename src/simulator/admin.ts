@@ -15,6 +15,23 @@ import { PROFILES, serviceVariantsSchema, type ResolvedServiceVariants } from '.
  * that is what the sanitiser downstream must cope with.
  */
 
+/**
+ * An article's keywords as the service keeps them: the detail's `keywords` array and the RSS item's
+ * `<category>` elements, in this order (the list items carry none). Blank or repeated ones are refused rather
+ * than silently dropped: a test that sends them means something by it.
+ */
+const keywordsSchema = z
+  .array(
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be blank')
+      .max(100, 'must be at most 100 characters'),
+    { error: 'must be an array of strings' },
+  )
+  .max(50, 'must hold at most 50 keywords')
+  .refine((keywords) => new Set(keywords).size === keywords.length, 'must not repeat a keyword');
+
 const publishSchema = z
   .object({
     site: z.coerce.number().int().positive(),
@@ -33,6 +50,8 @@ const publishSchema = z
      * `null`: no featured image.
      */
     featured_image: z.string().url().nullable().optional(),
+    /** Instead of the ones derived from the title. */
+    keywords: keywordsSchema.optional(),
     published_at: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
@@ -47,6 +66,8 @@ const patchSchema = z
     excerpt: z.string().optional(),
     /** A new featured image URL, or `null` to remove it (the service's editor can do both). */
     featured_image: z.string().url().nullable().optional(),
+    /** The whole new set (`[]`: none), as the service's editor saves it. */
+    keywords: keywordsSchema.optional(),
   })
   .strict();
 
@@ -107,6 +128,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   });
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
+  if (body.keywords !== undefined) article.keywords = [...body.keywords];
   ctx.store.add(article);
   return jsonResponse(201, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }
@@ -128,6 +150,7 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   }
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
+  if (body.keywords !== undefined) article.keywords = [...body.keywords];
   article.updatedAt = isoSeconds(changedAt);
   return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }

@@ -76,6 +76,46 @@ describe('admin API: articles', () => {
     expect((await admin(sim(), 'PATCH', `articles/12/${slug}`, { featured_image: 'not a url' })).status).toBe(400);
   });
 
+  it('keywords: POST and PATCH set them, shown in the detail and as RSS categories; bad ones are 400', async () => {
+    const created = await admin(sim(), 'POST', 'articles', {
+      site: 12,
+      title: 'Tagged',
+      slug: 'tagged',
+      keywords: ['astro', 'rss & feeds'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.json().keywords).toEqual(['astro', 'rss & feeds']);
+    const item = () =>
+      rss().then((xml) => /<item>(?:(?!<\/item>)[\s\S])*<link>[^<]*\/tagged\/<\/link>[\s\S]*?<\/item>/.exec(xml)![0]);
+    expect(await item()).toContain('<category>rss &amp; feeds</category>');
+
+    const before = (await call(sim(), '/api/v1/sites/12/articles/tagged/')).json();
+    const patched = await admin(sim(), 'PATCH', 'articles/12/tagged', { keywords: ['  loaders ', 'sitemaps'] });
+    expect(patched.status).toBe(200);
+    const after = (await call(sim(), '/api/v1/sites/12/articles/tagged/')).json();
+    expect(after.keywords).toEqual(['loaders', 'sitemaps']);
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+    const categories = [...(await item()).matchAll(/<category>([^<]*)<\/category>/g)].map((m) => m[1]);
+    expect(categories).toEqual(['loaders', 'sitemaps']);
+    // The list items carry no keywords, as before.
+    const listed = (await call(sim(), '/api/v1/sites/12/articles/')).json().results[0];
+    expect(listed).not.toHaveProperty('keywords');
+
+    expect((await admin(sim(), 'PATCH', 'articles/12/tagged', { keywords: [] })).json().keywords).toEqual([]);
+    expect(await item()).not.toContain('<category>');
+    for (const [keywords, error] of [
+      ['astro', '`keywords`: must be an array of strings.'],
+      [['astro', 3], '`keywords.1`: must be a string.'],
+      [['astro', ' '], '`keywords.1`: must not be blank.'],
+      [['astro', 'astro'], '`keywords`: must not repeat a keyword.'],
+    ] as const) {
+      const refused = await admin(sim(), 'PATCH', 'articles/12/tagged', { keywords });
+      expect(refused.status, JSON.stringify(keywords)).toBe(400);
+      expect(refused.json().error).toBe(error);
+    }
+    expect((await admin(sim(), 'POST', 'articles', { site: 12, title: 'x', keywords: [''] })).status).toBe(400);
+  });
+
   it('DELETE unpublishes: gone from list, sitemap and RSS; detail 404', async () => {
     const [slug] = await slugs();
     expect((await admin(sim(), 'DELETE', `articles/12/${slug}`)).status).toBe(204);
