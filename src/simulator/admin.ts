@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SITES, USERS } from './accounts.js';
-import { buildNewArticle, isoSeconds, uniqueSlug } from './articles.js';
+import { buildNewArticle, isoSeconds, metaDescriptionOf, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
 import { faultSchema } from './faults.js';
 import { htmlToText, slugify, truncateText } from './html.js';
@@ -147,6 +147,8 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   if (body.content !== undefined) {
     article.content = body.content;
     if (body.excerpt === undefined) article.excerpt = truncateText(htmlToText(body.content), 200);
+    // Derived as at publication, from the (possibly new) title: a stale one would describe the old body.
+    article.metaDescription = metaDescriptionOf(article.title, body.content);
   }
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;

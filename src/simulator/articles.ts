@@ -52,6 +52,15 @@ export interface DerivedFields {
   keywords: string[];
 }
 
+function firstParagraphText(content: string): string {
+  return htmlToText(/<p>([\s\S]*?)<\/p>/.exec(content)?.[1] ?? content);
+}
+
+/** The meta description of an article: its title and the start of its first paragraph, as the service writes it. */
+export function metaDescriptionOf(title: string, content: string): string {
+  return truncateText(`${title}. ${firstParagraphText(content)}`, 155);
+}
+
 /** Fields derived from the body and the title, shared by seeded, generated and admin-published articles. */
 export function deriveFields(
   site: SiteDefinition,
@@ -60,14 +69,12 @@ export function deriveFields(
   topic: string,
   content: string,
 ): DerivedFields {
-  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(content)?.[1] ?? content;
-  const text = htmlToText(firstParagraph);
   const words = slugify(`${topic}`)
     .split('-')
     .filter((w) => w.length > 3);
   return {
-    excerpt: truncateText(text, 200),
-    metaDescription: truncateText(`${title}. ${text}`, 155),
+    excerpt: truncateText(firstParagraphText(content), 200),
+    metaDescription: metaDescriptionOf(title, content),
     featuredImage: mediaUrl(site.id, slug, 'featured.jpg'),
     keywords: [topic, ...words.slice(0, 3)].filter((k, i, all) => all.indexOf(k) === i),
   };

@@ -62,6 +62,21 @@ describe('admin API: articles', () => {
     expect((await admin(sim(), 'PATCH', 'articles/12/nope', { title: 'x' })).status).toBe(404);
   });
 
+  it('PATCH content derives meta_description from it as publication does (title, then the first paragraph)', async () => {
+    const content = '<p>Fresh <em>first</em> paragraph.</p><p>Second paragraph.</p>';
+    const published = await admin(sim(), 'POST', 'articles', { site: 12, title: 'Same title', slug: 'fresh', content });
+    expect(published.json().meta_description).toBe('Same title. Fresh first paragraph.');
+    const [slug] = (await slugs()).filter((s) => s !== 'fresh');
+    await admin(sim(), 'PATCH', `articles/12/${slug}`, { title: 'Same title', content });
+    const detail = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
+    expect(detail.meta_description).toBe(published.json().meta_description);
+    // A title alone does not rewrite it (nor the excerpt): only a new body does.
+    await admin(sim(), 'PATCH', `articles/12/${slug}`, { title: 'Another title' });
+    expect((await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json().meta_description).toBe(
+      'Same title. Fresh first paragraph.',
+    );
+  });
+
   it('PATCH featured_image changes or removes the featured image (null), and bumps updated_at', async () => {
     const [slug] = await slugs();
     const before = (await call(sim(), `/api/v1/sites/12/articles/${slug}/`)).json();
