@@ -9,7 +9,7 @@ import { resolveSimulatorOptions, type SimulatorOptions } from './options.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { matchRoute, type RouteKind } from './router.js';
 import { ROUTES } from './routes.js';
-import { containsToken, StatsCollector, type SimulatorStats } from './stats.js';
+import { containsToken, recordedQuery, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
 import { adminRequestRefusal, resetAll } from './admin.js';
 import { createMediaLibrary, MEDIA_ROUTE, MEDIA_SEEDED_AT, serveMedia, withMediaOrigin } from './media.js';
@@ -109,6 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ctx.stats.record('other', {
         method,
         path,
+        ...recordedQuery(url.search),
         route: MEDIA_ROUTE,
         status,
         authorization: req.headers.authorization !== undefined,
@@ -176,6 +177,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ctx.stats.record(kind, {
         method,
         path,
+        ...recordedQuery(url.search),
         route: routeKey,
         status,
         authorization: req.headers.authorization !== undefined,

@@ -2,7 +2,13 @@ import { ALL_TOKENS } from './accounts.js';
 
 export interface SimulatorRequestRecord {
   method: string;
+  /** The path alone, without the query string (tests match on it). */
   path: string;
+  /**
+   * The query string without its `?` (`language=en&limit=50&offset=50`), when the request had one; a token in
+   * it shows as `btb_***` (`tokenIn` has `'url'`).
+   */
+  query?: string;
   route: string;
   /** HTTP status sent; 0 when the connection was dropped before the headers (fault injection). */
   status: number;
@@ -27,6 +33,14 @@ const TOKEN_LIKE = /btb_[A-Za-z0-9_-]{4,}/;
 
 export function containsToken(text: string): boolean {
   return TOKEN_LIKE.test(text) || ALL_TOKENS.some((token) => text.includes(token));
+}
+
+/** The query of a request as recorded: stats are printed and compared in tests, a leaked key must not spread. */
+export function recordedQuery(search: string): { query?: string } {
+  const query = search.replace(/^\?/, '');
+  if (query === '') return {};
+  const masked = ALL_TOKENS.reduce((text, token) => text.replaceAll(token, 'btb_***'), query);
+  return { query: masked.replace(new RegExp(TOKEN_LIKE.source, 'g'), 'btb_***') };
 }
 
 /** The last requests kept in `requests` (counters are never capped): bounds memory in long benchmarks. */

@@ -38,6 +38,18 @@ describe('stats', () => {
     expect((await admin(sim(), 'GET', 'stats')).json()).toEqual(stats);
   });
 
+  it('query: the query string of each request is kept beside its bare path, a token in it masked', async () => {
+    await call(sim(), '/api/v1/sites/12/articles/?language=en&limit=5&offset=10');
+    await call(sim(), '/api/v1/sites/12/articles/');
+    await call(sim(), `/api/sites/12/rss.xml?key=${sim().tokens.pro}&x=btb_leakcheck_q1`, { token: null });
+    const [paged, bare, leaked] = sim().stats().requests;
+    expect(paged).toMatchObject({ path: '/api/v1/sites/12/articles/', query: 'language=en&limit=5&offset=10' });
+    expect(new URLSearchParams(paged!.query).get('offset')).toBe('10');
+    expect(bare).not.toHaveProperty('query');
+    expect(leaked).toMatchObject({ path: '/api/sites/12/rss.xml', query: 'key=btb_***&x=btb_***', tokenIn: ['url'] });
+    expect(JSON.stringify(sim().stats())).not.toContain(sim().tokens.pro);
+  });
+
   it('tokenIn reports a token in the URL, the body or any header, known or leak-check shaped', async () => {
     await call(sim(), `/api/sites/12/rss.xml?key=${sim().tokens.pro}`, { token: null });
     await call(sim(), '/api/v1/audit/', { method: 'POST', body: { title: 'x', content: 'key btb_leakcheck_abc123' } });
