@@ -54,15 +54,6 @@ const ROUTES = {
   robots: new URL('./routes/robots.js', import.meta.url),
 };
 
-/**
- * The Astro integration: `/sitemap.xml` and `/rss.xml` on the blog's domain from the service's public
- * feeds (no API key), and a content refresh while `astro dev` runs.
- *
- * - Static output: the RSS route is prerendered; the sitemap is written when the build is done, with the
- *   blog's own pages merged. A broken upstream fails the build.
- * - On demand (`prerender: false` or `output: 'server'`): both routes answer per request through an
- *   in-memory cache (max one hour, conditional revalidation, stale-if-error, 502 when nothing is cached).
- */
 /** What of the Astro config makes the blog's URLs (a `build.format: 'file'` site has no trailing slash). */
 function blogLayoutOf(config: AstroConfig): Pick<AstroConfigView, 'site' | 'base' | 'trailingSlash'> {
   return {
@@ -72,6 +63,16 @@ function blogLayoutOf(config: AstroConfig): Pick<AstroConfigView, 'site' | 'base
   };
 }
 
+/**
+ * The Astro integration: `/sitemap.xml` and `/rss.xml` on the blog's domain from the service's public
+ * feeds (no API key), and a content refresh while `astro dev` runs.
+ *
+ * - Static output: the RSS route is prerendered; the sitemap is written when the build is done, with the
+ *   blog's own pages merged. A broken upstream fails the build, unless it is an outage and an earlier build
+ *   kept a copy of that feed in cacheDir: then the copy is used, with a warning.
+ * - On demand (`prerender: false` or `output: 'server'`): both routes answer per request through an
+ *   in-memory cache (max one hour, conditional revalidation, stale-if-error, 502 when nothing is cached).
+ */
 export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
   let sitemapAtBuildDone = false;
