@@ -54,6 +54,18 @@ const ROUTES = {
   robots: new URL('./routes/robots.js', import.meta.url),
 };
 
+/**
+ * `astro sync` (and `astro check`) send no request: a CI lint job or a fork's pull request without the service's
+ * settings gets placeholders for the site and the service address, never used (see withSyncPlaceholders).
+ */
+function syncEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    PUBLISHER_SITE_ID: env.PUBLISHER_SITE_ID?.trim() || '1',
+    PUBLISHER_BASE_URL: env.PUBLISHER_BASE_URL?.trim() || 'https://service.invalid',
+  };
+}
+
 /** What of the Astro config makes the blog's URLs (a `build.format: 'file'` site has no trailing slash). */
 function blogLayoutOf(config: AstroConfig): Pick<AstroConfigView, 'site' | 'base' | 'trailingSlash'> {
   return {
@@ -75,6 +87,7 @@ function blogLayoutOf(config: AstroConfig): Pick<AstroConfigView, 'site' | 'base
  */
 export function publisher(options?: PublisherOptions): AstroIntegration {
   let resolved: ResolvedOptions | undefined;
+  let resolveEnv: NodeJS.ProcessEnv = process.env;
   let sitemapAtBuildDone = false;
   let staticOutput = false;
   let isBuild = false;
@@ -143,7 +156,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           loadPublisherEnvFiles(config.vite?.envDir ?? config.root, command === 'dev' ? 'development' : 'production');
         // `site`, `base` and `trailingSlash` are read again in astro:config:done: a theme's integration may set
         // them after this setup (AstroWind sets them from its own config file).
-        resolved = resolveOptions(options, { ...blogLayoutOf(config), output: config.output, siteLater: true });
+        resolveEnv = command === 'sync' ? syncEnv(process.env) : process.env;
+        resolved = resolveOptions(
+          options,
+          { ...blogLayoutOf(config), output: config.output, siteLater: true },
+          resolveEnv,
+        );
         const { prerender, route } = resolved;
         resolved.route.dev = command === 'dev';
         // A static build writes the sitemap in astro:build:done (when every page is known), so the route
@@ -200,7 +218,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         noteAstroCommand(astroCommand, config);
         if (resolved) {
           // The final `site`, `base` and `trailingSlash` (fails here when there is still no `site`).
-          const final = resolveOptions(options, { ...blogLayoutOf(config), output: config.output });
+          const final = resolveOptions(options, { ...blogLayoutOf(config), output: config.output }, resolveEnv);
           resolved = { ...final, route: { ...final.route, dev: resolved.route.dev } };
           const { route } = resolved;
           if (route.sitemap !== false) {

@@ -39,10 +39,30 @@ const SYNCING = Symbol.for('astro-content-publisher.syncing');
 const syncing: WeakSet<object> = ((globalThis as Record<symbol, unknown>)[SYNCING] ??=
   new WeakSet<object>()) as WeakSet<object>;
 
+// The command Astro runs in this process, as the integration last saw it (the content config is evaluated after).
+const COMMAND = Symbol.for('astro-content-publisher.command');
+
 /** Called by the integration with the command Astro runs (`dev`, `build`, `preview`, `sync`) and its final config. */
 export function noteAstroCommand(command: string, config: object): void {
   if (command === 'sync') syncing.add(config);
   else syncing.delete(config);
+  (globalThis as Record<symbol, unknown>)[COMMAND] = command;
+}
+
+/**
+ * Under `astro sync` (and `astro check`), the credentials a loader or the integration lacks are filled with
+ * placeholders that are never sent: those commands send no request (`keptForSync`), and a CI lint job or a
+ * fork's pull request has no secrets. Every other option is still checked. Outside sync, `raw` as it is.
+ */
+export function withSyncPlaceholders<T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown }>(
+  raw: T,
+  keys: ReadonlyArray<'siteId' | 'baseUrl' | 'apiKey'> = ['siteId', 'baseUrl', 'apiKey'],
+): T {
+  if ((globalThis as Record<symbol, unknown>)[COMMAND] !== 'sync') return raw;
+  const placeholders = { siteId: 1, baseUrl: 'https://service.invalid', apiKey: 'btb_astro_sync_sends_no_request' };
+  const out: Record<string, unknown> = { ...raw };
+  for (const key of keys) if (out[key] === undefined || out[key] === '') out[key] = placeholders[key];
+  return out as T;
 }
 
 /**

@@ -73,3 +73,24 @@ it('astro sync sends no request and keeps the store; the build after it fetches 
   // The warm build: its list call only.
   expect(sim.stats().authenticated).toBe(1);
 });
+
+it('astro sync without the service settings (a CI lint job, a fork’s pull request): types without a request or an error', async () => {
+  // Found by a trial on AstroWind: `astro sync` and `astro check` failed without PUBLISHER_API_KEY and
+  // PUBLISHER_BASE_URL, although they send nothing.
+  const saved = { ...process.env };
+  for (const key of ['PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID']) delete process.env[key];
+  try {
+    sim.resetStats();
+    await sync({ ...config(), integrations: [publisher()] });
+    expect(sim.stats().requests).toEqual([]);
+    // A build has no such placeholders: it fails, naming what is missing.
+    const failure = await build({ ...config(), integrations: [publisher()] }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toMatch(/`siteId` is missing/);
+  } finally {
+    for (const key of ['PUBLISHER_BASE_URL', 'PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID'])
+      if (saved[key] !== undefined) process.env[key] = saved[key];
+  }
+});
