@@ -142,7 +142,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   return {
     name: INTEGRATION_NAME,
     hooks: {
-      'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware, logger }) => {
+      'astro:config:setup': ({ config, command, injectRoute, updateConfig, addMiddleware }) => {
         astroCommand = command;
         // `astro preview` serves what a build wrote (an adapter's server reads its settings from the build): it
         // never calls the service, so it needs none of the service's settings.

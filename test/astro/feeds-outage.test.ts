@@ -6,25 +6,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 describe('a static build while the service is down', () => {
   it('writes /rss.xml and /sitemap.xml from the last good build’s copies, and says so', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
     const site = await isolatedSite('model-site', 'outage');
-    owned.push({ sim, site });
+    own(sim, site);
     for (const slug of ['a1', 'a2']) await publishModelArticle(sim.url, slug, 'en');
     const build = modelSiteBuild(site, sim);
     const read = (file: string) => readFile(join(site.outDir, file), 'utf8');
@@ -54,7 +47,7 @@ describe('a static build while the service is down', () => {
   it('without a copy (a first build), or when the service answers 404, the build still fails and names the URL', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
     const site = await isolatedSite('model-site', 'outage-cold');
-    owned.push({ sim, site });
+    own(sim, site);
     await publishModelArticle(sim.url, 'a1', 'en');
     const build = modelSiteBuild(site, sim);
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });

@@ -9,19 +9,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 const SERVICE = 'https://pro-blog.example.com';
 const BLOG = 'https://blog.example.com';
@@ -40,7 +33,7 @@ describe('links of pages kept by an incremental build', () => {
   it('a link to an article the blog no longer has in that language goes back to the service, or loses its address when the service dropped it too', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
     const site = await isolatedSite('model-site', 'kept-links');
-    owned.push({ sim, site });
+    own(sim, site);
     const publish = (slug: string, language: string, content: string) =>
       publishModelArticle(sim.url, slug, language, { after: content });
     // "pair" in en and fr, "solo" in en only; "page" (en) links to en "pair", to "solo" and to "other" (an article
@@ -86,7 +79,7 @@ describe('links of pages kept by an incremental build', () => {
   it('an edit of two articles: the end-of-build pass has the same inputs as the build before, so the pages kept since are not read again', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
     const site = await isolatedSite('model-site', 'kept-record');
-    owned.push({ sim, site });
+    own(sim, site);
     for (const slug of ['a', 'b', 'c', 'd']) await publishModelArticle(sim.url, slug, 'en', { after: '' });
     await publishModelArticle(sim.url, 'b', 'fr', { after: `<p><a href="${SERVICE}/blog/c/">c</a></p>` });
     // The guide's setting for incremental builds: Astro leaves the pages it keeps untouched.

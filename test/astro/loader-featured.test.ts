@@ -7,27 +7,20 @@
  */
 import { access, cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, isolatedSite, readTree } from './loader-harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, closedAfterEach, isolatedSite, readTree } from './loader-harness.js';
 
 // Each test runs several real builds: on a busy machine they are slow, which must not fail the test.
 vi.setConfig({ testTimeout: 300_000 });
 const MEDIA = 'GET /media/*';
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 /** A simulator, a copy of the fixture and directories of the test's own. */
 async function setUp(prefix: string, extraEnv: Record<string, string> = {}) {
   const sim = await startSimulator({ articles: 2, rateLimitOverride: 100_000 });
   const site = await isolatedSite('featured-site', prefix);
-  owned.push({ sim, site });
+  own(sim, site);
   const build = (schema: string, cacheDir = site.cacheDir) =>
     buildFixture({
       root: site.root,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type AstroInlineConfig } from 'astro';
+import { afterEach } from 'vitest';
 
 export const fixtureRoot = (name: string) => fileURLToPath(new URL(`../fixtures/${name}/`, import.meta.url));
 
@@ -49,6 +50,23 @@ export async function tempDirs(prefix: string, root: string) {
  */
 const failedCacheDirs = new Set<string>();
 const LATE_WRITE_MARGIN_MS = 3_000;
+
+/**
+ * For a test file that starts simulators and isolated sites: the returned function takes one of each, and both
+ * are closed and removed after each test.
+ */
+export function closedAfterEach(): (sim: { close(): Promise<void> }, site: { cleanup(): Promise<void> }) => void {
+  const owned: Array<{ sim: { close(): Promise<void> }; site: { cleanup(): Promise<void> } }> = [];
+  afterEach(async () => {
+    for (const { sim, site } of owned.splice(0)) {
+      await sim.close();
+      await site.cleanup();
+    }
+  });
+  return (sim, site) => {
+    owned.push({ sim, site });
+  };
+}
 
 export async function isolatedSite(fixture: string, prefix: string) {
   const source = fixtureRoot(fixture);

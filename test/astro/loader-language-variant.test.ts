@@ -8,19 +8,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 const featured = (slug: string, lang: string) => `https://cdn.example.com/sites/12/${slug}/featured-${lang}-1.jpg`;
 
@@ -40,7 +33,7 @@ describe('a language variant whose detail answers another language', () => {
   it('is counted pending and named while it lacks the detail-only fields, and gets its featured image once the detail answers its language', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
     const site = await isolatedSite('model-site', 'variant');
-    owned.push({ sim, site });
+    own(sim, site);
     const publish = (slug: string, language: string) =>
       publishModelArticle(sim.url, slug, language, { featured_image: featured(slug, language) });
     // "both" in en first (the detail answers en), then in fr; "own" in fr only (its detail shows the feed whole).

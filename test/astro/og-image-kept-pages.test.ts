@@ -10,20 +10,13 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cacheName } from '../../src/loader/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
+import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 const BLOG = 'https://blog.example.com';
 const CDN = 'https://cdn.example.com';
@@ -66,7 +59,7 @@ describe('featured images of pages kept by an incremental build', () => {
   it("a kept page's og:image is served after a later article brings an image of the same bytes", async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
     const site = await isolatedSite('model-site', 'kept-og');
-    owned.push({ sim, site });
+    own(sim, site);
     // The second article's featured image, and an image of the same bytes that the first gets later.
     const { later, earlier } = twinNames(sim, 'a2');
     const publish = (slug: string, featured?: string) =>

@@ -5,25 +5,18 @@
  * not fetch again (10 articles per language down to 3). An empty collection now starts from what the last build
  * stored, still in the store file that Astro has not yet written again, and syncs from there. Real builds.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { isolatedSite, modelSiteBuild, publishModelArticle, summaryOf } from './loader-harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle, summaryOf } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
-type Site = Awaited<ReturnType<typeof isolatedSite>>;
-const owned: Array<{ sim: Simulator; site: Site }> = [];
-afterEach(async () => {
-  for (const { sim, site } of owned.splice(0)) {
-    await sim.close();
-    await site.cleanup();
-  }
-});
+const own = closedAfterEach();
 
 describe('a build after a config change that made Astro clear its store', () => {
   it('keeps every article: it starts from the last build’s store and sends one list call', async () => {
     const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
     const site = await isolatedSite('model-site', 'store-cleared');
-    owned.push({ sim, site });
+    own(sim, site);
     const slugs = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
     for (const slug of slugs) await publishModelArticle(sim.url, slug, 'en');
     expect((await modelSiteBuild(site, sim, 10)()).error).toBeUndefined();
