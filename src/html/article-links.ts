@@ -255,6 +255,8 @@ export function isUnpublishedLink(url: URL, ctx: ArticleLinkContext): boolean {
   if (gone === undefined || gone.size === 0) return false;
   const ref = serviceArticleRef(url, ctx.serviceOrigins) ?? blogArticleRef(url, ctx);
   if (ref === undefined) return false;
+  // A page the build wrote answers, whatever its slug once was (a root-level pattern matches the blog's own pages).
+  if (ctx.pages?.has(blogPageKey(url, ctx.blogSite)) && url.origin === new URL(ctx.blogSite).origin) return false;
   const language = ref.language ?? ctx.pageLanguage;
   const named =
     gone.has(unpublishedKey('', ref.slug)) || (language !== undefined && gone.has(unpublishedKey(language, ref.slug)));

@@ -1,6 +1,6 @@
 import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
-import { isOutage, keepLastGood, readLastGood, staleMessage } from './last-good.js';
+import { isOutage, staleMessage } from './last-good.js';
 
 /**
  * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
@@ -142,12 +142,16 @@ export class FeedCache<T> {
       }
       value = await this.#options.transform(fetched.body);
       const lastGood = this.#options.lastGood;
-      if (lastGood) keepLastGood(lastGood.dir, this.#options.url, fetched.body);
+      // Loaded only here: the module reads and writes files, and the routes' bundle also runs on edge runtimes.
+      if (lastGood) (await import('./last-good-files.js')).keepLastGood(lastGood.dir, this.#options.url, fetched.body);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       this.#retryAfter = this.#now() + (this.#options.errorRetryMs ?? 30_000);
       const lastGood = this.#options.lastGood;
-      const copy = !entry && lastGood && isOutage(failure) ? readLastGood(lastGood.dir, this.#options.url) : undefined;
+      const copy =
+        !entry && lastGood && isOutage(failure)
+          ? (await import('./last-good-files.js')).readLastGood(lastGood.dir, this.#options.url)
+          : undefined;
       if (lastGood && copy) {
         const stale = await this.#options.transform(copy.body);
         lastGood.warn(staleMessage(failure, copy.keptAt));

@@ -31,7 +31,8 @@ import type { PublisherOptions } from './options.js';
 import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './resolve-options.js';
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
-import { lastGoodDir, takeStaleNotes } from './last-good.js';
+import { takeStaleNotes } from './last-good.js';
+import { lastGoodDir } from './last-good-files.js';
 import { splitNoindex } from './noindex.js';
 import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
@@ -135,7 +136,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       localPages: [...localPages, ...customPages],
       localArticlePages,
       articles: articlesOfSite(publishedCollections(), route.siteId),
-      ...(staticOutput && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
+      // Where the prerendered feed keeps its copy (also with output 'server' and prerendered feeds).
+      ...(isBuild && resolved.prerender && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
     };
   };
 

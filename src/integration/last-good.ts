@@ -1,26 +1,14 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UpstreamFeedError } from '../client/public-feed.js';
 
 /**
  * The last good body of each public feed a static build used (the RSS feed, the sitemap and its parts), kept in
- * Astro's cacheDir: when the service is down during a later build, that build writes its feed and sitemap from
- * this copy (filtered by the articles and pages of this build, as a fresh body would be) and warns, rather than
- * failing while the loaders kept their articles. Only an outage falls back (no answer, a timeout, a 5xx, 429 or
- * 408): a 404, a redirect elsewhere or a body that is not a feed fails the build as before, since those point
- * at the configuration or at the service's content, which a copy would hide.
+ * Astro's cacheDir (last-good-files.ts): when the service is down during a later build, that build writes its
+ * feed and sitemap from this copy (filtered by the articles and pages of this build, as a fresh body would be)
+ * and warns, rather than failing while the loaders kept their articles. Only an outage falls back (no answer, a
+ * timeout, a 5xx, 429 or 408): a 404, a redirect elsewhere or a body that is not a feed fails the build as
+ * before, since those point at the configuration or at the service's content, which a copy would hide. This
+ * module has no file access: the routes' bundle runs on edge runtimes too.
  */
-
-/** Where the copies live, beside the loaders' other files in cacheDir. */
-export function lastGoodDir(cacheDir: URL): string {
-  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'feeds');
-}
-
-function fileOf(dir: string, url: string): string {
-  return join(dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.xml`);
-}
 
 /** An upstream failure that a copy may stand in for: the service did not answer, or answered that it is unwell. */
 export function isOutage(error: unknown): error is UpstreamFeedError {
@@ -28,50 +16,6 @@ export function isOutage(error: unknown): error is UpstreamFeedError {
   if (error.reason === 'network' || error.reason === 'timeout') return true;
   const status = error.status ?? 0;
   return error.reason === 'status' && (status >= 500 || status === 429 || status === 408);
-}
-
-/** Keeps `body` as the last good copy of `url` (written whole, then renamed: a killed build leaves the old one). */
-export function keepLastGood(dir: string, url: string, body: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    const file = fileOf(dir, url);
-    writeFileSync(`${file}.tmp`, body, 'utf8');
-    renameSync(`${file}.tmp`, file);
-  } catch {
-    // Without a copy the next build fails on an outage, as it did before: never wrong.
-  }
-}
-
-/** The last good copy of `url` and when it was kept, if a build kept one. */
-export function readLastGood(dir: string, url: string): { body: string; keptAt: Date } | undefined {
-  const file = fileOf(dir, url);
-  try {
-    return { body: readFileSync(file, 'utf8'), keptAt: statSync(file).mtime };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The body of `url` from `fetchBody`, or on an outage the copy an earlier build kept (`onStale` told the
- * failure and the copy's age); without a copy the failure is thrown. The caller keeps a fresh body with
- * `keepLastGood` once it was used: a body that failed to parse is never kept.
- */
-export async function bodyOrLastGood(
-  dir: string | undefined,
-  url: string,
-  fetchBody: () => Promise<string>,
-  onStale: (message: string) => void,
-): Promise<{ body: string; fresh: boolean }> {
-  try {
-    return { body: await fetchBody(), fresh: true };
-  } catch (error) {
-    if (dir === undefined || !isOutage(error)) throw error;
-    const copy = readLastGood(dir, url);
-    if (copy === undefined) throw error;
-    onStale(staleMessage(error, copy.keptAt));
-    return { body: copy.body, fresh: false };
-  }
 }
 
 // The prerendered feed route has no Astro logger: it leaves its notice here (a global symbol, as the loaders'

@@ -6,8 +6,10 @@
  */
 
 /**
- * The new `href` of a link (absolute, ASCII), undefined to leave it, or '' to remove the attribute (the link
- * stays as text: its article's page answers 404 everywhere); with the page's `<html lang>`, if any.
+ * The new `href` of a link (absolute, ASCII), undefined to leave it, or '' to take it away (the link stays as
+ * text: its article's page answers 404 everywhere); with the page's `<html lang>`, if any. A taken address is
+ * parked in `data-unpublished-href`, and given back by a later pass whose target answers again (an article
+ * published again, on a page an incremental build keeps).
  */
 export type LinkTarget = (href: string, pageLanguage: string | undefined) => string | undefined;
 
@@ -39,6 +41,8 @@ const HTML_START = /^<html[\s>]/i;
 const HTML_LANG = /\slang\s*=\s*["']?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?)["'\s>]/i;
 // Within one tag only (bounded by MAX_TAG_CHARS): the `href` attribute, quoted as the sanitiser writes it.
 const HREF = /(\shref\s*=\s*)(["'])([^"'<>]*)\2/i;
+// The address of a link whose article was unpublished, parked by an earlier pass.
+const PARKED = /(\sdata-unpublished-href\s*=\s*)(["'])([^"'<>]*)\2/i;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -52,9 +56,10 @@ function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
     page.language = HTML_LANG.exec(tag)?.[1];
   }
   if (!LINK_START.test(tag)) return tag;
-  const match = HREF.exec(tag);
+  const match = HREF.exec(tag) ?? PARKED.exec(tag);
   if (!match || match.index === undefined) return tag;
   const [whole, start = '', quote = '"', value = ''] = match;
+  const parked = !/\shref/i.test(start);
   // A non-ASCII href (a raw UTF-8 slug) is read as UTF-8; bytes that are not UTF-8 leave the link alone.
   let href = value;
   if (!/^[\x20-\x7e]*$/.test(value)) {
@@ -65,15 +70,15 @@ function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
     }
   }
   const next = target(decodeAttribute(href), page.language);
+  const replace = (attribute: string) => tag.slice(0, match.index) + attribute + tag.slice(match.index + whole.length);
+  // Still unpublished: parked as it is. Answering again: the address comes back (mapped, or as it was).
+  if (parked)
+    return next === '' ? tag : replace(` href=${quote}${next === undefined ? value : encodeAttribute(next)}${quote}`);
+  if (next === '') return replace(` data-unpublished-href=${quote}${value}${quote}`);
   // The new href is ASCII (the blog's URL, percent-encoded), so it goes back into the bytes as is.
   // eslint-disable-next-line no-control-regex
   if (next === undefined || !/^[\x00-\x7f]*$/.test(next)) return tag;
-  if (next === '') return tag.slice(0, match.index) + tag.slice(match.index + whole.length);
-  return (
-    tag.slice(0, match.index) +
-    `${start}${quote}${encodeAttribute(next)}${quote}` +
-    tag.slice(match.index + whole.length)
-  );
+  return replace(`${start}${quote}${encodeAttribute(next)}${quote}`);
 }
 
 /** How far the scan of an unfinished tag got: resumed there with the next chunk, so no byte is scanned twice. */

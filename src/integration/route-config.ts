@@ -48,8 +48,8 @@ export interface RouteConfig {
    */
   builtPages?: string[] | undefined;
   /**
-   * Static output: where a build keeps the feeds it used (last-good.ts), for a later build during an outage of
-   * the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
+   * A build that prerenders the feeds: where it keeps the feeds it used (last-good.ts), for a later build during
+   * an outage of the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
    */
   lastGoodDir?: string | undefined;
   /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
-import { bodyOrLastGood, keepLastGood } from './last-good.js';
+import { bodyOrLastGood, keepLastGood } from './last-good-files.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
 
 /** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */

@@ -40,7 +40,7 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
-      const seeded = await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
+      const seeded = await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
         runArticlesSync(labelled, resolved, key, seeded > 0),
       ).then(() =>

@@ -166,7 +166,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
       noteLoaderRun(LOADER_NAMES.keywords);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
-      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(
         resolved.baseUrl,
         resolved.apiKey,
@@ -195,7 +195,7 @@ export function digestLoader(options: DataLoaderOptions = {}) {
       noteLoaderRun(LOADER_NAMES.digest);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
-      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId));
+      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(
         resolved.baseUrl,
         resolved.apiKey,

@@ -92,9 +92,10 @@ function readFreshness(dir: string): Map<string, Freshness> {
  * past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
  * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`, the old file
  * kept), so that every article naming the image is written again and its page rendered again; a failed
- * revalidation keeps the copy (stale rather than broken). Downloads and revalidations share images.maxDownloads:
+ * revalidation keeps the copy (stale rather than broken). Revalidations are bounded like downloads, each at
+ * images.maxDownloads per build (apart, so that checking old copies never keeps a missing image from coming):
  * past it a stale copy is used as it is and asked about in a later build (`deferredChecks`), so a host that
- * sends `no-cache` costs a build at most that many requests, not one per image. Bounded in size, count, time
+ * sends `no-cache` costs a build a bounded number of requests, not one per image. Bounded in size, count, time
  * and concurrency; never throws: a failure comes back as a reason.
  */
 export class ImageCache {
@@ -117,6 +118,8 @@ export class ImageCache {
   private running = 0;
   private queue: Array<() => void> = [];
   private started = 0;
+  /** Revalidations let through in this build (bounded apart from downloads, see `check`). */
+  private checks = 0;
 
   constructor(
     readonly dir: string,
@@ -170,11 +173,11 @@ export class ImageCache {
 
   /** A stale copy revalidated within images.maxDownloads, else used as it is until a later build. */
   private check(url: string, hash: string, name: string): Promise<ImageResult> {
-    if (this.started >= this.limits.maxDownloads) {
+    if (this.checks >= this.limits.maxDownloads) {
       this.deferredChecks += 1;
       return Promise.resolve({ file: name });
     }
-    this.started += 1;
+    this.checks += 1;
     return this.revalidate(url, hash, name);
   }
 
@@ -267,6 +270,7 @@ export class ImageCache {
       // in this build: its copies stay, rather than every one of them waiting out images.timeoutMs.
       if ((this.hostFailures.get(host) ?? 0) >= HOST_FAILURES_BEFORE_PAUSE) {
         this.keptStale += 1;
+        this.checks -= 1; // no request sent
         return { file: name };
       }
       const previous = this.freshness.get(hash);

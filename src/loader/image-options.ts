@@ -33,8 +33,8 @@ export const imagesOptionSchema = z.union([
      */
     maxPixels: z.number().int().min(1).max(1_000_000_000).default(IMAGE_DEFAULTS.maxPixels),
     /**
-     * At most this many image requests per build: downloads (the rest keep their remote URL and are fetched
-     * next build) and revalidations of stale copies (the rest are used as they are, asked first next build).
+     * At most this many image downloads per build (the rest keep their remote URL and are fetched
+     * next build), and as many revalidations of stale copies (the rest are used as they are, asked first next build).
      * @default 500
      */
     maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),

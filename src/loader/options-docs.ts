@@ -45,8 +45,8 @@ export interface ImagesOptions {
    */
   maxPixels?: number | undefined;
   /**
-   * At most this many image requests per build: downloads (the rest keep their remote URL and are fetched
-   * next build) and revalidations of stale copies (the rest are used as they are, asked first next build).
+   * At most this many image downloads per build (the rest keep their remote URL and are fetched
+   * next build), and as many revalidations of stale copies (the rest are used as they are, asked first next build).
    * @default 500
    */
   maxDownloads?: number | undefined;

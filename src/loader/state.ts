@@ -100,7 +100,7 @@ export const UNPUBLISHED_KEPT = 1000;
 
 /**
  * The state's `unpublished` after a build: the slugs it removed that the public sitemap (every published
- * article) lacks too join, those listed or stored again leave. Unknown (`sitemapSlugs` undefined: the
+ * article) lacks too join, those listed, stored or in the sitemap again leave. Unknown (`sitemapSlugs` undefined: the
  * sitemap could not be read) adds nothing: a removal is then no evidence that the service dropped the page.
  */
 export function nextUnpublished(
@@ -111,7 +111,9 @@ export function nextUnpublished(
 ): string[] | undefined {
   const gone = sitemapSlugs === undefined ? [] : removed.filter((slug) => !sitemapSlugs.has(slug));
   const joined = new Set(gone);
-  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !present(slug)), ...gone];
+  // Listed, stored or in the sitemap again: published again, its links answer.
+  const back = (slug: string) => present(slug) || sitemapSlugs?.has(slug) === true;
+  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !back(slug)), ...gone];
   return next.length === 0 ? undefined : next.slice(-UNPUBLISHED_KEPT);
 }
 

@@ -24,9 +24,13 @@ import { shortHash } from './fingerprint.js';
 /** The collection meta key naming where the collection's content came from (a hash of service and site). */
 const SOURCE_KEY = 'astro-content-publisher:source';
 
-/** Where a loader's content comes from: the service's address and the site (hashed: no URL kept as such). */
-export function contentSource(baseUrl: string, siteId: number): string {
-  return shortHash(`${baseUrl.replace(/\/+$/, '')}|${siteId}`);
+/**
+ * Where a loader's content comes from: the service's address, the site and the loader's key (its filters: a
+ * collection whose `language` changed must not start from the other language's entries), hashed: no URL kept
+ * as such.
+ */
+export function contentSource(baseUrl: string, siteId: number, key = ''): string {
+  return shortHash(`${baseUrl.replace(/\/+$/, '')}|${siteId}|${key}`);
 }
 
 const ASTRO_VERSION: string | undefined = (() => {

@@ -163,9 +163,9 @@ export function planSync(input: PlanInput): SyncPlan {
     const state = input.stored.get(item.slug);
     const rss = input.rss?.get(item.slug);
     const answeredElsewhere = input.elsewhereNew?.[item.slug];
-    if (!isStored && answeredElsewhere && rss?.contentHash === undefined) {
-      // Its detail answered another language and the feed has no copy: retried like an incomplete entry (below),
-      // within the revalidation share, once its wait is over.
+    if (!isStored && answeredElsewhere && (rss?.contentHash === undefined || input.rssWhole === false)) {
+      // Its detail answered another language and the feed has no copy it may use (none, or only teasers):
+      // retried like an incomplete entry (below), within the revalidation share, once its wait is over.
       if (input.sitemapChanged || input.now - answeredElsewhere.retriedAt >= retryDelayMs(answeredElsewhere.retries))
         elsewhere.push({ slug: item.slug, retriedAt: answeredElsewhere.retriedAt });
       else waitingRetry.push(item.slug);

@@ -109,3 +109,21 @@ describe('ImageCache revalidation within images.maxDownloads', () => {
     expect(third.asked.slice(2).every((i) => first.asked.includes(i))).toBe(true);
   });
 });
+
+describe('ImageCache: revalidations never keep a missing image from coming', () => {
+  it('with maxDownloads spent on stale copies, images not yet downloaded still download', async () => {
+    // Found in a second reading: revalidations counted against the downloads' bound, so once a store held
+    // maxDownloads stale copies, the images deferred by the first build never came.
+    const png = encodePng(Buffer.alloc(4 * 4 * 3, 90), 4, 4);
+    const up = await host(() => png);
+    const stale = [0, 1].map((i) => `${up.url}/media/stale-${i}.png`);
+    const fresh = [0, 1].map((i) => `${up.url}/media/new-${i}.png`);
+    const dir = await cacheWith(stale, png);
+    const cache = new ImageCache(dir, { ...LIMITS, maxDownloads: 2 });
+    await cache.open();
+    await Promise.all(stale.map((url) => cache.revalidateIfStale(url)));
+    expect(cache.revalidated).toBe(2);
+    for (const url of fresh) await expect(cache.get(url)).resolves.toEqual({ file: `${cacheName(url)}.png` });
+    expect(cache.downloaded).toEqual(fresh);
+  });
+});

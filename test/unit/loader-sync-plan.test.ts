@@ -439,6 +439,14 @@ describe('budget arithmetic', () => {
       rss: new Map([['x', { contentHash: 'h' }]]),
     });
     expect(fed.fetch).toEqual([{ slug: 'x', reason: 'new', via: 'detail' }]);
+    // A copy the loader may not use (a feed of teasers) does not end the wait.
+    expect(
+      plan({
+        elsewhereNew: { x: { retriedAt: NOW, retries: 3 } },
+        rss: new Map([['x', { contentHash: 'h' }]]),
+        rssWhole: false,
+      }).pending,
+    ).toEqual([{ slug: 'x', reason: 'elsewhere' }]);
   });
 
   it('rememberElsewhereNew: a refused new slug waits an hour; stored or unlisted slugs are forgotten', () => {

@@ -48,11 +48,38 @@ describe('links to articles the service unpublished', () => {
     expect(articleTargetOf({ ...ctx, unpublished: undefined })(`${S}/en/blog/solo/`, undefined)).toBeUndefined();
   });
 
-  it('the page rewrite drops the href and keeps the rest of the tag and the text', () => {
+  it('the page rewrite parks the href (no link, the rest of the tag and the text kept), and gives it back once the article answers', () => {
     const html = `<html lang="en"><p><a class="x" href="${S}/en/blog/solo/" rel="noopener">solo</a> <a href="${S}/fr/blog/pair/">pair</a></p>`;
-    expect(rewriteLinkChunk(html, target, true).out).toBe(
-      `<html lang="en"><p><a class="x" rel="noopener">solo</a> <a href="${B}fr/blog/pair/">pair</a></p>`,
+    const parked = rewriteLinkChunk(html, target, true).out;
+    expect(parked).toBe(
+      `<html lang="en"><p><a class="x" data-unpublished-href="${S}/en/blog/solo/" rel="noopener">solo</a> <a href="${B}fr/blog/pair/">pair</a></p>`,
     );
+    // A later pass (a page an incremental build keeps): still gone, nothing changes.
+    expect(rewriteLinkChunk(parked, target, true).out).toBe(parked);
+    // Published again on the blog: the link points at its page; on the service only: at the service again.
+    const back = articleTargetOf({
+      ...ctx,
+      known: new Set([...ctx.known!, 'solo']),
+      languages: { ...ctx.languages, solo: ['en'] },
+      unpublished: new Set(),
+    });
+    expect(rewriteLinkChunk(parked, back, true).out).toContain(
+      `<a class="x" href="${B}en/blog/solo/" rel="noopener">solo</a>`,
+    );
+    const service = articleTargetOf({ ...ctx, unpublished: new Set() });
+    expect(rewriteLinkChunk(parked, service, true).out).toContain(
+      `<a class="x" href="${S}/en/blog/solo/" rel="noopener">solo</a>`,
+    );
+  });
+
+  it('a page of the blog that this build wrote is never unlinked, whatever slug it once had', () => {
+    const root = articleTargetOf({
+      ...ctx,
+      articlePattern: '/[slug]/',
+      pages: new Set(['about']),
+      unpublished: new Set([unpublishedKey('', 'about')]),
+    });
+    expect(root(`${B}about/`, undefined)).toBeUndefined();
   });
 });
 
@@ -68,8 +95,9 @@ describe('nextUnpublished: what the loader remembers', () => {
     expect(nextUnpublished(['x'], ['a'], undefined, none)).toEqual(['x']);
   });
 
-  it('a slug listed or stored again leaves; the oldest go past the cap', () => {
+  it('a slug listed, stored or in the sitemap again leaves; the oldest go past the cap', () => {
     expect(nextUnpublished(['x', 'y'], [], new Set(), (slug) => slug === 'x')).toEqual(['y']);
+    expect(nextUnpublished(['x', 'y'], [], new Set(['y']), none)).toEqual(['x']);
     expect(nextUnpublished(['x'], ['x'], new Set(), none)).toEqual(['x']);
     const many = Array.from({ length: UNPUBLISHED_KEPT }, (_, i) => `old-${i}`);
     const next = nextUnpublished(many, ['new'], new Set(), none)!;

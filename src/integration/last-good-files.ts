@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isOutage, staleMessage } from './last-good.js';
+
+// The files of last-good.ts's copies: used at build time only, in Node (the feed route loads this module only
+// when a static build gave it a directory).
+
+/** Where the copies live, beside the loaders' other files in cacheDir. */
+export function lastGoodDir(cacheDir: URL): string {
+  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'feeds');
+}
+
+function fileOf(dir: string, url: string): string {
+  return join(dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.xml`);
+}
+
+/** Keeps `body` as the last good copy of `url` (written whole, then renamed: a killed build leaves the old one). */
+export function keepLastGood(dir: string, url: string, body: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const file = fileOf(dir, url);
+    writeFileSync(`${file}.tmp`, body, 'utf8');
+    renameSync(`${file}.tmp`, file);
+  } catch {
+    // Without a copy the next build fails on an outage, as it did before: never wrong.
+  }
+}
+
+/** The last good copy of `url` and when it was kept, if a build kept one. */
+export function readLastGood(dir: string, url: string): { body: string; keptAt: Date } | undefined {
+  const file = fileOf(dir, url);
+  try {
+    return { body: readFileSync(file, 'utf8'), keptAt: statSync(file).mtime };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The body of `url` from `fetchBody`, or on an outage the copy an earlier build kept (`onStale` told the
+ * failure and the copy's age); without a copy the failure is thrown. The caller keeps a fresh body with
+ * `keepLastGood` once it was used: a body that failed to parse is never kept.
+ */
+export async function bodyOrLastGood(
+  dir: string | undefined,
+  url: string,
+  fetchBody: () => Promise<string>,
+  onStale: (message: string) => void,
+): Promise<{ body: string; fresh: boolean }> {
+  try {
+    return { body: await fetchBody(), fresh: true };
+  } catch (error) {
+    if (dir === undefined || !isOutage(error)) throw error;
+    const copy = readLastGood(dir, url);
+    if (copy === undefined) throw error;
+    onStale(staleMessage(error, copy.keptAt));
+    return { body: copy.body, fresh: false };
+  }
+}
