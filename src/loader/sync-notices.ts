@@ -88,7 +88,7 @@ export function incompleteLine(site: string, slugs: string[], language: string |
  * first deploy showed 21 of 40 articles without their featured image while the summary said 0 pending).
  */
 export function partialLine(site: string, slugs: string[]): string {
-  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") were built from the RSS feed, the budget not reaching their detail calls: they are on the blog without the fields only the detail has (the featured image, the meta description, the keywords unless the feed lists them as categories), and later builds complete them within their budget.`;
+  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") were built from the RSS feed, their detail calls beyond the budget or failed: they are on the blog without the fields only the detail has (the featured image, the meta description, the keywords unless the feed lists them as categories), and later builds complete them within their budget.`;
 }
 
 /** The detail calls that failed: their previous versions stay. */
