@@ -114,7 +114,6 @@ export function namesOfBytes(asset: EmittedAsset): string[] {
   return names.includes(asset.file) ? names : [];
 }
 
-/** Where a copy takes its bytes from: a file of the output's assets folder, or a source file of the build. */
 /** A file the output holds, a source in the loader's image cache, or a file of Astro's own image cache. */
 export type CopySource = { output: string } | { source: string } | { astroCache: string };
 

@@ -41,12 +41,18 @@ export async function keepNamedAssets(
   const root = fileURLToPath(dir);
   const assets = join(root, assetsFolder(folder));
   const present = new Set(await readdir(assets).catch(() => [] as string[]));
-  // Generated images Astro keeps that the output lacks (earlier builds' images, and pages kept since may name them).
+  // Generated images Astro keeps (`<original>.<hash>_<variant>.<ext>`) of this build's originals, under any
+  // name of their bytes, that the output lacks: pages kept since an earlier build may name them. Those of
+  // images no longer in the build are no page's.
+  const originals = new Set(
+    emitted.flatMap((asset) => [asset.file, ...namesOfBytes(asset)]).map((name) => name.replace(/\.[^.]*$/, '')),
+  );
   const cached =
-    astroAssetsDir === undefined
+    astroAssetsDir === undefined || originals.size === 0
       ? []
       : (await readdir(astroAssetsDir).catch(() => [] as string[])).filter(
-          (name) => !name.endsWith('.json') && !present.has(name),
+          (name) =>
+            !name.endsWith('.json') && !present.has(name) && originals.has(name.slice(0, name.lastIndexOf('_'))),
         );
   // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two), and
   // Astro's image cache holds nothing the output lacks: no page can name a file that this function could give

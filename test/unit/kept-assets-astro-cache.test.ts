@@ -48,11 +48,24 @@ async function site(cachedNames: string[]) {
 describe("keepNamedAssets: generated images from Astro's image cache", () => {
   it("a kept page's resized image is copied back from the cache; a name the cache lacks is left alone", async () => {
     const { out, cache, imagesDir } = await site([KEPT, RENDERED]);
-    const kept = await keepNamedAssets(pathToFileURL(`${out}/`), '_astro', location, [], imagesDir, cache);
+    // This build wrote the bytes of both originals once, under the name that sorts first.
+    const emitted = [{ file: '0c9d.DD7cgeQP.jpg', sources: ['0c9d.jpg', 'a1b2.jpg'] }];
+    await writeFile(join(out, '_astro', '0c9d.DD7cgeQP.jpg'), 'jpg');
+    const kept = await keepNamedAssets(pathToFileURL(`${out}/`), '_astro', location, emitted, imagesDir, cache);
     expect(kept.copied).toEqual([{ to: KEPT, from: { astroCache: KEPT }, page: 'kept/index.html' }]);
     expect(await readFile(join(out, '_astro', KEPT), 'utf8')).toBe(`cached ${KEPT}`);
     expect(existsSync(join(out, '_astro', 'made-up.png'))).toBe(false);
     expect(existsSync(join(out, '_astro', `${KEPT}.json`))).toBe(false);
+  });
+
+  it("a generated image of an original this build does not have is no page's: not copied, pages not read", async () => {
+    const { out, cache, imagesDir } = await site([KEPT]);
+    const other = [{ file: '77aa.Xy12Ab34.jpg', sources: ['77aa.jpg'] }];
+    await writeFile(join(out, '_astro', '77aa.Xy12Ab34.jpg'), 'jpg');
+    expect(await keepNamedAssets(pathToFileURL(`${out}/`), '_astro', location, other, imagesDir, cache)).toEqual({
+      copied: [],
+      missing: [],
+    });
   });
 
   it('without the cache (or with nothing there that the output lacks) the pages are not read and nothing is written', async () => {
