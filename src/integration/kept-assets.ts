@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   assetNamesIn,
   assetsFolder,
+  contentSuffix,
   namesOfBytes,
   planAssetCopies,
   type AssetCopy,
@@ -41,18 +42,19 @@ export async function keepNamedAssets(
   const root = fileURLToPath(dir);
   const assets = join(root, assetsFolder(folder));
   const present = new Set(await readdir(assets).catch(() => [] as string[]));
-  // Generated images Astro keeps (`<original>.<hash>_<variant>.<ext>`) of this build's originals, under any
-  // name of their bytes, that the output lacks: pages kept since an earlier build may name them. Those of
-  // images no longer in the build are no page's.
-  const originals = new Set(
-    emitted.flatMap((asset) => [asset.file, ...namesOfBytes(asset)]).map((name) => name.replace(/\.[^.]*$/, '')),
-  );
+  // Generated images Astro keeps (`<original>.<content hash>_<variant>.<ext>`) of bytes this build has, under
+  // whatever name (an article that left may have given them theirs), that the output lacks: pages kept since an
+  // earlier build may name them. Those of bytes no longer in the build are no page's.
+  const hashes = new Set(emitted.map((asset) => contentSuffix(asset.file)?.split('.')[1]).filter((h) => h));
+  const hashOf = (name: string) => {
+    const base = name.slice(0, name.lastIndexOf('_'));
+    return base.slice(base.lastIndexOf('.') + 1);
+  };
   const cached =
-    astroAssetsDir === undefined || originals.size === 0
+    astroAssetsDir === undefined || hashes.size === 0
       ? []
       : (await readdir(astroAssetsDir).catch(() => [] as string[])).filter(
-          (name) =>
-            !name.endsWith('.json') && !present.has(name) && originals.has(name.slice(0, name.lastIndexOf('_'))),
+          (name) => !name.endsWith('.json') && !present.has(name) && name.includes('_') && hashes.has(hashOf(name)),
         );
   // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two), and
   // Astro's image cache holds nothing the output lacks: no page can name a file that this function could give

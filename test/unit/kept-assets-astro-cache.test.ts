@@ -58,7 +58,16 @@ describe("keepNamedAssets: generated images from Astro's image cache", () => {
     expect(existsSync(join(out, '_astro', `${KEPT}.json`))).toBe(false);
   });
 
-  it("a generated image of an original this build does not have is no page's: not copied, pages not read", async () => {
+  it('a generated image named after an original that left the build, of bytes it still has, is copied too', async () => {
+    // An unpublished article gave the bytes their name in the earlier build (the AstroWind trial's second case).
+    const { out, cache, imagesDir } = await site([KEPT]);
+    const emitted = [{ file: '0c9d.DD7cgeQP.jpg', sources: ['0c9d.jpg'] }];
+    await writeFile(join(out, '_astro', '0c9d.DD7cgeQP.jpg'), 'jpg');
+    const kept = await keepNamedAssets(pathToFileURL(`${out}/`), '_astro', location, emitted, imagesDir, cache);
+    expect(kept.copied.map((copy) => copy.to)).toEqual([KEPT]);
+  });
+
+  it("a generated image of bytes this build does not have is no page's: not copied, pages not read", async () => {
     const { out, cache, imagesDir } = await site([KEPT]);
     const other = [{ file: '77aa.Xy12Ab34.jpg', sources: ['77aa.jpg'] }];
     await writeFile(join(out, '_astro', '77aa.Xy12Ab34.jpg'), 'jpg');
