@@ -257,6 +257,8 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
             retriedAt: Date.now(),
             retries: (before?.retries ?? 0) + 1,
           };
+          // Not stored at all: the build still says so, as it did the first time.
+          outcome.failures.push({ slug: action.slug, error });
           return;
         }
         outcome.failures.push({ slug: action.slug, error });

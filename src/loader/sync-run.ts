@@ -336,7 +336,16 @@ export async function runArticlesSync(
   if (partial.length) logger.info(partialLine(site, partial));
   const imageLine = images.finish(warn);
   if (imageLine) logger.info(imageLine);
-  warnAboutFailures(outcome.failures, site, warn);
+  // New slugs waiting for their retry (their detail answered another language): not on the blog, said every build.
+  const waiting = plan.pending
+    .filter((p) => p.reason === 'elsewhere' && !store.has(p.slug))
+    .map((p) => ({
+      slug: p.slug,
+      error: new Error(
+        `its detail answered another language than "${opts.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
+      ),
+    }));
+  warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
   if (refused.length) throw schemaFailure(site, refused);
