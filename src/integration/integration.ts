@@ -1,7 +1,7 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { noteAstroCommand } from '../loader/loader-runs.js';
+import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/loader-runs.js';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
@@ -62,8 +62,8 @@ const ROUTES = {
 function syncEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
     ...env,
-    PUBLISHER_SITE_ID: env.PUBLISHER_SITE_ID?.trim() || '1',
-    PUBLISHER_BASE_URL: env.PUBLISHER_BASE_URL?.trim() || 'https://service.invalid',
+    PUBLISHER_SITE_ID: env.PUBLISHER_SITE_ID?.trim() || String(SYNC_PLACEHOLDERS.siteId),
+    PUBLISHER_BASE_URL: env.PUBLISHER_BASE_URL?.trim() || SYNC_PLACEHOLDERS.baseUrl,
   };
 }
 
@@ -233,8 +233,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               warnOnce(logger, message);
             if (!sitemapAtBuildDone) warnOnce(logger, checkPublicRobotsTxt(config.publicDir, sitemapUrl));
           }
+          warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         }
-        if (resolved) warnOnce(logger, invalidateWithoutProvider(resolved.options.invalidate, config));
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
         dirs = { root: config.root, outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
         if (isBuild)

@@ -49,19 +49,23 @@ export function noteAstroCommand(command: string, config: object): void {
   (globalThis as Record<symbol, unknown>)[COMMAND] = command;
 }
 
+/** The settings `withSyncPlaceholders` gives a loader (and the integration, `syncEnv`) that lacks them. */
+export const SYNC_PLACEHOLDERS = {
+  siteId: 1,
+  baseUrl: 'https://service.invalid',
+  apiKey: 'btb_astro_sync_sends_no_request',
+} as const;
+
 /**
  * Under `astro sync` (and `astro check`), the credentials a loader or the integration lacks are filled with
  * placeholders that are never sent: those commands send no request (`keptForSync`), and a CI lint job or a
  * fork's pull request has no secrets. Every other option is still checked. Outside sync, `raw` as it is.
  */
-export function withSyncPlaceholders<T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown }>(
-  raw: T,
-  keys: ReadonlyArray<'siteId' | 'baseUrl' | 'apiKey'> = ['siteId', 'baseUrl', 'apiKey'],
-): T {
+export function withSyncPlaceholders<T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown }>(raw: T): T {
   if ((globalThis as Record<symbol, unknown>)[COMMAND] !== 'sync') return raw;
-  const placeholders = { siteId: 1, baseUrl: 'https://service.invalid', apiKey: 'btb_astro_sync_sends_no_request' };
   const out: Record<string, unknown> = { ...raw };
-  for (const key of keys) if (out[key] === undefined || out[key] === '') out[key] = placeholders[key];
+  for (const [key, value] of Object.entries(SYNC_PLACEHOLDERS))
+    if (out[key] === undefined || out[key] === '') out[key] = value;
   return out as T;
 }
 

@@ -81,16 +81,16 @@ export const syncStateSchema = z.object({
    */
   unpublished: z.array(z.string()).optional(),
   /**
-   * Listed slugs never stored because their detail answered another language and the feed had no copy: when
-   * the next retry may be sent (`retriedAt`, `retries` as for `retriesElsewhere`), so such a slug does not cost
-   * a detail call on every build. Dropped once stored or no longer listed.
-   */
-  /**
    * A loader with a `language` or `status` filter: the sitemap's slugs that its whole list (every page read)
    * did not have, as of the last build that read it all. The sitemap cannot tell languages or statuses apart, so
    * these are the other languages' articles: they do not make the next build read the list's other pages again.
    */
   notOurs: z.array(z.string()).optional(),
+  /**
+   * Listed slugs never stored because their detail answered another language and the feed had no copy: when
+   * the next retry may be sent (`retriedAt`, `retries` as for `retriesElsewhere`), so such a slug does not cost
+   * a detail call on every build. Dropped once stored or no longer listed.
+   */
   elsewhereNew: z.record(z.string(), z.object({ retriedAt: z.number(), retries: z.number().int().min(0) })).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
@@ -118,9 +118,10 @@ export function nextUnpublished(
 }
 
 /**
- * Keeps `elsewhereNew` current after the fetches: a new slug whose detail answered another language and that is
- * still not stored (the feed had no copy) waits an hour before its first retry; a slug stored since, or no longer
- * listed, is forgotten. `failures` are the build's failed fetches.
+ * Keeps `elsewhereNew` current after the fetches: a slug whose detail answered another language (again) and that
+ * is still not stored (the feed had no copy) waits longer for its next retry: an hour after the first answer,
+ * then 2, 4 ... (`retryDelayMs`); a slug stored since, or no longer listed, is forgotten. `failures` are the
+ * build's failed fetches.
  */
 export function rememberElsewhereNew(
   state: SyncState,
@@ -132,7 +133,7 @@ export function rememberElsewhereNew(
 ): void {
   const next = { ...state.elsewhereNew };
   for (const { slug, error } of failures)
-    if (isElsewhere(error) && !stored(slug)) next[slug] ??= { retriedAt: now, retries: 1 };
+    if (isElsewhere(error) && !stored(slug)) next[slug] = { retriedAt: now, retries: (next[slug]?.retries ?? 0) + 1 };
   for (const slug of Object.keys(next)) if (stored(slug) || !listed(slug)) delete next[slug];
   if (Object.keys(next).length > 0) state.elsewhereNew = next;
   else delete state.elsewhereNew;

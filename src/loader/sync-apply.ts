@@ -250,14 +250,9 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           held.retriesElsewhere = (held.retriesElsewhere ?? 0) + 1;
           return;
         }
-        // The same for a slug never stored (no feed copy either): its next retry waits longer.
+        // A slug never stored (no feed copy either): a failure the build names, as it did the first time; its
+        // next retry waits longer (rememberElsewhereNew).
         if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError) {
-          const before = input.state.elsewhereNew?.[action.slug];
-          (input.state.elsewhereNew ??= {})[action.slug] = {
-            retriedAt: Date.now(),
-            retries: (before?.retries ?? 0) + 1,
-          };
-          // Not stored at all: the build still says so, as it did the first time.
           outcome.failures.push({ slug: action.slug, error });
           return;
         }

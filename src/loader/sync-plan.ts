@@ -157,6 +157,9 @@ export function planSync(input: PlanInput): SyncPlan {
   const elsewhere: Array<{ slug: string; retriedAt: number }> = [];
   /** Incomplete entries whose next retry is not due: pending, without a request. */
   const waitingRetry: string[] = [];
+  /** A retry of a detail answered in another language: due after its wait, or at once when the sitemap changed. */
+  const retryDue = (retriedAt: number, retries: number | undefined) =>
+    input.sitemapChanged === true || input.now - retriedAt >= retryDelayMs(retries);
 
   for (const item of input.listed) {
     const isStored = input.stored.has(item.slug);
@@ -166,7 +169,7 @@ export function planSync(input: PlanInput): SyncPlan {
     if (!isStored && answeredElsewhere && (rss?.contentHash === undefined || input.rssWhole === false)) {
       // Its detail answered another language and the feed has no copy it may use (none, or only teasers):
       // retried like an incomplete entry (below), within the revalidation share, once its wait is over.
-      if (input.sitemapChanged || input.now - answeredElsewhere.retriedAt >= retryDelayMs(answeredElsewhere.retries))
+      if (retryDue(answeredElsewhere.retriedAt, answeredElsewhere.retries))
         elsewhere.push({ slug: item.slug, retriedAt: answeredElsewhere.retriedAt });
       else waitingRetry.push(item.slug);
       continue;
@@ -212,7 +215,7 @@ export function planSync(input: PlanInput): SyncPlan {
       // Incomplete, and its detail answered another language: a retry may find this language's article now,
       // once the wait after the retries that found the other language again is over, or when the sitemap
       // changed (the other language's article may have gone).
-      if (input.sitemapChanged || input.now - (state.retriedAt ?? 0) >= retryDelayMs(state.retriesElsewhere))
+      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
         elsewhere.push({ slug: item.slug, retriedAt: state.retriedAt ?? 0 });
       else waitingRetry.push(item.slug);
     } else {
