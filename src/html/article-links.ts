@@ -20,6 +20,11 @@ export interface BlogLayout {
   trailingSlash: 'always' | 'never' | 'ignore';
 }
 
+/** Which of the blog's pages answer, by `pageKey`: a `Set` of the built pages, or one that also asks the on-demand routes. */
+export interface PageSet {
+  has(key: string): boolean;
+}
+
 export interface ArticleLinkContext extends BlogLayout {
   /** Origins of the service's article URLs (the site's domain on the service, the API origin). */
   serviceOrigins: readonly string[];
@@ -34,7 +39,7 @@ export interface ArticleLinkContext extends BlogLayout {
    * The blog's built pages, as paths relative to the base without leading or trailing slash (`blog/x`):
    * when given, an article whose page is not among them is not linked to.
    */
-  pages?: ReadonlySet<string> | undefined;
+  pages?: PageSet | undefined;
   /**
    * The language of the page the link is in: a link without a language (`/blog/<slug>/`) to a slug the
    * blog has in several languages goes to this language's page. The page rewrite

@@ -4,7 +4,7 @@
  * The hooks do the I/O (see integration.ts).
  */
 
-import { blogArticleUrl, blogPageKey, pageKey, type BlogLayout } from '../html/article-links.js';
+import { blogArticleUrl, blogPageKey, pageKey, type BlogLayout, type PageSet } from '../html/article-links.js';
 import { PREFIX } from '../options/prefix.js';
 
 export interface ConflictRoutes {
@@ -96,14 +96,15 @@ type HeldArticles = {
 
 /**
  * The blog's URLs of the articles the collections hold, one per language the blog has a slug in (a language
- * without a route is not expected to have one), and those of them that have no page among `builtPathnames`.
+ * without a route is not expected to have one), and those of them that have no page among `served` (the built
+ * pathnames, or the pages a static build serves: servedPagesOf).
  */
 export function unbuiltArticlePages(
   articles: HeldArticles,
-  builtPathnames: readonly string[],
+  served: readonly string[] | PageSet,
   layout: BlogLayout,
 ): { expected: string[]; missing: string[] } {
-  const built = new Set(builtPathnames.map(pageKey));
+  const built = Array.isArray(served) ? new Set(served.map(pageKey)) : (served as PageSet);
   const expected = articles.slugs.flatMap((slug) => {
     const languages = (articles.languages?.[slug] ?? []).filter((l) => l !== '');
     const urls = (languages.length > 0 ? languages : [undefined]).map((l) => blogArticleUrl(slug, layout, l));
@@ -120,15 +121,31 @@ export function unbuiltArticlePages(
  */
 export function missingArticlePages(
   articles: HeldArticles,
-  builtPathnames: readonly string[],
+  served: readonly string[] | PageSet,
   layout: BlogLayout,
-  { expected, missing } = unbuiltArticlePages(articles, builtPathnames, layout),
+  { expected, missing } = unbuiltArticlePages(articles, served, layout),
 ): string | undefined {
   if (missing.length === 0) return undefined;
   const example = new URL(missing[0]!).pathname;
   return (
     `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap and the feed leave them out, and the links inside articles go to them on the service. ` +
     'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.'
+  );
+}
+
+/**
+ * Static output without an articles loader: the service's articles that the sitemap left out because the build
+ * serves no page at their URL under `articlePattern` (none built, no on-demand route). Undefined when none was.
+ */
+export function unservedArticlesProblem(
+  leftOut: { count: number; example: string | undefined } | undefined,
+  layout: Pick<BlogLayout, 'articlePattern'>,
+): string | undefined {
+  if (leftOut === undefined || leftOut.count === 0) return undefined;
+  const example = leftOut.example === undefined ? '' : ` (e.g. ${new URL(leftOut.example).pathname})`;
+  return (
+    `${PREFIX} ${leftOut.count} of the service's articles have no page on the blog at articlePattern ${JSON.stringify(layout.articlePattern)}${example}: the sitemap and the feed leave them out rather than list pages that answer 404. ` +
+    'Build their pages (articlesLoader() in src/content.config.ts and a route such as src/pages/blog/[slug].astro), render them on demand (liveArticlesLoader() and a route with prerender = false), or set publisher({ articlePattern }) to the route that serves them.'
   );
 }
 

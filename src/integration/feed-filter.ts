@@ -9,6 +9,7 @@ import {
   parseUrl,
   serviceArticleRef,
   type BlogLayout,
+  type PageSet,
 } from '../html/article-links.js';
 import { parseRssDocument } from '../feeds/rss-parse.js';
 import { childNamed, parseSitemapDocument } from '../feeds/sitemap-parse.js';
@@ -16,14 +17,17 @@ import { splice, type Edit } from '../feeds/splice.js';
 import { textOf, type XmlElement } from '../feeds/xml-scan.js';
 
 export interface KnownArticles {
-  /** The slugs the blog has (every articles collection of the site, after filters and budget). */
-  slugs: ReadonlySet<string>;
+  /**
+   * The slugs the blog has (every articles collection of the site, after filters and budget); undefined
+   * without an articles loader (every article counts as had, and only its page decides).
+   */
+  slugs?: ReadonlySet<string> | undefined;
   /** Origins of the service's article URLs. */
   origins: readonly string[];
   /** The languages the blog has each slug in, when the loaders know them. */
   languages?: Readonly<Record<string, readonly string[]>> | undefined;
   /** The pages the build wrote (see `pageKey`), when known: an article without its page is not listed. */
-  pages?: ReadonlySet<string> | undefined;
+  pages?: PageSet | undefined;
   /** Articles the service stopped publishing (see `ArticleLinkContext.unpublished`). */
   unpublished?: ReadonlySet<string> | undefined;
 }
@@ -123,7 +127,7 @@ export function dropUnbuiltArticleItems(
   body: string,
   opts: { url: string; maxBytes: number },
   layout: BlogLayout,
-  pages: ReadonlySet<string>,
+  pages: PageSet,
 ): FilterResult {
   return dropRssItems(body, opts, (link) => {
     const url = parseUrl(link);

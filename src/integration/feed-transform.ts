@@ -15,11 +15,12 @@ import { fetchPublicFeed } from '../client/public-feed.js';
 import {
   articleLanguage,
   articleLinkTarget,
+  blogArticleUrl,
   serviceArticleRef,
   type ArticleLinkContext,
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
-import { articleLinkContextOf, knownArticlesOf } from './known-articles.js';
+import { articleLinkContextOf, knownArticlesOf, noteFeedOrigins } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
 import { memoLinkTarget } from './link-tags.js';
 import { forEachIndexPart, IndexPartsError, type PartLimits } from './index-parts.js';
@@ -41,7 +42,13 @@ export const SITEMAP_INDEX_MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 export const SITEMAP_INDEX_CONCURRENCY = 4;
 
 /** What the sitemap route serves: one urlset, or an index and its parts (part n at index n - 1). */
-export type SitemapFiles = { kind: 'urlset'; xml: string } | { kind: 'index'; xml: string; parts: string[] };
+export type SitemapFiles = ({ kind: 'urlset'; xml: string } | { kind: 'index'; xml: string; parts: string[] }) & {
+  /**
+   * The service's articles left out because the blog does not have them or (static output) has no page for
+   * them: how many, and the blog's URL the first one would have had.
+   */
+  leftOut?: { count: number; example: string | undefined };
+};
 
 /** Fetches one part of an upstream sitemap index, under the deadline and byte budget the parts share. */
 export type FetchSitemapPart = (url: string, limits: PartLimits) => Promise<string>;
@@ -147,6 +154,7 @@ export async function buildSitemap(
   const seen = new Set<string>();
   // Service articles listed upstream whose page the blog has: the blog's own article pages beside them are not added twice.
   const listed = new Set<string>();
+  const leftOut = { count: 0, example: undefined as string | undefined };
   /** One upstream urlset written for the blog, without the articles the blog does not have. */
   const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
     let urlset = urlsetDocument(doc);
@@ -155,7 +163,12 @@ export async function buildSitemap(
     const articleLocs: string[] = [];
     for (const loc of locs(urlset)) {
       const ref = loc !== undefined && URL.canParse(loc) ? serviceArticleRef(new URL(loc), origins) : undefined;
-      if (ref === undefined || loc === undefined || target(loc) === undefined) continue;
+      if (ref === undefined || loc === undefined) continue;
+      if (target(loc) === undefined) {
+        leftOut.count += 1;
+        leftOut.example ??= blogArticleUrl(ref.slug, ctx, articleLanguage(ref, ctx));
+        continue;
+      }
       listed.add(ref.slug);
       const language = articleLanguage(ref, ctx);
       if (language !== undefined) listed.add(`${language}/${ref.slug}`);
@@ -185,7 +198,7 @@ export async function buildSitemap(
   if (doc.root.local === 'urlset') {
     const entries = writeUrlset(doc, url, body);
     entries.push(...writeExtraUrls(extras(), seen));
-    return packSitemap(entries, pack);
+    return { ...packSitemap(entries, pack), leftOut };
   }
   // A relative <loc> (not allowed by the protocol, written by some generators) is a part on the index's origin.
   const parts = sitemapIndexEntries(doc).map((part) =>
@@ -231,9 +244,9 @@ export async function buildSitemap(
   }
   const own = writeExtraUrls(extras(), seen);
   // An empty upstream index (no parts) leaves the blog's own pages: one urlset, as without an index.
-  if (groups.length === 0) return packSitemap(own, pack);
+  if (groups.length === 0) return { ...packSitemap(own, pack), leftOut };
   if (own.length > 0) groups.push(packGroup({ entries: own }, pack));
-  return indexOf(groups, pack.partUrl);
+  return { ...indexOf(groups, pack.partUrl), leftOut };
 }
 
 /** One part of an upstream sitemap index, under the index's timeout and the deadline and budget of all parts. */
@@ -258,10 +271,9 @@ export function buildRss(body: string, config: RouteConfig): string {
     throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const { origins, known, ctx } = knownFor(
-    config,
-    upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]),
-  );
+  const feedOrigins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
+  noteFeedOrigins(config.siteId, feedOrigins);
+  const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   return rewriteRss(source, {
     url,

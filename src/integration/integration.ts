@@ -10,13 +10,14 @@ import { publisherEnvSchema } from './env-schema.js';
 import {
   integrationConflicts,
   missingArticlePages,
+  unservedArticlesProblem,
   routeConflicts,
   sharedSlugProblem,
   siteIdMismatch,
   unbuiltArticlePages,
 } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
-import { articlesOfSite } from './known-articles.js';
+import { articlesOfSite, servedPagesOf } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
   checkPublicRobotsTxt,
@@ -103,6 +104,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let astroCommand = '';
   // The prerendered routes that serve the service's feed (built-feeds.ts).
   let feedRoutes: string[] = [];
+  // Static output: the patterns of the page routes that render on demand (they serve pages the build did not write).
+  let onDemandPages: string[] = [];
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -260,6 +263,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
         const rss = resolved.route.rss;
         if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
+        onDemandPages = routes
+          .filter((r) => r.type === 'page' && !r.isPrerendered && r.origin !== 'internal')
+          .map((r) => r.patternRegex.source);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -306,7 +312,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const paths = pages.map((page) => page.pathname);
         // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
         // decide which articles the sitemap lists); on demand, the routes answer too.
-        const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths } : {}) };
+        const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths, onDemandPages } : {}) };
         const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, dirs?.publicDir, dirs?.cacheDir);
         const [first] = removed;
         if (first)
@@ -321,10 +327,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         warnOnce(logger, siteIdMismatch(publishedCollections(), resolved.route.siteId));
         // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
         const unbuilt =
-          articles && resolved.route.blogSite !== '' ? unbuiltArticlePages(articles, paths, resolved.route) : undefined;
+          articles && resolved.route.blogSite !== ''
+            ? unbuiltArticlePages(articles, servedPagesOf(config) ?? paths, resolved.route)
+            : undefined;
         // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
         // had), and only when an article has no page (else the feeds name none that is missing).
-        if (staticOutput && unbuilt && unbuilt.missing.length > 0) {
+        if (staticOutput && (articles === undefined || (unbuilt && unbuilt.missing.length > 0))) {
           for (const { feed, dropped } of settleBuiltFeeds(outputs, feedRoutes, config, dir))
             logger.info(
               `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
@@ -357,7 +365,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             localPages: config.localPages.filter((url) => !left.has(url)),
             localArticlePages: config.localArticlePages?.filter((page) => !left.has(page.url)),
           };
-          const written = await writeStaticSitemap(
+          const { files: written, leftOut } = await writeStaticSitemap(
             listed,
             listed.localPages,
             dir,
@@ -365,12 +373,14 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             dirs && { dir: lastGoodDir(dirs.cacheDir), warn: (message) => logger.warn(message) },
           );
           logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
+          if (!articles) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
           if (noindex[0])
             logger.info(
               `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
             );
         }
-        if (articles) warnOnce(logger, missingArticlePages(articles, paths, resolved.route, unbuilt));
+        if (articles)
+          warnOnce(logger, missingArticlePages(articles, servedPagesOf(config) ?? paths, resolved.route, unbuilt));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);

@@ -1,4 +1,4 @@
-import { pageKey, unpublishedKey, type ArticleLinkContext } from '../html/article-links.js';
+import { pageKey, unpublishedKey, type ArticleLinkContext, type PageSet } from '../html/article-links.js';
 import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
 import type { KnownArticles } from './feed-filter.js';
 import type { RouteConfig } from './route-config.js';
@@ -32,32 +32,70 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
 }
 
 /**
+ * The pages a static build serves (see `pageKey`): those it wrote, and any path an on-demand page route
+ * matches (`RouteConfig.onDemandPages`). Undefined when unknown (on demand, `astro dev`).
+ */
+export function servedPagesOf(config: Pick<RouteConfig, 'builtPages' | 'onDemandPages'>): PageSet | undefined {
+  if (config.builtPages === undefined) return undefined;
+  const built = new Set(config.builtPages.map(pageKey));
+  const routes = (config.onDemandPages ?? []).map((source) => new RegExp(source));
+  if (routes.length === 0) return built;
+  return {
+    has: (key) => built.has(key) || routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`)),
+  };
+}
+
+// The origins of the service's article links that a prerendered feed route saw: a static build without an
+// articles loader knows them from nowhere else, and sends the feed's links to articles it did not build back
+// there (settleBuiltFeeds). A global symbol, as the loaders' record: the routes' bundle and the integration may
+// be two copies of the package in the build's process.
+const FEED_ORIGINS = Symbol.for('astro-content-publisher.feed-origins');
+
+function feedOrigins(): Map<number, Set<string>> {
+  const global = globalThis as Record<symbol, unknown>;
+  if (!(global[FEED_ORIGINS] instanceof Map)) global[FEED_ORIGINS] = new Map<number, Set<string>>();
+  return global[FEED_ORIGINS] as Map<number, Set<string>>;
+}
+
+/** Records the origins of a feed of `siteId` (its channel's and items' links). */
+export function noteFeedOrigins(siteId: number, origins: readonly string[]): void {
+  const seen = feedOrigins().get(siteId) ?? new Set<string>();
+  for (const origin of origins) seen.add(origin);
+  feedOrigins().set(siteId, seen);
+}
+
+/**
  * What the routes treat as the blog's articles. A build reads the record bundled into the routes' config;
  * `astro dev` reads the loaders' live record, since a content refresh changes the collections while the
- * server (and so the bundled config) stays.
+ * server (and so the bundled config) stays. Without an articles loader, every article counts as had: in a
+ * static build only the pages it serves then decide (undefined elsewhere: nothing is left out).
  */
 export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly string[] = []): KnownArticles | undefined {
   const articles = config.dev
     ? (articlesOfSite(publishedCollections(), config.siteId) ?? config.articles)
     : config.articles;
-  if (articles === undefined) return undefined;
+  const pages = servedPagesOf(config);
+  if (articles === undefined) {
+    const seen = feedOrigins().get(config.siteId) ?? [];
+    return pages && { origins: [...new Set([config.serviceOrigin, ...seen, ...extraOrigins])], pages };
+  }
   return {
     slugs: new Set(articles.slugs),
     origins: [...new Set([config.serviceOrigin, ...articles.origins, ...extraOrigins])],
     languages: articles.languages,
-    pages: config.builtPages === undefined ? undefined : new Set(config.builtPages.map(pageKey)),
+    pages,
     ...(articles.unpublished ? { unpublished: new Set(articles.unpublished) } : {}),
   };
 }
 
 /**
  * The one mapping context of service article links (in-article links, the sitemap, the feed) for the
- * blog: undefined when the project has no articles loader for the site.
+ * blog: undefined when the project has no articles loader for the site and its served pages are unknown.
  */
 export function articleLinkContextOf(
   config: RouteConfig,
   extraOrigins: readonly string[] = [],
-): (ArticleLinkContext & { known: ReadonlySet<string> }) | undefined {
+): ArticleLinkContext | undefined {
   const known = knownArticlesOf(config, extraOrigins);
   if (known === undefined) return undefined;
   return {

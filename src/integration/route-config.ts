@@ -28,7 +28,8 @@ export interface RouteConfig {
   /**
    * The articles the blog has: the entries of every `articlesLoader` collection of `siteId` after its
    * filters and budget, as the loaders recorded them in this build. Undefined when the project has no
-   * articles loader for the site (the routes then list every article the service publishes).
+   * articles loader for the site: the routes then list every article the service publishes, a static build
+   * only those whose page it serves (`builtPages`).
    */
   articles?:
     | {
@@ -47,6 +48,11 @@ export interface RouteConfig {
    * `pageKey`). An article whose page is not among them is neither listed nor linked to.
    */
   builtPages?: string[] | undefined;
+  /**
+   * With `builtPages`: the `patternRegex` sources of the blog's page routes that render on demand (an adapter
+   * and `prerender = false` in static output). An article page such a route matches is served though not built.
+   */
+  onDemandPages?: string[] | undefined;
   /**
    * A build that prerenders the feeds: where it keeps the feeds it used (last-good.ts), for a later build during
    * an outage of the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
-import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES } from './feed-transform.js';
+import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { bodyOrLastGood, keepLastGood } from './last-good-files.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
 
@@ -19,7 +19,8 @@ export function sitemapFilesIn(outDir: URL, path: string): string[] {
  * pages (including those of dynamic routes) can be merged. A broken upstream fails the build with the URL
  * and the reason; with `lastGood`, an outage of the service (of the sitemap or of one of its parts) takes the
  * copy of that document an earlier build kept there instead, and says so through `warn` (last-good.ts).
- * Returns the files written, relative to the output directory. Parts numbered past the
+ * Returns the files written, relative to the output directory, and the service's articles left out (see
+ * SitemapFiles). Parts numbered past the
  * last one written that an earlier build left in the output (`leftover`, own-files.ts: kept with
  * `emptyOutDir: false`) are removed: no part of an old sitemap stays served.
  */
@@ -29,8 +30,8 @@ export async function writeStaticSitemap(
   outDir: URL,
   leftover: (path: string) => boolean = () => false,
   lastGood?: { dir: string; warn: (message: string) => void },
-): Promise<string[]> {
-  if (config.sitemap === false) return [];
+): Promise<{ files: string[]; leftOut: SitemapFiles['leftOut'] }> {
+  if (config.sitemap === false) return { files: [], leftOut: undefined };
   const { path } = config.sitemap;
   let files;
   // The bodies fetched now, kept as the last good copies once the sitemap was built from them.
@@ -76,5 +77,5 @@ export async function writeStaticSitemap(
     if (!existsSync(target) || !leftover(file)) break;
     await rm(target);
   }
-  return outputs.map(([file]) => file);
+  return { files: outputs.map(([file]) => file), leftOut: files.leftOut };
 }

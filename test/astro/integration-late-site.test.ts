@@ -11,7 +11,7 @@ import type { AstroIntegration } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { buildSite, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
+import { buildSite, fixtureArticles, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
 
 /** What such a theme's integration does. */
 const theme: AstroIntegration = {
@@ -25,8 +25,12 @@ const theme: AstroIntegration = {
 
 describe('site and trailingSlash set by a later integration', () => {
   let sim: Simulator;
+  /** The articles' slugs: the blog builds a page for each. */
+  let slugs: string[];
   beforeAll(async () => {
     sim = await startSimulator({ articles: 3 });
+    const sitemap = await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text();
+    slugs = locsOf(sitemap).map((loc) => new URL(loc).pathname.split('/')[2] ?? '');
   });
   afterAll(async () => {
     await sim.close();
@@ -35,7 +39,7 @@ describe('site and trailingSlash set by a later integration', () => {
 
   it("the sitemap and the feed use the theme's site, and the blog's pages its trailing-slash rule", async () => {
     const outDir = await buildSite('integration-site', {
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url }), theme],
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url }), theme, fixtureArticles(slugs)],
     });
     const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
     expect(locs.length).toBeGreaterThan(3);
@@ -46,7 +50,7 @@ describe('site and trailingSlash set by a later integration', () => {
 
   it('still fails, naming `site`, when no integration sets one', async () => {
     const failure = await buildSite('integration-site', {
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url })],
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url }), fixtureArticles([])],
     }).then(
       () => undefined,
       (error: unknown) => error as Error,

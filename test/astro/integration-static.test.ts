@@ -4,8 +4,11 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { buildFixture, tempDirs } from './loader-harness.js';
 import {
   buildSite,
+  fixtureArticles,
+  fixtureRoot,
   locsOf,
   removeBuilds,
   RSS_ROUTE,
@@ -19,12 +22,20 @@ describe('integration, static output', () => {
   let outDir: string;
   let upstreamSitemap: string;
   let upstreamRss: string;
+  /** Three articles of the feed whose page the blog does not build: listed nowhere, linked to on the service. */
+  let unserved: string[];
+  const slugOf = (url: string | undefined) => /\/blog\/([^/]+)\/$/.exec(url ?? '')?.[1] ?? '';
 
   beforeAll(async () => {
     sim = await startSimulator({ articles: 60 });
     upstreamSitemap = await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text();
     upstreamRss = await (await fetch(`${sim.url}/api/sites/12/rss.xml`)).text();
     sim.resetStats();
+    const feedLinks = [...upstreamRss.matchAll(/<link>([^<]+)<\/link>/g)].map((m) => m[1]).slice(1);
+    unserved = [feedLinks[0], feedLinks[10], feedLinks[49]].map(slugOf);
+    const served = locsOf(upstreamSitemap)
+      .map(slugOf)
+      .filter((slug) => !unserved.includes(slug));
     outDir = await buildSite('integration-site', {
       site: 'https://blog.example.com',
       base: '/docs',
@@ -34,6 +45,7 @@ describe('integration, static output', () => {
           baseUrl: sim.url,
           sitemap: { filter: (url) => !url.includes('/secret/'), customPages: ['https://blog.example.com/docs/shop/'] },
         }),
+        fixtureArticles(served),
       ],
     });
   });
@@ -50,23 +62,32 @@ describe('integration, static output', () => {
     expect(stats.requests.every((r) => !r.authorization)).toBe(true);
   });
 
-  it('sitemap: every upstream article URL points at the blog, with site, base and article pattern', async () => {
+  it('sitemap: every upstream article the blog built points at the blog, with site, base and article pattern', async () => {
     const xml = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
     const upstream = locsOf(upstreamSitemap);
     expect(upstream).toHaveLength(60);
-    const expected = upstream.map((loc) =>
-      loc.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'),
-    );
+    const expected = upstream
+      .filter((loc) => !unserved.includes(slugOf(loc)))
+      .map((loc) => loc.replace('https://pro-blog.example.com/blog/', 'https://blog.example.com/docs/blog/'));
     const locs = locsOf(xml);
-    expect(locs.slice(0, 60)).toEqual(expected);
+    expect(locs.slice(0, 57)).toEqual(expected);
     expect(xml).not.toContain('pro-blog.example.com');
     // lastmod kept
-    expect(xml.match(/<lastmod>/g)?.length).toBe(60);
+    expect(xml.match(/<lastmod>/g)?.length).toBe(57);
+  });
+
+  it('without an articles loader, an article whose page the build did not write is listed nowhere', async () => {
+    const sitemap = await readFile(join(outDir, 'sitemap.xml'), 'utf8');
+    const feed = await readFile(join(outDir, 'rss.xml'), 'utf8');
+    for (const slug of unserved) {
+      expect(sitemap, slug).not.toContain(`/blog/${slug}/`);
+      expect(feed, slug).not.toContain(`blog.example.com/docs/blog/${slug}/`);
+    }
   });
 
   it("sitemap: merges the blog's own pages, with its own posts under the article pattern, without status pages or files", async () => {
     const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
-    expect(locs.slice(60)).toEqual([
+    expect(locs.slice(57)).toEqual([
       'https://blog.example.com/docs/',
       'https://blog.example.com/docs/about/',
       'https://blog.example.com/docs/blog/',
@@ -95,11 +116,14 @@ describe('integration, static output', () => {
     await expect(xmllint(join(outDir, 'sitemap.xml'), 'sitemap-0.9.xsd')).resolves.toContain('validates');
   });
 
-  it('rss: a feed reader reads the 50 items in the upstream order, with links on the blog', async () => {
+  it('rss: a feed reader reads the items of the built articles in the upstream order, with links on the blog', async () => {
     const parser = new Parser();
     const ours = await parser.parseString(await readFile(join(outDir, 'rss.xml'), 'utf8'));
-    const theirs = await parser.parseString(upstreamRss);
-    expect(ours.items).toHaveLength(50);
+    const upstream = await parser.parseString(upstreamRss);
+    // The three items whose page the blog did not build are left out.
+    const theirs = { ...upstream, items: upstream.items.filter((i) => !unserved.includes(slugOf(i.link))) };
+    expect(theirs.items).toHaveLength(47);
+    expect(ours.items).toHaveLength(47);
     expect(ours.items.map((i) => i.title)).toEqual(theirs.items.map((i) => i.title));
     expect(ours.link).toBe('https://blog.example.com/docs/');
     for (const [i, item] of ours.items.entries()) {
@@ -116,7 +140,10 @@ describe('integration, static output', () => {
   it('maxUrlsPerFile: above it, /sitemap.xml is an index and the parts are beside it, all valid', async () => {
     const split = await buildSite('integration-site', {
       site: 'https://blog.example.com',
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url, rss: false, sitemap: { maxUrlsPerFile: 25 } })],
+      integrations: [
+        publisher({ siteId: 12, baseUrl: sim.url, rss: false, sitemap: { maxUrlsPerFile: 25 } }),
+        fixtureArticles(locsOf(upstreamSitemap).map(slugOf)),
+      ],
     });
     const index = await readFile(join(split, 'sitemap.xml'), 'utf8');
     expect(index).toContain('<sitemapindex');
@@ -131,5 +158,37 @@ describe('integration, static output', () => {
     }
     expect(all).toHaveLength(67);
     expect(all).toContain('https://blog.example.com/secret/');
+  });
+});
+
+// Quick start 3 on a blog that has no route for the service's articles: before, the sitemap listed every article
+// at the blog's URLs (60 pages answering 404) and the feed linked to them.
+describe('integration alone, on a blog without article pages', () => {
+  it('lists only its own pages, links no article, and the build says why and what to do', async () => {
+    const sim = await startSimulator({ articles: 12 });
+    const root = fixtureRoot('integration-ssr');
+    const dirs = await tempDirs('no-article-pages', root);
+    try {
+      const result = await buildFixture({
+        root,
+        outDir: dirs.outDir,
+        cacheDir: dirs.cacheDir,
+        env: {},
+        inline: { site: 'https://blog.example.com', integrations: [publisher({ siteId: 12, baseUrl: sim.url })] },
+      });
+      expect(result.error).toBeUndefined();
+      const locs = locsOf(await readFile(join(dirs.outDir, 'sitemap.xml'), 'utf8'));
+      expect(locs).toEqual(['https://blog.example.com/', 'https://blog.example.com/about/']);
+      const feed = await readFile(join(dirs.outDir, 'rss.xml'), 'utf8');
+      expect(feed).not.toContain('<item>');
+      expect(feed).not.toContain('https://blog.example.com/blog/');
+      expect(result.logs).toContain(
+        `12 of the service's articles have no page on the blog at articlePattern "/blog/[slug]/" (e.g. /blog/`,
+      );
+      expect(result.logs).toContain('set publisher({ articlePattern }) to the route that serves them');
+    } finally {
+      await dirs.cleanup();
+      await sim.close();
+    }
   });
 });

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
+import { fixtureArticles } from '../fixtures/integration-helpers/index.js';
 import {
   admin,
   buildFixture,
@@ -68,8 +69,8 @@ afterAll(async () => {
   if (publicDir) await rm(publicDir, { recursive: true, force: true });
 });
 
-/** One build into the kept output directory (same outDir and cacheDir every time). */
-const build = () =>
+/** One build into the kept output directory (same outDir and cacheDir every time), with pages for `served`. */
+const build = (served = ['kept']) =>
   buildFixture({
     root,
     outDir: dirs.outDir,
@@ -80,7 +81,10 @@ const build = () =>
       output: 'static',
       publicDir,
       vite: { build: { emptyOutDir: false } },
-      integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false })],
+      integrations: [
+        publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false }),
+        fixtureArticles(served, 'prerendered'),
+      ],
     },
   });
 
@@ -89,7 +93,7 @@ const read = (file: string) => readFile(join(dirs.outDir, file), 'utf8');
 describe('a build over the output an earlier build left (emptyOutDir: false)', () => {
   it('writes its sitemap over the earlier one, and removes the parts the new one no longer has', async () => {
     upstreamShape = 'index';
-    const first = await build();
+    const first = await build(['kept', 'gone', 'second-part']);
     expect(first.error).toBeUndefined();
     expect(await read('sitemap.xml')).toContain('<sitemapindex');
     expect(await read('sitemap-1.xml')).toContain(`${BLOG}/blog/gone/`);
