@@ -2,6 +2,7 @@
 // the mapping the pages use; the blog's own posts under the pattern are listed unless they are one.
 import { describe, expect, it } from 'vitest';
 import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
+import { servedPagesOf } from '../../src/integration/known-articles.js';
 import type { RouteConfig } from '../../src/integration/route-config.js';
 import { locsOf } from '../fixtures/integration-helpers/index.js';
 
@@ -41,8 +42,25 @@ describe('routes list what the blog has', () => {
     ]);
   });
 
-  it('sitemap: without any loader (articles undefined) every article is listed', async () => {
+  it('sitemap: without any loader (articles undefined) every article is listed where the built pages are unknown', async () => {
     expect(locsOf((await buildSitemap(sitemap, { ...config, articles: undefined }, [])).xml)).toHaveLength(3);
+  });
+
+  it('sitemap, static build: only the articles whose page was built or an on-demand route serves, with or without a loader', async () => {
+    const noLoader = { ...config, articles: undefined, builtPages: ['/', '/blog/a/'] };
+    const built = await buildSitemap(sitemap, noLoader, []);
+    expect(locsOf(built.xml)).toEqual(['https://blog.example.com/docs/blog/a']);
+    expect(built.leftOut).toEqual({ count: 2, example: 'https://blog.example.com/docs/blog/b' });
+    // An on-demand route of the blog (its patternRegex, without the base) serves what it matches.
+    const onDemand = { ...noLoader, onDemandPages: [String.raw`^\/blog\/([^/]+?)\/?$`] };
+    expect(locsOf((await buildSitemap(sitemap, onDemand, [])).xml)).toHaveLength(3);
+    expect(servedPagesOf(onDemand)?.has('about/x')).toBe(false);
+    // With the loaders' record, the record and the served pages both decide.
+    const hybrid = { ...config, builtPages: ['/'], onDemandPages: onDemand.onDemandPages };
+    expect(locsOf((await buildSitemap(sitemap, hybrid, [])).xml)).toEqual([
+      'https://blog.example.com/docs/blog/a',
+      'https://blog.example.com/docs/blog/c',
+    ]);
   });
 
   it("sitemap: the blog's own post under the pattern is listed, once, unless a listed article has its slug", async () => {
