@@ -12,7 +12,10 @@ function encodeAttribute(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** Every `<a href>` of sanitised HTML through `mapLink`; everything else unchanged. Linear. */
+/**
+ * Every `<a href>` of sanitised HTML through `mapLink`; everything else unchanged. Linear. A link mapped to
+ * `''` loses its `href` (the text stays, sending readers nowhere: an article the service no longer publishes).
+ */
 export function mapSanitizedLinks(html: string, mapLink: (url: string) => string): string {
   let out = '';
   let from = 0;
@@ -26,6 +29,11 @@ export function mapSanitizedLinks(html: string, mapLink: (url: string) => string
       const close = tag.indexOf('"', start);
       const value = decodeAttribute(tag.slice(start, close));
       const next = mapLink(value);
+      if (next === '' && value !== '') {
+        out += html.slice(from, at) + tag.slice(0, href) + tag.slice(close + 1);
+        from = end;
+        continue;
+      }
       if (next !== value) {
         out += html.slice(from, at) + tag.slice(0, start) + encodeAttribute(next) + tag.slice(close);
         from = end;

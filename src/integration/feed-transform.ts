@@ -20,6 +20,7 @@ import {
   type ArticleLinkContext,
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
+import { articleTargetOf } from './article-links-response.js';
 import { articleLinkContextOf, knownArticlesOf, noteFeedOrigins } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
 import { memoLinkTarget } from './link-tags.js';
@@ -275,10 +276,12 @@ export function buildRss(body: string, config: RouteConfig): string {
   noteFeedOrigins(config.siteId, feedOrigins);
   const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
+  const onBlog = articleTargetOf(ctx);
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: mapper(config, origins, (href) => articleLinkTarget(href, ctx)),
+    // The pages' mapping: a link to an article the service stopped publishing loses its address (UNLINK).
+    mapUrl: mapper(config, origins, (href) => onBlog(href, undefined)),
     maxBytes: RSS_MAX_BYTES,
     selfUrl: blogUrl(config, config.rss.path),
     onWarning: warn,

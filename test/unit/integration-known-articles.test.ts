@@ -86,4 +86,12 @@ describe('routes list what the blog has', () => {
     expect(out).toContain('<a href="https://pro-blog.example.com/blog/b/">b</a>');
     expect(out).toContain('<a href="https://blog.example.com/docs/blog/c#x">c</a>');
   });
+
+  it('rss: a link to an article the service stopped publishing loses its address, as in the pages', () => {
+    const articles = { slugs: ['a', 'c'], origins: ['https://pro-blog.example.com'], unpublished: [':b'] };
+    const out = buildRss(rss, { ...config, articles });
+    expect(out).toContain('<a>b</a>');
+    expect(out).not.toContain('/blog/b/');
+    expect(out).toContain('<a href="https://blog.example.com/docs/blog/c#x">c</a>');
+  });
 });
