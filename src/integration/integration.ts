@@ -33,7 +33,7 @@ import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './re
 import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
 import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
 import { takeStaleNotes } from './last-good.js';
-import { lastGoodDir } from './last-good-files.js';
+import { lastGoodDir, pruneLastGood } from './last-good-files.js';
 import { splitNoindex } from './noindex.js';
 import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
 import { rewriteBuiltArticleLinks } from './built-links.js';
@@ -309,6 +309,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             );
         }
         if (!resolved || !isBuild) return;
+        // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed).
+        if (dirs) pruneLastGood(lastGoodDir(dirs.cacheDir));
         const paths = pages.map((page) => page.pathname);
         // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
         // decide which articles the sitemap lists); on demand, the routes answer too.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isOutage, staleMessage } from './last-good.js';
@@ -58,4 +58,35 @@ export async function bodyOrLastGood(
     onStale(staleMessage(error, copy.keptAt));
     return { body: copy.body, fresh: false };
   }
+}
+
+/** How long a copy that no build kept again stays: a month of builds that did not need it. */
+export const LAST_GOOD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the copies no build kept for `maxAgeMs` (of documents no longer fetched: a sitemap part whose URL
+ * changed, a feed turned off) and the temporary files a killed build left. Returns how many were removed.
+ */
+export function pruneLastGood(dir: string, now = Date.now(), maxAgeMs = LAST_GOOD_MAX_AGE_MS): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^[0-9a-f]{32}\.xml(?:\.tmp)?$/.test(name)) continue;
+    const file = join(dir, name);
+    try {
+      const age = now - statSync(file).mtimeMs;
+      if (age > (name.endsWith('.tmp') ? 60 * 60 * 1000 : maxAgeMs)) {
+        rmSync(file, { force: true });
+        removed += 1;
+      }
+    } catch {
+      // Gone meanwhile, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
 }
