@@ -170,9 +170,12 @@ export function rewriteBuiltArticleLinks(
   const left: PassRecord['pages'] = {};
   const built = ctx.pages;
   const publicRoot = publicDir && fileURLToPath(publicDir);
-  /** An article page that an earlier build left: not built by this one, not a file of `public/`. */
+  /**
+   * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the
+   * loaders say which articles the blog has: without them no page is known to be an article's.
+   */
   const leftover = (page: string) => {
-    if (built === undefined) return false;
+    if (built === undefined || config.articles === undefined) return false;
     const key = pageKey(page);
     return (
       !built.has(key) &&
