@@ -13,6 +13,9 @@ export interface LoaderClients {
   rateLimit(): RateLimitState | undefined;
 }
 
+/** Detail calls in flight at once (the detail client's concurrency, and the width of sync-apply's gate). */
+export const DETAIL_CONCURRENCY = 4;
+
 /**
  * Two clients over the same key: the list call may retry (membership matters most) as long as the retries
  * fit in the budget; a detail call never retries nor waits on a 429, because every request it sends was
@@ -35,7 +38,7 @@ export function createLoaderClients(
     userAgent: 'astro-content-publisher (articlesLoader)',
   };
   const list = createClient({ ...base, retries, ...(rateLimitRetry ? {} : { maxRetryAfterMs: 0 }) });
-  const detail = createClient({ ...base, retries: 0, maxRetryAfterMs: 0 });
+  const detail = createClient({ ...base, retries: 0, maxRetryAfterMs: 0, concurrency: DETAIL_CONCURRENCY });
   // Details run concurrently, so the last header seen is not always the lowest: the window only shrinks.
   const rateLimit = () =>
     [list.rateLimit, detail.rateLimit]

@@ -33,9 +33,16 @@ export class EntrySchemaError extends Error {
   }
 }
 
-/** The error that fails a build when the schema refused articles (the first named, the rest counted). */
-export function schemaFailure(site: string, refused: readonly EntrySchemaError[]): Error {
+/**
+ * The error that fails a build when the schema refused articles (the first named, the rest counted), with the
+ * detail calls `unsent` after the first refusal (sync-apply's gate).
+ */
+export function schemaFailure(site: string, refused: readonly EntrySchemaError[], unsent = 0): Error {
   const [first] = refused;
+  const spared =
+    unsent > 0
+      ? ` ${unsent} article${unsent === 1 ? ' was' : 's were'} not asked for after the first refusal (no request spent on what the schema would refuse alike); the next build asks for ${unsent === 1 ? 'it' : 'them'}.`
+      : '';
   const more =
     refused.length > 1
       ? ` (and ${refused.length - 1} more: ${refused
@@ -44,7 +51,7 @@ export function schemaFailure(site: string, refused: readonly EntrySchemaError[]
           .join(', ')}${refused.length > 4 ? ', …' : ''})`
       : '';
   return new Error(
-    `${PREFIX} The collection's schema refused ${refused.length} article(s) of ${site}${more}: ${first!.message}\nThe build stops rather than keep an old page silently; what was stored before is kept as it was. Fix the collection's \`schema\` in src/content.config.ts (or the article on the service) and build again.`,
+    `${PREFIX} The collection's schema refused ${refused.length} article(s) of ${site}${more}: ${first!.message}\nThe build stops rather than keep an old page silently; what was stored before is kept as it was.${spared} Fix the collection's \`schema\` in src/content.config.ts (or the article on the service) and build again.`,
     { cause: first },
   );
 }

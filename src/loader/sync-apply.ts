@@ -4,7 +4,8 @@ import { sanitizeArticle } from '../html/index.js';
 import type { ImageStep } from './images-step.js';
 import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
 import { pageDigest } from './page-digest.js';
-import type { LoaderClients } from './clients.js';
+import { DETAIL_CONCURRENCY, type LoaderClients } from './clients.js';
+import { createDetailGate } from './detail-gate.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
@@ -53,6 +54,8 @@ export interface ApplyOutcome {
   fellBack: string[];
   /** Articles the collection's schema refused: not stored (the previous version stays), and the build fails. */
   refused: EntrySchemaError[];
+  /** Planned detail calls not sent because the schema had refused an article (detail-gate.ts): pending. */
+  unsent: string[];
   /** Slugs added or changed (to a reader) by this build. */
   touched: Set<string>;
 }
@@ -130,9 +133,14 @@ async function storeEntry(
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed.plain, local.html) ? 'changed' : 'same';
 }
 
-async function fromDetail(input: ApplyInput, action: PlannedFetch): Promise<'added' | 'changed' | 'same'> {
+async function fromDetail(
+  input: ApplyInput,
+  action: PlannedFetch,
+  answered: () => void,
+): Promise<'added' | 'changed' | 'same'> {
   const { clients, opts, state, items, signals, fingerprint } = input;
   const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  answered();
   const item = items.get(action.slug) ?? listItemOf(detail);
   // Any detail is evidence about the feed, even one that is not stored (another language's).
   input.fetchedHashes?.set(action.slug, shortHash(detail.content));
@@ -205,6 +213,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
     skipped: [],
     fellBack: [],
     refused: [],
+    unsent: [],
     touched: new Set(),
   };
   const fetchedHashes = (input.fetchedHashes ??= new Map());
@@ -222,23 +231,34 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   // send its next request on a connection the service has closed: it fails without an answer, and the article
   // would reach the pages one build late. Without a spare request it stays pending, and the warning names it.
   let spare = Math.max(0, input.spareDetails ?? 0);
+  // No detail goes out once the schema refused an article: the build fails on it anyway (detail-gate.ts).
+  const gate = createDetailGate(DETAIL_CONCURRENCY);
   const resend = (error: unknown) => {
-    if (spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
+    if (gate.closed || spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
     spare -= 1;
     return true;
   };
   await Promise.all(
     details.map(async (action) => {
+      const pass = await gate.enter();
+      if (!pass) {
+        outcome.unsent.push(action.slug);
+        input.onFetched?.();
+        return;
+      }
+      let through: 'passed' | 'refused' | 'failed' = 'failed';
       try {
         try {
-          count(action.slug, await fromDetail(input, action));
+          count(action.slug, await fromDetail(input, action, pass.answered));
         } catch (error) {
           if (!resend(error)) throw error;
-          count(action.slug, await fromDetail(input, action));
+          count(action.slug, await fromDetail(input, action, pass.answered));
         }
+        through = 'passed';
       } catch (error) {
         // Not a fault of the service: the feed's copy of the same article would be refused alike.
         if (error instanceof EntrySchemaError) {
+          through = 'refused';
           outcome.refused.push(error);
           return;
         }
@@ -260,6 +280,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
         if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
       } finally {
+        pass.done(through);
         input.onFetched?.();
       }
     }),

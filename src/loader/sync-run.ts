@@ -286,7 +286,10 @@ export async function runArticlesSync(
     fetch: plan.fetch,
     pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))],
   });
-  const revalidatedNow = plan.fetch.filter((f) => f.reason === 'revalidate' || f.reason === 'elsewhere').map(() => now);
+  const unsent = new Set(outcome.unsent);
+  const revalidatedNow = plan.fetch
+    .filter((f) => (f.reason === 'revalidate' || f.reason === 'elsewhere') && !unsent.has(f.slug))
+    .map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);
 
@@ -306,6 +309,7 @@ export async function runArticlesSync(
           pending: [
             ...plan.pending,
             ...outcome.skipped.map((slug) => ({ slug })),
+            ...outcome.unsent.map((slug) => ({ slug })),
             ...incomplete.map((slug) => ({ slug })),
           ],
           remove: removals.remove,
@@ -348,5 +352,5 @@ export async function runArticlesSync(
   warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
-  if (refused.length) throw schemaFailure(site, refused);
+  if (refused.length) throw schemaFailure(site, refused, outcome.unsent.length);
 }

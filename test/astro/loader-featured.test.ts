@@ -9,16 +9,17 @@ import { access, cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, closedAfterEach, isolatedSite, readTree } from './loader-harness.js';
+import { admin, buildFixture, closedAfterEach, isolatedSite, readTree, summaryOf } from './loader-harness.js';
 
 // Each test runs several real builds: on a busy machine they are slow, which must not fail the test.
 vi.setConfig({ testTimeout: 300_000 });
 const MEDIA = 'GET /media/*';
+const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
 const own = closedAfterEach();
 
 /** A simulator, a copy of the fixture and directories of the test's own. */
-async function setUp(prefix: string, extraEnv: Record<string, string> = {}) {
-  const sim = await startSimulator({ articles: 2, rateLimitOverride: 100_000 });
+async function setUp(prefix: string, extraEnv: Record<string, string> = {}, articles = 2) {
+  const sim = await startSimulator({ articles, rateLimitOverride: 100_000 });
   const site = await isolatedSite('featured-site', prefix);
   own(sim, site);
   const build = (schema: string, cacheDir = site.cacheDir) =>
@@ -189,5 +190,75 @@ describe('a schema that refuses an article', () => {
     expect(fixed.error).toBeUndefined();
     expect(await page(dirs.outDir, slug!)).toContain('<h1>Accepted again</h1>');
     expect(await page(dirs.outDir, other!)).toContain('A change the schema accepts.');
+  });
+});
+
+describe('a schema that refuses a field of every article (a theme schema the service does not fit)', () => {
+  // The detail client sends 4 requests at a time (src/loader/clients.ts): those already sent when the first
+  // refusal comes are the most a build spends on such a schema.
+  const details = (sim: { stats(): { routes: Record<string, Record<string, number>> } }) =>
+    Object.values(sim.stats().routes[DETAIL] ?? {}).reduce((a, b) => a + b, 0);
+
+  it('a first build stops asking for details after the first refusals, and fails naming the field and the fix', async () => {
+    // The AstroWind trial: 19 articles, each refused on the same field.
+    const { sim, dirs, build } = await setUp('refuses-all', {}, 19);
+    const refused = await build('category');
+    expect(refused.error?.message).toMatch(
+      /^\[astro-content-publisher\] The collection's schema refused 4 article\(s\) of site 12 \(and 3 more: [^)]+\): the article "[^"]+" does not match the collection's schema: /,
+    );
+    // The schema's own message, naming the field.
+    expect(refused.error?.message).toMatch(/\*\*category\*\*: .*Required/);
+    expect(refused.error?.message).toContain('15 articles were not asked for after the first refusal');
+    expect(refused.error?.message).toContain("Fix the collection's `schema` in src/content.config.ts");
+    expect(details(sim)).toBe(4);
+    expect(sim.stats().authenticated).toBe(5);
+    // Those not asked for wait, as articles beyond the budget do.
+    expect(summaryOf(refused.logs)).toMatch(
+      /^0 articles: 0 new, 0 changed, 0 removed, 0 unchanged, 15 pending; 5 requests, /,
+    );
+
+    // Nothing was taken for done: with the schema fixed, the next build fetches every article.
+    const next = join(dirs.root, 'cache-after');
+    await cp(dirs.cacheDir, next, { recursive: true });
+    sim.resetStats();
+    const fixed = await build('none', next);
+    expect(fixed.error).toBeUndefined();
+    expect(details(sim)).toBe(19);
+    expect(await slugsOf(dirs.outDir)).toHaveLength(19);
+  });
+
+  it('a warm build keeps every stored article and spends no more than the requests already sent', async () => {
+    const { sim, dirs, build } = await setUp('refuses-new');
+    expect((await build('none')).error).toBeUndefined();
+    const kept = await slugsOf(dirs.outDir);
+    const titles = await Promise.all(
+      kept.map(async (slug) => /<h1>([^<]+)<\/h1>/.exec(await page(dirs.outDir, slug))![1]!),
+    );
+    for (let i = 1; i <= 10; i++) {
+      await admin(sim.url, 'POST', 'articles', {
+        site: 12,
+        slug: `new-article-${i}`,
+        title: `New article ${i}`,
+        language: 'en',
+        content: `<p>New article ${i}.</p>`,
+        published_at: '2026-03-10',
+      });
+    }
+    sim.resetStats();
+    const refused = await build('category');
+    expect(refused.error?.message).toContain("The collection's schema refused 4 article(s) of site 12");
+    expect(refused.error?.message).toMatch(/\*\*category\*\*: .*Required/);
+    expect(refused.error?.message).toContain('6 articles were not asked for after the first refusal');
+    expect(details(sim)).toBe(4);
+    const stored = await readFile(join(dirs.cacheDir, 'data-store.json'), 'utf8');
+    for (const title of titles) expect(stored).toContain(title);
+
+    const next = join(dirs.root, 'cache-after');
+    await cp(dirs.cacheDir, next, { recursive: true });
+    sim.resetStats();
+    const fixed = await build('none', next);
+    expect(fixed.error).toBeUndefined();
+    expect(details(sim)).toBe(10);
+    expect(await slugsOf(dirs.outDir)).toHaveLength(12);
   });
 });
