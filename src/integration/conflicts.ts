@@ -149,6 +149,39 @@ export function unservedArticlesProblem(
   );
 }
 
+/** What `routeServesArticles` reads of a resolved route. */
+interface PageRoute {
+  type: string;
+  origin: string;
+  patternRegex: RegExp;
+}
+
+/**
+ * Whether a page route of the blog (prerendered or on demand) matches the URL an article gets under
+ * `articlePattern` (each language's, for a map): a build where none does serves no article page at all.
+ */
+export function routeServesArticles(routes: Iterable<PageRoute>, layout: BlogLayout): boolean {
+  const pattern = layout.articlePattern;
+  const languages =
+    typeof pattern === 'string' ? [pattern.includes('[lang]') ? 'en' : undefined] : Object.keys(pattern);
+  const paths = languages.flatMap((language) => {
+    const url = blogArticleUrl('acp-sample-article', layout, language);
+    if (url === undefined) return [];
+    const path = `/${new URL(url).pathname.slice(new URL(layout.blogSite).pathname.length)}`;
+    return [path, path.endsWith('/') ? path.slice(0, -1) || '/' : `${path}/`];
+  });
+  const pages = [...routes].filter((r) => r.type === 'page' && r.origin !== 'internal');
+  return paths.some((path) => pages.some((route) => route.patternRegex.test(path)));
+}
+
+/** The warning for a build whose blog has no route at `articlePattern` (see routeServesArticles). */
+export function articleRoutesProblem(layout: Pick<BlogLayout, 'articlePattern'>): string {
+  return (
+    `${PREFIX} No page route of the blog matches articlePattern ${JSON.stringify(layout.articlePattern)}: the service's articles have no page here, so the sitemap and the feed list none of them. ` +
+    'Add the route (src/pages/blog/[slug].astro over articlesLoader() or liveArticlesLoader()), or set publisher({ articlePattern }) to the route that serves them.'
+  );
+}
+
 /**
  * The warning for slugs the collections hold in several languages while `articlePattern` has one page per
  * slug (no `[lang]`, no per-language map): the languages share one URL, and one of them is not shown.

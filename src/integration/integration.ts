@@ -9,7 +9,9 @@ import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
 import {
   integrationConflicts,
+  articleRoutesProblem,
   missingArticlePages,
+  routeServesArticles,
   unservedArticlesProblem,
   routeConflicts,
   sharedSlugProblem,
@@ -106,6 +108,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let feedRoutes: string[] = [];
   // Static output: the patterns of the page routes that render on demand (they serve pages the build did not write).
   let onDemandPages: string[] = [];
+  // A build whose routes include none at articlePattern (see routeServesArticles).
+  let noArticleRoute = false;
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -139,6 +143,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       localPages: [...localPages, ...customPages],
       localArticlePages,
       articles: articlesOfSite(publishedCollections(), route.siteId),
+      ...(noArticleRoute ? { noArticleRoute: true as const } : {}),
       // Where the prerendered feed keeps its copy (also with output 'server' and prerendered feeds).
       ...(isBuild && resolved.prerender && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
     };
@@ -263,6 +268,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
         const rss = resolved.route.rss;
         if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
+        noArticleRoute = isBuild && resolved.route.blogSite !== '' && !routeServesArticles(routes, resolved.route);
         onDemandPages = routes
           .filter((r) => r.type === 'page' && !r.isPrerendered && r.origin !== 'internal')
           .map((r) => r.patternRegex.source);
@@ -327,6 +333,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           );
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
         warnOnce(logger, siteIdMismatch(publishedCollections(), resolved.route.siteId));
+        // A static build with loaders names the pages it missed (missingArticlePages, below) instead.
+        if (noArticleRoute && !(articles && staticOutput)) warnOnce(logger, articleRoutesProblem(resolved.route));
         // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
         const unbuilt =
           articles && resolved.route.blogSite !== ''
@@ -375,7 +383,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             dirs && { dir: lastGoodDir(dirs.cacheDir), warn: (message) => logger.warn(message) },
           );
           logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
-          if (!articles) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
+          // Without any article route, articleRoutesProblem already said why.
+          if (!articles && !noArticleRoute) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
           if (noindex[0])
             logger.info(
               `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,

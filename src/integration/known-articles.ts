@@ -31,12 +31,17 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
   };
 }
 
+const NO_PAGES: PageSet = { has: () => false };
+
 /**
  * The pages a static build serves (see `pageKey`): those it wrote, and any path an on-demand page route
- * matches (`RouteConfig.onDemandPages`). Undefined when unknown (on demand, `astro dev`).
+ * matches (`RouteConfig.onDemandPages`). On demand, none when the build found no route for articles at all
+ * (`noArticleRoute`); else undefined (unknown, under `astro dev` too).
  */
-export function servedPagesOf(config: Pick<RouteConfig, 'builtPages' | 'onDemandPages'>): PageSet | undefined {
-  if (config.builtPages === undefined) return undefined;
+export function servedPagesOf(
+  config: Pick<RouteConfig, 'builtPages' | 'onDemandPages' | 'noArticleRoute'>,
+): PageSet | undefined {
+  if (config.builtPages === undefined) return config.noArticleRoute ? NO_PAGES : undefined;
   const built = new Set(config.builtPages.map(pageKey));
   const routes = (config.onDemandPages ?? []).map((source) => new RegExp(source));
   if (routes.length === 0) return built;

@@ -58,6 +58,11 @@ export interface RouteConfig {
    * an outage of the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
    */
   lastGoodDir?: string | undefined;
+  /**
+   * A build that found no page route of the blog matching `articlePattern` (none prerendered, none on demand):
+   * no article has a page, so the routes list none (see articleRoutesProblem).
+   */
+  noArticleRoute?: true | undefined;
   /** The blog's own pages under the article pattern (listed unless an upstream article has the slug). */
   localArticlePages?: Array<{ slug: string; url: string; language?: string | undefined }> | undefined;
 }

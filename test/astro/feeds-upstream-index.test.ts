@@ -130,7 +130,7 @@ describe('an upstream sitemap index of 120,000 URLs', () => {
       site: 'https://blog.example.com',
       output: 'server',
       adapter: node({ mode: 'standalone' }),
-      integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false })],
+      integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false }), fixtureArticles([], 'on-demand')],
     });
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
     const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: Handler };

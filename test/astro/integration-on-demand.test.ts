@@ -10,6 +10,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import {
   admin,
   buildSite,
+  fixtureArticles,
   locsOf,
   removeBuilds,
   RSS_ROUTE,
@@ -32,7 +33,8 @@ describe('integration, on-demand output (@astrojs/node)', () => {
       site: 'https://blog.example.com',
       output: 'server',
       adapter: node({ mode: 'standalone' }),
-      integrations: [publisher({ siteId: 12, baseUrl: sim.url })],
+      // The articles' pages render on demand: the routes list them.
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url }), fixtureArticles([], 'on-demand')],
     });
     // The built server, started by the test on a free loopback port with the adapter's own handler.
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -148,4 +150,38 @@ describe('integration, on-demand output (@astrojs/node)', () => {
       expect(request.authorization).toBe(false);
     }
   });
+});
+
+// On demand the routes cannot see which pages answer, but the build sees the routes: a blog with no page route at
+// articlePattern serves no article, so its sitemap and feed name none (before: every article, each a 404).
+describe('integration, on demand, on a blog without an article route', () => {
+  let sim: Simulator;
+  let server: Server | undefined;
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await sim?.close();
+    await removeBuilds();
+  });
+
+  it('the sitemap lists its own pages only and the feed no item', async () => {
+    sim = await startSimulator({ articles: 6 });
+    const outDir = await buildSite('integration-ssr', {
+      site: 'https://blog.example.com',
+      output: 'server',
+      adapter: node({ mode: 'standalone' }),
+      integrations: [publisher({ siteId: 12, baseUrl: sim.url })],
+    });
+    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+    const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: Handler };
+    delete process.env.ASTRO_NODE_AUTOSTART;
+    server = createServer(entry.handler);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const blog = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sitemap = await (await fetch(`${blog}/sitemap.xml`)).text();
+    expect(locsOf(sitemap)).toEqual(['https://blog.example.com/', 'https://blog.example.com/about/']);
+    const feed = await (await fetch(`${blog}/rss.xml`)).text();
+    expect(feed).toContain('<channel>');
+    expect(feed).not.toContain('<item>');
+  }, 120_000);
 });

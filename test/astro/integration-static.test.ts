@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Parser from 'rss-parser';
+import type { AstroIntegration } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -162,33 +163,57 @@ describe('integration, static output', () => {
 });
 
 // Quick start 3 on a blog that has no route for the service's articles: before, the sitemap listed every article
-// at the blog's URLs (60 pages answering 404) and the feed linked to them.
+// at the blog's URLs (12 pages answering 404) and the feed linked to them.
 describe('integration alone, on a blog without article pages', () => {
-  it('lists only its own pages, links no article, and the build says why and what to do', async () => {
-    const sim = await startSimulator({ articles: 12 });
-    const root = fixtureRoot('integration-ssr');
+  let sim: Simulator;
+  const root = fixtureRoot('integration-ssr');
+  beforeAll(async () => {
+    sim = await startSimulator({ articles: 12 });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  /** A static build of integration-ssr (no article route of its own) with `extra` integrations. */
+  async function build(extra: AstroIntegration[]) {
     const dirs = await tempDirs('no-article-pages', root);
-    try {
-      const result = await buildFixture({
-        root,
-        outDir: dirs.outDir,
-        cacheDir: dirs.cacheDir,
-        env: {},
-        inline: { site: 'https://blog.example.com', integrations: [publisher({ siteId: 12, baseUrl: sim.url })] },
-      });
-      expect(result.error).toBeUndefined();
-      const locs = locsOf(await readFile(join(dirs.outDir, 'sitemap.xml'), 'utf8'));
-      expect(locs).toEqual(['https://blog.example.com/', 'https://blog.example.com/about/']);
-      const feed = await readFile(join(dirs.outDir, 'rss.xml'), 'utf8');
-      expect(feed).not.toContain('<item>');
-      expect(feed).not.toContain('https://blog.example.com/blog/');
-      expect(result.logs).toContain(
-        `12 of the service's articles have no page on the blog at articlePattern "/blog/[slug]/" (e.g. /blog/`,
-      );
-      expect(result.logs).toContain('set publisher({ articlePattern }) to the route that serves them');
-    } finally {
-      await dirs.cleanup();
-      await sim.close();
-    }
+    const result = await buildFixture({
+      root,
+      outDir: dirs.outDir,
+      cacheDir: dirs.cacheDir,
+      env: {},
+      inline: {
+        site: 'https://blog.example.com',
+        integrations: [publisher({ siteId: 12, baseUrl: sim.url }), ...extra],
+      },
+    });
+    const sitemap = await readFile(join(dirs.outDir, 'sitemap.xml'), 'utf8');
+    const feed = await readFile(join(dirs.outDir, 'rss.xml'), 'utf8');
+    await dirs.cleanup();
+    expect(result.error).toBeUndefined();
+    return { logs: result.logs, locs: locsOf(sitemap), feed };
+  }
+
+  it('no route at articlePattern: only its own pages are listed, no article linked, and the build says so', async () => {
+    const { logs, locs, feed } = await build([]);
+    expect(locs).toEqual(['https://blog.example.com/', 'https://blog.example.com/about/']);
+    expect(feed).not.toContain('<item>');
+    expect(feed).not.toContain('https://blog.example.com/blog/');
+    expect(logs).toContain('No page route of the blog matches articlePattern "/blog/[slug]/"');
+    expect(logs).not.toContain("of the service's articles have no page");
+  });
+
+  it('a route that builds other pages: the articles without one are counted, with an example and the fix', async () => {
+    const { logs, locs } = await build([fixtureArticles(['a-page-of-its-own'], 'prerendered')]);
+    expect(locs).toEqual([
+      'https://blog.example.com/',
+      'https://blog.example.com/about/',
+      'https://blog.example.com/blog/a-page-of-its-own/',
+    ]);
+    expect(logs).toContain(
+      `12 of the service's articles have no page on the blog at articlePattern "/blog/[slug]/" (e.g. /blog/`,
+    );
+    expect(logs).toContain('set publisher({ articlePattern }) to the route that serves them');
+    expect(logs).not.toContain('No page route of the blog matches');
   });
 });

@@ -13,7 +13,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildSite, removeBuilds, RSS_ROUTE, SITEMAP_ROUTE } from '../fixtures/integration-helpers/index.js';
+import {
+  admin,
+  buildSite,
+  fixtureArticles,
+  removeBuilds,
+  RSS_ROUTE,
+  SITEMAP_ROUTE,
+} from '../fixtures/integration-helpers/index.js';
 import { launchChromium } from './helpers/browser.js';
 import { armTrap } from './helpers/trap.js';
 
@@ -86,7 +93,7 @@ beforeAll(async () => {
     site: 'https://blog.example.com',
     output: 'server',
     adapter: node({ mode: 'standalone' }),
-    integrations,
+    integrations: [...integrations, fixtureArticles([], 'on-demand')],
   });
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const entry = (await import(pathToFileURL(join(serverOut, 'server', 'entry.mjs')).href)) as { handler: Handler };

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import node from '@astrojs/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import publisher from 'astro-content-publisher';
-import { buildSite, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
+import { buildSite, fixtureArticles, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const SITE = 'https://pro-blog.example.com';
@@ -84,7 +84,10 @@ beforeAll(async () => {
     site: 'https://blog.example.com',
     output: 'server',
     adapter: node({ mode: 'standalone' }),
-    integrations: [publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false, timeoutMs: TIMEOUT_MS })],
+    integrations: [
+      publisher({ siteId: 12, baseUrl: upstreamUrl, rss: false, timeoutMs: TIMEOUT_MS }),
+      fixtureArticles([], 'on-demand'),
+    ],
   });
 }, 120_000);
 afterAll(async () => {

@@ -7,6 +7,7 @@ import {
   robotsTxtBody,
   robotsTxtProblem,
   routeConflicts,
+  routeServesArticles,
   sitemapLinkProblem,
 } from '../../src/integration/conflicts.js';
 
@@ -56,6 +57,40 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
     expect(robotsTxtProblem('User-agent: *\nDisallow:\n', SITEMAP, 'public/robots.txt')).toMatch(
       /^\[astro-content-publisher\] public\/robots.txt has no "Sitemap: https:\/\/blog.example.com\/sitemap.xml" line: /,
     );
+  });
+});
+
+describe('articlePattern against the routes', () => {
+  // patternRegex as Astro writes it (without the base), for a few page routes.
+  const page = (patternRegex: RegExp, origin = 'project') => ({ type: 'page', origin, patternRegex });
+  const blogSlug = page(/^\/blog\/([^/]+?)\/?$/);
+  const layout = { blogSite: 'https://blog.example.com/docs/', trailingSlash: 'ignore' as const };
+  it('a route at the pattern serves articles, prerendered or on demand; other routes do not', () => {
+    expect(routeServesArticles([page(/^\/about\/?$/), blogSlug], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(
+      true,
+    );
+    expect(routeServesArticles([page(/^\/about\/?$/)], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(false);
+    expect(routeServesArticles([blogSlug], { ...layout, articlePattern: '/posts/[slug]/' })).toBe(false);
+    // Astro's own routes (server islands) and endpoints are no article page.
+    expect(
+      routeServesArticles([{ ...blogSlug, origin: 'internal' }], { ...layout, articlePattern: '/blog/[slug]/' }),
+    ).toBe(false);
+    expect(
+      routeServesArticles([{ ...blogSlug, type: 'endpoint' }], { ...layout, articlePattern: '/blog/[slug]/' }),
+    ).toBe(false);
+  });
+  it('trailingSlash never, [lang] patterns, one pattern per language, a catch-all', () => {
+    const never = page(/^\/blog\/([^/]+?)$/);
+    expect(routeServesArticles([never], { ...layout, trailingSlash: 'never', articlePattern: '/blog/[slug]/' })).toBe(
+      true,
+    );
+    const lang = page(/^\/([^/]+?)\/blog\/([^/]+?)\/?$/);
+    expect(routeServesArticles([lang], { ...layout, articlePattern: '/[lang]/blog/[slug]/' })).toBe(true);
+    const fr = page(/^\/fr\/blog\/([^/]+?)\/?$/);
+    expect(
+      routeServesArticles([fr], { ...layout, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } }),
+    ).toBe(true);
+    expect(routeServesArticles([page(/^(?:\/(.*?))?\/?$/)], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(true);
   });
 });
 
