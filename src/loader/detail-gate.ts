@@ -11,6 +11,8 @@
  * answered, and the next detail goes out while the article is sanitised and its images fetched.
  */
 
+import { createSemaphore } from '../client/limiter.js';
+
 /** One detail's place at the gate. */
 export interface GatePass {
   /** The service answered (or the request failed): once an article has passed the schema, the place is free. */
@@ -27,34 +29,21 @@ export interface DetailGate {
 }
 
 export function createDetailGate(width: number): DetailGate {
-  let active = 0;
+  const places = createSemaphore(width);
   let passed = false;
   let closed = false;
-  const waiting: Array<() => void> = [];
-  // Hand the place straight to the next waiter (which leaves at once when the gate closed meanwhile).
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
-  };
   return {
     get closed() {
       return closed;
     },
     async enter() {
       if (closed) return undefined;
-      if (active >= width) await new Promise<void>((resolve) => waiting.push(resolve));
-      else active++;
+      const free = await places.acquire();
+      // Closed while waiting: the place goes straight to the next waiter, which leaves at once too.
       if (closed) {
-        release();
+        free();
         return undefined;
       }
-      let held = true;
-      const free = () => {
-        if (!held) return;
-        held = false;
-        release();
-      };
       return {
         answered() {
           if (passed) free();
