@@ -50,7 +50,7 @@ const ANY_LAYOUT: BlogLayout = {
  * another language than the loaders', without a route in `layout` (a language the pattern map does not
  * name) or, when the built pages are known, without its page.
  */
-function isMissingArticle(link: string, known: KnownArticles, layout: BlogLayout = ANY_LAYOUT): boolean {
+export function isMissingArticle(link: string, known: KnownArticles, layout: BlogLayout = ANY_LAYOUT): boolean {
   if (!URL.canParse(link)) return false;
   const ref = serviceArticleRef(new URL(link), known.origins);
   if (ref === undefined) return false;
@@ -85,6 +85,15 @@ export function filterSitemapArticles(
   known: KnownArticles,
   layout?: BlogLayout,
 ): FilterResult {
+  return filterSitemapUrls(body, opts, (link) => isMissingArticle(link, known, layout));
+}
+
+/** The upstream sitemap without the `<url>`s whose `<loc>` is `missing`. */
+export function filterSitemapUrls(
+  body: string,
+  opts: { url: string; maxBytes: number },
+  missing: (link: string) => boolean,
+): FilterResult {
   const doc = parseSitemapDocument(body, opts);
   return dropElements(
     doc.xml,
@@ -93,7 +102,7 @@ export function filterSitemapArticles(
       const loc = childNamed(url, 'loc');
       return loc ? textOf(doc.xml, loc).trim() : undefined;
     },
-    (link) => isMissingArticle(link, known, layout),
+    missing,
   );
 }
 

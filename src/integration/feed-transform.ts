@@ -16,12 +16,13 @@ import {
   articleLanguage,
   articleLinkTarget,
   blogArticleUrl,
+  parseUrl,
   serviceArticleRef,
   type ArticleLinkContext,
 } from '../html/article-links.js';
-import { filterRssArticles, filterSitemapArticles, type KnownArticles } from './feed-filter.js';
+import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf } from './article-links-response.js';
-import { articleLinkContextOf, knownArticlesOf, noteFeedOrigins } from './known-articles.js';
+import { articleLinkContextOf, blogPageServedOf, knownArticlesOf, noteFeedOrigins } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
 import { memoLinkTarget } from './link-tags.js';
 import { forEachIndexPart, IndexPartsError, type PartLimits } from './index-parts.js';
@@ -66,8 +67,8 @@ function originOf(url: string | undefined): string | undefined {
 /**
  * The origins that count as "the service's domain": the service's own origin plus the origins its feed
  * uses for article URLs (the site's domain in the service, which the routes do not otherwise know).
- * Every `<loc>` of the service's sitemap and every item link of its feed is one of the site's articles,
- * so their origins are safe to treat as upstream.
+ * Every `<loc>` of the service's sitemap and every item link of its feed is a page of the site (an article,
+ * or its home, blog index or a tag page), so their origins are safe to treat as upstream.
  */
 function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>): string[] {
   const origins = new Set<string>([config.serviceOrigin]);
@@ -156,6 +157,7 @@ export async function buildSitemap(
   // Service articles listed upstream whose page the blog has: the blog's own article pages beside them are not added twice.
   const listed = new Set<string>();
   const leftOut = { count: 0, example: undefined as string | undefined };
+  const served = blogPageServedOf(config);
   /** One upstream urlset written for the blog, without the articles the blog does not have. */
   const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
     let urlset = urlsetDocument(doc);
@@ -175,15 +177,26 @@ export async function buildSitemap(
       if (language !== undefined) listed.add(`${language}/${ref.slug}`);
       articleLocs.push(loc);
     }
-    if (known) {
-      const filtered = filterSitemapArticles(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, known, ctx);
+    const mapUrl = mapper(config, origins, target);
+    // A page of the service's site that is no article (its home, a tag page) goes to the same path on the blog:
+    // listed only where the blog serves that page.
+    const unservedPage = (link: string) => {
+      const url = served && parseUrl(link.trim());
+      if (!url || !origins.includes(url.origin) || serviceArticleRef(url, origins) !== undefined) return false;
+      const mapped = parseUrl(mapUrl(link));
+      return mapped !== null && !served!(mapped);
+    };
+    if (known || served) {
+      const missing = (link: string) =>
+        (known !== undefined && isMissingArticle(link, known, ctx)) || unservedPage(link);
+      const filtered = filterSitemapUrls(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, missing);
       if (filtered.dropped > 0)
         urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
     }
     return writeSitemapUrls(urlset, {
       url: partUrl,
       upstreamOrigins: origins,
-      mapUrl: mapper(config, origins, target),
+      mapUrl,
       seen,
       onWarning: warn,
       alternates: hreflangAlternates(articleLocs, ctx, target),

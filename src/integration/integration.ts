@@ -110,6 +110,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let onDemandPages: string[] = [];
   // A build whose routes include none at articlePattern (see routeServesArticles).
   let noArticleRoute = false;
+  // A build's page routes (RouteConfig.pageRoutes); on-demand ones (onDemandPages) for static output.
+  let pageRoutes: string[] | undefined;
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -144,6 +146,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       localArticlePages,
       articles: articlesOfSite(publishedCollections(), route.siteId),
       ...(noArticleRoute ? { noArticleRoute: true as const } : {}),
+      ...(pageRoutes ? { pageRoutes } : {}),
       // Where the prerendered feed keeps its copy (also with output 'server' and prerendered feeds).
       ...(isBuild && resolved.prerender && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
     };
@@ -269,9 +272,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const rss = resolved.route.rss;
         if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
         noArticleRoute = isBuild && resolved.route.blogSite !== '' && !routeServesArticles(routes, resolved.route);
-        onDemandPages = routes
-          .filter((r) => r.type === 'page' && !r.isPrerendered && r.origin !== 'internal')
-          .map((r) => r.patternRegex.source);
+        const blogPages = routes.filter((r) => r.type === 'page' && r.origin !== 'internal');
+        pageRoutes = isBuild ? blogPages.map((r) => r.patternRegex.source) : undefined;
+        onDemandPages = blogPages.filter((r) => !r.isPrerendered).map((r) => r.patternRegex.source);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;

@@ -1,4 +1,4 @@
-import { pageKey, unpublishedKey, type ArticleLinkContext, type PageSet } from '../html/article-links.js';
+import { blogPageKey, pageKey, unpublishedKey, type ArticleLinkContext, type PageSet } from '../html/article-links.js';
 import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
 import type { KnownArticles } from './feed-filter.js';
 import type { RouteConfig } from './route-config.js';
@@ -45,9 +45,7 @@ export function servedPagesOf(
   const built = new Set(config.builtPages.map(pageKey));
   const routes = (config.onDemandPages ?? []).map((source) => new RegExp(source));
   if (routes.length === 0) return built;
-  return {
-    has: (key) => built.has(key) || routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`)),
-  };
+  return { has: (key) => built.has(key) || routeMatches(routes, key) };
 }
 
 // The origins of the service's article links that a prerendered feed route saw: a static build without an
@@ -67,6 +65,29 @@ export function noteFeedOrigins(siteId: number, origins: readonly string[]): voi
   const seen = feedOrigins().get(siteId) ?? new Set<string>();
   for (const origin of origins) seen.add(origin);
   feedOrigins().set(siteId, seen);
+}
+
+/** Whether a route regex (without the base) matches a page key, with or without the trailing slash. */
+function routeMatches(routes: readonly RegExp[], key: string): boolean {
+  return routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`));
+}
+
+/**
+ * Whether the blog serves the page at one of its absolute URLs, where the build said: in a static build, a page
+ * it wrote or an on-demand route matches (servedPagesOf); else one of its page routes matches (`pageRoutes`).
+ * A URL outside `site` and `base` is not the blog's. Undefined where nothing is known (`astro dev`).
+ */
+export function blogPageServedOf(
+  config: Pick<RouteConfig, 'blogSite' | 'builtPages' | 'onDemandPages' | 'pageRoutes'>,
+): ((url: URL) => boolean) | undefined {
+  if (config.blogSite === '') return undefined;
+  const site = new URL(config.blogSite);
+  const onSite = (url: URL) => url.origin === site.origin && url.pathname.startsWith(site.pathname);
+  const pages = config.builtPages === undefined ? undefined : servedPagesOf(config);
+  if (pages) return (url) => onSite(url) && pages.has(blogPageKey(url, config.blogSite));
+  if (config.pageRoutes === undefined) return undefined;
+  const routes = config.pageRoutes.map((source) => new RegExp(source));
+  return (url) => onSite(url) && routeMatches(routes, blogPageKey(url, config.blogSite));
 }
 
 /**

@@ -59,6 +59,11 @@ export interface RouteConfig {
    */
   lastGoodDir?: string | undefined;
   /**
+   * A build's page routes (`patternRegex` sources, prerendered and on demand, without the base): on demand, a
+   * page of the service's site that is no article (its home, a tag page) is listed only where one matches.
+   */
+  pageRoutes?: string[] | undefined;
+  /**
    * A build that found no page route of the blog matching `articlePattern` (none prerendered, none on demand):
    * no article has a page, so the routes list none (see articleRoutesProblem).
    */

@@ -7,8 +7,13 @@ import { errorResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleUrl } from './shapes.js';
 import type { ResolvedServiceVariants } from './variants.js';
 
-type FeedVariants = Pick<ResolvedServiceVariants, 'sitemapLastmod' | 'rssContent' | 'sharedSlugs'>;
-const ORIGINAL: FeedVariants = { sitemapLastmod: 'updated', rssContent: 'full', sharedSlugs: false };
+type FeedVariants = Pick<ResolvedServiceVariants, 'sitemapLastmod' | 'rssContent' | 'sharedSlugs' | 'sitemapPages'>;
+const ORIGINAL: FeedVariants = {
+  sitemapLastmod: 'updated',
+  rssContent: 'full',
+  sharedSlugs: false,
+  sitemapPages: 'articles',
+};
 
 function urlOf(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants): string {
   return articleUrl(site, a.slug, variants.sharedSlugs ? a.language : undefined);
@@ -58,10 +63,18 @@ export function sitemapXml(site: SiteDefinition, articles: ArticleRecord[], vari
   const urls = articles.map(
     (a) => `  <url>\n    <loc>${xmlText(urlOf(site, a, variants))}</loc>${lastmodLine(a, variants)}\n  </url>`,
   );
+  // sitemapPages 'site': the service's own pages of the site (home, blog index, tag pages), no article of the blog's.
+  const page = (path: string) => `  <url>\n    <loc>${xmlText(`${siteOrigin(site)}${path}`)}</loc>\n  </url>`;
+  const tags = [...new Set(articles.flatMap((a) => a.keywords))]
+    .sort()
+    .map((k) => page(`/tags/${encodeURIComponent(k)}/`));
+  const sitePages = variants.sitemapPages === 'site';
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...(sitePages ? [page('/'), page('/blog/')] : []),
     ...urls,
+    ...(sitePages ? tags : []),
     '</urlset>',
     '',
   ].join('\n');

@@ -38,6 +38,13 @@ export const serviceVariantsSchema = z.strictObject({
    */
   rssContent: z.enum(['full', 'teaser', 'description', 'none']).default('full'),
   /**
+   * What the sitemap lists besides the articles: nothing (`'articles'`), or the site's other pages too
+   * (`'site'`: its home page and blog index first, a tag page per keyword last), as a site's standard
+   * sitemap often does.
+   * @default 'articles'
+   */
+  sitemapPages: z.enum(['articles', 'site']).default('articles'),
+  /**
    * Feeds served from a CDN copy up to this many seconds old (`0`: always fresh). The copy is refreshed
    * when it is older than this.
    * @default 0
@@ -97,7 +104,7 @@ languages; PATCH and DELETE /__simulator/articles/<site>/<slug> take ?language=x
 Variants (what the API document leaves open; defaults in brackets), e.g. --variant listMax=50:
   listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
   sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
-  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
+  sitemapPages=articles|site [articles]  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
   retryAfter=seconds|zero|http-date [seconds]  imageCaching=immutable|revalidate|none [immutable]`;
 
 /** The list page size when the request sends `limit` (or not), under the variants. */

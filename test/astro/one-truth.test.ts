@@ -80,6 +80,28 @@ async function buildTruth(
   }
 }
 
+/**
+ * Runs `work` with the simulator's sitemap also listing the service's own pages of the site (`sitemapPages:
+ * 'site'`: its home, its blog index, a tag page per keyword), which the blog has (home) or not (the others).
+ */
+async function withSitePages<T>(work: () => Promise<T>): Promise<T> {
+  const variants = (body: unknown) =>
+    fetch(`${sim.url}/__simulator/variants`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  expect((await variants({ variants: { sitemapPages: 'site' } })).status).toBe(200);
+  const upstream = await (await fetch(`${sim.url}/api/sites/12/sitemap.xml`)).text();
+  expect(upstream).toContain(`<loc>${SERVICE_SITE}/blog/</loc>`);
+  expect(upstream).toContain(`<loc>${SERVICE_SITE}/tags/`);
+  try {
+    return await work();
+  } finally {
+    await variants({});
+  }
+}
+
 /** The article URLs (under /blog/) of a list of URLs, as slugs. */
 function articleSlugs(urls: readonly string[], base = ''): string[] {
   const prefix = `${SITE}${base}/blog/`;
@@ -220,8 +242,20 @@ it('a theme that builds fewer article pages than the loaders hold: neither feed 
 it("trailingSlash: 'never' with a base: article URLs without the slash, under the base, all answering 200", async () => {
   const where = await newDirs('never');
   const config = siteConfig({ base: '/docs', trailingSlash: 'never' });
-  await buildTruth(where, config, { maxRequests: 100 });
-  const { check } = await expectOneTruth("trailingSlash 'never', base /docs", where, config, '/docs');
+  // The service's sitemap lists its own pages too: its home is the blog's, its blog index and tag pages are not.
+  const { check } = await withSitePages(async () => {
+    await buildTruth(where, config, { maxRequests: 100 });
+    return expectOneTruth(
+      "trailingSlash 'never', base /docs, the service's pages in its sitemap",
+      where,
+      config,
+      '/docs',
+    );
+  });
+  expect(check.sitemapLocs.filter((u) => u.replace(/\/$/, '') === 'https://blog.example.com/docs')).toHaveLength(1);
+  expect(check.sitemapLocs.filter((u) => u.includes('/tags/') || u.endsWith('/blog') || u.endsWith('/blog/'))).toEqual(
+    [],
+  );
   const articles = check.sitemapLocs.filter((u) => u.includes('/blog/'));
   expect(articles.length).toBe(60);
   for (const url of [...articles, ...check.rssLinks])
@@ -283,6 +317,12 @@ it("the official blog starter's pages (test/fixtures/pack-starter), wired as the
 it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes and the pages answer per request, and agree', async () => {
   const where = await newDirs('server');
   await buildTruth(where, siteConfig({ output: 'server', adapter: node({ mode: 'standalone' }) }), { maxRequests: 6 });
+  // The service's sitemap lists its own pages too (the routes fetch it per request, below).
+  await withSitePages(() => onDemandChecks(where));
+});
+
+/** The on-demand server of `where`: every URL its sitemap and feed list, and every link of its articles, answers 200. */
+async function onDemandChecks(where: { outDir: string }): Promise<void> {
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const entry = (await import(pathToFileURL(join(where.outDir, 'server', 'entry.mjs')).href)) as {
     handler: (req: IncomingMessage, res: ServerResponse) => void;
@@ -300,6 +340,9 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
       ...(await (await get(`${local}/rss.xml`)).text()).matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g),
     ].map((m) => m[1] ?? '');
     const listed = articleSlugs(sitemapLocs);
+    // The service's own pages: its home is the blog's (listed), its blog index and tag pages have no route here.
+    expect(sitemapLocs).toContain(`${SITE}/`);
+    expect(sitemapLocs.filter((u) => u.includes('/tags/') || u === `${SITE}/blog/`)).toEqual([]);
     // 50 stored of 60 (the list call, 5 details, 45 from the feed): the other 10 are not listed.
     expect(listed).toHaveLength(50);
     const targets = new Set([...sitemapLocs, ...rssLinks]);
@@ -337,7 +380,7 @@ it('on-demand output (@astrojs/node), cold build with a budget of 6: the routes 
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-});
+}
 
 it('several loaders (one per language, test/fixtures/truth-multi): the routes list the union, nothing else', async () => {
   const root = fixtureRoot('truth-multi');

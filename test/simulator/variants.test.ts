@@ -78,6 +78,17 @@ describe('feeds', () => {
     expect(await sitemap()).not.toContain('<lastmod>');
   });
 
+  it("sitemapPages: the articles only, or the site's home, blog index and tag pages too", async () => {
+    const articles = await sitemap();
+    expect(articles).not.toContain('<loc>https://pro-blog.example.com/</loc>');
+    await setVariants({ variants: { sitemapPages: 'site' } });
+    const site = await sitemap();
+    const locs = [...site.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    expect(locs.slice(0, 2)).toEqual(['https://pro-blog.example.com/', 'https://pro-blog.example.com/blog/']);
+    expect(locs.at(-1)).toMatch(/^https:\/\/pro-blog\.example\.com\/tags\/[^/]+\/$/);
+    expect(locs.filter((loc) => /\/blog\/[^/]+\/$/.test(loc!))).toHaveLength(articles.split('<url>').length - 1);
+  });
+
   it('rssContent: full, teaser, description only, neither', async () => {
     const { slug } = (await list()).results[0];
     const detail = (await call(sim(), `${LIST}${slug}/`)).json();
