@@ -168,7 +168,8 @@ export function rewriteBuiltArticleLinks(
   const recordFile = cacheDir && fileURLToPath(new URL(PASS_RECORD, cacheDir));
   const passed = recordFile ? passedPages(recordFile, root, fingerprint) : {};
   const left: PassRecord['pages'] = {};
-  const built = ctx.pages;
+  // The pages this build wrote (not those an on-demand route would answer): the others are an earlier build's.
+  const built = config.builtPages && new Set(config.builtPages.map(pageKey));
   const publicRoot = publicDir && fileURLToPath(publicDir);
   /**
    * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the

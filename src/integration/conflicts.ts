@@ -149,29 +149,43 @@ export function unservedArticlesProblem(
   );
 }
 
-/** What `routeServesArticles` reads of a resolved route. */
+/** What `routeServesArticles` reads of a resolved route: its kind and its segments, as Astro parsed them. */
 interface PageRoute {
   type: string;
   origin: string;
-  patternRegex: RegExp;
+  segments: ReadonlyArray<ReadonlyArray<{ content: string; dynamic: boolean; spread: boolean }>>;
 }
 
 /**
- * Whether a page route of the blog (prerendered or on demand) matches the URL an article gets under
- * `articlePattern` (each language's, for a map): a build where none does serves no article page at all.
+ * Whether a route's segments take the article paths of one pattern: segment by segment, the pattern's static
+ * text is the route's (or a parameter of the route), `[lang]` any segment, the segment with `[slug]` a
+ * parameter; a rest parameter takes what is left. Compared by shape, not with a sample URL: a blog with only
+ * `/fr/blog/[slug]` serves `/[lang]/blog/[slug]/` though no `en` URL matches it.
  */
-export function routeServesArticles(routes: Iterable<PageRoute>, layout: BlogLayout): boolean {
+function routeFitsPattern(route: PageRoute['segments'], pattern: string): boolean {
+  const wanted = pattern.split('/').filter((part) => part !== '');
+  const fits = (i: number, j: number): boolean => {
+    const segment = route[j];
+    if (segment?.length === 1 && segment[0]!.spread) return true;
+    if (i === wanted.length || segment === undefined) return i === wanted.length && segment === undefined;
+    const want = wanted[i]!;
+    const parameter = segment.some((part) => part.dynamic);
+    if (want.includes('[slug]')) return parameter && fits(i + 1, j + 1);
+    if (want.includes('[lang]') || parameter) return fits(i + 1, j + 1);
+    return segment.map((part) => part.content).join('') === want && fits(i + 1, j + 1);
+  };
+  return fits(0, 0);
+}
+
+/**
+ * Whether a page route of the blog (prerendered or on demand, not Astro's own) takes the article paths of
+ * `articlePattern` (of one of its languages, for a map): a build where none does serves no article page.
+ */
+export function routeServesArticles(routes: Iterable<PageRoute>, layout: Pick<BlogLayout, 'articlePattern'>): boolean {
   const pattern = layout.articlePattern;
-  const languages =
-    typeof pattern === 'string' ? [pattern.includes('[lang]') ? 'en' : undefined] : Object.keys(pattern);
-  const paths = languages.flatMap((language) => {
-    const url = blogArticleUrl('acp-sample-article', layout, language);
-    if (url === undefined) return [];
-    const path = `/${new URL(url).pathname.slice(new URL(layout.blogSite).pathname.length)}`;
-    return [path, path.endsWith('/') ? path.slice(0, -1) || '/' : `${path}/`];
-  });
+  const patterns = typeof pattern === 'string' ? [pattern] : Object.values(pattern);
   const pages = [...routes].filter((r) => r.type === 'page' && r.origin !== 'internal');
-  return paths.some((path) => pages.some((route) => route.patternRegex.test(path)));
+  return patterns.some((one) => pages.some((route) => routeFitsPattern(route.segments, one)));
 }
 
 /** The warning for a build whose blog has no route at `articlePattern` (see routeServesArticles). */

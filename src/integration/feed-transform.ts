@@ -14,6 +14,7 @@ import { textOf } from '../feeds/xml-scan.js';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import {
   articleLanguage,
+  applyTrailingSlash,
   articleLinkTarget,
   blogArticleUrl,
   parseUrl,
@@ -95,9 +96,17 @@ function mapper(
     articlePattern: '/blog/[slug]/',
     upstreamOrigins: origins,
   });
+  const site = config.blogSite === '' ? null : parseUrl(config.blogSite);
+  /** A page of the blog's (not its home) under the blog's trailingSlash rule, as Astro serves it. */
+  const slashed = (href: string): string => {
+    const url = site && parseUrl(href);
+    if (!url || url.origin !== site!.origin || url.pathname === '/' || url.pathname === site!.pathname) return href;
+    const path = applyTrailingSlash(url.pathname, config.trailingSlash);
+    return path === url.pathname ? href : url.origin + path + url.search + url.hash;
+  };
   return (upstream) => {
     const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
-    if (url === undefined || serviceArticleRef(url, origins) === undefined) return other(upstream);
+    if (url === undefined || serviceArticleRef(url, origins) === undefined) return slashed(other(upstream));
     return target(upstream) ?? upstream;
   };
 }

@@ -110,6 +110,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let onDemandPages: string[] = [];
   // A build whose routes include none at articlePattern (see routeServesArticles).
   let noArticleRoute = false;
+  let articleRouteFound = true;
   // A build's page routes (RouteConfig.pageRoutes); on-demand ones (onDemandPages) for static output.
   let pageRoutes: string[] | undefined;
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
@@ -271,10 +272,15 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
         const rss = resolved.route.rss;
         if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
-        noArticleRoute = isBuild && resolved.route.blogSite !== '' && !routeServesArticles(routes, resolved.route);
+        articleRouteFound = routeServesArticles(routes, resolved.route);
+        // Only for routes that answer on demand: a static build knows the pages it wrote (and settles its
+        // prerendered feed by them at the end), which no shape of a route can tell better.
+        noArticleRoute = isBuild && !staticOutput && resolved.route.blogSite !== '' && !articleRouteFound;
         const blogPages = routes.filter((r) => r.type === 'page' && r.origin !== 'internal');
         pageRoutes = isBuild ? blogPages.map((r) => r.patternRegex.source) : undefined;
-        onDemandPages = blogPages.filter((r) => !r.isPrerendered).map((r) => r.patternRegex.source);
+        // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
+        const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
+        onDemandPages = blogPages.filter((r) => !r.isPrerendered && !catchAll(r)).map((r) => r.patternRegex.source);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -296,7 +302,14 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       },
       'astro:build:done': async ({ pages, dir, assets: outputs, logger }) => {
         // The prerendered feed built from an earlier build's copy (the service was down): said once, here.
-        for (const message of takeStaleNotes()) logger.warn(message);
+        const staleNotes = takeStaleNotes();
+        for (const message of staleNotes) logger.warn(message);
+        // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed), once
+        // everything was read; not after a build that used a copy (the service is down: keep what is left).
+        let usedCopy = staleNotes.length > 0;
+        const pruneCopies = () => {
+          if (dirs && !usedCopy) pruneLastGood(lastGoodDir(dirs.cacheDir));
+        };
         if (assets) {
           const { copied, missing } = await keepNamedAssets(
             dir,
@@ -318,8 +331,6 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             );
         }
         if (!resolved || !isBuild) return;
-        // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed).
-        if (dirs) pruneLastGood(lastGoodDir(dirs.cacheDir));
         const paths = pages.map((page) => page.pathname);
         // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
         // decide which articles the sitemap lists); on demand, the routes answer too.
@@ -337,7 +348,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
         warnOnce(logger, siteIdMismatch(publishedCollections(), resolved.route.siteId));
         // A static build with loaders names the pages it missed (missingArticlePages, below) instead.
-        if (noArticleRoute && !(articles && staticOutput)) warnOnce(logger, articleRoutesProblem(resolved.route));
+        if (!articleRouteFound && resolved.route.blogSite !== '' && !(articles && staticOutput))
+          warnOnce(logger, articleRoutesProblem(resolved.route));
         // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
         const unbuilt =
           articles && resolved.route.blogSite !== ''
@@ -351,7 +363,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
             );
         }
-        if (!sitemapAtBuildDone || resolved.route.sitemap === false) return;
+        if (!sitemapAtBuildDone || resolved.route.sitemap === false) return pruneCopies();
         const sitemapPath = resolved.route.sitemap.path;
         const sitemapUrl = blogUrl(resolved.route, sitemapPath);
         // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
@@ -383,11 +395,17 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             listed.localPages,
             dir,
             leftover,
-            dirs && { dir: lastGoodDir(dirs.cacheDir), warn: (message) => logger.warn(message) },
+            dirs && {
+              dir: lastGoodDir(dirs.cacheDir),
+              warn: (message) => {
+                usedCopy = true;
+                logger.warn(message);
+              },
+            },
           );
           logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
           // Without any article route, articleRoutesProblem already said why.
-          if (!articles && !noArticleRoute) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
+          if (!articles && articleRouteFound) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
           if (noindex[0])
             logger.info(
               `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
@@ -400,6 +418,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
         if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
         warnOnce(logger, robots.warning);
+        pruneCopies();
       },
     },
   };

@@ -4,9 +4,10 @@
  * the build (found by a trial on Astro Micro: every build failed on the prerendered /rss.xml, and with the feed
  * off on the sitemap, leaving a half-written output). Real builds of the model site (every feature on).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { LAST_GOOD_MAX_AGE_MS } from '../../src/integration/last-good-files.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
@@ -29,6 +30,11 @@ describe('a static build while the service is down', () => {
     expect(rss).toContain('https://blog.example.com/en/blog/a2/');
     expect(sitemap).toContain('<loc>https://blog.example.com/en/blog/a2/</loc>');
 
+    // The copies are older than the month after which unused ones are removed (a blog rebuilt rarely): an outage
+    // still finds them, and a build that used them keeps them.
+    const copies = join(site.cacheDir, 'astro-content-publisher', 'feeds');
+    const old = (Date.now() - LAST_GOOD_MAX_AGE_MS - 86_400_000) / 1000;
+    for (const name of await readdir(copies)) await utimes(join(copies, name), old, old);
     // Every request to the service is dropped before it answers: the API, the feed, the sitemap.
     await admin(sim.url, 'POST', 'faults', { route: '*', drop: 'before-headers' });
     const second = await build();
@@ -42,6 +48,7 @@ describe('a static build while the service is down', () => {
     expect(await read('rss.xml')).toBe(rss);
     expect(await read('sitemap.xml')).toBe(sitemap);
     expect(await read('en/blog/a2/index.html')).toContain('a2 en');
+    expect((await readdir(copies)).length).toBeGreaterThanOrEqual(2);
   });
 
   it('without a copy (a first build), or when the service answers 404, the build still fails and names the URL', async () => {

@@ -61,36 +61,46 @@ describe('integration conflicts: one warning naming the conflict and the fix', (
 });
 
 describe('articlePattern against the routes', () => {
-  // patternRegex as Astro writes it (without the base), for a few page routes.
-  const page = (patternRegex: RegExp, origin = 'project') => ({ type: 'page', origin, patternRegex });
-  const blogSlug = page(/^\/blog\/([^/]+?)\/?$/);
-  const layout = { blogSite: 'https://blog.example.com/docs/', trailingSlash: 'ignore' as const };
-  it('a route at the pattern serves articles, prerendered or on demand; other routes do not', () => {
-    expect(routeServesArticles([page(/^\/about\/?$/), blogSlug], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(
-      true,
-    );
-    expect(routeServesArticles([page(/^\/about\/?$/)], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(false);
-    expect(routeServesArticles([blogSlug], { ...layout, articlePattern: '/posts/[slug]/' })).toBe(false);
-    // Astro's own routes (server islands) and endpoints are no article page.
-    expect(
-      routeServesArticles([{ ...blogSlug, origin: 'internal' }], { ...layout, articlePattern: '/blog/[slug]/' }),
-    ).toBe(false);
-    expect(
-      routeServesArticles([{ ...blogSlug, type: 'endpoint' }], { ...layout, articlePattern: '/blog/[slug]/' }),
-    ).toBe(false);
+  /** A page route as Astro resolves it, from its file path below src/pages ('/fr/blog/[slug]'). */
+  const page = (path: string, origin = 'project', type = 'page') => ({
+    type,
+    origin,
+    segments: path
+      .split('/')
+      .filter(Boolean)
+      .map((part) =>
+        part
+          .split(/(\[[^\]]+\])/)
+          .filter(Boolean)
+          .map((piece) => {
+            const dynamic = piece.startsWith('[');
+            const spread = piece.startsWith('[...');
+            return { content: dynamic ? piece.replace(/^\[(?:\.\.\.)?|\]$/g, '') : piece, dynamic, spread };
+          }),
+      ),
   });
-  it('trailingSlash never, [lang] patterns, one pattern per language, a catch-all', () => {
-    const never = page(/^\/blog\/([^/]+?)$/);
-    expect(routeServesArticles([never], { ...layout, trailingSlash: 'never', articlePattern: '/blog/[slug]/' })).toBe(
-      true,
-    );
-    const lang = page(/^\/([^/]+?)\/blog\/([^/]+?)\/?$/);
-    expect(routeServesArticles([lang], { ...layout, articlePattern: '/[lang]/blog/[slug]/' })).toBe(true);
-    const fr = page(/^\/fr\/blog\/([^/]+?)\/?$/);
-    expect(
-      routeServesArticles([fr], { ...layout, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } }),
-    ).toBe(true);
-    expect(routeServesArticles([page(/^(?:\/(.*?))?\/?$/)], { ...layout, articlePattern: '/blog/[slug]/' })).toBe(true);
+  const blog = { articlePattern: '/blog/[slug]/' };
+  it('a route at the pattern serves articles, prerendered or on demand; other routes do not', () => {
+    expect(routeServesArticles([page('/about'), page('/blog/[slug]')], blog)).toBe(true);
+    expect(routeServesArticles([page('/about'), page('/blog/first-post')], blog)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug]')], { articlePattern: '/posts/[slug]/' })).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug]/comments')], blog)).toBe(false);
+    // Astro's own routes (server islands) and endpoints are no article page.
+    expect(routeServesArticles([page('/blog/[slug]', 'internal')], blog)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug]', 'project', 'endpoint')], blog)).toBe(false);
+  });
+  it('[lang] patterns (a folder per locale too), one pattern per language, parameters and rest parameters', () => {
+    const lang = { articlePattern: '/[lang]/blog/[slug]/' };
+    expect(routeServesArticles([page('/[lang]/blog/[slug]')], lang)).toBe(true);
+    // Astro's i18n guide: one folder per locale, no `en` among them.
+    expect(routeServesArticles([page('/fr/blog/[slug]'), page('/de/blog/[slug]')], lang)).toBe(true);
+    expect(routeServesArticles([page('/fr/[slug]')], lang)).toBe(false);
+    const map = { articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } };
+    expect(routeServesArticles([page('/fr/blog/[slug]')], map)).toBe(true);
+    expect(routeServesArticles([page('/[section]/[slug]')], blog)).toBe(true);
+    expect(routeServesArticles([page('/blog/[...slug]')], blog)).toBe(true);
+    expect(routeServesArticles([page('/[...path]')], blog)).toBe(true);
+    expect(routeServesArticles([page('/blog/post-[slug]')], blog)).toBe(true);
   });
 });
 

@@ -78,6 +78,26 @@ describe('routes list what the blog has', () => {
     ]);
   });
 
+  it("sitemap: the service's own pages are listed where the blog serves them, under its trailingSlash rule", async () => {
+    const pages = ['/', '/tags/astro/', '/tags/other/', '/blog/', '/blog/a/']
+      .map((path) => `<url><loc>https://pro-blog.example.com${path}</loc></url>`)
+      .join('');
+    const upstream = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pages}</urlset>`;
+    const root = { ...config, blogSite: 'https://blog.example.com/', articles: undefined };
+    const built = { ...root, builtPages: ['/', '/tags/astro/', '/blog/a/'] };
+    expect(locsOf((await buildSitemap(upstream, built, [])).xml)).toEqual([
+      'https://blog.example.com/',
+      'https://blog.example.com/tags/astro',
+      'https://blog.example.com/blog/a',
+    ]);
+    // On demand: the build's page routes decide (here the home and the articles' route).
+    const routes = { ...root, pageRoutes: [String.raw`^\/$`, String.raw`^\/blog\/([^/]+?)$`] };
+    expect(locsOf((await buildSitemap(upstream, routes, [])).xml)).toEqual([
+      'https://blog.example.com/',
+      'https://blog.example.com/blog/a',
+    ]);
+  });
+
   it('rss: the item of an article the blog lacks is left out; links in descriptions use the same mapping', () => {
     const out = buildRss(rss, config);
     expect(out).not.toContain('<title>B</title>');
