@@ -23,6 +23,8 @@ export interface BlogLayout {
 /** Which of the blog's pages answer, by `pageKey`: a `Set` of the built pages, or one that also asks the on-demand routes. */
 export interface PageSet {
   has(key: string): boolean;
+  /** Whether the build wrote the page (not only an on-demand route would answer it); `has` when not given. */
+  written?(key: string): boolean;
 }
 
 export interface ArticleLinkContext extends BlogLayout {
@@ -260,8 +262,12 @@ export function isUnpublishedLink(url: URL, ctx: ArticleLinkContext): boolean {
   if (gone === undefined || gone.size === 0) return false;
   const ref = serviceArticleRef(url, ctx.serviceOrigins) ?? blogArticleRef(url, ctx);
   if (ref === undefined) return false;
-  // A page the build wrote answers, whatever its slug once was (a root-level pattern matches the blog's own pages).
-  if (ctx.pages?.has(blogPageKey(url, ctx.blogSite)) && url.origin === new URL(ctx.blogSite).origin) return false;
+  // A page the build wrote answers, whatever its slug once was (a root-level pattern matches the blog's own pages);
+  // an on-demand route does not: it answers 404 for an article the service no longer publishes.
+  const pages = ctx.pages;
+  const key = pages && blogPageKey(url, ctx.blogSite);
+  const written = pages && key !== undefined && (pages.written ? pages.written(key) : pages.has(key));
+  if (written && url.origin === new URL(ctx.blogSite).origin) return false;
   const language = ref.language ?? ctx.pageLanguage;
   const named =
     gone.has(unpublishedKey('', ref.slug)) || (language !== undefined && gone.has(unpublishedKey(language, ref.slug)));

@@ -26,7 +26,7 @@ import {
 } from '../html/article-links.js';
 import { PACKAGE_VERSION, shortHash, stableStringify } from '../loader/fingerprint.js';
 import { articleTargetOf } from './article-links-response.js';
-import { articleLinkContextOf } from './known-articles.js';
+import { articleLinkContextOf, writtenPagesOf } from './known-articles.js';
 import { memoLinkTarget, rewriteLinkChunk, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
@@ -169,7 +169,7 @@ export function rewriteBuiltArticleLinks(
   const passed = recordFile ? passedPages(recordFile, root, fingerprint) : {};
   const left: PassRecord['pages'] = {};
   // The pages this build wrote (not those an on-demand route would answer): the others are an earlier build's.
-  const built = config.builtPages && new Set(config.builtPages.map(pageKey));
+  const built = config.builtPages && writtenPagesOf(config.builtPages);
   const publicRoot = publicDir && fileURLToPath(publicDir);
   /**
    * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the

@@ -42,10 +42,23 @@ export function servedPagesOf(
   config: Pick<RouteConfig, 'builtPages' | 'onDemandPages' | 'noArticleRoute'>,
 ): PageSet | undefined {
   if (config.builtPages === undefined) return config.noArticleRoute ? NO_PAGES : undefined;
-  const built = new Set(config.builtPages.map(pageKey));
+  const built = writtenPagesOf(config.builtPages);
   const routes = (config.onDemandPages ?? []).map((source) => new RegExp(source));
   if (routes.length === 0) return built;
-  return { has: (key) => built.has(key) || routeMatches(routes, key) };
+  return { has: (key) => built.has(key) || routeMatches(routes, key), written: (key) => built.has(key) };
+}
+
+// One set per list of built pages: build:done asks for it once per sitemap part, feed and pass.
+const writtenSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The `pageKey`s of the pages a static build wrote (`RouteConfig.builtPages`). */
+export function writtenPagesOf(builtPages: readonly string[]): ReadonlySet<string> {
+  let set = writtenSets.get(builtPages);
+  if (set === undefined) {
+    set = new Set(builtPages.map(pageKey));
+    writtenSets.set(builtPages, set);
+  }
+  return set;
 }
 
 // The origins of the service's article links that a prerendered feed route saw: a static build without an

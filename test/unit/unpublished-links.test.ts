@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { unpublishedKey, type ArticleLinkContext } from '../../src/html/article-links.js';
 import { articleTargetOf } from '../../src/integration/article-links-response.js';
+import { servedPagesOf } from '../../src/integration/known-articles.js';
 import { rewriteLinkChunk } from '../../src/integration/link-tags.js';
 import { nextUnpublished, UNPUBLISHED_KEPT } from '../../src/loader/state.js';
 
@@ -35,6 +36,18 @@ describe('links to articles the service unpublished', () => {
     expect(target(`${S}/blog/any/`, undefined)).toBe('');
     // A link without a language takes the page's.
     expect(target(`${S}/blog/solo/`, 'en')).toBe('');
+  });
+
+  it('a static build: a page it wrote keeps the link; a page only an on-demand route would answer does not', () => {
+    const config = {
+      builtPages: ['en/blog/solo/'],
+      onDemandPages: [String.raw`^\/([^/]+?)\/blog\/([^/]+?)\/?$`],
+    };
+    const pages = servedPagesOf(config)!;
+    expect(pages.has('en/blog/any')).toBe(true);
+    const hybrid = articleTargetOf({ ...ctx, pages });
+    expect(hybrid(`${B}en/blog/solo/`, undefined)).toBeUndefined();
+    expect(hybrid(`${B}de/blog/any/`, undefined)).toBe('');
   });
 
   it('keep it where the article still answers: on the blog, in another language, or never recorded', () => {
