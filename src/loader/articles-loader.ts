@@ -1,11 +1,11 @@
 import type { Loader } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
-import { articlesLoaderOptionsSchema, parseOptions, withEnvDefaults, type ArticlesLoaderOptions } from './options.js';
+import { articlesLoaderOptionsSchema, parseContentLoaderOptions, type ArticlesLoaderOptions } from './options.js';
 import { LOADER_NAMES } from './names.js';
 import { recordPublishedArticles } from './published-articles.js';
 import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
-import { keptForSync, noteLoaderRun, withSyncPlaceholders } from './loader-runs.js';
+import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
 import { readState } from './state.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
@@ -21,14 +21,7 @@ import { contentSource, startFromOtherStore } from './store-seed.js';
  * Options are validated here, once; a bad option throws a ConfigError naming it and the fix.
  */
 export function articlesLoader(options: ArticlesLoaderOptions = {}) {
-  const resolved = parseOptions(
-    articlesLoaderOptionsSchema,
-    'articlesLoader',
-    withSyncPlaceholders(withEnvDefaults({ ...options })),
-    {
-      contentConfig: true,
-    },
-  );
+  const resolved = parseContentLoaderOptions(articlesLoaderOptionsSchema, 'articlesLoader', options);
   const key = loaderKey(resolved);
   return {
     name: LOADER_NAMES.articles,

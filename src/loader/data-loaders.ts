@@ -5,8 +5,7 @@ import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import {
   dataLoaderOptionsSchema,
-  parseOptions,
-  withEnvDefaults,
+  parseContentLoaderOptions,
   type DataLoaderOptions,
   type ResolvedDataLoaderOptions,
 } from './options.js';
@@ -14,7 +13,7 @@ import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from './ra
 import { omit } from './records.js';
 import { LOADER_NAMES } from './names.js';
 import { takeTurn } from './ledger.js';
-import { keptForSync, noteLoaderRun, withSyncPlaceholders } from './loader-runs.js';
+import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
@@ -150,14 +149,7 @@ async function runDataSync(
 
 /** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
 export function keywordsLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseOptions(
-    dataLoaderOptionsSchema,
-    'keywordsLoader',
-    withSyncPlaceholders(withEnvDefaults({ ...options })),
-    {
-      contentConfig: true,
-    },
-  );
+  const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, 'keywordsLoader', options);
   const key = `site-${resolved.siteId}:keywords`;
   return {
     name: LOADER_NAMES.keywords,
@@ -179,14 +171,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
 
 /** The weekly digest of a site as one entry, id `latest`: `getEntry('digest', 'latest')`. */
 export function digestLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseOptions(
-    dataLoaderOptionsSchema,
-    'digestLoader',
-    withSyncPlaceholders(withEnvDefaults({ ...options })),
-    {
-      contentConfig: true,
-    },
-  );
+  const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, 'digestLoader', options);
   const key = `site-${resolved.siteId}:digest`;
   return {
     name: LOADER_NAMES.digest,

@@ -5,6 +5,7 @@ import { ConfigError } from '../client/index.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
 import { cleartextRefusal } from '../client/cleartext.js';
+import { withSyncPlaceholders } from './loader-runs.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
@@ -197,6 +198,18 @@ export function parseOptions<S extends z.ZodType>(
   });
   // Astro shows a config error's message, not its hint: the message carries the fix too.
   throw new ConfigError({ ...problem, message: sentence(`${problem.message} ${problem.hint}`) });
+}
+
+/**
+ * A content-config loader's options (articlesLoader, keywordsLoader, digestLoader), validated once: the
+ * connection from the environment where left out, placeholders under `astro sync` (withSyncPlaceholders), and
+ * errors worded for Astro's content-config message.
+ */
+export function parseContentLoaderOptions<
+  S extends z.ZodType,
+  T extends { siteId?: unknown; baseUrl?: unknown; apiKey?: unknown },
+>(schema: S, factory: string, options: T): z.output<S> {
+  return parseOptions(schema, factory, withSyncPlaceholders(withEnvDefaults({ ...options })), { contentConfig: true });
 }
 
 export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
