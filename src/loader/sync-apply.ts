@@ -270,15 +270,12 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           held.retriesElsewhere = (held.retriesElsewhere ?? 0) + 1;
           return;
         }
-        // A slug never stored (no feed copy either): a failure the build names, as it did the first time; its
-        // next retry waits longer (rememberElsewhereNew).
-        if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError) {
-          outcome.failures.push({ slug: action.slug, error });
-          return;
-        }
         outcome.failures.push({ slug: action.slug, error });
-        // A refused detail (another language's) of a held entry has only the feed to go to, like a new one.
-        if (action.reason === 'new' || error instanceof LanguageMismatchError) failedNew.push(action);
+        // A refused detail (another language's) of a held entry has only the feed to go to, like a new one. A
+        // retry of a slug never stored has no feed copy either: only the failure, named as the first time; its
+        // next retry waits longer (rememberElsewhereNew).
+        const elsewhere = error instanceof LanguageMismatchError && action.reason !== 'elsewhere';
+        if (action.reason === 'new' || elsewhere) failedNew.push(action);
       } finally {
         pass.done(through);
         input.onFetched?.();
