@@ -1,6 +1,6 @@
 import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
-import { isOutage, staleMessage } from './last-good.js';
+import { isOutage } from './last-good.js';
 
 /**
  * An in-memory cache of one upstream feed and what was made from it, for on-demand routes:
@@ -150,11 +150,11 @@ export class FeedCache<T> {
       const lastGood = this.#options.lastGood;
       const copy =
         !entry && lastGood && isOutage(failure)
-          ? (await import('./last-good-files.js')).readLastGood(lastGood.dir, this.#options.url)
+          ? (await import('./last-good-files.js')).copyOnOutage(lastGood.dir, this.#options.url, failure)
           : undefined;
       if (lastGood && copy) {
         const stale = await this.#options.transform(copy.body);
-        lastGood.warn(staleMessage(failure, copy.keptAt));
+        lastGood.warn(copy.notice);
         return { value: stale, outcome: 'stale' };
       }
       if (!entry) {

@@ -39,6 +39,16 @@ export function readLastGood(dir: string, url: string): { body: string; keptAt: 
 }
 
 /**
+ * The copy of `url` an earlier build kept, when `error` is an outage (last-good.ts) and there is one, with the
+ * notice that says so (the failure and the copy's date); undefined otherwise, and the failure stands.
+ */
+export function copyOnOutage(dir: string, url: string, error: unknown): { body: string; notice: string } | undefined {
+  if (!isOutage(error)) return undefined;
+  const copy = readLastGood(dir, url);
+  return copy && { body: copy.body, notice: staleMessage(error, copy.keptAt) };
+}
+
+/**
  * The body of `url` from `fetchBody`, or on an outage the copy an earlier build kept (`onStale` told the
  * failure and the copy's age); without a copy the failure is thrown. The caller keeps a fresh body with
  * `keepLastGood` once it was used: a body that failed to parse is never kept.
@@ -52,10 +62,9 @@ export async function bodyOrLastGood(
   try {
     return { body: await fetchBody(), fresh: true };
   } catch (error) {
-    if (dir === undefined || !isOutage(error)) throw error;
-    const copy = readLastGood(dir, url);
+    const copy = dir === undefined ? undefined : copyOnOutage(dir, url, error);
     if (copy === undefined) throw error;
-    onStale(staleMessage(error, copy.keptAt));
+    onStale(copy.notice);
     return { body: copy.body, fresh: false };
   }
 }
