@@ -350,10 +350,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // A static build with loaders names the pages it missed (missingArticlePages, below) instead.
         if (!articleRouteFound && resolved.route.blogSite !== '' && !(articles && staticOutput))
           warnOnce(logger, articleRoutesProblem(resolved.route));
+        // The pages that answer: in static output those written and those of on-demand routes.
+        const served = servedPagesOf(config) ?? paths;
         // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
         const unbuilt =
           articles && resolved.route.blogSite !== ''
-            ? unbuiltArticlePages(articles, servedPagesOf(config) ?? paths, resolved.route)
+            ? unbuiltArticlePages(articles, served, resolved.route)
             : undefined;
         // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
         // had), and only when an article has no page (else the feeds name none that is missing).
@@ -411,8 +413,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
             );
         }
-        if (articles)
-          warnOnce(logger, missingArticlePages(articles, servedPagesOf(config) ?? paths, resolved.route, unbuilt));
+        if (articles) warnOnce(logger, missingArticlePages(articles, served, resolved.route, unbuilt));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
