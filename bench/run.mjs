@@ -4,8 +4,8 @@
 // rewrite and the sanitiser against their plain-library baselines. Figures, not pass/fail.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startSimulator } from 'astro-content-publisher/simulator';
@@ -61,18 +61,18 @@ function breakdownFigures(kinds) {
   return out;
 }
 
-async function childFigures(mode) {
-  const { stdout } = await run(process.execPath, [join(here, 'sitemap-child.mjs'), mode]);
+async function childFigures(mode, file) {
+  const { stdout } = await run(process.execPath, [join(here, 'sitemap-child.mjs'), mode, file]);
   return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
 /**
- * The sitemap child's figures over five processes, one after another: the median of each, and the range of the
- * peak (a process's peak memory moves by 30 MB between runs of the same code, with the garbage collector's timing).
+ * The sitemap child's figures over five processes, one after another, each reading the document from `file`:
+ * the median of each, and the range of the peak (a process's peak memory moves with the garbage collector's timing).
  */
-async function childMedians(mode) {
+async function childMedians(mode, file) {
   const results = [];
-  for (let i = 0; i < 5; i += 1) results.push(await childFigures(mode));
+  for (let i = 0; i < 5; i += 1) results.push(await childFigures(mode, file));
   const of = (key) => median(results.map((r) => r[key]));
   const peaks = results.map((r) => r.peakMB);
   return {
@@ -80,6 +80,7 @@ async function childMedians(mode) {
     cpuMs: of('cpuMs'),
     peakMB: of('peakMB'),
     peakRange: `${Math.min(...peaks)}-${Math.max(...peaks)}`,
+    startMB: of('startMB'),
   };
 }
 
@@ -194,8 +195,11 @@ async function main() {
 
     if (PARTS.has('micro')) {
       log('bench: sitemap rewrite of 50,000 URLs and its baseline...');
-      const sitemap = await childMedians('rewrite');
-      const baseline = await childMedians('baseline');
+      const sitemapFile = join(mkdtempSync(join(tmpdir(), 'acp-bench-sitemap-')), 'sitemap.xml');
+      await run(process.execPath, [join(here, 'sitemap-child.mjs'), 'write', sitemapFile]);
+      const sitemap = await childMedians('rewrite', sitemapFile);
+      const baseline = await childMedians('baseline', sitemapFile);
+      rmSync(dirname(sitemapFile), { recursive: true, force: true });
       log('bench: sanitiser throughput and its baseline...');
       const sanitize = await measureSanitize(details.map((article) => ({ html: article.content, url: article.url })));
       log('bench: feeds and sitemaps, adversarial shapes at the size caps...');
@@ -204,6 +208,7 @@ async function main() {
         'sitemap50k.cpuMs': sitemap.cpuMs,
         'sitemap50k.peakMB': sitemap.peakMB,
         'sitemap50k.peakMBRange': sitemap.peakRange,
+        'sitemap50k.startMB': sitemap.startMB,
         'sitemapBaseline.ms': baseline.ms,
         'sitemapBaseline.cpuMs': baseline.cpuMs,
         'sanitize.mbPerS': sanitize.mbPerS,
