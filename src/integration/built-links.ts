@@ -175,14 +175,19 @@ export function rewriteBuiltArticleLinks(
    * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the
    * loaders say which articles the blog has: without them no page is known to be an article's.
    */
+  const fallbacks = (config.fallbackPages ?? []).map((source) => new RegExp(source));
+  const slugs = new Set(config.articles?.slugs);
   const leftover = (page: string) => {
     if (built === undefined || config.articles === undefined) return false;
     const key = pageKey(page);
-    return (
-      !built.has(key) &&
-      matchArticlePath(key, config.articlePattern) !== undefined &&
-      !(publicRoot && existsSync(join(publicRoot, page)))
-    );
+    if (built.has(key)) return false;
+    // By its key (`blog/x.html` under "/blog/[slug]/", with build.format 'file'), or as written ("/blog/[slug].html").
+    const article =
+      matchArticlePath(key, config.articlePattern) ??
+      matchArticlePath(page.replace(/(^|\/)index\.html$/, '$1'), config.articlePattern);
+    if (article === undefined || (publicRoot && existsSync(join(publicRoot, page)))) return false;
+    // An i18n fallback page of an article the blog has: Astro wrote it (or kept it, in an incremental build).
+    return !(slugs.has(article.slug) && fallbacks.some((route) => route.test(`/${key}`) || route.test(`/${key}/`)));
   };
   const toBlog = articleTargetOf(ctx);
   const back = backToService(ctx, config);

@@ -19,7 +19,7 @@ import {
   unbuiltArticlePages,
 } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
-import { articlesOfSite, servedPagesOf } from './known-articles.js';
+import { articlesOfSite, endpointHtmlPages, servedPagesOf } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
   checkPublicRobotsTxt,
@@ -113,6 +113,10 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let articleRouteFound = true;
   // A build's page routes (RouteConfig.pageRoutes); on-demand ones (onDemandPages) for static output.
   let pageRoutes: string[] | undefined;
+  // The patterns of the blog's prerendered endpoints: the HTML pages they write are pages it serves.
+  let endpointRoutes = new Set<string>();
+  // Static output: the i18n fallback routes of prerendered routes (RouteConfig.fallbackPages).
+  let fallbackPages: string[] = [];
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -281,6 +285,14 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
         const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
         onDemandPages = blogPages.filter((r) => !r.isPrerendered && !catchAll(r)).map((r) => r.patternRegex.source);
+        fallbackPages = routes
+          .filter((r) => r.isPrerendered)
+          .flatMap((r) => r.fallbackRoutes.map((f) => f.patternRegex.source));
+        endpointRoutes = new Set(
+          routes
+            .filter((r) => r.type === 'endpoint' && r.isPrerendered && r.origin !== 'internal')
+            .map((r) => r.pattern),
+        );
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -333,8 +345,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (!resolved || !isBuild) return;
         const paths = pages.map((page) => page.pathname);
         // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
-        // decide which articles the sitemap lists); on demand, the routes answer too.
-        const config = { ...routeConfig(paths), ...(staticOutput ? { builtPages: paths, onDemandPages } : {}) };
+        // decide which articles the sitemap lists), those of its endpoints too; on demand, the routes answer too.
+        const built = staticOutput ? [...paths, ...endpointHtmlPages(outputs, dir, endpointRoutes)] : paths;
+        const config = {
+          ...routeConfig(paths),
+          ...(staticOutput ? { builtPages: built, onDemandPages, fallbackPages } : {}),
+        };
         const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, dirs?.publicDir, dirs?.cacheDir);
         const [first] = removed;
         if (first)

@@ -61,6 +61,27 @@ export function writtenPagesOf(builtPages: readonly string[]): ReadonlySet<strin
   return set;
 }
 
+/**
+ * The HTML files a static build's prerendered endpoints wrote (`src/pages/blog/[slug].html.ts`), as paths below
+ * the output (`blog/one.html`), from `astro:build:done`'s `assets` (route pattern -> files written). Astro's
+ * list of built pages holds the pages of page routes only; an endpoint's HTML page answers all the same.
+ */
+export function endpointHtmlPages(
+  outputs: ReadonlyMap<string, readonly URL[]>,
+  dir: URL,
+  endpointRoutes: ReadonlySet<string>,
+): string[] {
+  const root = dir.href.endsWith('/') ? dir.href : `${dir.href}/`;
+  const pages: string[] = [];
+  for (const [pattern, files] of outputs) {
+    if (!endpointRoutes.has(pattern)) continue;
+    for (const file of files)
+      if (file.href.startsWith(root) && file.pathname.endsWith('.html'))
+        pages.push(decodeURIComponent(file.href.slice(root.length)));
+  }
+  return pages;
+}
+
 // The origins of the service's article links that a prerendered feed route saw: a static build without an
 // articles loader knows them from nowhere else, and sends the feed's links to articles it did not build back
 // there (settleBuiltFeeds). A global symbol, as the loaders' record: the routes' bundle and the integration may

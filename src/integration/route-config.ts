@@ -54,6 +54,12 @@ export interface RouteConfig {
    */
   onDemandPages?: string[] | undefined;
   /**
+   * With `builtPages`: the `patternRegex` sources of the i18n fallback routes of prerendered routes. Astro writes
+   * their pages (`/fr/blog/x/` rewriting or redirecting to `/blog/x/`) without listing them as built: such a page
+   * of an article the blog has is Astro's, never a page an earlier build left.
+   */
+  fallbackPages?: string[] | undefined;
+  /**
    * A build that prerenders the feeds: where it keeps the feeds it used (last-good.ts), for a later build during
    * an outage of the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
    */

@@ -2,7 +2,7 @@
 // the mapping the pages use; the blog's own posts under the pattern are listed unless they are one.
 import { describe, expect, it } from 'vitest';
 import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
-import { servedPagesOf } from '../../src/integration/known-articles.js';
+import { endpointHtmlPages, servedPagesOf } from '../../src/integration/known-articles.js';
 import type { RouteConfig } from '../../src/integration/route-config.js';
 import { locsOf } from '../fixtures/integration-helpers/index.js';
 
@@ -113,5 +113,20 @@ describe('routes list what the blog has', () => {
     expect(out).toContain('<a>b</a>');
     expect(out).not.toContain('/blog/b/');
     expect(out).toContain('<a href="https://blog.example.com/docs/blog/c#x">c</a>');
+  });
+});
+
+describe('endpointHtmlPages', () => {
+  const dir = new URL('file:///site/dist/');
+  it('names the HTML files of the given endpoint routes below the output, decoded', () => {
+    const outputs = new Map<string, URL[]>([
+      ['/blog/[slug].html', [new URL('blog/caf%C3%A9.html', dir), new URL('blog/one.html', dir)]],
+      ['/feed/[slug].json', [new URL('feed/one.json', dir)]],
+      ['/blog/[slug]', [new URL('blog/page/index.html', dir)]],
+      ['/outside/[slug].html', [new URL('file:///elsewhere/x.html')]],
+    ]);
+    const endpoints = new Set(['/blog/[slug].html', '/feed/[slug].json', '/outside/[slug].html']);
+    expect(endpointHtmlPages(outputs, dir, endpoints)).toEqual(['blog/café.html', 'blog/one.html']);
+    expect(endpointHtmlPages(outputs, new URL('file:///site/dist'), endpoints)).toHaveLength(2);
   });
 });

@@ -1,0 +1,132 @@
+/**
+ * Pages a static build serves that Astro does not list among its built pages: the HTML pages of a prerendered
+ * endpoint (`src/pages/blog/[slug].html.ts`) and the pages of i18n fallback routes (`/fr/blog/x/` for an
+ * article in English only). Before, the first were left out of the sitemap and the feed with a warning that
+ * they were not built, and the second were deleted by the build that wrote them ("Removed 2 article page(s)
+ * that an earlier build left"), so /fr/blog/x/ answered 404. Both kinds still go when their article does.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import publisher from 'astro-content-publisher';
+import type { AstroInlineConfig } from 'astro';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startSimulator } from '../../src/simulator/index.js';
+import { admin, buildFixture, isolatedSite, publishModelArticle } from './loader-harness.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+const BLOG = 'https://blog.example.com';
+
+let sim: Awaited<ReturnType<typeof startSimulator>>;
+beforeAll(async () => {
+  sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+/** A copy of loader-site, built again and again into one kept output with `inline` over its config. */
+async function siteChain(prefix: string, inline: (simUrl: string) => AstroInlineConfig) {
+  const site = await isolatedSite('loader-site', prefix);
+  const build = () =>
+    buildFixture({
+      root: site.root,
+      outDir: site.outDir,
+      cacheDir: site.cacheDir,
+      env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
+      inline: { site: BLOG, vite: { build: { emptyOutDir: false } }, ...inline(sim.url) },
+    });
+  const read = (file: string) => readFile(join(site.outDir, file), 'utf8');
+  const has = (file: string) => existsSync(join(site.outDir, file));
+  return { site, build, read, has };
+}
+
+async function publishTwo(): Promise<void> {
+  await admin(sim.url, 'POST', 'reset');
+  for (const slug of ['one', 'two']) await publishModelArticle(sim.url, slug, 'en');
+}
+
+describe('article pages made by a prerendered endpoint', () => {
+  it('are listed and linked like pages, and removed when their article leaves', async () => {
+    await publishTwo();
+    const chain = await siteChain('endpoint-pages', (simUrl) => ({
+      integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/blog/[slug].html' })],
+    }));
+    try {
+      await rm(join(chain.site.root, 'src/pages/blog/[slug].astro'));
+      await writeFile(
+        join(chain.site.root, 'src/pages/blog/[slug].html.ts'),
+        [
+          "import { getCollection } from 'astro:content';",
+          'export async function getStaticPaths() {',
+          "  return (await getCollection('articles')).map((entry) => ({ params: { slug: entry.id }, props: { entry } }));",
+          '}',
+          'export function GET({ props }) {',
+          "  return new Response(`<!doctype html><title>${props.entry.data.title}</title><h1>${props.entry.data.title}</h1>`, { headers: { 'content-type': 'text/html' } });",
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const first = await chain.build();
+      expect(first.error).toBeUndefined();
+      expect(first.logs).not.toContain('were not built at articlePattern');
+      expect(first.logs).not.toContain('Removed');
+      const sitemap = await chain.read('sitemap.xml');
+      for (const slug of ['one', 'two']) {
+        expect(chain.has(`blog/${slug}.html`), slug).toBe(true);
+        expect(sitemap).toContain(`<loc>${BLOG}/blog/${slug}.html</loc>`);
+        expect(await chain.read('rss.xml')).toContain(`<link>${BLOG}/blog/${slug}.html</link>`);
+      }
+
+      await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
+      const second = await chain.build();
+      expect(second.error).toBeUndefined();
+      expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
+      expect(chain.has('blog/two.html')).toBe(false);
+      expect(chain.has('blog/one.html')).toBe(true);
+      expect(await chain.read('sitemap.xml')).not.toContain('/blog/two.html');
+    } finally {
+      await chain.site.cleanup();
+    }
+  });
+});
+
+describe('i18n fallback pages of articles in the default language only', () => {
+  it('are kept by the build that wrote them, and removed with their article', async () => {
+    await publishTwo();
+    const chain = await siteChain('fallback-pages', (simUrl) => ({
+      i18n: {
+        defaultLocale: 'en',
+        locales: ['en', 'fr'],
+        fallback: { fr: 'en' },
+        routing: { prefixDefaultLocale: false, fallbackType: 'rewrite' },
+      },
+      integrations: [
+        publisher({ siteId: 12, baseUrl: simUrl, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } }),
+      ],
+    }));
+    try {
+      const first = await chain.build();
+      expect(first.error).toBeUndefined();
+      expect(first.logs).not.toContain('Removed');
+      for (const slug of ['one', 'two']) {
+        expect(chain.has(`blog/${slug}/index.html`), slug).toBe(true);
+        expect(await chain.read(`fr/blog/${slug}/index.html`)).toContain(`<h1>${slug} en</h1>`);
+      }
+      // The service has the articles in English only: the sitemap lists their English pages, not the fallbacks.
+      const sitemap = await chain.read('sitemap.xml');
+      expect(sitemap).toContain(`<loc>${BLOG}/blog/one/</loc>`);
+      expect(sitemap).not.toContain('/fr/blog/');
+
+      await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
+      const second = await chain.build();
+      expect(second.error).toBeUndefined();
+      expect(chain.has('fr/blog/one/index.html')).toBe(true);
+      expect(chain.has('blog/two/index.html')).toBe(false);
+      expect(chain.has('fr/blog/two/index.html')).toBe(false);
+      expect(second.logs).toContain('Removed 2 article page(s) that an earlier build left');
+    } finally {
+      await chain.site.cleanup();
+    }
+  });
+});
