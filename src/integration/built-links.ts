@@ -79,6 +79,8 @@ function passFingerprint(config: RouteConfig): string {
       config: {
         ...config,
         builtPages: sorted(config.builtPages),
+        // Which files count as leftovers is decided before the record is read: not an input of the rewrite.
+        writtenFiles: undefined,
         localPages: sorted(config.localPages),
         localArticlePages: sorted(config.localArticlePages?.map(stableStringify)),
         articles: articles && {
@@ -175,12 +177,13 @@ export function rewriteBuiltArticleLinks(
    * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the
    * loaders say which articles the blog has: without them no page is known to be an article's.
    */
+  const written = new Set(config.writtenFiles);
   const fallbacks = (config.fallbackPages ?? []).map((source) => new RegExp(source));
   const slugs = new Set(config.articles?.slugs);
   const leftover = (page: string) => {
     if (built === undefined || config.articles === undefined) return false;
     const key = pageKey(page);
-    if (built.has(key)) return false;
+    if (built.has(key) || written.has(page)) return false;
     // By its key (`blog/x.html` under "/blog/[slug]/", with build.format 'file'), or as written ("/blog/[slug].html").
     const article =
       matchArticlePath(key, config.articlePattern) ??

@@ -19,7 +19,7 @@ import {
   unbuiltArticlePages,
 } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
-import { articlesOfSite, endpointHtmlPages, servedPagesOf } from './known-articles.js';
+import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
 import {
   checkBuiltSitemapLink,
   checkPublicRobotsTxt,
@@ -349,7 +349,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         const built = staticOutput ? [...paths, ...endpointHtmlPages(outputs, dir, endpointRoutes)] : paths;
         const config = {
           ...routeConfig(paths),
-          ...(staticOutput ? { builtPages: built, onDemandPages, fallbackPages } : {}),
+          ...(staticOutput
+            ? { builtPages: built, onDemandPages, fallbackPages, writtenFiles: outputFilesOf(outputs, dir) }
+            : {}),
         };
         const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, dirs?.publicDir, dirs?.cacheDir);
         const [first] = removed;

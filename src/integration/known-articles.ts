@@ -61,6 +61,21 @@ export function writtenPagesOf(builtPages: readonly string[]): ReadonlySet<strin
   return set;
 }
 
+/** The files of `astro:build:done`'s `assets` (route pattern -> files) below the output, as paths (`blog/x/index.html`). */
+export function outputFilesOf(
+  outputs: ReadonlyMap<string, readonly URL[]>,
+  dir: URL,
+  routes?: ReadonlySet<string>,
+): string[] {
+  const root = dir.href.endsWith('/') ? dir.href : `${dir.href}/`;
+  const files: string[] = [];
+  for (const [pattern, urls] of outputs) {
+    if (routes && !routes.has(pattern)) continue;
+    for (const url of urls) if (url.href.startsWith(root)) files.push(decodeURIComponent(url.href.slice(root.length)));
+  }
+  return files;
+}
+
 /**
  * The HTML files a static build's prerendered endpoints wrote (`src/pages/blog/[slug].html.ts`), as paths below
  * the output (`blog/one.html`), from `astro:build:done`'s `assets` (route pattern -> files written). Astro's
@@ -71,15 +86,7 @@ export function endpointHtmlPages(
   dir: URL,
   endpointRoutes: ReadonlySet<string>,
 ): string[] {
-  const root = dir.href.endsWith('/') ? dir.href : `${dir.href}/`;
-  const pages: string[] = [];
-  for (const [pattern, files] of outputs) {
-    if (!endpointRoutes.has(pattern)) continue;
-    for (const file of files)
-      if (file.href.startsWith(root) && file.pathname.endsWith('.html'))
-        pages.push(decodeURIComponent(file.href.slice(root.length)));
-  }
-  return pages;
+  return outputFilesOf(outputs, dir, endpointRoutes).filter((file) => file.endsWith('.html'));
 }
 
 // The origins of the service's article links that a prerendered feed route saw: a static build without an

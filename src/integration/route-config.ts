@@ -60,6 +60,11 @@ export interface RouteConfig {
    */
   fallbackPages?: string[] | undefined;
   /**
+   * With `builtPages`: every file the build's prerendered routes wrote or kept, below the output (`blog/x/index.html`),
+   * pages, endpoints and redirects alike (`astro:build:done`'s `assets`): none is an earlier build's leftover.
+   */
+  writtenFiles?: string[] | undefined;
+  /**
    * A build that prerenders the feeds: where it keeps the feeds it used (last-good.ts), for a later build during
    * an outage of the service. Undefined on demand and under `astro dev` (their routes keep copies in memory).
    */

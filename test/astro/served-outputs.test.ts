@@ -4,6 +4,7 @@
  * article in English only). Before, the first were left out of the sitemap and the feed with a warning that
  * they were not built, and the second were deleted by the build that wrote them ("Removed 2 article page(s)
  * that an earlier build left"), so /fr/blog/x/ answered 404. Both kinds still go when their article does.
+ * The same build deleted the blog's own redirect from an old article URL (`redirects` in the config).
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -125,6 +126,24 @@ describe('i18n fallback pages of articles in the default language only', () => {
       expect(chain.has('blog/two/index.html')).toBe(false);
       expect(chain.has('fr/blog/two/index.html')).toBe(false);
       expect(second.logs).toContain('Removed 2 article page(s) that an earlier build left');
+    } finally {
+      await chain.site.cleanup();
+    }
+  });
+});
+
+describe("a redirect of the blog's own at an article path", () => {
+  it('is kept: the build wrote it', async () => {
+    await publishTwo();
+    const chain = await siteChain('redirect-pages', (simUrl) => ({
+      redirects: { '/blog/old-one': '/blog/one' },
+      integrations: [publisher({ siteId: 12, baseUrl: simUrl })],
+    }));
+    try {
+      const built = await chain.build();
+      expect(built.error).toBeUndefined();
+      expect(built.logs).not.toContain('Removed');
+      expect(await chain.read('blog/old-one/index.html')).toContain('/blog/one');
     } finally {
       await chain.site.cleanup();
     }
