@@ -182,10 +182,28 @@ function routeFitsPattern(route: PageRoute['segments'], pattern: string): boolea
  * `articlePattern` (of one of its languages, for a map): a build where none does serves no article page.
  */
 export function routeServesArticles(routes: Iterable<PageRoute>, layout: Pick<BlogLayout, 'articlePattern'>): boolean {
+  return [...routes].some((route) => routeIsArticlePage(route, layout));
+}
+
+/**
+ * Whether one route of the blog serves article pages (see routeServesArticles): a page route that fits the
+ * pattern, or an endpoint written as the pattern's HTML file (`src/pages/blog/[slug].html.ts` under
+ * "/blog/[slug].html"). Other endpoints (`[slug].json.ts`, an extensionless `[slug].ts`) answer with anything.
+ */
+export function routeIsArticlePage(route: PageRoute, layout: Pick<BlogLayout, 'articlePattern'>): boolean {
+  if (route.origin === 'internal' || (route.type !== 'page' && route.type !== 'endpoint')) return false;
   const pattern = layout.articlePattern;
   const patterns = typeof pattern === 'string' ? [pattern] : Object.values(pattern);
-  const pages = [...routes].filter((r) => r.type === 'page' && r.origin !== 'internal');
-  return patterns.some((one) => pages.some((route) => routeFitsPattern(route.segments, one)));
+  return patterns.some((one) => {
+    if (!routeFitsPattern(route.segments, one)) return false;
+    if (route.type === 'page') return true;
+    const file = one.replace(/\/+$/, '').split('/').pop() ?? '';
+    const last = route.segments
+      .at(-1)
+      ?.map((part) => (part.dynamic ? '[slug]' : part.content))
+      .join('');
+    return file.endsWith('.html') && last === file;
+  });
 }
 
 /** The warning for a build whose blog has no route at `articlePattern` (see routeServesArticles). */

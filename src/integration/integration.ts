@@ -11,6 +11,7 @@ import {
   integrationConflicts,
   articleRoutesProblem,
   missingArticlePages,
+  routeIsArticlePage,
   routeServesArticles,
   unservedArticlesProblem,
   routeConflicts,
@@ -284,7 +285,12 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         pageRoutes = isBuild ? blogPages.map((r) => r.patternRegex.source) : undefined;
         // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
         const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
-        onDemandPages = blogPages.filter((r) => !r.isPrerendered && !catchAll(r)).map((r) => r.patternRegex.source);
+        // An endpoint that renders articles' HTML on demand serves them too (routeIsArticlePage).
+        const layout = resolved.route;
+        const articleEndpoints = routes.filter((r) => r.type === 'endpoint' && routeIsArticlePage(r, layout));
+        onDemandPages = [...blogPages, ...articleEndpoints]
+          .filter((r) => !r.isPrerendered && !catchAll(r))
+          .map((r) => r.patternRegex.source);
         fallbackPages = routes
           .filter((r) => r.isPrerendered)
           .flatMap((r) => r.fallbackRoutes.map((f) => f.patternRegex.source));

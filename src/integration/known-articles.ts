@@ -108,9 +108,12 @@ export function noteFeedOrigins(siteId: number, origins: readonly string[]): voi
   feedOrigins().set(siteId, seen);
 }
 
-/** Whether a route regex (without the base) matches a page key, with or without the trailing slash. */
+/**
+ * Whether a route regex (without the base) matches a page key: with or without the trailing slash, or as an
+ * HTML file (an article endpoint's `/blog/[slug].html`; the key has no `.html`).
+ */
 function routeMatches(routes: readonly RegExp[], key: string): boolean {
-  return routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`));
+  return routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`) || route.test(`/${key}.html`));
 }
 
 /**

@@ -4,16 +4,23 @@
  * article in English only). Before, the first were left out of the sitemap and the feed with a warning that
  * they were not built, and the second were deleted by the build that wrote them ("Removed 2 article page(s)
  * that an earlier build left"), so /fr/blog/x/ answered 404. Both kinds still go when their article does.
- * The same build deleted the blog's own redirect from an old article URL (`redirects` in the config).
+ * The same build deleted the blog's own redirect from an old article URL (`redirects` in the config). And an
+ * endpoint that renders the articles' HTML on demand counted as no article route: on demand the sitemap listed
+ * none of them ("No page route of the blog matches articlePattern"), in a static build with an adapter none either.
  */
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import node from '@astrojs/node';
 import publisher from 'astro-content-publisher';
 import type { AstroInlineConfig } from 'astro';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, isolatedSite, publishModelArticle } from './loader-harness.js';
+import { buildSite, fixtureArticles, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const BLOG = 'https://blog.example.com';
@@ -24,6 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim?.close();
+  await removeBuilds();
 });
 
 /** A copy of loader-site, built again and again into one kept output with `inline` over its config. */
@@ -147,5 +155,49 @@ describe("a redirect of the blog's own at an article path", () => {
     } finally {
       await chain.site.cleanup();
     }
+  });
+});
+
+describe('article pages made by an endpoint on demand (`/blog/[slug].html`, prerender = false)', () => {
+  const endpointBlog = (output: 'server' | 'static') =>
+    buildSite('integration-ssr', {
+      site: BLOG,
+      output,
+      adapter: node({ mode: 'standalone' }),
+      integrations: [
+        publisher({ siteId: 12, baseUrl: sim.url, articlePattern: '/blog/[slug].html' }),
+        fixtureArticles([], 'on-demand-endpoint'),
+      ],
+    });
+  it('output server: the sitemap lists them, and each one listed answers', async () => {
+    await publishTwo();
+    const outDir = await endpointBlog('server');
+    process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+    const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as {
+      handler: Parameters<typeof createServer>[1];
+    };
+    delete process.env.ASTRO_NODE_AUTOSTART;
+    const server = createServer(entry.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const locs = locsOf(await (await fetch(`${origin}/sitemap.xml`)).text());
+      for (const slug of ['one', 'two']) expect(locs).toContain(`${BLOG}/blog/${slug}.html`);
+      for (const loc of locs.filter((l) => l.includes('/blog/'))) {
+        const response = await fetch(loc.replace(BLOG, origin));
+        expect(response.status, loc).toBe(200);
+        expect(await response.text()).toContain('<h1>');
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('static output with an adapter: the built sitemap lists them', async () => {
+    await publishTwo();
+    const outDir = await endpointBlog('static');
+    const locs = locsOf(await readFile(join(outDir, 'client', 'sitemap.xml'), 'utf8'));
+    for (const slug of ['one', 'two']) expect(locs).toContain(`${BLOG}/blog/${slug}.html`);
   });
 });

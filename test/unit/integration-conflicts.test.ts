@@ -89,6 +89,21 @@ describe('articlePattern against the routes', () => {
     expect(routeServesArticles([page('/blog/[slug]', 'internal')], blog)).toBe(false);
     expect(routeServesArticles([page('/blog/[slug]', 'project', 'endpoint')], blog)).toBe(false);
   });
+  it("an endpoint serves articles when it is written as the pattern's HTML file, and only then", () => {
+    const html = { articlePattern: '/blog/[slug].html' };
+    expect(routeServesArticles([page('/blog/[slug].html', 'project', 'endpoint')], html)).toBe(true);
+    expect(routeServesArticles([page('/blog/[id].html', 'project', 'endpoint')], html)).toBe(true);
+    expect(
+      routeServesArticles([page('/[lang]/blog/[slug].html', 'project', 'endpoint')], {
+        articlePattern: '/[lang]/blog/[slug].html',
+      }),
+    ).toBe(true);
+    expect(routeServesArticles([page('/blog/[slug].json', 'project', 'endpoint')], html)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug].json', 'project', 'endpoint')], blog)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug].html', 'project', 'endpoint')], blog)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug].html', 'internal', 'endpoint')], html)).toBe(false);
+    expect(routeServesArticles([page('/blog/[slug].html', 'project', 'redirect')], html)).toBe(false);
+  });
   it('[lang] patterns (a folder per locale too), one pattern per language, parameters and rest parameters', () => {
     const lang = { articlePattern: '/[lang]/blog/[slug]/' };
     expect(routeServesArticles([page('/[lang]/blog/[slug]')], lang)).toBe(true);
