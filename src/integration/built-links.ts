@@ -26,7 +26,7 @@ import {
 } from '../html/article-links.js';
 import { PACKAGE_VERSION, shortHash, stableStringify } from '../loader/fingerprint.js';
 import { articleTargetOf } from './article-links-response.js';
-import { articleLinkContextOf, writtenPagesOf } from './known-articles.js';
+import { articleLinkContextOf, routeMatches, writtenPagesOf } from './known-articles.js';
 import { memoLinkTarget, rewriteLinkChunk, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
@@ -173,13 +173,14 @@ export function rewriteBuiltArticleLinks(
   // The pages this build wrote (not those an on-demand route would answer): the others are an earlier build's.
   const built = config.builtPages && writtenPagesOf(config.builtPages);
   const publicRoot = publicDir && fileURLToPath(publicDir);
-  /**
-   * An article page that an earlier build left: not built by this one, not a file of `public/`. Only where the
-   * loaders say which articles the blog has: without them no page is known to be an article's.
-   */
   const written = new Set(config.writtenFiles);
   const fallbacks = (config.fallbackPages ?? []).map((source) => new RegExp(source));
   const slugs = new Set(config.articles?.slugs);
+  /**
+   * An article page that an earlier build left: not built by this one, no file its routes wrote (a redirect), not
+   * an i18n fallback page of an article the blog has, not a file of `public/`. Only where the loaders say which
+   * articles the blog has: without them no page is known to be an article's.
+   */
   const leftover = (page: string) => {
     if (built === undefined || config.articles === undefined) return false;
     const key = pageKey(page);
@@ -190,7 +191,7 @@ export function rewriteBuiltArticleLinks(
       matchArticlePath(page.replace(/(^|\/)index\.html$/, '$1'), config.articlePattern);
     if (article === undefined || (publicRoot && existsSync(join(publicRoot, page)))) return false;
     // An i18n fallback page of an article the blog has: Astro wrote it (or kept it, in an incremental build).
-    return !(slugs.has(article.slug) && fallbacks.some((route) => route.test(`/${key}`) || route.test(`/${key}/`)));
+    return !(slugs.has(article.slug) && routeMatches(fallbacks, key));
   };
   const toBlog = articleTargetOf(ctx);
   const back = backToService(ctx, config);

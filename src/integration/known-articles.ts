@@ -112,7 +112,7 @@ export function noteFeedOrigins(siteId: number, origins: readonly string[]): voi
  * Whether a route regex (without the base) matches a page key: with or without the trailing slash, or as an
  * HTML file (an article endpoint's `/blog/[slug].html`; the key has no `.html`).
  */
-function routeMatches(routes: readonly RegExp[], key: string): boolean {
+export function routeMatches(routes: readonly RegExp[], key: string): boolean {
   return routes.some((route) => route.test(`/${key}`) || route.test(`/${key}/`) || route.test(`/${key}.html`));
 }
 
