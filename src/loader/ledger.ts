@@ -17,6 +17,8 @@ const turns = new Map<string, Promise<unknown>>();
 export type TurnNeed = 'one' | 'share';
 /** Turns queued or running per key (the running one included), by need. */
 const queued = new Map<string, Record<TurnNeed, number>>();
+/** When the turns running per key began: the first turn queued while none was (one build's loaders, one refresh). */
+const rounds = new Map<string, number>();
 
 function ledgerKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
@@ -32,6 +34,7 @@ export function takeTurn<T>(
   const key = ledgerKey(baseUrl, apiKey);
   const before = turns.get(key) ?? Promise.resolve();
   const counts = queued.get(key) ?? { one: 0, share: 0 };
+  if (!queued.has(key)) rounds.set(key, Date.now());
   counts[need] += 1;
   queued.set(key, counts);
   const done = () => {
@@ -49,6 +52,15 @@ export function takeTurn<T>(
     if (turns.get(key) === settled) turns.delete(key);
   });
   return mine;
+}
+
+/**
+ * When the round of turns on this service and key began (called during a turn): the loaders of one build queue
+ * together; a later refresh starts a new round. Undefined outside any turn.
+ */
+export function roundStartedAt(baseUrl: string, apiKey: string): number | undefined {
+  const key = ledgerKey(baseUrl, apiKey);
+  return queued.has(key) ? rounds.get(key) : undefined;
 }
 
 /**

@@ -34,9 +34,9 @@ export const entryStateSchema = z.object({
   /** When the detail of a `detailElsewhere` entry was last retried (ms since epoch): the oldest goes first. */
   retriedAt: z.number().optional(),
   /**
-   * Retries that answered another language again. The next waits 1, 2, 4 ... up to 24 hours (`retryDelayMs`)
-   * unless the sitemap changed (an article of the slug may have gone): a slug the service only ever answers in
-   * another language stops costing requests on every build.
+   * Details that answered another language, the first one included. The next waits 1, 2, 4 ... up to 24 hours
+   * (`retryDelayMs`) unless the sitemap changed (an article of the slug may have gone): a slug the service only
+   * ever answers in another language stops costing requests on every build.
    */
   retriesElsewhere: z.number().int().min(0).optional(),
 });

@@ -6,6 +6,7 @@ import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './
 import { pageDigest } from './page-digest.js';
 import { DETAIL_CONCURRENCY, type LoaderClients } from './clients.js';
 import { createDetailGate } from './detail-gate.js';
+import { exchangedDetail } from './detail-exchange.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
@@ -41,6 +42,13 @@ export interface ApplyInput {
    * @default 0
    */
   spareDetails?: number;
+  /**
+   * When the loader's list call was sent: a detail another loader asked for since then is taken instead of asking
+   * again (detail-exchange.ts). Without it, every detail is asked for.
+   */
+  listedSince?: number;
+  /** When the round of loaders this one runs in began (ledger.ts): its answers in another language are taken too. */
+  roundSince?: number;
 }
 
 export interface ApplyOutcome {
@@ -139,7 +147,19 @@ async function fromDetail(
   answered: () => void,
 ): Promise<'added' | 'changed' | 'same'> {
   const { clients, opts, state, items, signals, fingerprint } = input;
-  const detail: ArticleDetail = await clients.detail.article(opts.siteId, action.slug);
+  // Another loader of the site may have asked already (one loader per language: the same slug, the same answer).
+  const detail: ArticleDetail = await exchangedDetail(
+    {
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      siteId: opts.siteId,
+      slug: action.slug,
+      language: opts.language,
+      listedSince: input.listedSince ?? Number.POSITIVE_INFINITY,
+      roundSince: input.roundSince ?? Number.POSITIVE_INFINITY,
+    },
+    () => clients.detail.article(opts.siteId, action.slug),
+  );
   answered();
   const item = items.get(action.slug) ?? listItemOf(detail);
   // Any detail is evidence about the feed, even one that is not stored (another language's).
@@ -304,8 +324,10 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         outcome.fellBack.push(action.slug);
         const refused = outcome.failures.find((f) => f.slug === action.slug)?.error instanceof LanguageMismatchError;
         const entryState = input.state.entries[action.slug];
-        // Still `partial` when it had no detail before: the feed has no featured image nor keywords.
-        if (refused && entryState) Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now() });
+        // Still `partial` when it had no detail before: the feed has no featured image nor keywords. The answer in
+        // the other language counts as the first try: the next waits an hour (retryDelayMs), not the next build.
+        if (refused && entryState)
+          Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now(), retriesElsewhere: 1 });
         outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
       }
     } catch (error) {

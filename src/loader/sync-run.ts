@@ -7,7 +7,7 @@ import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { incompleteElsewhere, nextUnpublished, readState, rememberElsewhereNew, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
-import { availableBeforeStart, waitingBehind } from './ledger.js';
+import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
@@ -141,6 +141,8 @@ export async function runArticlesSync(
   };
 
   let listed: ListedArticles;
+  // Details other loaders ask for from now on are as new as this list (detail-exchange.ts).
+  const listedSince = Date.now();
   try {
     listed = await listArticles(clients, opts);
   } catch (error) {
@@ -251,6 +253,8 @@ export async function runArticlesSync(
     images,
     onFetched: progress.done,
     spareDetails: slots - plan.fetch.filter((f) => f.via === 'detail').length,
+    listedSince,
+    roundSince: roundStartedAt(opts.baseUrl, opts.apiKey) ?? listedSince,
   };
   const outcome = await applyFetches(apply, plan).finally(progress.stop);
   rememberElsewhereNew(

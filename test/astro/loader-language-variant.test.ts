@@ -4,7 +4,8 @@
  * language's article is stored from its feed item, which carries no featured image. Such an entry is known
  * as incomplete: every build counts it pending and names it, retries its detail within the budget, and fills
  * the featured image once the detail answers its language (found by the site model test: it stayed without
- * one, "0 pending", forever).
+ * one, "0 pending", forever). The loaders share one build's detail answers: the slug is asked for once, not
+ * once per language, and an answer in the other language waits an hour before it is asked again.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArtic
 vi.setConfig({ testTimeout: 300_000 });
 const own = closedAfterEach();
 
+const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
 const featured = (slug: string, lang: string) => `https://cdn.example.com/sites/12/${slug}/featured-${lang}-1.jpg`;
 
 /** The loader's summary of one language: `N articles: ..., P pending; ...`. */
@@ -42,8 +44,13 @@ describe('a language variant whose detail answers another language', () => {
     await publish('own', 'fr');
     const build = modelSiteBuild(site, sim, 6);
 
+    sim.resetStats();
     const first = await build();
     expect(first.error).toBeUndefined();
+    // Two details, not three: the en loader's answer for "both" (in en) also tells the fr loader, which needs
+    // it too, that the service answers en for it (detail-exchange.ts). One list call per loader.
+    expect(sim.stats().routes[DETAIL]).toEqual({ '200': 2 });
+    expect(sim.stats().authenticated).toBe(4);
     // fr "both" comes from its feed item: its body, no featured image, and the build says it is not complete.
     expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
     expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
@@ -53,10 +60,13 @@ describe('a language variant whose detail answers another language', () => {
     expect(summaryOf(first.logs, 'en')).toEqual({ total: 1, pending: 0 });
     expect(first.logs).toMatch(/lang-fr\][^\n]*"both"[^\n]*another language/);
 
-    // A build with nothing changed on the service: still incomplete, still said so (the state remembers it).
+    // A build with nothing changed on the service: still incomplete, still said so (the state remembers it), and
+    // its detail not asked again within the hour (the first answer in English counts as the first try).
+    sim.resetStats();
     const second = await build();
     expect(second.error).toBeUndefined();
     expect(summaryOf(second.logs, 'fr')).toEqual({ total: 2, pending: 1 });
+    expect(sim.stats().routes[DETAIL] ?? {}).toEqual({});
     expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
 
     // en "both" goes: the detail of "both" now answers fr, and the next build completes the fr entry.
