@@ -7,6 +7,7 @@ import { htmlToText, slugify, truncateText } from './html.js';
 import { errorResponse, isResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
 import type { RouteDefinition } from './router.js';
 import { articleDetail } from './shapes.js';
+import { MEDIA_ORIGIN } from './media.js';
 import { PROFILES, serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
 
 /**
@@ -203,7 +204,7 @@ function setVariants(req: SimRequest, ctx: HandlerContext): SimResponse {
 }
 
 const replaceMediaSchema = z.strictObject({
-  /** The image: its URL as an article names it (`<simulator>/media/...`), or the path (`/media/...`). */
+  /** The image: its URL as an article names it (`<simulator>/media/...`) or stores it (`https://cdn.example.com/...`), or the path. */
   url: z.string().min(1),
 });
 
@@ -220,8 +221,16 @@ function replaceMedia(req: SimRequest, ctx: HandlerContext): SimResponse {
       "imageCaching is 'immutable': a changed image gets a new URL here (PATCH the article's content or featured_image). Set the variant to 'revalidate' or 'none' to replace an image in place.",
     );
   }
-  const path = new URL(body.url, 'http://simulator').pathname;
-  if (!path.startsWith('/media/')) return errorResponse(400, `"${body.url}" is not an image URL (/media/...).`);
+  // As the article names it when read back (`<simulator>/media/...`), as it was given in `content` or
+  // `featured_image` (`https://cdn.example.com/...`), or as a path (`/media/...`).
+  const path = body.url.startsWith(`${MEDIA_ORIGIN}/`)
+    ? `/media/${body.url.slice(MEDIA_ORIGIN.length + 1).replace(/[?#].*$/, '')}`
+    : new URL(body.url, 'http://simulator').pathname;
+  if (!path.startsWith('/media/'))
+    return errorResponse(
+      400,
+      `"${body.url}" is not an image URL: give it as an article names it (<simulator>/media/sites/...), as stored (on cdn.example.com: responses show that host as <simulator>/media), or as a path (/media/sites/...).`,
+    );
   const version = (ctx.store.mediaVersions.get(path)?.version ?? 0) + 1;
   // Whole seconds, one later than the last change: Last-Modified must move (HTTP dates have no milliseconds).
   const changedAt = Math.max(

@@ -38,3 +38,35 @@ describe('simulator media (the service CDN)', () => {
     expect(sim().stats().routes['GET /media/*']).toEqual({ '200': 1, '304': 1, '404': 2 });
   });
 });
+
+describe('POST /__simulator/media (an image replaced under the same URL)', () => {
+  const replace = (url: string) =>
+    fetch(`${sim().url}/__simulator/media`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+    });
+  it('takes the image as an article stores it, names it when read back, or by its path; refuses anything else', async () => {
+    const put = await fetch(`${sim().url}/__simulator/variants`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variants: { imageCaching: 'revalidate' } }),
+    });
+    expect(put.status).toBe(200);
+    const path = '/media/sites/12/any-slug/figure-1.jpg';
+    const before = Buffer.from(await (await fetchImage(path)).arrayBuffer());
+    for (const [url, version] of [
+      ['https://cdn.example.com/sites/12/any-slug/figure-1.jpg', 1],
+      [`${sim().url}${path}`, 2],
+      [path, 3],
+    ] as const) {
+      const response = await replace(url);
+      expect(response.status, url).toBe(200);
+      expect(await response.json()).toEqual({ path, version });
+    }
+    expect(Buffer.from(await (await fetchImage(path)).arrayBuffer()).equals(before)).toBe(false);
+    const refused = await replace('https://elsewhere.example.com/figure-1.jpg');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('is not an image URL: give it as an article names it');
+  });
+});
