@@ -31,15 +31,17 @@ export function rewritable(headers: Headers): boolean {
 /**
  * The link target of one page: its `<html lang>` (read as the page is scanned) settles a link that names no
  * language. A link to an article the service stopped publishing, which the blog does not have, loses its
- * address (`UNLINK`): both the blog's page and the service's answer 404.
+ * address (`UNLINK`): both the blog's page and the service's answer 404. Asked first: a link naming no language
+ * in an English page named the English article, and goes nowhere once that is gone, not to the French one left.
  */
 export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
   return (href, pageLanguage) => {
     const page = pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage };
-    const target = articleLinkTarget(href, page);
-    if (target !== undefined || page.unpublished === undefined) return target;
-    const url = /^https?:\/\//i.test(href.trim()) ? parseUrl(href.trim()) : null;
-    return url !== null && isUnpublishedLink(url, page) ? UNLINK : undefined;
+    if (page.unpublished !== undefined && page.unpublished.size > 0) {
+      const url = /^https?:\/\//i.test(href.trim()) ? parseUrl(href.trim()) : null;
+      if (url !== null && isUnpublishedLink(url, page)) return UNLINK;
+    }
+    return articleLinkTarget(href, page);
   };
 }
 

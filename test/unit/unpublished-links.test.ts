@@ -36,6 +36,8 @@ describe('links to articles the service unpublished', () => {
     expect(target(`${S}/blog/any/`, undefined)).toBe('');
     // A link without a language takes the page's.
     expect(target(`${S}/blog/solo/`, 'en')).toBe('');
+    // ... even where another language still has the slug: an English page's link named the English article.
+    expect(target(`${S}/blog/pair/`, 'en')).toBe('');
   });
 
   it('a static build: a page it wrote keeps the link; a page only an on-demand route would answer does not', () => {
@@ -52,6 +54,8 @@ describe('links to articles the service unpublished', () => {
 
   it('keep it where the article still answers: on the blog, in another language, or never recorded', () => {
     expect(target(`${S}/fr/blog/pair/`, undefined)).toBe(`${B}fr/blog/pair/`);
+    expect(target(`${S}/blog/pair/`, 'fr')).toBe(`${B}fr/blog/pair/`);
+    expect(target(`${S}/blog/pair/`, undefined)).toBe(`${B}fr/blog/pair/`);
     expect(target(`${S}/fr/blog/solo/`, undefined)).toBeUndefined();
     expect(target(`${S}/blog/solo/`, 'fr')).toBeUndefined();
     expect(target(`${S}/blog/solo/`, undefined)).toBeUndefined();
