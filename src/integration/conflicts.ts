@@ -123,13 +123,24 @@ export function missingArticlePages(
   articles: HeldArticles,
   served: readonly string[] | PageSet,
   layout: BlogLayout,
-  { expected, missing } = unbuiltArticlePages(articles, served, layout),
+  found: {
+    /** unbuiltArticlePages' answer, when the caller has it already. */
+    unbuilt?: { expected: string[]; missing: string[] } | undefined;
+    /** The blog's page routes with a parameter (`/blog/[slug]`): the candidates the warning names. */
+    routes?: readonly string[] | undefined;
+  } = {},
 ): string | undefined {
+  const { expected, missing } = found.unbuilt ?? unbuiltArticlePages(articles, served, layout);
   if (missing.length === 0) return undefined;
   const example = new URL(missing[0]!).pathname;
+  const routes = (found.routes ?? []).slice(0, 6);
+  const fix =
+    routes.length > 0
+      ? `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter are ${routes.map((r) => JSON.stringify(r)).join(', ')}${(found.routes?.length ?? 0) > routes.length ? ' and more' : ''} (one pattern per language, such as { en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }, where each language has its own)`
+      : 'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language)';
   return (
     `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap and the feed leave them out, and the links inside articles go to them on the service. ` +
-    'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.'
+    `${fix}, or build a page for every entry.`
   );
 }
 

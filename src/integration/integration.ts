@@ -118,6 +118,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let endpointRoutes = new Set<string>();
   // Static output: the i18n fallback routes of prerendered routes (RouteConfig.fallbackPages).
   let fallbackPages: string[] = [];
+  // The blog's page routes with a parameter (`/blog/[slug]`): named when the articles' pages were not found.
+  let parameterRoutes: string[] = [];
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -283,6 +285,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         noArticleRoute = isBuild && !staticOutput && resolved.route.blogSite !== '' && !articleRouteFound;
         const blogPages = routes.filter((r) => r.type === 'page' && r.origin !== 'internal');
         pageRoutes = isBuild ? blogPages.map((r) => r.patternRegex.source) : undefined;
+        parameterRoutes = blogPages.filter((r) => r.origin === 'project' && r.params.length > 0).map((r) => r.pattern);
         // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
         const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
         // An endpoint that renders articles' HTML on demand serves them too (routeIsArticlePage).
@@ -437,7 +440,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
             );
         }
-        if (articles) warnOnce(logger, missingArticlePages(articles, served, resolved.route, unbuilt));
+        if (articles)
+          warnOnce(logger, missingArticlePages(articles, served, resolved.route, { unbuilt, routes: parameterRoutes }));
         if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
         warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
         const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);

@@ -201,3 +201,20 @@ describe('article pages made by an endpoint on demand (`/blog/[slug].html`, prer
     for (const slug of ['one', 'two']) expect(locs).toContain(`${BLOG}/blog/${slug}.html`);
   });
 });
+
+describe('an articlePattern that matches no article page', () => {
+  it("the warning names the blog's page routes with a parameter", async () => {
+    await publishTwo();
+    const chain = await siteChain('wrong-pattern', (simUrl) => ({
+      integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/posts/[slug]/' })],
+    }));
+    try {
+      const built = await chain.build();
+      expect(built.error).toBeUndefined();
+      expect(built.logs).toContain('2 of the 2 article pages of your collections were not built at articlePattern');
+      expect(built.logs).toContain(`the blog's page routes with a parameter are "/blog/[slug]"`);
+    } finally {
+      await chain.site.cleanup();
+    }
+  });
+});

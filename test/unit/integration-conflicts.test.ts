@@ -134,6 +134,15 @@ describe('articlePattern against the built pages', () => {
       '[astro-content-publisher] 2 of the 2 article pages of your collections were not built at articlePattern "/blog/[slug]/" (e.g. /docs/blog/a/): the sitemap and the feed leave them out, and the links inside articles go to them on the service. Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language), or build a page for every entry.',
     );
   });
+  it("names the blog's page routes with a parameter as the candidates, when the build knows them", () => {
+    const message = missingArticlePages({ slugs: ['a', 'b'] }, ['posts/a/', 'posts/b/'], layout, {
+      routes: ['/posts/[slug]', '/fr/posts/[slug]'],
+    });
+    expect(message).toContain(
+      `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter are "/posts/[slug]", "/fr/posts/[slug]" (one pattern per language`,
+    );
+    expect(message).not.toContain('such as "/posts/[slug]/", "/[lang]/blog/[slug]/"');
+  });
   it('[lang] and per-language patterns: one page per language the collections have the slug in', () => {
     const languages = { a: ['en', 'fr'], b: ['en'] };
     const lang = { ...layout, articlePattern: '/[lang]/blog/[slug]/' };
