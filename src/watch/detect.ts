@@ -108,6 +108,15 @@ export function suspectLoss(feed: string, before: number, after: number): string
   return `the ${feed} came back with ${after} entries where ${before} were seen`;
 }
 
+/**
+ * How many articles the changes are about: the feed and the sitemap both see one edit (`content-changed` and
+ * `sitemap-updated` of one URL), so a count of changes reads as two edits.
+ */
+export function changedArticles(changes: readonly Change[]): number {
+  const key = (change: Change) => ('guid' in change ? change.guid : change.loc).replace(/\/+$/, '');
+  return new Set(changes.map(key)).size;
+}
+
 /** One human line per change, for logs. */
 export function describeChange(change: Change): string {
   switch (change.kind) {

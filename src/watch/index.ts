@@ -1,6 +1,13 @@
 export { parseDuration, formatDuration, MAX_TIMER_MS } from './duration.js';
 export { nextDelay, MAX_BACKOFF_MS } from './backoff.js';
-export { detectRssChanges, detectSitemapChanges, describeChange, toItemRecord, type Change } from './detect.js';
+export {
+  changedArticles,
+  detectRssChanges,
+  detectSitemapChanges,
+  describeChange,
+  toItemRecord,
+  type Change,
+} from './detect.js';
 export {
   loadState,
   saveState,

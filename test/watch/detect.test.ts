@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRssChanges, detectSitemapChanges, toItemRecord } from '../../src/watch/detect.js';
+import { changedArticles, detectRssChanges, detectSitemapChanges, toItemRecord } from '../../src/watch/detect.js';
 import type { FeedItemRecord } from '../../src/watch/state.js';
 
 const item = (n: number, extra: Partial<FeedItemRecord> = {}): FeedItemRecord => ({
@@ -111,5 +111,20 @@ describe('applyObservation', () => {
         sitemap: { notModified: false, data: { a: '1' }, etag: '"s9"' },
       }),
     ).toBe(true);
+  });
+});
+
+describe('changedArticles', () => {
+  it('counts an edit seen by the feed and by the sitemap once', () => {
+    const url = 'https://pro-blog.example.com/blog/a/';
+    expect(
+      changedArticles([
+        { kind: 'content-changed', guid: url },
+        { kind: 'sitemap-updated', loc: url, from: '2026-01-01', to: '2026-01-02' },
+        { kind: 'sitemap-added', loc: 'https://pro-blog.example.com/blog/b' },
+        { kind: 'new-item', guid: 'https://pro-blog.example.com/blog/b/' },
+      ]),
+    ).toBe(2);
+    expect(changedArticles([])).toBe(0);
   });
 });

@@ -104,6 +104,8 @@ describe('watch --once', () => {
     const delivered = await runCli(watchArgs(['--once', '--hook', hook.url]));
     expect(delivered.code).toBe(0);
     expect(delivered.stderr).toMatch(/new article in the feed: Fresh from the service/);
+    // The feed and the sitemap both show the one new article: two changes, one article.
+    expect(delivered.stderr).toMatch(/2 change\(s\) to 1 article\(s\):/);
     expect(hook.hits).toBe(2);
 
     const again = await runCli(watchArgs(['--once', '--hook', hook.url]));

@@ -11,6 +11,7 @@ import { UsageError } from '../usage-error.js';
 import { HOOK_OPTIONS, hookDetailsFromArgs, hookUrlFromArgs } from './watch-hook.js';
 import { invalidateTriggerFromArgs } from './watch-invalidate.js';
 import {
+  changedArticles,
   defaultStatePath,
   describeTrigger,
   formatDuration,
@@ -43,7 +44,7 @@ function humanLine(event: WatchEvent): string {
     case 'unchanged':
       return `no change${event.notModified.rss && event.notModified.sitemap ? ' (304 Not Modified)' : ''}`;
     case 'changes':
-      return `${event.changes.length} change(s):\n${event.summary.map((line) => `  - ${oneLine(line)}`).join('\n')}`;
+      return `${event.changes.length} change(s) to ${changedArticles(event.changes)} article(s):\n${event.summary.map((line) => `  - ${oneLine(line)}`).join('\n')}`;
     case 'debounce':
       return `waiting ${formatDuration(event.waitMs)} for more changes before triggering`;
     case 'triggered':
