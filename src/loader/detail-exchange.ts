@@ -1,25 +1,23 @@
 // The details one build's loaders asked for, shared between them. The service's detail endpoint has no language
 // parameter: with the same slug in several languages (one loader per language), each loader that needs the slug
 // asks, and each gets the same answer, the slug's oldest article. A cold build of 8 such slugs in two languages
-// sent 16 detail calls for 8 answers. Through this exchange a loader takes what another loader of the same
+// sent 16 detail calls for 8 answers. Through this exchange a loader learns what another loader of the same
 // service, key and site got (or is getting) instead of asking again:
 //
-// - an answer asked for after this loader's list call, whatever its language: it is at least as new as what the
-//   loader knows of the service;
-// - an earlier answer of the same round of loaders (ledger.ts: one build, one refresh under `astro dev`) only when
-//   it is in another language than the loader's: it is refused without a request, and the article comes from its
-//   feed item, read now. An earlier answer in the loader's own language could predate an edit its list shows, and
-//   the entry would keep the old text: the loader asks for itself.
+// - an answer in another language than the loader's, asked for in the same round of loaders (ledger.ts: one
+//   build, one refresh under `astro dev`): refused without a request; the article comes from its feed item,
+//   read now. Only the language and a hash of the content are kept once a call is answered (10,000 articles
+//   are not held in memory for the rest of the build);
+// - a call still in flight, sent after this loader's list call, in its own language: its answer is taken (it is
+//   at least as new as what the loader knows of the service). An earlier answer in the loader's own language
+//   could predate an edit its list shows: the loader asks for itself.
 //
 // A failed call is not shared: whoever waited on it asks for itself.
 import type { ArticleDetail } from '../client/index.js';
 import { shortHash } from './fingerprint.js';
 
-interface Asked {
-  /** When the call was sent (ms since epoch). */
-  at: number;
-  answer: Promise<ArticleDetail>;
-}
+type Asked =
+  { at: number; pending: Promise<ArticleDetail> } | { at: number; language: string | undefined; contentHash: string };
 
 /** Answers are kept this long at most: one build's loaders run together. */
 const KEEP_MS = 10 * 60_000;
@@ -45,29 +43,47 @@ export interface DetailRequest {
   roundSince: number;
 }
 
-/** The detail of `request.slug`: another loader's answer where the rules above allow, else `ask()`'s, shared. */
+/** The detail, or what another loader's answer showed: the article of the slug is in another language. */
+export type ExchangedDetail = { detail: ArticleDetail } | { elsewhere: string; contentHash: string };
+
+/** The detail of `request.slug`: from another loader where the rules above allow, else `ask()`'s, shared. */
 export async function exchangedDetail(
   request: DetailRequest,
   ask: () => Promise<ArticleDetail>,
-): Promise<ArticleDetail> {
+): Promise<ExchangedDetail> {
   const map = exchange();
   const id = `${request.baseUrl}\n${shortHash(request.apiKey)}\n${request.siteId}\n${request.slug}`;
+  const elsewhere = (language: string | undefined): language is string =>
+    request.language !== undefined && language !== undefined && language !== '' && language !== request.language;
   const known = map.get(id);
   if (known !== undefined && known.at >= Math.min(request.listedSince, request.roundSince)) {
-    try {
-      const detail = await known.answer;
-      const elsewhere = request.language !== undefined && detail.language && detail.language !== request.language;
-      if (known.at >= request.listedSince || elsewhere) return detail;
-    } catch {
-      // Its call failed (the other loader's budget, a timeout): this loader asks for itself.
+    if (!('pending' in known)) {
+      if (elsewhere(known.language)) return { elsewhere: known.language, contentHash: known.contentHash };
+    } else {
+      try {
+        const detail = await known.pending;
+        if (elsewhere(detail.language)) return { elsewhere: detail.language, contentHash: shortHash(detail.content) };
+        if (known.at >= request.listedSince) return { detail };
+      } catch {
+        // Its call failed (the other loader's budget, a timeout): this loader asks for itself.
+      }
     }
   }
   const at = Date.now();
-  const answer = ask();
+  const pending = ask();
   for (const [other, asked] of map) if (asked.at < at - KEEP_MS) map.delete(other);
-  map.set(id, { at, answer });
-  answer.catch(() => {
-    if (map.get(id)?.answer === answer) map.delete(id);
-  });
-  return answer;
+  map.set(id, { at, pending });
+  const mine = () => {
+    const entry = map.get(id);
+    return entry !== undefined && 'pending' in entry && entry.pending === pending;
+  };
+  pending.then(
+    (detail) => {
+      if (mine()) map.set(id, { at, language: detail.language, contentHash: shortHash(detail.content) });
+    },
+    () => {
+      if (mine()) map.delete(id);
+    },
+  );
+  return { detail: await pending };
 }

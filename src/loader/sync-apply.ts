@@ -1,5 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
-import { NetworkError, type ArticleDetail, type ArticleListItem } from '../client/index.js';
+import { NetworkError, type ArticleListItem } from '../client/index.js';
 import { sanitizeArticle } from '../html/index.js';
 import type { ImageStep } from './images-step.js';
 import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
@@ -148,7 +148,7 @@ async function fromDetail(
 ): Promise<'added' | 'changed' | 'same'> {
   const { clients, opts, state, items, signals, fingerprint } = input;
   // Another loader of the site may have asked already (one loader per language: the same slug, the same answer).
-  const detail: ArticleDetail = await exchangedDetail(
+  const answer = await exchangedDetail(
     {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
@@ -161,15 +161,17 @@ async function fromDetail(
     () => clients.detail.article(opts.siteId, action.slug),
   );
   answered();
-  const item = items.get(action.slug) ?? listItemOf(detail);
   // Any detail is evidence about the feed, even one that is not stored (another language's).
-  input.fetchedHashes?.set(action.slug, shortHash(detail.content));
-  if (opts.language && detail.language && detail.language !== opts.language) {
+  input.fetchedHashes?.set(action.slug, 'detail' in answer ? shortHash(answer.detail.content) : answer.contentHash);
+  const language = 'detail' in answer ? answer.detail.language : answer.elsewhere;
+  if (!('detail' in answer) || (opts.language && language && language !== opts.language)) {
     // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
     throw new LanguageMismatchError(
-      `the service's detail of "${action.slug}" is in "${detail.language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`,
+      `the service's detail of "${action.slug}" is in "${language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`,
     );
   }
+  const { detail } = answer;
+  const item = items.get(action.slug) ?? listItemOf(detail);
   const lastmod = signals.sitemap?.get(action.slug);
   const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
   return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {

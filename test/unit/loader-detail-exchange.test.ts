@@ -1,7 +1,8 @@
-// The loaders of one build share their detail answers (detail-exchange.ts): which answer a loader may take.
+// The loaders of one build share their detail answers (detail-exchange.ts): what a loader may take from another.
 import { describe, expect, it } from 'vitest';
 import type { ArticleDetail } from '../../src/client/index.js';
 import { exchangedDetail, type DetailRequest } from '../../src/loader/detail-exchange.js';
+import { shortHash } from '../../src/loader/fingerprint.js';
 
 let site = 100;
 /** A fresh site per test: answers are shared by service, key, site and slug. */
@@ -17,62 +18,68 @@ const request = (over: Partial<DetailRequest> = {}): DetailRequest => ({
 });
 const detail = (language: string) => ({ slug: 'both', language, content: `<p>${language}</p>` }) as ArticleDetail;
 
-describe('exchangedDetail', () => {
-  it('takes an answer asked for after its list call, in any language, without asking', async () => {
-    site += 1;
-    const listedSince = Date.now() - 1000;
-    let asked = 0;
-    const ask = async () => {
-      asked += 1;
-      return detail('fr');
-    };
-    await exchangedDetail(request({ language: 'en' }), ask);
-    expect(await exchangedDetail(request({ listedSince }), ask)).toEqual(detail('fr'));
-    expect(asked).toBe(1);
-  });
+/** An `ask` that counts its calls and answers in `language` (after `delayMs`). */
+function asker(language: string, delayMs = 0) {
+  const counted = {
+    calls: 0,
+    ask: async () => {
+      counted.calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return detail(language);
+    },
+  };
+  return counted;
+}
 
-  it('an earlier answer of the same round: taken when in another language, asked again when in its own', async () => {
+describe('exchangedDetail', () => {
+  it('an answer of the same round in another language: refused without asking, with the hash of its content', async () => {
     site += 1;
     const roundSince = Date.now() - 1000;
-    let asked = 0;
-    const ask = (language: string) => async () => {
-      asked += 1;
-      return detail(language);
-    };
-    await exchangedDetail(request({ language: 'en', roundSince }), ask('en'));
+    const en = asker('en');
+    expect(await exchangedDetail(request({ language: 'en', roundSince }), en.ask)).toEqual({ detail: detail('en') });
     const later = Date.now() + 1;
-    // The fr loader listed after the en loader's call: the English answer tells it enough.
-    expect(await exchangedDetail(request({ listedSince: later, roundSince }), ask('en'))).toEqual(detail('en'));
-    expect(asked).toBe(1);
-    // An en loader listing after that call asks again: the article may have changed since.
-    expect(await exchangedDetail(request({ language: 'en', listedSince: later, roundSince }), ask('en'))).toEqual(
-      detail('en'),
-    );
-    expect(asked).toBe(2);
+    expect(await exchangedDetail(request({ listedSince: later, roundSince }), en.ask)).toEqual({
+      elsewhere: 'en',
+      contentHash: shortHash(detail('en').content),
+    });
+    expect(en.calls).toBe(1);
+    // In its own language, an earlier answer could predate an edit the loader's list shows: asked again.
+    expect(await exchangedDetail(request({ language: 'en', listedSince: later, roundSince }), en.ask)).toEqual({
+      detail: detail('en'),
+    });
+    expect(en.calls).toBe(2);
   });
 
-  it('an answer of an earlier round, of another site or key, or a failed call is not taken', async () => {
+  it('a call in flight, sent after its list call: its answer is taken, in its own language too', async () => {
     site += 1;
-    let asked = 0;
-    const ask = async () => {
-      asked += 1;
-      return detail('en');
-    };
-    await exchangedDetail(request(), ask);
+    const listedSince = Date.now() - 1000;
+    const fr = asker('fr', 20);
+    const first = exchangedDetail(request({ language: undefined }), fr.ask);
+    const second = exchangedDetail(request({ listedSince }), fr.ask);
+    expect(await first).toEqual({ detail: detail('fr') });
+    expect(await second).toEqual({ detail: detail('fr') });
+    expect(fr.calls).toBe(1);
+  });
+
+  it('not taken: an earlier round, another site or key, a loader without a language, a failed call', async () => {
+    site += 1;
+    const en = asker('en');
+    await exchangedDetail(request({ language: 'en' }), en.ask);
     const later = Date.now() + 1;
-    await exchangedDetail(request({ listedSince: later, roundSince: later }), ask);
-    expect(asked).toBe(2);
-    await exchangedDetail(request({ siteId: site + 1000 }), ask);
-    await exchangedDetail(request({ apiKey: 'other' }), ask);
-    expect(asked).toBe(4);
+    await exchangedDetail(request({ listedSince: later, roundSince: later }), en.ask);
+    await exchangedDetail(request({ siteId: site + 1000 }), en.ask);
+    await exchangedDetail(request({ apiKey: 'other' }), en.ask);
+    await exchangedDetail(request({ language: undefined }), en.ask);
+    expect(en.calls).toBe(5);
 
     site += 1;
     const failing = exchangedDetail(request(), async () => {
       throw new Error('budget spent');
     });
-    const waiting = exchangedDetail(request(), ask);
+    const waiting = exchangedDetail(request({ listedSince: Date.now() - 1000 }), en.ask);
     await expect(failing).rejects.toThrow('budget spent');
-    expect(await waiting).toEqual(detail('en'));
-    expect(asked).toBe(5);
+    // Its own call's answer (the caller refuses a detail in another language itself).
+    expect(await waiting).toEqual({ detail: detail('en') });
+    expect(en.calls).toBe(6);
   });
 });
