@@ -34,20 +34,35 @@ afterAll(async () => {
   await removeBuilds();
 });
 
-/** A copy of loader-site, built again and again into one kept output with `inline` over its config. */
-async function siteChain(prefix: string, inline: (simUrl: string) => AstroInlineConfig) {
+/** `body` over a copy of loader-site, built again and again into one kept output with `inline` over its config. */
+async function withSiteChain(
+  prefix: string,
+  inline: (simUrl: string) => AstroInlineConfig,
+  body: (chain: {
+    root: string;
+    build: () => ReturnType<typeof buildFixture>;
+    read: (file: string) => Promise<string>;
+    has: (file: string) => boolean;
+  }) => Promise<void>,
+): Promise<void> {
   const site = await isolatedSite('loader-site', prefix);
-  const build = () =>
-    buildFixture({
+  try {
+    await body({
       root: site.root,
-      outDir: site.outDir,
-      cacheDir: site.cacheDir,
-      env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
-      inline: { site: BLOG, vite: { build: { emptyOutDir: false } }, ...inline(sim.url) },
+      build: () =>
+        buildFixture({
+          root: site.root,
+          outDir: site.outDir,
+          cacheDir: site.cacheDir,
+          env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
+          inline: { site: BLOG, vite: { build: { emptyOutDir: false } }, ...inline(sim.url) },
+        }),
+      read: (file) => readFile(join(site.outDir, file), 'utf8'),
+      has: (file) => existsSync(join(site.outDir, file)),
     });
-  const read = (file: string) => readFile(join(site.outDir, file), 'utf8');
-  const has = (file: string) => existsSync(join(site.outDir, file));
-  return { site, build, read, has };
+  } finally {
+    await site.cleanup();
+  }
 }
 
 async function publishTwo(): Promise<void> {
@@ -58,103 +73,106 @@ async function publishTwo(): Promise<void> {
 describe('article pages made by a prerendered endpoint', () => {
   it('are listed and linked like pages, and removed when their article leaves', async () => {
     await publishTwo();
-    const chain = await siteChain('endpoint-pages', (simUrl) => ({
-      integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/blog/[slug].html' })],
-    }));
-    try {
-      await rm(join(chain.site.root, 'src/pages/blog/[slug].astro'));
-      await writeFile(
-        join(chain.site.root, 'src/pages/blog/[slug].html.ts'),
-        [
-          "import { getCollection } from 'astro:content';",
-          'export async function getStaticPaths() {',
-          "  return (await getCollection('articles')).map((entry) => ({ params: { slug: entry.id }, props: { entry } }));",
-          '}',
-          'export function GET({ props }) {',
-          "  return new Response(`<!doctype html><title>${props.entry.data.title}</title><h1>${props.entry.data.title}</h1>`, { headers: { 'content-type': 'text/html' } });",
-          '}',
-          '',
-        ].join('\n'),
-      );
-      const first = await chain.build();
-      expect(first.error).toBeUndefined();
-      expect(first.logs).not.toContain('were not built at articlePattern');
-      expect(first.logs).not.toContain('Removed');
-      const sitemap = await chain.read('sitemap.xml');
-      for (const slug of ['one', 'two']) {
-        expect(chain.has(`blog/${slug}.html`), slug).toBe(true);
-        expect(sitemap).toContain(`<loc>${BLOG}/blog/${slug}.html</loc>`);
-        expect(await chain.read('rss.xml')).toContain(`<link>${BLOG}/blog/${slug}.html</link>`);
-      }
+    await withSiteChain(
+      'endpoint-pages',
+      (simUrl) => ({
+        integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/blog/[slug].html' })],
+      }),
+      async (chain) => {
+        await rm(join(chain.root, 'src/pages/blog/[slug].astro'));
+        await writeFile(
+          join(chain.root, 'src/pages/blog/[slug].html.ts'),
+          [
+            "import { getCollection } from 'astro:content';",
+            'export async function getStaticPaths() {',
+            "  return (await getCollection('articles')).map((entry) => ({ params: { slug: entry.id }, props: { entry } }));",
+            '}',
+            'export function GET({ props }) {',
+            "  return new Response(`<!doctype html><title>${props.entry.data.title}</title><h1>${props.entry.data.title}</h1>`, { headers: { 'content-type': 'text/html' } });",
+            '}',
+            '',
+          ].join('\n'),
+        );
+        const first = await chain.build();
+        expect(first.error).toBeUndefined();
+        expect(first.logs).not.toContain('were not built at articlePattern');
+        expect(first.logs).not.toContain('Removed');
+        const sitemap = await chain.read('sitemap.xml');
+        for (const slug of ['one', 'two']) {
+          expect(chain.has(`blog/${slug}.html`), slug).toBe(true);
+          expect(sitemap).toContain(`<loc>${BLOG}/blog/${slug}.html</loc>`);
+          expect(await chain.read('rss.xml')).toContain(`<link>${BLOG}/blog/${slug}.html</link>`);
+        }
 
-      await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
-      const second = await chain.build();
-      expect(second.error).toBeUndefined();
-      expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
-      expect(chain.has('blog/two.html')).toBe(false);
-      expect(chain.has('blog/one.html')).toBe(true);
-      expect(await chain.read('sitemap.xml')).not.toContain('/blog/two.html');
-    } finally {
-      await chain.site.cleanup();
-    }
+        await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
+        const second = await chain.build();
+        expect(second.error).toBeUndefined();
+        expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
+        expect(chain.has('blog/two.html')).toBe(false);
+        expect(chain.has('blog/one.html')).toBe(true);
+        expect(await chain.read('sitemap.xml')).not.toContain('/blog/two.html');
+      },
+    );
   });
 });
 
 describe('i18n fallback pages of articles in the default language only', () => {
   it('are kept by the build that wrote them, and removed with their article', async () => {
     await publishTwo();
-    const chain = await siteChain('fallback-pages', (simUrl) => ({
-      i18n: {
-        defaultLocale: 'en',
-        locales: ['en', 'fr'],
-        fallback: { fr: 'en' },
-        routing: { prefixDefaultLocale: false, fallbackType: 'rewrite' },
-      },
-      integrations: [
-        publisher({ siteId: 12, baseUrl: simUrl, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } }),
-      ],
-    }));
-    try {
-      const first = await chain.build();
-      expect(first.error).toBeUndefined();
-      expect(first.logs).not.toContain('Removed');
-      for (const slug of ['one', 'two']) {
-        expect(chain.has(`blog/${slug}/index.html`), slug).toBe(true);
-        expect(await chain.read(`fr/blog/${slug}/index.html`)).toContain(`<h1>${slug} en</h1>`);
-      }
-      // The service has the articles in English only: the sitemap lists their English pages, not the fallbacks.
-      const sitemap = await chain.read('sitemap.xml');
-      expect(sitemap).toContain(`<loc>${BLOG}/blog/one/</loc>`);
-      expect(sitemap).not.toContain('/fr/blog/');
+    await withSiteChain(
+      'fallback-pages',
+      (simUrl) => ({
+        i18n: {
+          defaultLocale: 'en',
+          locales: ['en', 'fr'],
+          fallback: { fr: 'en' },
+          routing: { prefixDefaultLocale: false, fallbackType: 'rewrite' },
+        },
+        integrations: [
+          publisher({ siteId: 12, baseUrl: simUrl, articlePattern: { en: '/blog/[slug]/', fr: '/fr/blog/[slug]/' } }),
+        ],
+      }),
+      async (chain) => {
+        const first = await chain.build();
+        expect(first.error).toBeUndefined();
+        expect(first.logs).not.toContain('Removed');
+        for (const slug of ['one', 'two']) {
+          expect(chain.has(`blog/${slug}/index.html`), slug).toBe(true);
+          expect(await chain.read(`fr/blog/${slug}/index.html`)).toContain(`<h1>${slug} en</h1>`);
+        }
+        // The service has the articles in English only: the sitemap lists their English pages, not the fallbacks.
+        const sitemap = await chain.read('sitemap.xml');
+        expect(sitemap).toContain(`<loc>${BLOG}/blog/one/</loc>`);
+        expect(sitemap).not.toContain('/fr/blog/');
 
-      await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
-      const second = await chain.build();
-      expect(second.error).toBeUndefined();
-      expect(chain.has('fr/blog/one/index.html')).toBe(true);
-      expect(chain.has('blog/two/index.html')).toBe(false);
-      expect(chain.has('fr/blog/two/index.html')).toBe(false);
-      expect(second.logs).toContain('Removed 2 article page(s) that an earlier build left');
-    } finally {
-      await chain.site.cleanup();
-    }
+        await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
+        const second = await chain.build();
+        expect(second.error).toBeUndefined();
+        expect(chain.has('fr/blog/one/index.html')).toBe(true);
+        expect(chain.has('blog/two/index.html')).toBe(false);
+        expect(chain.has('fr/blog/two/index.html')).toBe(false);
+        expect(second.logs).toContain('Removed 2 article page(s) that an earlier build left');
+      },
+    );
   });
 });
 
 describe("a redirect of the blog's own at an article path", () => {
   it('is kept: the build wrote it', async () => {
     await publishTwo();
-    const chain = await siteChain('redirect-pages', (simUrl) => ({
-      redirects: { '/blog/old-one': '/blog/one' },
-      integrations: [publisher({ siteId: 12, baseUrl: simUrl })],
-    }));
-    try {
-      const built = await chain.build();
-      expect(built.error).toBeUndefined();
-      expect(built.logs).not.toContain('Removed');
-      expect(await chain.read('blog/old-one/index.html')).toContain('/blog/one');
-    } finally {
-      await chain.site.cleanup();
-    }
+    await withSiteChain(
+      'redirect-pages',
+      (simUrl) => ({
+        redirects: { '/blog/old-one': '/blog/one' },
+        integrations: [publisher({ siteId: 12, baseUrl: simUrl })],
+      }),
+      async (chain) => {
+        const built = await chain.build();
+        expect(built.error).toBeUndefined();
+        expect(built.logs).not.toContain('Removed');
+        expect(await chain.read('blog/old-one/index.html')).toContain('/blog/one');
+      },
+    );
   });
 });
 
@@ -205,16 +223,17 @@ describe('article pages made by an endpoint on demand (`/blog/[slug].html`, prer
 describe('an articlePattern that matches no article page', () => {
   it("the warning names the blog's page routes with a parameter", async () => {
     await publishTwo();
-    const chain = await siteChain('wrong-pattern', (simUrl) => ({
-      integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/posts/[slug]/' })],
-    }));
-    try {
-      const built = await chain.build();
-      expect(built.error).toBeUndefined();
-      expect(built.logs).toContain('2 of the 2 article pages of your collections were not built at articlePattern');
-      expect(built.logs).toContain(`the blog's page routes with a parameter are "/blog/[slug]"`);
-    } finally {
-      await chain.site.cleanup();
-    }
+    await withSiteChain(
+      'wrong-pattern',
+      (simUrl) => ({
+        integrations: [publisher({ siteId: 12, baseUrl: simUrl, articlePattern: '/posts/[slug]/' })],
+      }),
+      async (chain) => {
+        const built = await chain.build();
+        expect(built.error).toBeUndefined();
+        expect(built.logs).toContain('2 of the 2 article pages of your collections were not built at articlePattern');
+        expect(built.logs).toContain(`the blog's page routes with a parameter are "/blog/[slug]"`);
+      },
+    );
   });
 });
