@@ -5,7 +5,8 @@ import {
   UNLINK,
   type ArticleLinkContext,
 } from '../html/article-links.js';
-import { articleLinkContextOf } from './known-articles.js';
+import { serviceOriginsSeen } from '../loader/service-origins.js';
+import { articleLinkContextOf, routeMatches } from './known-articles.js';
 import { linkRewriteStream, type LinkTarget } from './link-tags.js';
 import type { RouteConfig } from './route-config.js';
 
@@ -46,6 +47,24 @@ export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
 }
 
 /**
+ * On demand without an articles loader (liveArticlesLoader pages, `prerender = false`): every article counts as
+ * had, as in the on-demand sitemap and feed, unless the build found no route for articles. Its service origins
+ * are the API's and those the live loader and the feed routes saw in this process.
+ */
+function onDemandContextOf(config: RouteConfig): ArticleLinkContext | undefined {
+  if (config.builtPages !== undefined || config.noArticleRoute) return undefined;
+  // A link goes to the blog where one of its routes takes the article's path (unknown under `astro dev`: any).
+  const routes = config.pageRoutes?.map((source) => new RegExp(source));
+  return {
+    blogSite: config.blogSite,
+    articlePattern: config.articlePattern,
+    trailingSlash: config.trailingSlash,
+    serviceOrigins: [...new Set([config.serviceOrigin, ...serviceOriginsSeen(config.siteId)])],
+    ...(routes ? { pages: { has: (key: string) => routeMatches(routes, key) } } : {}),
+  };
+}
+
+/**
  * Links inside the blog's pages that point at one of the service's articles go to the blog's page of that
  * article when the blog has it (the mapping the sitemap and the feed use); the rest is left as it is. Runs
  * as Astro middleware, so prerendered and on-demand pages get the same links, and a link written when the
@@ -55,8 +74,8 @@ export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
  */
 export async function rewriteArticleLinksResponse(response: Response, config: RouteConfig): Promise<Response> {
   if (response.body === null || config.blogSite === '' || !rewritable(response.headers)) return response;
-  const ctx = articleLinkContextOf(config);
-  // Without an articles loader the blog has no article pages of the service to send readers to.
+  const ctx = articleLinkContextOf(config) ?? onDemandContextOf(config);
+  // Without an articles loader nor a route that renders articles on demand, no page of the blog is an article's.
   if (ctx === undefined) return response;
   const onBlog = articleTargetOf(ctx);
   // Under `astro dev` the blog's pages are on the dev server, not at `site`: a link to one keeps its path only,

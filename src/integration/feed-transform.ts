@@ -23,7 +23,8 @@ import {
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf } from './article-links-response.js';
-import { articleLinkContextOf, blogPageServedOf, knownArticlesOf, noteFeedOrigins } from './known-articles.js';
+import { noteServiceOrigins } from '../loader/service-origins.js';
+import { articleLinkContextOf, blogPageServedOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
 import { memoLinkTarget } from './link-tags.js';
 import { forEachIndexPart, IndexPartsError, type PartLimits } from './index-parts.js';
@@ -295,7 +296,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
   const feedOrigins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  noteFeedOrigins(config.siteId, feedOrigins);
+  noteServiceOrigins(config.siteId, feedOrigins);
   const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   const onBlog = articleTargetOf(ctx);

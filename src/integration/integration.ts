@@ -202,9 +202,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
           injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
-        // It does nothing for a blog without feeds (no `site` to point links at).
-        if (route.sitemap !== false || route.rss !== false)
-          addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
+        // Links (nothing to point them at without `site`) and the cache of pages from the live loader's kept copies.
+        addMiddleware({ entrypoint: ROUTES.articleLinks, order: 'post' });
         injectInvalidateRoute(resolved.options.invalidate, config, injectRoute);
         usesAstroRss = projectDependencies(config.root).includes('@astrojs/rss');
         if (route.sitemap !== false && !sitemapAtBuildDone) {
@@ -284,13 +283,13 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // prerendered feed by them at the end), which no shape of a route can tell better.
         noArticleRoute = isBuild && !staticOutput && resolved.route.blogSite !== '' && !articleRouteFound;
         const blogPages = routes.filter((r) => r.type === 'page' && r.origin !== 'internal');
-        pageRoutes = isBuild ? blogPages.map((r) => r.patternRegex.source) : undefined;
+        const layout = resolved.route;
+        // An endpoint that renders articles' HTML serves them too (routeIsArticlePage).
+        const articleEndpoints = routes.filter((r) => r.type === 'endpoint' && routeIsArticlePage(r, layout));
+        pageRoutes = isBuild ? [...blogPages, ...articleEndpoints].map((r) => r.patternRegex.source) : undefined;
         parameterRoutes = blogPages.filter((r) => r.origin === 'project' && r.params.length > 0).map((r) => r.pattern);
         // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
         const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
-        // An endpoint that renders articles' HTML on demand serves them too (routeIsArticlePage).
-        const layout = resolved.route;
-        const articleEndpoints = routes.filter((r) => r.type === 'endpoint' && routeIsArticlePage(r, layout));
         onDemandPages = [...blogPages, ...articleEndpoints]
           .filter((r) => !r.isPrerendered && !catchAll(r))
           .map((r) => r.patternRegex.source);

@@ -1,5 +1,6 @@
 import { blogPageKey, pageKey, unpublishedKey, type ArticleLinkContext, type PageSet } from '../html/article-links.js';
 import { publishedCollections, type PublishedCollection } from '../loader/published-articles.js';
+import { serviceOriginsSeen } from '../loader/service-origins.js';
 import type { KnownArticles } from './feed-filter.js';
 import type { RouteConfig } from './route-config.js';
 
@@ -89,25 +90,6 @@ export function endpointHtmlPages(
   return outputFilesOf(outputs, dir, endpointRoutes).filter((file) => file.endsWith('.html'));
 }
 
-// The origins of the service's article links that a prerendered feed route saw: a static build without an
-// articles loader knows them from nowhere else, and sends the feed's links to articles it did not build back
-// there (settleBuiltFeeds). A global symbol, as the loaders' record: the routes' bundle and the integration may
-// be two copies of the package in the build's process.
-const FEED_ORIGINS = Symbol.for('astro-content-publisher.feed-origins');
-
-function feedOrigins(): Map<number, Set<string>> {
-  const global = globalThis as Record<symbol, unknown>;
-  if (!(global[FEED_ORIGINS] instanceof Map)) global[FEED_ORIGINS] = new Map<number, Set<string>>();
-  return global[FEED_ORIGINS] as Map<number, Set<string>>;
-}
-
-/** Records the origins of a feed of `siteId` (its channel's and items' links). */
-export function noteFeedOrigins(siteId: number, origins: readonly string[]): void {
-  const seen = feedOrigins().get(siteId) ?? new Set<string>();
-  for (const origin of origins) seen.add(origin);
-  feedOrigins().set(siteId, seen);
-}
-
 /**
  * Whether a route regex (without the base) matches a page key: with or without the trailing slash, or as an
  * HTML file (an article endpoint's `/blog/[slug].html`; the key has no `.html`).
@@ -146,7 +128,7 @@ export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly stri
     : config.articles;
   const pages = servedPagesOf(config);
   if (articles === undefined) {
-    const seen = feedOrigins().get(config.siteId) ?? [];
+    const seen = serviceOriginsSeen(config.siteId);
     return pages && { origins: [...new Set([config.serviceOrigin, ...seen, ...extraOrigins])], pages };
   }
   return {

@@ -26,6 +26,14 @@ export const cacheTags = {
   rss: (siteId: number): string => `publisher:site-${siteId}/rss`,
 } as const;
 
+/**
+ * Added to the cache hint of a copy the live loader served because the service did not answer: the integration's
+ * middleware then caches the page for at most `STALE_MAX_AGE_SECONDS`, not for the route's `maxAge` (an
+ * invalidation during an outage would otherwise put the old page back for a day). Not a tag of any site.
+ */
+export const STALE_TAG = 'publisher:stale';
+export const STALE_MAX_AGE_SECONDS = 60;
+
 export type ParsedCacheTag =
   { siteId: number; kind: 'site' | 'list' | 'sitemap' | 'rss' } | { siteId: number; kind: 'article'; slug: string };
 

@@ -10,12 +10,13 @@ import {
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, dataFromListItem, listItemOf, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
-import { cacheTags, parseCacheTag } from './cache-tags.js';
+import { cacheTags, parseCacheTag, STALE_MAX_AGE_SECONDS, STALE_TAG } from './cache-tags.js';
 import { callRefusal, TtlCache } from './live-guard.js';
 import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
 import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
+import { noteServiceOrigins } from './service-origins.js';
 
 /** The cache key of the unfiltered list, whose slugs are the known ones. */
 const KNOWN = JSON.stringify({});
@@ -40,11 +41,45 @@ type LiveEntryAnswer = {
   cacheHint: { tags: string[]; lastModified?: Date };
 } | null;
 
+/** How long a failed call is not sent again (its error, or the stale copy, answers meanwhile). */
+const FAILURE_PAUSE_MS = 10_000;
+
+/** A copy kept from an earlier answer, served because the service failed: tagged so it is not cached for long. */
+function staleCopy(answer: LiveEntryAnswer): Exclude<LiveEntryAnswer, null> | undefined {
+  if (answer === null) return undefined;
+  return { ...answer, cacheHint: { ...answer.cacheHint, tags: [...answer.cacheHint.tags, STALE_TAG] } };
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A warning on the server's log at most once a minute per kind: an outage must show there (readers see only a
+ * 503 or an old page), without a line per request.
+ */
+function throttledWarning(who: string): (kind: string, what: string, stale: boolean) => void {
+  const said = new Map<string, number>();
+  return (kind, what, stale) => {
+    const now = Date.now();
+    if (now - (said.get(kind) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+    said.set(kind, now);
+    if (said.size > 100) said.delete(said.keys().next().value as string);
+    console.warn(
+      `[astro-content-publisher] ${who}: ${what}. ${
+        stale
+          ? `Served the copy kept from before; with publisher() in the integrations, pages rendered from it are cached for at most ${STALE_MAX_AGE_SECONDS} s.`
+          : 'The page gets the error (a 503 is the usual answer).'
+      } Calls that fail are not sent again for ${FAILURE_PAUSE_MS / 1000} s.`,
+    );
+  };
+}
+
 /**
  * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages. Every uncached call is
  * one authenticated request of the owner's hourly budget, and anonymous visitors choose the slugs, so:
  * - a slug outside the known list (one list call, reused for `cacheSeconds`) is "not found" without a call;
- * - answers (found and not found) and lists are reused for `cacheSeconds`; a stale copy beats an error;
+ * - answers (found and not found) and lists are reused for `cacheSeconds`; a stale copy beats an error (tagged
+ *   `STALE_TAG`: the integration caches its page for a minute at most), a failed call is not sent again for
+ *   10 s, and a reader of an uncached page waits for the call another reader sent;
  * - no call when the last X-RateLimit-Remaining seen is at or below `reserve`, nor while a 429's
  *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
@@ -104,6 +139,20 @@ export function liveArticlesLoader(
     }
   });
   const inFlight = new Map<string, Promise<ArticleListItem[]>>();
+  // One detail call per slug at a time: a burst of readers of an uncached page waits for the same answer.
+  const entriesInFlight = new Map<string, Promise<LiveEntryAnswer>>();
+  // A call that failed is not sent again for FAILURE_PAUSE_MS: while the service is down, every uncached view
+  // would otherwise send one (two, with the client's retry) for the same error.
+  const failures = new Map<string, { at: number; error: unknown }>();
+  const recentFailure = (key: string): unknown => {
+    const failure = failures.get(key);
+    return failure !== undefined && Date.now() - failure.at < FAILURE_PAUSE_MS ? failure.error : undefined;
+  };
+  const failed = (key: string, error: unknown): void => {
+    failures.set(key, { at: Date.now(), error });
+    if (failures.size > 1_000) failures.delete(failures.keys().next().value as string);
+  };
+  const warn = throttledWarning(`liveArticlesLoader (site ${opts.siteId})`);
   let blockedUntil = 0;
 
   /** Sends one call if the gate is open; records what the service said about the window. */
@@ -129,26 +178,43 @@ export function liveArticlesLoader(
     }
   };
 
-  /** The list for a query: reused while fresh, one call at a time per query, the stale copy on failure. */
-  const list = async (query: ArticleQuery): Promise<ArticleListItem[]> => {
+  /**
+   * The list for a query: reused while fresh, one call at a time per query, the stale copy on failure (with the
+   * failure: an entry missing from a stale list may have been published since).
+   */
+  const list = async (query: ArticleQuery): Promise<{ items: ArticleListItem[]; failure?: unknown }> => {
     const key = JSON.stringify(query);
     const cached = lists.get(key);
-    if (cached?.fresh) return cached.value;
+    if (cached?.fresh) return { items: cached.value };
     let pending = inFlight.get(key);
-    if (!pending) {
+    const paused = recentFailure(`list ${key}`);
+    if (!pending && paused === undefined) {
       pending = call('GET /api/v1/sites/<id>/articles/', async () =>
         (await connect()).articles(opts.siteId, query),
       ).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     try {
+      if (pending === undefined) throw paused;
       const items = (await pending).map((item) => safeEntryData(item, apiKey));
       lists.set(key, items);
-      return items;
+      return { items };
     } catch (error) {
-      if (cached) return cached.value;
+      if (pending !== undefined) failed(`list ${key}`, error);
+      warn(`list ${describe(error)}`, `the article list failed: ${describe(error)}`, cached !== undefined);
+      if (cached) return { items: cached.value, failure: error };
       throw error;
     }
+  };
+
+  /** fetchEntry, one call per slug at a time (readers of one uncached page share it). */
+  const fetchEntryOnce = (slug: string): Promise<LiveEntryAnswer> => {
+    let pending = entriesInFlight.get(slug);
+    if (!pending) {
+      pending = fetchEntry(slug).finally(() => entriesInFlight.delete(slug));
+      entriesInFlight.set(slug, pending);
+    }
+    return pending;
   };
 
   const fetchEntry = async (slug: string): Promise<LiveEntryAnswer> => {
@@ -158,6 +224,8 @@ export function liveArticlesLoader(
       );
       const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
+      // The site's domain on the service: links to its articles in the blog's pages point at the blog (the middleware).
+      if (url && URL.canParse(url)) noteServiceOrigins(siteId, [new URL(url).origin]);
       const { html, headings } = sanitizeArticle(content, {
         ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
         ...(url ? { articleUrl: url } : {}),
@@ -189,15 +257,16 @@ export function liveArticlesLoader(
             limit: filter?.limit ?? opts.limit,
           }).filter(([, v]) => v !== undefined),
         );
-        const items = await list(query);
+        const { items, failure } = await list(query);
         // No tag per entry: Astro merges the entries' tags into the page's, and a list of 1,000 articles would
         // send 1,000 tags (beyond what CDNs accept in one header). The list tag is invalidated on any change.
         const entries = items.map((item) => ({ id: item.slug, data: dataFromListItem(item) }));
         const newest = items.map((i) => toDate(i.published_at)?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+        const tags = [cacheTags.site(siteId), cacheTags.list(siteId)];
         return {
           entries,
           cacheHint: {
-            tags: [cacheTags.site(siteId), cacheTags.list(siteId)],
+            tags: failure === undefined ? tags : [...tags, STALE_TAG],
             ...(newest ? { lastModified: new Date(newest) } : {}),
           },
         };
@@ -212,12 +281,29 @@ export function liveArticlesLoader(
       try {
         // The known slugs (every status: the unfiltered list) answer unknown slugs without a call.
         const known = await list({}); // cached under KNOWN
-        if (!known.some((item) => item.slug === slug)) return undefined;
-        const answer = await fetchEntry(slug);
+        if (!known.items.some((item) => item.slug === slug)) {
+          // A stale list cannot say a slug is not published: it may be newer than the list. An error, not a 404.
+          if (known.failure !== undefined) throw known.failure;
+          return undefined;
+        }
+        const paused = recentFailure(`entry ${slug}`);
+        if (paused !== undefined) throw paused;
+        let answer: LiveEntryAnswer;
+        try {
+          answer = await fetchEntryOnce(slug);
+        } catch (error) {
+          failed(`entry ${slug}`, error);
+          throw error;
+        }
         answers.set(slug, answer);
         return answer ?? undefined;
       } catch (error) {
-        if (cached) return cached.value ?? undefined;
+        warn(
+          `entry ${describe(error)}`,
+          `the article "${slug}" could not be loaded: ${describe(error)}`,
+          cached !== undefined,
+        );
+        if (cached) return staleCopy(cached.value);
         return { error: error as PublisherError };
       }
     },

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import node from '@astrojs/node';
 import { memoryCache } from 'astro/config';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { createClient } from '../../src/client/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -189,5 +189,68 @@ describe('route caching: on-demand article pages, invalidated by tag (@astrojs/n
     expect(calls()).toEqual({ detail: 1, list: 1, authenticated: 2 });
     for (const path of ['/sitemap.xml', '/rss.xml']) expect((await get(path)).cache, path).toBe('MISS');
     expect((await get('/rss.xml')).text).toContain('Edited upstream');
+  });
+  const invalidate = (tags: string[]) =>
+    fetch(`${blog}/_publisher/invalidate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ tags }),
+    });
+
+  it("links to the service's articles in a page point at the blog's pages (no articles loader: the live route serves them)", async () => {
+    const page = await get(`/blog/${slugs[2]}/`);
+    expect(page.status).toBe(200);
+    const links = [...page.text.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((href) => href?.startsWith('https://pro-blog.example.com/blog/'))).toEqual([]);
+    expect(links.some((href) => href?.startsWith('https://blog.example.com/blog/'))).toBe(true);
+  });
+
+  it('readers of an uncached page share one detail call', async () => {
+    const slug = slugs[3]!;
+    expect((await invalidate([`publisher:site-12:${slug}`])).status).toBe(200);
+    sim.resetStats();
+    const pages = await Promise.all(Array.from({ length: 8 }, () => get(`/blog/${slug}/`)));
+    expect(pages.every((page) => page.status === 200)).toBe(true);
+    expect(calls().detail).toBe(1);
+  });
+
+  it('an invalidation during an outage: the kept copy is served but cached for a minute at most; then the page answers as the service does', async () => {
+    const slug = slugs[4]!;
+    expect((await get(`/blog/${slug}/`)).cache).toMatch(/MISS|HIT/);
+    // Unpublished while the API fails: the page's invalidation arrives, the next render gets no answer.
+    await admin(sim.url, 'DELETE', `articles/12/${slug}`);
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/v1/*', status: 503 });
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: unknown) => void warnings.push(String(message));
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      expect((await invalidate([`publisher:site-12:${slug}`, 'publisher:site-12/articles'])).status).toBe(200);
+      sim.resetStats();
+      const stale = await get(`/blog/${slug}/`);
+      expect(stale.status).toBe(200);
+      expect(stale.cache).toBe('MISS');
+      expect((await get(`/blog/${slug}/`)).cache).toBe('HIT');
+      // A page published meanwhile is not known to the kept list: an error (503), not "not found" (404).
+      await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Outage day', slug: 'outage-day' });
+      expect((await get('/blog/outage-day/')).status).toBe(503);
+      expect((await get('/blog/outage-day/')).status).toBe(503);
+      // Failed calls are not sent again at once (each one the client retries once).
+      expect(calls().list).toBeLessThanOrEqual(2);
+      expect(warnings.join('\n')).toMatch(/liveArticlesLoader \(site 12\).*Served the copy kept from before/);
+      expect(warnings.join('\n')).not.toContain(sim.tokens.pro);
+
+      // The service is back; a minute later the kept copy's page has left the cache and answers 404.
+      await admin(sim.url, 'DELETE', 'faults');
+      vi.setSystemTime(Date.now() + 61_000);
+      const gone = await get(`/blog/${slug}/`);
+      expect(gone.status).toBe(404);
+      expect((await get('/blog/outage-day/')).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+      console.warn = warn;
+      await admin(sim.url, 'DELETE', 'faults');
+    }
   });
 });
