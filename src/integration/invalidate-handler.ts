@@ -73,7 +73,10 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
   const token = deps.token?.trim();
   if (token === undefined || token.length < MIN_TOKEN_LENGTH)
     return json(503, {
-      error: `Invalidation is not configured: set ${INVALIDATE_TOKEN_ENV} (a random secret of at least ${MIN_TOKEN_LENGTH} characters) in the server's environment.`,
+      error:
+        token === undefined || token === ''
+          ? `Invalidation is not configured: set ${INVALIDATE_TOKEN_ENV} (a random secret of at least ${MIN_TOKEN_LENGTH} characters) in the server's environment.`
+          : `Invalidation is refused: ${INVALIDATE_TOKEN_ENV} is set but shorter than ${MIN_TOKEN_LENGTH} characters (guessable). Set a random secret of at least ${MIN_TOKEN_LENGTH} characters on the server and where watch runs.`,
     });
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.headers.get('authorization') ?? '');
   if (!match)

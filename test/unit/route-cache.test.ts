@@ -141,7 +141,7 @@ describe('the invalidation endpoint', () => {
   it('refusals: no token configured 503, none sent 401, another 403, not POST 405; nothing invalidated', async () => {
     const cases = [
       [await run(post({ tags: ['t'] }), { token: undefined }), 503],
-      [await run(post({ tags: ['t'] }), { token: 'short' }), 503],
+      [await run(post({ tags: ['t'] }), { token: 'tiny-secret' }), 503],
       [await run(post({ tags: ['t'] }, {})), 401],
       [await run(post({ tags: ['t'] }, { authorization: `Basic ${btoa(`u:${TOKEN}`)}` })), 401],
       [await run(post({ tags: ['t'] }, { authorization: `Bearer ${TOKEN}x` })), 403],
@@ -155,6 +155,10 @@ describe('the invalidation endpoint', () => {
       expect(result.purged).toEqual([]);
     }
     expect(cases[2][0].headers.get('www-authenticate')).toBe('Bearer realm="astro-content-publisher"');
+    expect(cases[0][0].text).toContain('Invalidation is not configured: set PUBLISHER_INVALIDATE_TOKEN');
+    // Set, but too short: said as such, not "not configured".
+    expect(cases[1][0].text).toContain('PUBLISHER_INVALIDATE_TOKEN is set but shorter than 16 characters');
+    expect(cases[1][0].text).not.toContain('tiny-secret');
   });
 
   it('400 for a body that is not { tags: [...] }, 413 past 64 KB; nothing invalidated', async () => {
