@@ -18,6 +18,13 @@ interface ErrorShape {
   hint?: string;
 }
 
+const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
+
+/** The client's message without its trailing hint (written for code), so the CLI can give its own. */
+function withoutHint(e: ErrorShape): string {
+  return e.hint && e.message.endsWith(e.hint) ? e.message.slice(0, -e.hint.length).trimEnd() : e.message;
+}
+
 /** The one line printed on stderr (without the `content-publisher:` prefix). */
 export function errorLine(error: unknown): string {
   if (!(error instanceof Error)) return `unexpected failure: ${String(error)}`;
@@ -35,8 +42,15 @@ export function errorLine(error: unknown): string {
     return `${e.status}: ${e.hint ?? ''}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
+    const kind = e.code === 'timeout' ? 'timeout' : 'network error';
+    // generate is not idempotent: without its answer, the article may still have been published.
+    const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
+    // (The client's hint says so unless the connection was refused: then nothing reached the service.)
+    if (site !== undefined && e.hint?.includes('may already have')) {
+      return `${kind}: ${withoutHint(e)} The service may already have generated and published the article (and used one quota unit or credit): check \`content-publisher articles ${site}\` before running generate again.`;
+    }
     // The client's message already says which URL to check.
-    return `${e.code === 'timeout' ? 'timeout' : 'network error'}: ${e.message}`;
+    return `${kind}: ${e.message}`;
   }
   if (e.code === 'invalid_option') return e.message;
   return `unexpected failure: ${e.message}`;

@@ -32,6 +32,7 @@ export async function postJson<S extends z.ZodType>(
   body: unknown,
   schema: S,
   timeoutOption: 'timeoutMs' | 'generateTimeoutMs' = 'timeoutMs',
+  inDoubtHint?: string,
 ): Promise<z.output<S>> {
   const timeoutMs = timeoutOption === 'generateTimeoutMs' ? ctx.generateTimeoutMs : ctx.timeoutMs;
   const response = await ctx.transport.request({
@@ -42,6 +43,7 @@ export async function postJson<S extends z.ZodType>(
     timeoutMs,
     timeoutOption,
     accept: 'application/json',
+    ...(inDoubtHint !== undefined && { inDoubtHint }),
   });
   return parseJsonResponse({ method: 'POST', path }, response, schema);
 }

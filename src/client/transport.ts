@@ -33,6 +33,11 @@ export interface TransportRequest {
   okStatuses?: readonly number[];
   /** The option that caps this body's size. @default 'maxResponseBytes' */
   sizeOption?: 'maxResponseBytes' | 'maxFeedBytes';
+  /**
+   * For a call that changes something (generate): what to do when it got no complete answer, since the
+   * service may have done it anyway. Replaces the "retry" advice of a timeout or a broken connection.
+   */
+  inDoubtHint?: string;
 }
 
 export interface TransportResponse {
@@ -65,6 +70,15 @@ function apiMessageOf(text: string): string | undefined {
     // An HTML error page from a proxy carries no service message.
   }
   return undefined;
+}
+
+/** Connection errors raised before the request left this machine: the service never saw it. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function neverSent(error: unknown): boolean {
+  const cause = (error as { cause?: unknown })?.cause;
+  const code = (cause as { code?: unknown })?.code ?? (error as { code?: unknown })?.code;
+  return typeof code === 'string' && NEVER_SENT.has(code);
 }
 
 function causeText(error: unknown): string {
@@ -172,7 +186,10 @@ export function createTransport(options: ResolvedClientOptions): Transport {
         };
       }
       if (timeout.aborted) {
-        const hint = `Retry later, or raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms).`;
+        const raise = `raise \`${request.timeoutOption ?? 'timeoutMs'}\` (now ${request.timeoutMs} ms)`;
+        const hint = request.inDoubtHint
+          ? `${request.inDoubtHint} If the service needs longer, ${raise}.`
+          : `Retry later, or ${raise}.`;
         const message = `[${method}] ${path}: no complete response within ${request.timeoutMs} ms. ${hint}`;
         log('debug', `${method} ${path} -> timeout after ${request.timeoutMs} ms`);
         return {
@@ -183,7 +200,10 @@ export function createTransport(options: ResolvedClientOptions): Transport {
       }
       if (options.signal?.aborted) throw options.signal.reason;
       const detail = redact(causeText(error));
-      const hint = `Check that the service at ${base.origin} is reachable (baseUrl), then retry.`;
+      const hint =
+        request.inDoubtHint && !neverSent(error)
+          ? request.inDoubtHint
+          : `Check that the service at ${base.origin} is reachable (baseUrl), then retry.`;
       log('debug', `${method} ${path} -> network error: ${detail}`);
       return {
         ok: false,

@@ -255,6 +255,20 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       line: /^content-publisher: 402: The monthly article quota and the credits are used up: buy credits or wait for the first day of the month\. \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
     },
     {
+      name: 'generate: connection lost after the request (the article may exist)',
+      code: 11,
+      args: ['generate', '12', '--topic', 'x', '--yes'],
+      fault: { route: 'POST /api/v1/sites/:id/generate/', drop: 'mid-body', times: 1 },
+      line: /^content-publisher: network error: \[POST\] \/api\/v1\/sites\/12\/generate\/: network error: .*\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\.$/m,
+    },
+    {
+      name: 'generate: connection dropped before the headers',
+      code: 11,
+      args: ['generate', '12', '--topic', 'x', '--yes'],
+      fault: { route: 'POST /api/v1/sites/:id/generate/', drop: 'before-headers', times: 1 },
+      line: /^content-publisher: network error: .* check `content-publisher articles 12` before running generate again\.$/m,
+    },
+    {
       name: '404 another site',
       code: 7,
       args: ['articles', '21'],

@@ -90,6 +90,35 @@ describe('POST is never retried', () => {
   });
 });
 
+describe('generate without a complete answer: the article may exist', () => {
+  const inDoubt =
+    'The service may already have generated and published the article (and used one quota unit or credit): check `client.articles(12)` for it before retrying.';
+
+  it('a connection dropped before the headers or mid-body, and a timeout, say to check articles() first', async () => {
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', drop: 'before-headers', times: 1 });
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', drop: 'mid-body', times: 1 });
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', delayMs: 3000, times: 1 });
+    const client = proClient(sim(), { generateTimeoutMs: 300 });
+    const before = (await client.articles(12)).length;
+    for (const expected of [NetworkError, NetworkError, TimeoutError]) {
+      const error = (await rejection(client.generate(12, { topic: 'in doubt' }))) as NetworkError | TimeoutError;
+      expect(error).toBeInstanceOf(expected);
+      expect(error.hint).toContain(inDoubt);
+      expect(error.message).toContain(inDoubt);
+      expect(error.message).not.toMatch(/then retry|Retry later/);
+    }
+    // The service did generate: the simulator drops the connection after the handler ran.
+    expect((await client.articles(12)).length).toBeGreaterThanOrEqual(before + 2);
+  });
+
+  it('a refused connection (nothing sent) keeps the plain advice', async () => {
+    const client = createClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'btb_x' });
+    const error = (await rejection(client.generate(12, { topic: 'x' }))) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.hint).toMatch(/is reachable \(baseUrl\), then retry\.$/);
+  });
+});
+
 describe('5xx and network failures on GET', () => {
   it('retries at most `retries` times, then throws', async () => {
     await fault(sim(), { route: 'GET /api/v1/sites/', status: 503 });
@@ -171,7 +200,7 @@ describe('timeouts', () => {
     const client = proClient(sim(), { timeoutMs: 100, generateTimeoutMs: 300 });
     const { ms, error } = await timed(() => client.generate(12, { topic: 'slow' }));
     expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).hint).toContain('`generateTimeoutMs` (now 300 ms)');
+    expect((error as TimeoutError).hint).toContain('raise `generateTimeoutMs` (now 300 ms)');
     expect(ms).toBeGreaterThanOrEqual(290);
     expect(ms).toBeLessThan(2500);
   });

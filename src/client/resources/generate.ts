@@ -50,5 +50,9 @@ export async function generate(ctx: ResourceContext, siteId: number, body: Gener
   // The two descriptions of the API name this field differently: send both names with the same value,
   // so the request means the same thing to a service following either description.
   const sent = kind === undefined ? { ...body } : { ...body, type: kind, article_type: kind };
-  return postJson(ctx, `/api/v1/sites/${siteId}/generate/`, sent, generateResultSchema, 'generateTimeoutMs');
+  // Not idempotent: an answer lost on the way back does not mean nothing was generated.
+  const inDoubt =
+    `The service may already have generated and published the article (and used one quota unit or credit): ` +
+    `check \`client.articles(${siteId})\` for it before retrying.`;
+  return postJson(ctx, `/api/v1/sites/${siteId}/generate/`, sent, generateResultSchema, 'generateTimeoutMs', inDoubt);
 }
