@@ -33,6 +33,8 @@ export class CommandContext {
   private apiKey: string | undefined;
   private keyLoaded = false;
   private clientInstance: Client | undefined;
+  /** Aborts the client's requests in flight (Ctrl-C during generate). */
+  private readonly requests = new AbortController();
 
   constructor(
     readonly io: CliIo,
@@ -100,6 +102,11 @@ export class CommandContext {
     return this.apiKey;
   }
 
+  /** Aborts the requests of `client()` in flight: they reject with `reason`. */
+  abortRequests(reason: Error): void {
+    this.requests.abort(reason);
+  }
+
   /** The client for authenticated commands (a missing key fails at the first call, with exit code 4). */
   async client(): Promise<Client> {
     if (this.clientInstance) return this.clientInstance;
@@ -108,6 +115,7 @@ export class CommandContext {
       baseUrl: this.baseUrl(),
       ...(apiKey !== undefined && { apiKey }),
       userAgent: 'content-publisher-cli',
+      signal: this.requests.signal,
       // Warnings (retries, a fallback) always show; request-level debug lines only with --verbose.
       logger: {
         warn: (message: string) => this.log(message),

@@ -18,6 +18,8 @@ export const EXIT = {
   badResponse: 12,
   triggerFailed: 13,
   badRequest: 14,
+  /** Ctrl-C (SIGINT) stopped the wait for an answer: 128 + 2, as a shell reports it. */
+  interrupted: 130,
 } as const satisfies Record<string, number>;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,10 +1,11 @@
 /**
  * Elapsed seconds on stderr while a long call runs (generate takes 60 to 120 s): rewritten in place on a
- * terminal, one line every 15 s otherwise (CI logs should not fill with carriage returns).
+ * terminal, one line every 15 s otherwise (CI logs should not fill with carriage returns). The returned
+ * function ends the line, once: "done in N s", or "interrupted after N s" when told so.
  */
 import type { OutStream } from './context.js';
 
-export function startProgress(stderr: OutStream, label: string): () => void {
+export function startProgress(stderr: OutStream, label: string): (outcome?: 'done' | 'interrupted') => void {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1_000);
   const tty = stderr.isTTY === true;
@@ -16,8 +17,13 @@ export function startProgress(stderr: OutStream, label: string): () => void {
     tty ? 1_000 : 15_000,
   );
   timer.unref();
-  return () => {
+  let ended = false;
+  return (outcome = 'done') => {
+    if (ended) return;
+    ended = true;
     clearInterval(timer);
-    stderr.write(`${tty ? '\r' : ''}${label}: done in ${seconds()} s\n`);
+    const end = outcome === 'done' ? `done in ${seconds()} s` : `interrupted after ${seconds()} s`;
+    // On a terminal: back to the line's start and clear it (a ^C echo may follow the count).
+    stderr.write(`${tty ? '\r\x1b[2K' : ''}${label}: ${end}\n`);
   };
 }

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { BIN, cleanEnv, waitFor } from './run-cli.js';
+import { admin, BIN, cleanEnv, waitFor } from './run-cli.js';
 
 let sim: Simulator;
 
@@ -46,4 +46,27 @@ it('generate: asks on a terminal; "n" spends nothing (exit 3), "y" generates wit
   expect(yes.screen).toMatch(/Generating on site 12… 1 s/);
   expect(yes.screen).toMatch(/Post count: \d+/);
   expect(sim.stats().routes['POST /api/v1/sites/:id/generate/']).toEqual({ 200: 1 });
+});
+
+it('generate: Ctrl-C while it waits ends the progress line and says the article may still be published (exit 130)', async () => {
+  sim.resetStats();
+  // Published at once, answered 5 s later: the interrupt lands while the service is still answering.
+  await admin(sim.url, 'POST', 'faults', { route: 'POST /api/v1/sites/:id/generate/', delayMs: 5_000, times: 1 });
+  const child = spawn('script', ['-qec', `node ${BIN} generate 12 --topic "Interrupted" --yes`, '/dev/null'], {
+    env: cleanEnv({ PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  await waitFor(() => screen.includes('Generating on site 12… 1 s'), 15_000, 'the progress line');
+  // What the terminal sends on Ctrl-C: its line discipline turns it into SIGINT for the CLI.
+  child.stdin.write('\x03');
+  expect(await closed).toBe(130);
+  expect(screen).toMatch(/\r\x1b\[2KGenerating on site 12: interrupted after \d+ s\r?\n/);
+  expect(screen).toMatch(
+    /Interrupted: the service may still generate and publish the article \(and use one quota unit or credit\): check `content-publisher articles 12` before running generate again\./,
+  );
+  expect(screen).not.toMatch(/Post count/);
+  await admin(sim.url, 'DELETE', 'faults');
 });

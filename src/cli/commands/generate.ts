@@ -74,6 +74,10 @@ export const generateCommand: CommandSpec = {
     }
 
     const stop = startProgress(context.io.stderr, `Generating on site ${site}`);
+    // Ctrl-C stops the wait, not the service: say so. A second Ctrl-C has no listener and ends at once.
+    const interrupted = new Error('interrupted');
+    const onSigint = () => context.abortRequests(interrupted);
+    process.once('SIGINT', onSigint);
     let result;
     try {
       result = await client.generate(site, {
@@ -84,7 +88,16 @@ export const generateCommand: CommandSpec = {
         ...(language !== undefined && { language }),
         ...(keywords !== undefined && { keywords }),
       });
+    } catch (error) {
+      if (error !== interrupted) throw error;
+      stop('interrupted');
+      context.log(
+        `Interrupted: the service may still generate and publish the article (and use one quota unit or credit): ` +
+          `check \`content-publisher articles ${site}\` before running generate again.`,
+      );
+      return EXIT.interrupted;
     } finally {
+      process.off('SIGINT', onSigint);
       stop();
     }
     return printResult(
