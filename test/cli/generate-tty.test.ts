@@ -63,7 +63,9 @@ it('generate: Ctrl-C while it waits ends the progress line and says the article 
   // What the terminal sends on Ctrl-C: its line discipline turns it into SIGINT for the CLI.
   child.stdin.write('\x03');
   expect(await closed).toBe(130);
-  expect(screen).toMatch(/\r\x1b\[2KGenerating on site 12: interrupted after \d+ s\r?\n/);
+  // Back to the line's start and cleared (ESC [2K), then the end of the progress line.
+  expect(screen).toContain('\r\u001b[2KGenerating on site 12: interrupted after ');
+  expect(screen).toMatch(/Generating on site 12: interrupted after \d+ s\r?\n/);
   expect(screen).toMatch(
     /Interrupted: the service may still generate and publish the article \(and use one quota unit or credit\): check `content-publisher articles 12` before running generate again\./,
   );
