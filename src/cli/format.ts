@@ -42,6 +42,26 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): str
   return `${[header, ...cells.map(line)].join('\n')}\n`;
 }
 
+/**
+ * A table of records whose fields are not known in advance: one column per field, in order of first
+ * appearance; objects and arrays shown as JSON.
+ */
+export function recordTable(rows: ReadonlyArray<Record<string, unknown>>): string {
+  const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return table(
+    rows,
+    names.map((name) => ({
+      header: name.toUpperCase(),
+      value: (row: Record<string, unknown>): Cell => {
+        const value = row[name];
+        return value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)
+          ? (value as Cell)
+          : JSON.stringify(value);
+      },
+    })),
+  );
+}
+
 /** `label: value` lines with the values aligned. */
 export function keyValues(pairs: ReadonlyArray<readonly [string, Cell]>): string {
   const width = Math.max(0, ...pairs.map(([label]) => label.length));

@@ -61,8 +61,16 @@ export function parseJsonBody(call: Call, response: TransportResponse): unknown 
   }
 }
 
-function fail(call: Call, response: TransportResponse, fieldPath: string, problem: string): never {
+/** Throws the ResponseFormatError for `problem` (which says what was expected and what came). */
+export function fail(call: Call, response: TransportResponse, fieldPath: string, problem: string): never {
   throw formatError(call, response, fieldPath, problem);
+}
+
+/** What a JSON value is, for a message: `an array`, `a string`, `null`, `an object`. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 export function validateBody<S extends z.ZodType>(

@@ -202,6 +202,74 @@ describe('success: tables, --json and exit code 0', () => {
   });
 });
 
+describe('shapes API.md leaves open: what came is shown, nothing invented', () => {
+  beforeEach(async () => {
+    await admin(sim.url, 'DELETE', 'faults');
+  });
+  const snapshotRoute = 'POST /api/v1/sites/:id/keywords/snapshot/';
+  const keywordsRoute = 'GET /api/v1/sites/:id/keywords/';
+  const digestRoute = 'GET /api/v1/sites/:id/digest/weekly/';
+
+  it('snapshot: an empty body, a bare array, an unknown object', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: snapshotRoute, body: 'empty', times: 1 });
+    const empty = await cli(['snapshot', '12']);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(
+      /^Snapshot requested; the service's answer reports no positions \(empty\)\. `content-publisher keywords 12` shows the positions\.$/m,
+    );
+    expect(empty.stdout).not.toMatch(/Updated/);
+
+    await admin(sim.url, 'POST', 'faults', {
+      route: snapshotRoute,
+      json: [{ keyword: 'astro', position: 3 }],
+      times: 1,
+    });
+    const bare = await cli(['snapshot', '12']);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Updated: 1 keyword position$/m);
+    expect(bare.stdout).toMatch(/^astro +3 /m);
+
+    await admin(sim.url, 'POST', 'faults', { route: snapshotRoute, json: { status: 'queued' }, times: 2 });
+    const queued = await cli(['snapshot', '12']);
+    expect(queued.code).toBe(0);
+    expect(queued.stdout).toMatch(/the service answered \(no positions in it\):\n\{\n {2}"status": "queued"\n\}/);
+    expect(queued.stdout).not.toMatch(/Updated/);
+    expect(JSON.parse((await cli(['snapshot', '12', '--json'])).stdout)).toEqual({ status: 'queued' });
+  });
+
+  it('keywords: another wrapper and other field names are shown as they came; an ambiguous body names what was expected', async () => {
+    await admin(sim.url, 'POST', 'faults', {
+      route: keywordsRoute,
+      json: { site: 12, keywords: [{ term: 'astro blog', rank: 4 }] },
+      times: 1,
+    });
+    const other = await cli(['keywords', '12']);
+    expect(other.code).toBe(0);
+    expect(other.stdout).toMatch(/^TERM +RANK\nastro blog +4$/m);
+
+    await admin(sim.url, 'POST', 'faults', { route: keywordsRoute, json: { a: [], b: [] }, times: 1 });
+    const ambiguous = await cli(['keywords', '12']);
+    expect(ambiguous.code).toBe(12);
+    expect(ambiguous.stderr).toMatch(
+      /expected the tracked keywords as an array of records, or an object holding one such array \(like `results`\); got an object with several arrays \(a, b\)/,
+    );
+  });
+
+  it('digest: other fields are shown, not refused', async () => {
+    await admin(sim.url, 'POST', 'faults', { route: digestRoute, json: { summary: 'quiet week', posts: 2 }, times: 1 });
+    const other = await cli(['digest', '12']);
+    expect(other.code).toBe(0);
+    expect(other.stdout).toMatch(/^Weekly digest:\n\{\n {2}"summary": "quiet week",\n {2}"posts": 2\n\}$/m);
+    expect(other.stderr).toBe('');
+
+    await admin(sim.url, 'POST', 'faults', { route: digestRoute, drift: { add: { mood: 'calm' } }, times: 1 });
+    const extra = await cli(['digest', '12']);
+    expect(extra.code).toBe(0);
+    expect(extra.stdout).toMatch(/^week: +\d{4}-W\d{2}$/m);
+    expect(extra.stdout).toMatch(/^Other fields:\n\{\n[\s\S]* {2}"mood": "calm"\n\}$/m);
+  });
+});
+
 describe('errors: one line with the hint, a distinct exit code per class', () => {
   beforeEach(async () => {
     await admin(sim.url, 'DELETE', 'faults');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, NotFoundError } from '../../src/client/index.js';
-import { proClient, rejection, routeCounts, simulator } from './helpers.js';
+import { createClient, NotFoundError, ResponseFormatError } from '../../src/client/index.js';
+import { fault, proClient, rejection, routeCounts, simulator } from './helpers.js';
 import { useSimulator } from './setup.js';
 
 const sim = useSimulator();
@@ -134,6 +134,39 @@ describe('authenticated endpoints', () => {
     expect(digest.week).toEqual(expect.any(String));
     expect(Array.isArray(digest.position_movements)).toBe(true);
     expect(Array.isArray(digest.alerts)).toBe(true);
+  });
+
+  it('keywords(), snapshot(), digest(): the shapes the API document leaves open are read, not refused', async () => {
+    const client = proClient(sim());
+    await fault(sim(), { route: 'GET /api/v1/sites/:id/keywords/', json: { keywords: [{ term: 'a' }] }, times: 1 });
+    expect(await client.keywords(12)).toEqual([{ term: 'a' }]);
+    await fault(sim(), { route: 'GET /api/v1/sites/:id/keywords/', json: { count: 1 }, times: 1 });
+    const none = (await rejection(client.keywords(12))) as ResponseFormatError;
+    expect(none).toBeInstanceOf(ResponseFormatError);
+    expect(none.message).toContain(
+      'expected the tracked keywords as an array of records, or an object holding one such array (like `results`); got an object with no array (fields: count)',
+    );
+    await fault(sim(), { route: 'GET /api/v1/sites/:id/keywords/', json: { keywords: [{ position: 'x' }] }, times: 1 });
+    expect(await rejection(client.keywords(12))).toMatchObject({ fieldPath: 'keywords[0].position' });
+
+    const snapshotRoute = 'POST /api/v1/sites/:id/keywords/snapshot/';
+    await fault(sim(), { route: snapshotRoute, body: 'empty', times: 1 });
+    expect(await client.snapshot(12)).toEqual({});
+    await fault(sim(), { route: snapshotRoute, json: [{ keyword: 'k', position: 2 }], times: 1 });
+    expect(await client.snapshot(12)).toEqual({ results: [{ keyword: 'k', position: 2 }] });
+    await fault(sim(), { route: snapshotRoute, json: { status: 'queued' }, times: 1 });
+    expect(await client.snapshot(12)).toEqual({ status: 'queued' });
+    await fault(sim(), { route: snapshotRoute, json: 'done', times: 1 });
+    expect((await rejection(client.snapshot(12))).message).toContain(
+      'expected a JSON object or an array of keyword records; got a string',
+    );
+
+    await fault(sim(), {
+      route: 'GET /api/v1/sites/:id/digest/weekly/',
+      json: { summary: 'quiet', score: '80' },
+      times: 1,
+    });
+    expect(await client.digest(12)).toEqual({ summary: 'quiet', score: '80' });
   });
 
   it('concurrency: never more requests in flight than the cap', async () => {

@@ -1,13 +1,18 @@
 /** `keywords`, `snapshot` and `digest`: a site's tracked keyword positions and its weekly digest. */
 import { siteArgument } from '../args.js';
 import type { CommandSpec } from '../command.js';
-import { keyValues, list, table, type Column } from '../format.js';
+import { json, keyValues, list, recordTable, table, type Column } from '../format.js';
 import { printResult } from '../result.js';
 
 type KeywordRow = Record<string, unknown>;
 
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** A value of a field whose shape is open: as is when scalar, else as JSON. */
+const shown = (value: unknown) =>
+  value === undefined || value === null || typeof value === 'string' || typeof value === 'number'
+    ? value
+    : JSON.stringify(value);
 
 /** Positive = moved up (a smaller position number is better). */
 function movement(row: KeywordRow): string | undefined {
@@ -42,6 +47,12 @@ const MOVEMENT_COLUMNS: Column<KeywordRow>[] = [
   { header: 'URL', value: (r) => str(r.url), max: 60 },
 ];
 
+/** The known columns when the records carry those fields; else every field the records have (not rows of dashes). */
+function keywordTable(rows: KeywordRow[]): string {
+  const known = rows.some((row) => str(row.keyword) !== undefined || num(row.position) !== undefined);
+  return rows.length === 0 || known ? table(rows, KEYWORD_COLUMNS) : recordTable(rows);
+}
+
 export const keywordsCommand: CommandSpec = {
   name: 'keywords',
   summary: "a site's tracked keywords with their last known positions",
@@ -52,7 +63,7 @@ export const keywordsCommand: CommandSpec = {
   async run(context, args) {
     const site = siteArgument(args, 'keywords');
     const keywords = await (await context.client()).keywords(site);
-    return printResult(context, keywords, (rows) => table(rows as unknown as KeywordRow[], KEYWORD_COLUMNS));
+    return printResult(context, keywords, (rows) => keywordTable(rows as unknown as KeywordRow[]));
   },
 };
 
@@ -67,8 +78,16 @@ export const snapshotCommand: CommandSpec = {
     const site = siteArgument(args, 'snapshot');
     const snapshot = await (await context.client()).snapshot(site);
     return printResult(context, snapshot as unknown as Record<string, unknown>, (record) => {
-      const results = Array.isArray(record.results) ? (record.results as KeywordRow[]) : [];
-      return `Updated: ${num(record.updated) ?? results.length} keyword positions\n\n${table(results, KEYWORD_COLUMNS)}`;
+      // The answer's shape is not documented: counts only when the service gave them, else what it sent.
+      const results = Array.isArray(record.results) ? (record.results as KeywordRow[]) : undefined;
+      const updated = num(record.updated) ?? results?.length;
+      if (updated !== undefined) {
+        return `Updated: ${updated} keyword position${updated === 1 ? '' : 's'}\n\n${keywordTable(results ?? [])}`;
+      }
+      const next = `\`content-publisher keywords ${site}\` shows the positions.`;
+      return Object.keys(record).length === 0
+        ? `Snapshot requested; the service's answer reports no positions (empty). ${next}\n`
+        : `Snapshot requested; the service answered (no positions in it):\n${json(record)}${next}\n`;
     });
   },
 };
@@ -84,17 +103,18 @@ export const digestCommand: CommandSpec = {
     const site = siteArgument(args, 'digest');
     const digest = (await (await context.client()).digest(site)) as unknown as Record<string, unknown>;
     return printResult(context, digest, () => {
+      const topics = ['week', 'publications', 'average_audit_score', 'position_movements', 'alerts'];
+      // None of the fields this rendering knows: show the digest as it came.
+      if (!topics.some((name) => digest[name] !== undefined)) return `Weekly digest:\n${json(digest)}`;
       const publications = digest.publications;
       const movements = Array.isArray(digest.position_movements) ? (digest.position_movements as KeywordRow[]) : [];
       const alerts = Array.isArray(digest.alerts) ? (digest.alerts as unknown[]) : [];
+      const others = Object.keys(digest).filter((name) => !topics.includes(name));
       return [
         keyValues([
-          ['week', str(digest.week) ?? num(digest.week)],
-          [
-            'publications',
-            Array.isArray(publications) ? publications.length : (num(publications) ?? str(publications)),
-          ],
-          ['average audit score', num(digest.average_audit_score)],
+          ['week', shown(digest.week)],
+          ['publications', Array.isArray(publications) ? publications.length : shown(publications)],
+          ['average audit score', shown(digest.average_audit_score)],
         ]),
         Array.isArray(publications)
           ? list(
@@ -109,6 +129,10 @@ export const digestCommand: CommandSpec = {
           'Alerts',
           alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a)),
         ),
+        // Fields this rendering does not know, as sent.
+        others.length > 0
+          ? `Other fields:\n${json(Object.fromEntries(others.map((name) => [name, digest[name]])))}`
+          : '',
       ]
         .filter(Boolean)
         .join('\n');

@@ -3,13 +3,17 @@ import { z } from 'zod';
 import { getJson, type ResourceContext } from '../request-json.js';
 import { assertSiteId } from '../validate-input.js';
 
-/** Topics named by the document; their shapes are not, so they are read loosely and kept as sent. */
+/**
+ * The document names the digest's topics (publications, average audit score, position movements, alerts)
+ * but neither its field names nor their shapes: every field is optional and typed `unknown`, all kept as sent.
+ * The names below are the simulator's, read by the CLI when present.
+ */
 export const digestSchema = z.looseObject({
-  week: z.string().optional(),
-  publications: z.unknown(),
-  average_audit_score: z.number().nullish(),
-  position_movements: z.array(z.unknown()).optional(),
-  alerts: z.array(z.unknown()).optional(),
+  week: z.unknown().optional(),
+  publications: z.unknown().optional(),
+  average_audit_score: z.unknown().optional(),
+  position_movements: z.unknown().optional(),
+  alerts: z.unknown().optional(),
 });
 
 export type Digest = z.output<typeof digestSchema>;
