@@ -37,6 +37,15 @@ export function positiveInteger(text: string | undefined, name: string, command:
   return value;
 }
 
+/** A count that may be 0, such as `--offset`. */
+export function nonNegativeInteger(text: string, name: string, command: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value)) {
+    throw new UsageError(`${name} must be a whole number, 0 or more (got ${JSON.stringify(text)}).`, command);
+  }
+  return value;
+}
+
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name];
   return typeof value === 'string' ? value : undefined;

@@ -34,6 +34,10 @@ export interface Client {
   readonly requestCount: number;
   me(): Promise<Account>;
   sites(): Promise<Site[]>;
+  /**
+   * One page of the list. When the service says more exist (`next`, or `count` above the page), a warning
+   * through `logger` says so: `articlesPage()` returns those hints and reads the next pages.
+   */
   articles(siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]>;
   /** One page of the list with the paging hints a service may add (`count`, `next`); `offset` only when given. */
   articlesPage(siteId: number, query?: ArticleQuery, offset?: number): Promise<ArticlePage>;

@@ -54,6 +54,8 @@ export interface Transport {
   readonly rateLimit: RateLimitState | undefined;
   readonly requestCount: number;
   readonly redact: Redactor;
+  /** A warning through the client's logger (redacted, prefixed). */
+  warn(message: string): void;
 }
 
 const DEFAULT_USER_AGENT = 'astro-content-publisher';
@@ -323,5 +325,6 @@ export function createTransport(options: ResolvedClientOptions): Transport {
       return requestCount;
     },
     redact,
+    warn: (message: string) => log('warn', message),
   };
 }

@@ -173,6 +173,34 @@ describe('success: tables, --json and exit code 0', () => {
     });
   });
 
+  it("articles on a service that pages its list: stderr says how many and gives the next page's command", async () => {
+    const paged = await startSimulator({ profile: 'paged', articles: 130 });
+    try {
+      const env = { PUBLISHER_BASE_URL: paged.url, PUBLISHER_API_KEY: paged.tokens.pro };
+      const first = await cli(['articles', '12'], env);
+      expect(first.code).toBe(0);
+      expect(first.stdout.trim().split('\n')).toHaveLength(51);
+      expect(first.stderr).toBe(
+        '50 of 130 articles shown; the service pages this list. Next page: content-publisher articles 12 --offset 50\n',
+      );
+      const [second, last, json] = await Promise.all([
+        cli(['articles', '12', '--offset', '50'], env),
+        cli(['articles', '12', '--offset', '100'], env),
+        cli(['articles', '12', '--json', '--limit', '500'], env),
+      ]);
+      expect(second.stderr).toMatch(/^50 of 130 articles shown; .* content-publisher articles 12 --offset 100$/m);
+      expect(second.stdout.split('\n')[1]).not.toBe(first.stdout.split('\n')[1]);
+      expect(last.code).toBe(0);
+      expect(last.stdout.trim().split('\n')).toHaveLength(31);
+      expect(last.stderr).toBe('');
+      // --json keeps stdout one array; the hint goes to stderr.
+      expect(JSON.parse(json.stdout)).toHaveLength(100);
+      expect(json.stderr).toMatch(/Next page: content-publisher articles 12 --limit 500 --offset 100$/m);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('me and generate without `usage` in /me/ (the first description of the API)', async () => {
     const first = await startSimulator({ rateLimits: 'first' });
     try {

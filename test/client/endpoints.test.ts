@@ -169,6 +169,26 @@ describe('authenticated endpoints', () => {
     expect(await client.digest(12)).toEqual({ summary: 'quiet', score: '80' });
   });
 
+  it('articles(): a service that pages its list gets a warning naming articlesPage()', async () => {
+    const paged = await simulator({ profile: 'paged', articles: 130 });
+    try {
+      const warnings: string[] = [];
+      const client = proClient(paged, { logger: { warn: (line) => warnings.push(line) } });
+      expect(await client.articles(12)).toHaveLength(50);
+      expect(warnings).toEqual([
+        '[astro-content-publisher] GET /api/v1/sites/12/articles/: 50 of 130 articles returned, the service pages this list: articlesPage(siteId, query, offset) returns `count` and `next` and reads the next pages.',
+      ]);
+      // All asked for were returned: nothing to say.
+      expect(await client.articles(12, { limit: 10 })).toHaveLength(10);
+      expect(warnings).toHaveLength(1);
+      const page = await client.articlesPage(12, undefined, 100);
+      expect(page).toMatchObject({ count: 130, next: null });
+      expect(page.results).toHaveLength(30);
+    } finally {
+      await paged.close();
+    }
+  });
+
   it('concurrency: never more requests in flight than the cap', async () => {
     let inFlight = 0;
     let peak = 0;

@@ -1,17 +1,50 @@
 /** `articles <site>` and `article <site> <slug>`. */
-import { positiveInteger, siteArgument, stringOption } from '../args.js';
+import { moreArticles, type ArticlePage, type ArticleQuery } from '../../client/resources/articles.js';
+import { nonNegativeInteger, positiveInteger, siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { keyValues, table } from '../format.js';
 import { printResult } from '../result.js';
 
+/** The offset the service's `next` asks for (its `offset` parameter only, as the loader reads it). */
+function nextOffset(next: string | null | undefined, after: number): number | undefined {
+  if (!next) return undefined;
+  try {
+    const offset = Number(new URL(next, 'http://x.invalid').searchParams.get('offset') ?? NaN);
+    return Number.isSafeInteger(offset) && offset >= after ? offset : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stderr line when the service says more articles exist: how many, and the command for the next page. */
+function morePages(page: ArticlePage, site: number, query: ArticleQuery, offset: number): string {
+  const shown = `${page.results.length}${page.count === undefined ? '' : ` of ${page.count}`} articles shown`;
+  const after = offset + page.results.length;
+  const next = page.next ? nextOffset(page.next, after) : after;
+  if (next === undefined) {
+    return `${shown}; the service pages this list, and its next page (${page.next}) carries no \`offset\` this command can follow.`;
+  }
+  const filters = [
+    query.status !== undefined && `--status ${JSON.stringify(query.status)}`,
+    query.language !== undefined && `--language ${JSON.stringify(query.language)}`,
+    query.limit !== undefined && `--limit ${query.limit}`,
+  ].filter(Boolean);
+  return `${shown}; the service pages this list. Next page: content-publisher articles ${site} ${[...filters, `--offset ${next}`].join(' ')}`;
+}
+
 export const articlesCommand: CommandSpec = {
   name: 'articles',
   summary: "list a site's articles, newest first",
-  usage: '<site> [--status S] [--language L] [--limit N]',
+  usage: '<site> [--status S] [--language L] [--limit N] [--offset N]',
   options: {
     status: { type: 'string', placeholder: 'S', description: 'only articles with this status (e.g. published)' },
     language: { type: 'string', placeholder: 'L', description: 'only articles in this language (e.g. en)' },
     limit: { type: 'string', placeholder: 'N', description: 'at most N articles' },
+    offset: {
+      type: 'string',
+      placeholder: 'N',
+      description: 'skip the first N (a service that pages its list says on stderr where the next page starts)',
+    },
   },
   positionals: ['site'],
   examples: [
@@ -28,8 +61,12 @@ export const articlesCommand: CommandSpec = {
       ...(language !== undefined && { language }),
       ...(limitText !== undefined && { limit: positiveInteger(limitText, '--limit', 'articles') }),
     };
-    const articles = await (await context.client()).articles(site, query);
-    return printResult(context, articles, (rows) =>
+    const offsetText = stringOption(args, 'offset');
+    // Sent only when given: the API documents no paging.
+    const offset = offsetText === undefined ? undefined : nonNegativeInteger(offsetText, '--offset', 'articles');
+    const page = await (await context.client()).articlesPage(site, query, offset);
+    if (moreArticles(page, query, offset)) context.log(morePages(page, site, query, offset ?? 0));
+    return printResult(context, page.results, (rows) =>
       table(rows, [
         { header: 'SLUG', value: (a) => a.slug, max: 40 },
         { header: 'TITLE', value: (a) => a.title, max: 50 },

@@ -55,16 +55,35 @@ export interface ArticleQuery {
   limit?: number;
 }
 
+/**
+ * Whether a page says more articles exist than it holds (and the caller did not ask for at most that many):
+ * a `next` link, or a `count` (the whole list's) above `offset` plus the page. The API documents no paging;
+ * some services add these hints.
+ */
+export function moreArticles(page: ArticlePage, query?: ArticleQuery, offset = 0): boolean {
+  if (query?.limit !== undefined && page.results.length >= query.limit) return false;
+  return Boolean(page.next) || (page.count !== undefined && page.count > offset + page.results.length);
+}
+
+/** One page of the list; when the service says more exist, a warning names `articlesPage()`, which reads them. */
 export async function articles(ctx: ResourceContext, siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]> {
   const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/' };
   assertSiteId(siteId, call);
   assertArticleQuery(query, call);
-  const body = await getJson(ctx, `/api/v1/sites/${siteId}/articles/`, articleListSchema, {
+  const path = `/api/v1/sites/${siteId}/articles/`;
+  const page = await getJson(ctx, path, articlePageSchema, {
     status: query?.status,
     language: query?.language,
     limit: query?.limit,
   });
-  return body.results;
+  if (moreArticles(page, query)) {
+    const of = page.count === undefined ? '' : ` of ${page.count}`;
+    ctx.transport.warn(
+      `GET ${path}: ${page.results.length}${of} articles returned, the service pages this list: ` +
+        'articlesPage(siteId, query, offset) returns `count` and `next` and reads the next pages.',
+    );
+  }
+  return page.results;
 }
 
 /**
