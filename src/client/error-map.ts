@@ -27,7 +27,9 @@ export const HINTS = {
 
 export function rateLimitHint(retryAfterSeconds: number | undefined): string {
   const wait =
-    retryAfterSeconds === undefined ? 'Wait until the hourly window frees up' : `Wait ${retryAfterSeconds} seconds`;
+    retryAfterSeconds === undefined
+      ? 'Wait until the hourly window frees up'
+      : `Wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
   return `${wait}, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).`;
 }
 

@@ -104,7 +104,10 @@ export class NotFoundError extends PublisherError {
 /** 429: the hourly rate limit (per user, all tokens) is exceeded. */
 export class RateLimitError extends PublisherError {
   override readonly code = 'rate_limited' as const;
-  /** Seconds to wait before the next request (from `Retry-After`), when the service said. */
+  /**
+   * Seconds to wait before the next request, when the service said: from `Retry-After`, or from
+   * `X-RateLimit-Reset` when `Retry-After` is `0` or a date already past.
+   */
   readonly retryAfter?: number;
 
   constructor(init: PublisherErrorInit & { retryAfter?: number }) {

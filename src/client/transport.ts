@@ -10,7 +10,7 @@ import { createLimiter } from './limiter.js';
 import type { ClientLogger, ResolvedClientOptions } from './options.js';
 import { fetchSameOrigin, RedirectRefusedError } from './public-feed.js';
 import { readBodyCapped } from './read-body.js';
-import { readRateLimit, type RateLimitState } from './rate-limit.js';
+import { readRateLimit, readReset, type RateLimitState } from './rate-limit.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
 import { withPrefix } from '../options/prefix.js';
@@ -259,7 +259,12 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     }
     if (answered) return { ok: true, response: result };
 
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    let retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    // `Retry-After: 0` or a past date says "now", which the window contradicts: its reset says when.
+    if (retryAfterMs === 0) {
+      const reset = readReset(response.headers);
+      if (reset !== undefined) retryAfterMs = Math.max(0, reset * 1000 - Date.now());
+    }
     const error = errorForStatus({
       method,
       path,

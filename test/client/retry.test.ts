@@ -74,6 +74,39 @@ describe('429', () => {
   });
 });
 
+describe('Retry-After 0 or a past date, and X-RateLimit-Reset as seconds from now', () => {
+  for (const retryAfter of ['zero', 'http-date'] as const) {
+    it(`retryAfter '${retryAfter}': the wait comes from X-RateLimit-Reset, not "1 seconds"`, async () => {
+      const small = await simulator({
+        rateLimitOverride: 1,
+        windowMs: 20_000,
+        variants: { retryAfter, rateLimitReset: 'delta' },
+      });
+      try {
+        const client = proClient(small, { maxRetryAfterMs: 0 });
+        await client.me();
+        // Delta variant: normalised to epoch seconds, about 20 s from now.
+        const reset = client.rateLimit!.reset;
+        expect(reset).toBeGreaterThan(Date.now() / 1000 + 15);
+        expect(reset).toBeLessThan(Date.now() / 1000 + 25);
+        const error = (await rejection(client.sites())) as RateLimitError;
+        expect(error).toBeInstanceOf(RateLimitError);
+        expect(error.retryAfter).toBeGreaterThan(15);
+        expect(error.retryAfter).toBeLessThanOrEqual(21);
+        expect(error.hint).toMatch(/^Wait (1[6-9]|2[01]) seconds, cache responses/);
+      } finally {
+        await small.close();
+      }
+    });
+  }
+
+  it('"Wait 1 second" (singular)', async () => {
+    await fault(sim(), { route: 'GET /api/v1/me/', status: 429, retryAfter: 1 });
+    const error = (await rejection(proClient(sim(), { maxRetryAfterMs: 0 }).me())) as RateLimitError;
+    expect(error.hint).toMatch(/^Wait 1 second, cache responses/);
+  });
+});
+
 describe('POST is never retried', () => {
   it('a 503 on audit, a 429 on generate, a dropped connection on snapshot: one request each', async () => {
     await fault(sim(), { route: 'POST /api/v1/audit/', status: 503 });
