@@ -18,9 +18,16 @@ afterAll(async () => {
   await sim?.close();
 });
 
+/** The environment of a person at a terminal: no `CI`, even when these tests run in CI. */
+function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = cleanEnv({ PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro, ...extra });
+  if (extra.CI === undefined) delete env.CI;
+  return env;
+}
+
 async function onTerminal(answer: string): Promise<{ code: number | null; screen: string }> {
   const child = spawn('script', ['-qec', `node ${BIN} generate 12 --topic "On a terminal"`, '/dev/null'], {
-    env: cleanEnv({ PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro }),
+    env: terminalEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
@@ -53,7 +60,7 @@ it('generate: Ctrl-C while it waits ends the progress line and says the article 
   // Published at once, answered 5 s later: the interrupt lands while the service is still answering.
   await admin(sim.url, 'POST', 'faults', { route: 'POST /api/v1/sites/:id/generate/', delayMs: 5_000, times: 1 });
   const child = spawn('script', ['-qec', `node ${BIN} generate 12 --topic "Interrupted" --yes`, '/dev/null'], {
-    env: cleanEnv({ PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro }),
+    env: terminalEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
@@ -71,4 +78,25 @@ it('generate: Ctrl-C while it waits ends the progress line and says the article 
   );
   expect(screen).not.toMatch(/Post count/);
   await admin(sim.url, 'DELETE', 'faults');
+});
+
+it('generate: CI=true on a pseudo-terminal is not interactive: without --yes it stops before any request (exit 2)', async () => {
+  sim.resetStats();
+  const child = spawn('script', ['-qec', `node ${BIN} generate 12 --topic "In CI"`, '/dev/null'], {
+    env: terminalEnv({ CI: 'true' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  // Before the fix it waited at the prompt: end the pseudo-terminal's input after a while, as CI would never answer.
+  const guard = setTimeout(() => child.stdin.end(), 10_000);
+  const code = await closed;
+  clearTimeout(guard);
+  expect(screen).not.toMatch(/\[y\/N\]/);
+  expect(screen).toMatch(
+    /pass --yes to confirm when not running in a terminal \(CI is set: no question is asked in CI\)\./,
+  );
+  expect(code).toBe(2);
+  expect(sim.stats().authenticated).toBe(0);
 });

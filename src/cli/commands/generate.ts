@@ -5,7 +5,7 @@
 import { ARTICLE_TYPES, type ArticleLength } from '../../client/resources/generate.js';
 import { siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
-import { canPrompt, confirm } from '../confirm.js';
+import { canPrompt, confirm, inCi } from '../confirm.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { printResult } from '../result.js';
@@ -28,7 +28,8 @@ export const generateCommand: CommandSpec = {
   usage: '<site> (--topic T | --title T) [--type TYPE] [--length L] [--language L] [--keywords K] [--yes]',
   details:
     'Shows the remaining monthly quota first and asks for confirmation on a terminal. Without a terminal\n' +
-    '(scripts, CI) pass --yes, otherwise it stops with exit code 2 before spending anything.',
+    '(scripts) or in CI (CI set, even on a pseudo-terminal) pass --yes, otherwise it stops with exit code 2\n' +
+    'before spending anything.',
   options: {
     topic: { type: 'string', placeholder: 'T', description: 'subject of the article (or --title)' },
     title: { type: 'string', placeholder: 'T', description: 'title of the article (or --topic)' },
@@ -53,7 +54,7 @@ export const generateCommand: CommandSpec = {
     // Refuse before any request: a script without --yes must not get as far as spending a request.
     if (!yes && !canPrompt(context.io)) {
       throw new UsageError(
-        'generate uses one article of the monthly quota (or a credit): pass --yes to confirm when not running in a terminal.',
+        `generate uses one article of the monthly quota (or a credit): pass --yes to confirm when not running in a terminal${inCi(context.io.env) ? ' (CI is set: no question is asked in CI)' : ''}.`,
         'generate',
       );
     }
