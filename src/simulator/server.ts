@@ -40,16 +40,19 @@ function userFor(plan: string) {
   return user;
 }
 
+/**
+ * The body, or undefined when over MAX_BODY_BYTES. An oversized body is still read to its end (and
+ * dropped): leaving the loop early would destroy the socket, and the 413 could not be sent.
+ */
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buf);
+    if (size <= MAX_BODY_BYTES) chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 /** Writes the response, or breaks the connection as a fault asks. Returns the status the client saw (0: none). */
@@ -95,6 +98,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Read before the body: a client that gives up may take the socket (and its address) with it.
+    const remoteAddress = req.socket?.remoteAddress ?? '';
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -124,7 +129,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       rawUrl: req.url ?? '/',
       headers: req.headers,
       body: body ?? '',
-      remoteAddress: req.socket.remoteAddress ?? '',
+      remoteAddress,
       params: {},
     };
     const match = matchRoute(ROUTES, method, path);

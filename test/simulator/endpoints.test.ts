@@ -24,6 +24,15 @@ describe('startSimulator', () => {
     await expect(start({ rateLimits: 'third' } as never)).rejects.toThrow(/`rateLimits`/);
   });
 
+  it('a request body over 1 MiB: 413 with a JSON error, not a 500', async () => {
+    const big = JSON.stringify({ content: 'x'.repeat(1024 * 1024 + 10), keyword: 'k' });
+    const reply = await call(sim(), '/api/v1/audit/', { method: 'POST', body: big });
+    expect(reply.status).toBe(413);
+    expect(reply.json()).toEqual({ error: 'Request body larger than 1048576 bytes.' });
+    // The simulator keeps serving.
+    expect((await call(sim(), '/api/v1/me/')).status).toBe(200);
+  });
+
   it('names the port when it is already taken', async () => {
     const port = Number(new URL(sim().url).port);
     await expect(start({ port })).rejects.toThrow(`simulator \`port\` ${port} is already in use on 127.0.0.1`);
