@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server.js';
-import type { SimulatorOptions } from './options.js';
+import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
 import { withPrefix } from '../options/prefix.js';
-import { PROFILE_NAMES, VARIANTS_HELP } from './variants.js';
+import { PROFILE_NAMES, serviceVariantsSchema, VARIANTS_HELP } from './variants.js';
 
 const USAGE = `Usage: content-publisher simulator [--port 0] [--seed 1] [--articles 30] [--rate-limits first|second]
                                    [--window-ms 3600000] [--generate-delay-ms 50] [--rate-limit-override N]
@@ -22,6 +22,48 @@ const INTEGER_FLAGS = {
   'generate-delay-ms': 'generateDelayMs',
   'rate-limit-override': 'rateLimitOverride',
 } as const;
+
+/** What each variant takes, as `--help` lists it (`listMax=N|none [1000]` -> `N|none`). */
+const VARIANT_VALUES: Record<string, string> = Object.fromEntries(
+  [...VARIANTS_HELP.matchAll(/([A-Za-z]+)=(\S+) \[/g)].map((match) => [match[1]!, match[2]!]),
+);
+
+/** The flag behind an option, for messages (`windowMs` -> `--window-ms`). */
+function flagOf(option: string): string {
+  const integer = Object.entries(INTEGER_FLAGS).find(([, key]) => key === option)?.[0];
+  return `--${integer ?? option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * Checks the parsed flags against the options schema, so a bad value is a usage error naming the flag
+ * (not an error from startSimulator() about its options).
+ */
+function flagProblem(options: Record<string, unknown>, rawVariants: Record<string, string>): string | undefined {
+  const profile = options.profile;
+  if (typeof profile === 'string' && !(PROFILE_NAMES as string[]).includes(profile)) {
+    return `\`--profile\` must be one of ${PROFILE_NAMES.join(', ')} (got "${profile}").`;
+  }
+  const shape = serviceVariantsSchema.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+  for (const [key, value] of Object.entries((options.variants ?? {}) as Record<string, unknown>)) {
+    const pair = `--variant ${key}=${rawVariants[key]}`;
+    if (!Object.hasOwn(shape, key)) {
+      return `\`${pair}\`: no variant "${key}". Variants: ${Object.keys(shape).join(', ')}.`;
+    }
+    if (!shape[key]!.safeParse(value).success) {
+      return `\`${pair}\`: ${key} takes ${VARIANT_VALUES[key] ?? 'another value'} (got "${rawVariants[key]}").`;
+    }
+  }
+  const parsed = simulatorOptionsSchema.safeParse(options);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const flag = flagOf(String(issue.path[0] ?? ''));
+  const got = JSON.stringify(
+    issue.path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown>)?.[key], options),
+  );
+  if (issue.code === 'too_big') return `\`${flag}\` must be at most ${String(issue.maximum)} (got ${got}).`;
+  if (issue.code === 'too_small') return `\`${flag}\` must be at least ${String(issue.minimum)} (got ${got}).`;
+  return `\`${flag}\`: ${issue.message} (got ${got}).`;
+}
 
 type Streams = { stdout: Pick<NodeJS.WriteStream, 'write'>; stderr: Pick<NodeJS.WriteStream, 'write'> };
 
@@ -74,17 +116,22 @@ export function parseSimulatorArgs(argv: string[]): { options: SimulatorOptions;
   }
   if (typeof values.profile === 'string') options.profile = values.profile;
   const variants = values.variant;
+  const rawVariants: Record<string, string> = {};
   if (Array.isArray(variants)) {
     const parsedVariants: Record<string, unknown> = {};
     for (const pair of variants) {
       const match = /^([A-Za-z]+)=(.+)$/.exec(pair);
       if (!match) return { error: `\`--variant\` must be key=value, like listMax=50 (got "${pair}").` };
       const [, key, raw] = match as unknown as [string, string, string];
-      // Numbers and booleans as such; the options schema names a bad key or value.
+      // Numbers and booleans as such; flagProblem() names a bad key or value.
       parsedVariants[key] = /^\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw;
+      rawVariants[key] = raw;
     }
     options.variants = parsedVariants;
   }
+  const problem = flagProblem(options, rawVariants);
+  if (problem)
+    return { error: `${problem} Run \`content-publisher simulator --help\` for the flags and their values.` };
   return { options: options as SimulatorOptions, help: values.help === true };
 }
 
@@ -109,7 +156,16 @@ export async function runSimulatorCommand(
   try {
     simulator = await startSimulator(parsed.options);
   } catch (error) {
-    streams.stderr.write(`${withPrefix(error instanceof Error ? error.message : String(error))}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    // The port is the user's choice: a taken one is a usage error (exit 2), named by its flag.
+    const port = parsed.options.port;
+    if (/already in use/.test(message) && port !== undefined) {
+      streams.stderr.write(
+        `${withPrefix(`\`--port ${port}\` is already in use on 127.0.0.1: pick another port, or --port 0 for a free one.`)}\n`,
+      );
+      return 2;
+    }
+    streams.stderr.write(`${withPrefix(message)}\n`);
     return 1;
   }
   streams.stdout.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, sites: simulator.sites })}\n`);

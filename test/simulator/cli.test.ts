@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSimulatorArgs } from '../../src/simulator/cli.js';
@@ -82,6 +83,33 @@ describe('content-publisher simulator (built CLI)', () => {
     await pending;
   });
 
+  it('exits 2 naming the flag for a port in use and a bad --variant (not 1, "a bug")', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const run = async (args: string[]) => {
+        const child = spawn(process.execPath, [BIN, 'simulator', ...args], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const [code] = await once(child, 'exit');
+        return { code, stderr };
+      };
+      const [inUse, variant] = await Promise.all([run(['--port', String(port)]), run(['--variant', 'listMax=abc'])]);
+      expect(inUse.code).toBe(2);
+      expect(inUse.stderr).toContain(
+        `\`--port ${port}\` is already in use on 127.0.0.1: pick another port, or --port 0`,
+      );
+      expect(variant.code).toBe(2);
+      expect(variant.stderr).toContain('`--variant listMax=abc`: listMax takes N|none (got "abc").');
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+
   it('exits 2 with a message naming the flag on a bad value', async () => {
     const child = spawn(process.execPath, [BIN, 'simulator', '--articles', 'many'], {
       cwd: ROOT,
@@ -133,5 +161,18 @@ describe('parseSimulatorArgs', () => {
     expect(parseSimulatorArgs(['--rate-limits', 'third'])).toEqual({
       error: expect.stringContaining('`--rate-limits` must be "first" or "second"'),
     });
+    // Values the options schema refuses: named by the flag, not by startSimulator()'s option.
+    const cases: Array<[string[], string]> = [
+      [['--profile', 'bogus'], '`--profile` must be one of current, paged, sparse, multilingual (got "bogus").'],
+      [['--variant', 'listMax=abc'], '`--variant listMax=abc`: listMax takes N|none (got "abc").'],
+      [['--variant', 'nope=1'], '`--variant nope=1`: no variant "nope". Variants: listDefault, listMax, paging,'],
+      [['--port', '99999'], '`--port` must be at most 65535 (got 99999).'],
+      [['--window-ms', '0'], '`--window-ms` must be at least 1 (got 0).'],
+    ];
+    for (const [argv, message] of cases) {
+      const parsed = parseSimulatorArgs(argv) as { error: string };
+      expect(parsed.error, argv.join(' ')).toContain(message);
+      expect(parsed.error).not.toMatch(/startSimulator/);
+    }
   });
 });
