@@ -16,7 +16,20 @@ interface ErrorShape {
   path?: string;
   apiMessage?: string;
   hint?: string;
+  option?: string;
 }
+
+/**
+ * The client's hints name its options (`apiKey`, `baseUrl`, `timeoutMs`, `allowInsecureHttp`); the command
+ * line has flags and variables instead, so these say what to do here.
+ */
+const CLI_HINTS = {
+  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it with --api-key-file FILE or PUBLISHER_API_KEY.',
+  timeout: 'Retry later.',
+  reachable: '(--base-url or PUBLISHER_BASE_URL)',
+  cleartext: 'Use an https:// address: the command line sends the key over plain http only to this machine.',
+  baseUrl: 'Pass the service address without /api/v1, like --base-url https://publisher.example.com.',
+} as const;
 
 const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
 
@@ -39,7 +52,8 @@ export function errorLine(error: unknown): string {
   if (typeof e.status === 'number') {
     // The hint of a 429 already says how long to wait (Retry-After).
     const detail = [where, e.apiMessage].filter(Boolean).join(': ');
-    return `${e.status}: ${e.hint ?? ''}${detail ? ` [${detail}]` : ''}`;
+    const hint = e.status === 401 ? CLI_HINTS[401] : (e.hint ?? '');
+    return `${e.status}: ${hint}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
     const kind = e.code === 'timeout' ? 'timeout' : 'network error';
@@ -49,8 +63,12 @@ export function errorLine(error: unknown): string {
     if (site !== undefined && e.hint?.includes('may already have')) {
       return `${kind}: ${withoutHint(e)} The service may already have generated and published the article (and used one quota unit or credit): check \`content-publisher articles ${site}\` before running generate again.`;
     }
-    // The client's message already says which URL to check.
-    return `${kind}: ${e.message}`;
+    const hint = e.code === 'timeout' ? CLI_HINTS.timeout : (e.hint ?? '').replace('(baseUrl)', CLI_HINTS.reachable);
+    return `${kind}: ${withoutHint(e)} ${hint}`.trimEnd();
+  }
+  if (e.code === 'invalid_option' && e.option === 'baseUrl') {
+    const problem = withoutHint(e).replace(/^`baseUrl`/, '--base-url (or PUBLISHER_BASE_URL)');
+    return `${problem}${problem.endsWith('.') ? '' : '.'} ${/cleartext/.test(problem) ? CLI_HINTS.cleartext : CLI_HINTS.baseUrl}`;
   }
   if (e.code === 'invalid_option') return e.message;
   return `unexpected failure: ${e.message}`;

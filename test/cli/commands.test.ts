@@ -316,7 +316,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 4,
       args: ['me', '--verbose'],
       env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' },
-      line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token/m,
+      line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token: .* pass it with --api-key-file FILE or PUBLISHER_API_KEY\. \[GET/m,
     },
     {
       name: 'no key at all',
@@ -394,7 +394,19 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       name: 'network',
       code: 11,
       args: ['me', '--base-url', 'http://127.0.0.1:9'],
-      line: /^content-publisher: network error: .*127\.0\.0\.1:9/m,
+      line: /^content-publisher: network error: .*127\.0\.0\.1:9 is reachable \(--base-url or PUBLISHER_BASE_URL\), then retry\.$/m,
+    },
+    {
+      name: 'plain http to another machine',
+      code: 2,
+      args: ['me', '--base-url', 'http://publisher.example.com'],
+      line: /^content-publisher: --base-url \(or PUBLISHER_BASE_URL\) uses plain http to publisher\.example\.com, .*cleartext\. Use an https:\/\/ address: the command line sends the key over plain http only to this machine\.$/m,
+    },
+    {
+      name: 'base URL with /api/v1',
+      code: 2,
+      args: ['me', '--base-url', 'https://publisher.example.com/api/v1'],
+      line: /^content-publisher: --base-url \(or PUBLISHER_BASE_URL\) must be the service address without \/api\/v1 .*Pass the service address without \/api\/v1, like --base-url https:\/\/publisher\.example\.com\.$/m,
     },
     {
       name: 'bad response',
@@ -441,6 +453,8 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       expect({ name: testCase.name, code: result.code }).toEqual({ name: testCase.name, code: testCase.code });
       expect(result.stderr).toMatch(testCase.line);
       expect(result.stdout).toBe('');
+      // The client's option names mean nothing on the command line.
+      expect(result.stderr).not.toMatch(/createClient|allowInsecureHttp|timeoutMs|\(baseUrl\)|as `apiKey`/);
       noKey(result);
     });
   });
