@@ -102,8 +102,24 @@ export async function buildFixture(opts: {
   env: Record<string, string | undefined>;
   inline?: AstroInlineConfig;
 }): Promise<BuildResult> {
-  const saved = Object.fromEntries(Object.keys(opts.env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(opts.env)) {
+  const result = await captured(opts.env, () =>
+    // The inline config stays identical between builds of one chain: Astro clears its store when it changes.
+    build({ ...opts.inline, root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' }),
+  );
+  if (result.error) failedCacheDirs.add(opts.cacheDir);
+  return result;
+}
+
+/**
+ * Runs `work` (an Astro build, sync...) in this process with `env` set over process.env, capturing everything
+ * written to stdout and stderr; never throws (the error comes back with the logs). The environment is put back after.
+ */
+export async function captured(
+  env: Record<string, string | undefined>,
+  work: () => Promise<unknown>,
+): Promise<BuildResult> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -118,11 +134,9 @@ export async function buildFixture(opts: {
   process.stderr.write = capture as typeof process.stderr.write;
   let error: Error | undefined;
   try {
-    // The inline config stays identical between builds of one chain: Astro clears its store when it changes.
-    await build({ ...opts.inline, root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' });
+    await work();
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
-    failedCacheDirs.add(opts.cacheDir);
   } finally {
     process.stdout.write = outWrite;
     process.stderr.write = errWrite;

@@ -3,22 +3,23 @@
  * line is `<!-- sample: <project>/<path> -->` (or `... typecheck -->`). The samples of one page and project
  * are written over a copy of a base site (the official blog starter for projects named `starter*`, else
  * test/fixtures/docs-site) and then
- * - built with `astro build` against the simulator (the loaders really run; `.astro` samples are compiled),
- *   unless one of the project's samples says `typecheck`, in which case `astro sync` generates the types only;
+ * - built with Astro's `build()` against the simulator (the loaders really run; `.astro` samples are compiled),
+ *   unless one of the project's samples says `typecheck`, in which case Astro's `sync()` generates the types
+ *   only; in this process, one project after the other, as the loader tests build their fixtures: a process of
+ *   its own per project spent seconds loading Astro and warming up its first build;
  * - type-checked by TypeScript under Astro's strict config (the `.ts`, `.js` and `.mjs` samples), in this process:
  *   the projects share the parsed declaration files of node_modules and dist/, which are the same for all of them.
  * A TypeScript, JavaScript or Astro fence without a marker fails the first test: no sample goes unchecked.
  */
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { build, sync } from 'astro';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { captured } from '../astro/loader-harness.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = join(root, 'test/fixtures/.samples');
 const CHECKED = new Set(['ts', 'js', 'mjs', 'astro', 'tsx']);
@@ -73,20 +74,6 @@ for (const sample of all.flatMap((p) => p.samples)) {
   projects.set(key, [...(projects.get(key) ?? []), sample]);
 }
 
-/** Two projects at a time: each is an Astro build or sync and a type-check (a 2-core machine). */
-let running = 0;
-const waiting: Array<() => void> = [];
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= 2) await new Promise<void>((resume) => waiting.push(resume));
-  running += 1;
-  try {
-    return await work();
-  } finally {
-    running -= 1;
-    waiting.shift()?.();
-  }
-}
-
 let simulator: Simulator;
 beforeAll(async () => {
   // Every sample project's build is a cold one (about 8 requests each): more than a Pro hour allows together.
@@ -104,7 +91,7 @@ describe('documentation samples', () => {
     expect(projects.size).toBeGreaterThanOrEqual(8);
   });
 
-  it.concurrent.each([...projects.keys()])('%s: builds and type-checks', (key) => slot(() => check(key)), 900_000);
+  it.each([...projects.keys()])('%s: builds and type-checks', (key) => check(key), 300_000);
 });
 
 async function check(key: string): Promise<void> {
@@ -120,21 +107,18 @@ async function check(key: string): Promise<void> {
     writeFileSync(join(dir, sample.path), sample.code);
   }
   const env = {
-    ...process.env,
     PUBLISHER_BASE_URL: simulator.url,
     PUBLISHER_API_KEY: simulator.tokens.pro,
     PUBLISHER_SITE_ID: '12',
     ASTRO_TELEMETRY_DISABLED: '1',
   };
-  const astro = join(root, 'node_modules/astro/bin/astro.mjs');
   const command = samples.some((s) => s.typecheckOnly) ? 'sync' : 'build';
   const where = samples.map((s) => `${s.page}:${s.line}`).join(', ');
-  try {
-    await run(process.execPath, [astro, command, '--root', dir], { cwd: dir, env, maxBuffer: 64 << 20 });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`astro ${command} of the samples at ${where} failed:\n${stdout}\n${stderr}`);
-  }
+  const { logs, error } = await captured(env, () =>
+    command === 'sync' ? sync({ root: dir, logLevel: 'info' }) : build({ root: dir, logLevel: 'info' }),
+  );
+  if (error)
+    throw new Error(`astro ${command} of the samples at ${where} failed:\n${logs}\n${error.stack ?? error.message}`);
   const scripts = samples.filter((s) => /\.(?:ts|mts|js|mjs)$/.test(s.path)).map((s) => s.path);
   if (scripts.length === 0) return;
   writeFileSync(
