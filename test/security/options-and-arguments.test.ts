@@ -220,11 +220,15 @@ describe('command line', () => {
     ['a limit that is not a number', ['articles', '12', '--limit', '10;rm'], /--limit must be a positive integer/],
     ['a slug with a path', ['article', '12', '../13'], /`slug` must not contain "\/"/],
     ['the slug "."', ['article', '12', '.'], /`slug` must not be "\."/],
-    ['a file: service URL', ['me', '--base-url', 'file:///etc/passwd'], /`baseUrl` must use http or https/],
+    [
+      'a file: service URL',
+      ['me', '--base-url', 'file:///etc/passwd'],
+      /--base-url \(or PUBLISHER_BASE_URL\) must use http or https/,
+    ],
     [
       'a service URL with credentials',
       ['me', '--base-url', `http://admin:${SECRET}@127.0.0.1:1`],
-      /`baseUrl` must not contain credentials/,
+      /--base-url \(or PUBLISHER_BASE_URL\) must not contain credentials/,
     ],
     [
       'a site id for watch',
