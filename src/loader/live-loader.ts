@@ -200,7 +200,8 @@ export function liveArticlesLoader(
       lists.set(key, items);
       return { items };
     } catch (error) {
-      if (pending !== undefined) failed(`list ${key}`, error);
+      // Only what the service answered (or did not) pauses: a key set after the server started is used at once.
+      if (pending !== undefined && client !== undefined) failed(`list ${key}`, error);
       warn(`list ${describe(error)}`, `the article list failed: ${describe(error)}`, cached !== undefined);
       if (cached) return { items: cached.value, failure: error };
       throw error;
@@ -292,7 +293,7 @@ export function liveArticlesLoader(
         try {
           answer = await fetchEntryOnce(slug);
         } catch (error) {
-          failed(`entry ${slug}`, error);
+          if (client !== undefined) failed(`entry ${slug}`, error);
           throw error;
         }
         answers.set(slug, answer);
