@@ -33,9 +33,14 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
-      const seeded = await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
-      return takeTurn(resolved.baseUrl, resolved.apiKey, () =>
-        runArticlesSync(labelled, resolved, key, seeded > 0),
+      // Seeding runs while the loader already waits in line (ledger.ts), so it belongs to its build's round.
+      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
+      return takeTurn(
+        resolved.baseUrl,
+        resolved.apiKey,
+        async () => runArticlesSync(labelled, resolved, key, (await seeded) > 0),
+        'share',
+        seeded,
       ).then(() =>
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         recordPublishedArticles(

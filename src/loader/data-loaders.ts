@@ -158,12 +158,16 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
       noteLoaderRun(LOADER_NAMES.keywords);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
-      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
+      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(
         resolved.baseUrl,
         resolved.apiKey,
-        () => runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader'),
+        async () => {
+          await seeded;
+          return runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader');
+        },
         'one',
+        seeded,
       );
     },
   } satisfies Loader;
@@ -180,12 +184,16 @@ export function digestLoader(options: DataLoaderOptions = {}) {
       noteLoaderRun(LOADER_NAMES.digest);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
-      await startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
+      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(
         resolved.baseUrl,
         resolved.apiKey,
-        () => runDataSync(labelled, resolved, digestSource, key, 'digestLoader'),
+        async () => {
+          await seeded;
+          return runDataSync(labelled, resolved, digestSource, key, 'digestLoader');
+        },
         'one',
+        seeded,
       );
     },
   } satisfies Loader;

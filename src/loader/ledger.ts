@@ -24,15 +24,21 @@ function ledgerKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
 }
 
-/** Runs `spend` when the loaders before it on this service and key have finished theirs. */
+/**
+ * Runs `spend` when the loaders before it on this service and key have finished theirs and `ready` (the loader's
+ * own preparation, such as seeding its store) has settled. Call it before anything is awaited in the loader: the
+ * loader joins the queue, and the round, at once, so a loader still preparing is counted by those ahead of it
+ * (`waitingBehind`) and belongs to their round (`roundStartedAt`) however long its preparation takes.
+ */
 export function takeTurn<T>(
   baseUrl: string,
   apiKey: string,
   spend: () => Promise<T>,
   need: TurnNeed = 'share',
+  ready: Promise<unknown> = Promise.resolve(),
 ): Promise<T> {
   const key = ledgerKey(baseUrl, apiKey);
-  const before = turns.get(key) ?? Promise.resolve();
+  const before = Promise.allSettled([turns.get(key), ready]);
   const counts = queued.get(key) ?? { one: 0, share: 0 };
   if (!queued.has(key)) rounds.set(key, Date.now());
   counts[need] += 1;
