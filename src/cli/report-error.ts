@@ -29,6 +29,8 @@ const CLI_HINTS = {
   reachable: '(--base-url or PUBLISHER_BASE_URL)',
   cleartext: 'Use an https:// address: the command line sends the key over plain http only to this machine.',
   baseUrl: 'Pass the service address without /api/v1, like --base-url https://publisher.example.com.',
+  apiKey:
+    'Copy the token created in the dashboard at /account/api-keys into PUBLISHER_API_KEY or the file of --api-key-file.',
 } as const;
 
 const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
@@ -69,6 +71,10 @@ export function errorLine(error: unknown): string {
   if (e.code === 'invalid_option' && e.option === 'baseUrl') {
     const problem = withoutHint(e).replace(/^`baseUrl`/, '--base-url (or PUBLISHER_BASE_URL)');
     return `${problem}${problem.endsWith('.') ? '' : '.'} ${/cleartext/.test(problem) ? CLI_HINTS.cleartext : CLI_HINTS.baseUrl}`;
+  }
+  if (e.code === 'invalid_option' && e.option === 'apiKey') {
+    const problem = withoutHint(e).replace(/^`apiKey`/, 'The API key (PUBLISHER_API_KEY or --api-key-file)');
+    return `${problem} ${CLI_HINTS.apiKey}`;
   }
   if (e.code === 'invalid_option') return e.message;
   return `unexpected failure: ${e.message}`;

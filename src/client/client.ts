@@ -26,6 +26,7 @@ import { type GenerateBody, type GenerateResult, generate } from './resources/ge
 import { type KeywordRecord, type SnapshotResult, keywords, snapshot } from './resources/keywords.js';
 import { type Site, sites } from './resources/sites.js';
 import { createTransport } from './transport.js';
+import type { HintOverrides } from './error-map.js';
 
 export interface Client {
   /** The last `X-RateLimit-*` headers seen on an authenticated response, or undefined before the first. */
@@ -60,8 +61,16 @@ export interface Client {
  * `apiKey` is only an error for the authenticated methods (the feeds are public).
  */
 export function createClient(options: ClientOptions): Client {
+  return createClientWithHints(options, {});
+}
+
+/**
+ * `createClient` whose advice on a refused key (401) is another entry point's: the loaders take the key from
+ * their `apiKey` option or PUBLISHER_API_KEY, which the client never reads. Not a public export.
+ */
+export function createClientWithHints(options: ClientOptions, hints: HintOverrides): Client {
   const resolved = resolveClientOptions(options);
-  const transport = createTransport(resolved);
+  const transport = createTransport(resolved, hints);
   const ctx: ResourceContext = {
     transport,
     timeoutMs: resolved.timeoutMs,

@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 
 export const HINTS = {
-  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.',
+  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it to createClient({ apiKey }).',
   403: 'The API is only available on the Pro and Agence plans: move to Pro or higher.',
   402: 'The monthly article quota and the credits are used up: buy credits or wait for the first day of the month.',
   404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
@@ -82,7 +82,12 @@ export function formatHttpMessage(failure: HttpFailure, hint: string): string {
   return `${head}${api}. ${hint}`;
 }
 
-export function errorForStatus(failure: HttpFailure): PublisherError {
+/** Advice that a caller with its own ways to set the key (the loaders read PUBLISHER_API_KEY) words its own way. */
+export interface HintOverrides {
+  401?: string;
+}
+
+export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = {}): PublisherError {
   const base = { method: failure.method, path: failure.path, status: failure.status, apiMessage: failure.apiMessage };
   if (failure.status === 429) {
     const hint = rateLimitHint(failure.retryAfter);
@@ -94,7 +99,8 @@ export function errorForStatus(failure: HttpFailure): PublisherError {
     });
   }
   const known = CLASS_BY_STATUS[failure.status];
-  const [ErrorCtor, hint]: [ErrorClass, string] =
+  const [ErrorCtor, defaultHint]: [ErrorClass, string] =
     known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]);
+  const hint = (failure.status === 401 && overrides[401]) || defaultHint;
   return new ErrorCtor({ ...base, hint, message: formatHttpMessage(failure, hint) });
 }

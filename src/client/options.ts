@@ -102,10 +102,8 @@ export type { ClientOptions } from './options-docs.js';
 export type ResolvedClientOptions = z.output<typeof clientOptionsSchema> & { fetch: typeof globalThis.fetch };
 
 const FIX: Record<string, string> = {
-  baseUrl:
-    'Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
-  apiKey:
-    'Copy the token created in the dashboard at /account/api-keys into createClient({ apiKey }) or PUBLISHER_API_KEY.',
+  baseUrl: 'Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1).',
+  apiKey: 'Copy the token created in the dashboard at /account/api-keys into createClient({ apiKey }).',
 };
 
 const CONTEXT = {

@@ -4,7 +4,7 @@
  * to error classes and retries according to `retry-timing.ts`. It returns raw responses; validation of
  * bodies lives in `parse-response.ts`.
  */
-import { errorForStatus, statusText } from './error-map.js';
+import { errorForStatus, type HintOverrides, statusText } from './error-map.js';
 import { MissingApiKeyError, NetworkError, type PublisherError, ResponseFormatError, TimeoutError } from './errors.js';
 import { createLimiter } from './limiter.js';
 import type { ClientLogger, ResolvedClientOptions } from './options.js';
@@ -107,7 +107,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-export function createTransport(options: ResolvedClientOptions): Transport {
+export function createTransport(options: ResolvedClientOptions, hints: HintOverrides = {}): Transport {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const limiter = createLimiter(options.concurrency);
@@ -265,14 +265,17 @@ export function createTransport(options: ResolvedClientOptions): Transport {
       const reset = readReset(response.headers);
       if (reset !== undefined) retryAfterMs = Math.max(0, reset * 1000 - Date.now());
     }
-    const error = errorForStatus({
-      method,
-      path,
-      status: response.status,
-      statusText: response.statusText,
-      apiMessage: redact(apiMessageOf(text) ?? '') || undefined,
-      retryAfter: retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
-    });
+    const error = errorForStatus(
+      {
+        method,
+        path,
+        status: response.status,
+        statusText: response.statusText,
+        apiMessage: redact(apiMessageOf(text) ?? '') || undefined,
+        retryAfter: retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+      },
+      hints,
+    );
     return { ok: false, error, failure: { kind: 'status', status: response.status, retryAfterMs } };
   }
 
@@ -280,7 +283,7 @@ export function createTransport(options: ResolvedClientOptions): Transport {
     const { method, path } = request;
     if (request.auth && !options.apiKey) {
       const hint =
-        'Pass createClient({ apiKey }) or set PUBLISHER_API_KEY (create a token in the dashboard at /account/api-keys; it starts with btb_).';
+        'Pass createClient({ apiKey }) (create a token in the dashboard at /account/api-keys; it starts with btb_).';
       throw new MissingApiKeyError({
         option: 'apiKey',
         method,

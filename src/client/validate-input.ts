@@ -13,7 +13,7 @@ export interface CallSite {
 
 export function assertSiteId(siteId: unknown, call: CallSite): asserts siteId is number {
   if (typeof siteId === 'number' && Number.isSafeInteger(siteId) && siteId > 0) return;
-  const hint = 'Pass the numeric id of one of your sites (client.sites() lists them), or set PUBLISHER_SITE_ID.';
+  const hint = 'Pass the numeric id of one of your sites (client.sites() lists them).';
   throw new ConfigError({
     option: 'siteId',
     method: call.method,

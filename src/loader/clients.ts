@@ -1,4 +1,5 @@
-import { createClient, type Client, type RateLimitState } from '../client/index.js';
+import type { Client, RateLimitState } from '../client/index.js';
+import { createClientWithHints } from '../client/client.js';
 import type { LoaderContext } from 'astro/loaders';
 import { listRetries } from './budget.js';
 
@@ -12,6 +13,14 @@ export interface LoaderClients {
   /** The rate-limit state with the lowest remaining count seen by either client. */
   rateLimit(): RateLimitState | undefined;
 }
+
+/**
+ * The loaders' advice on a refused key (401): they take it from their `apiKey` option or PUBLISHER_API_KEY,
+ * where the client's own advice names createClient().
+ */
+export const LOADER_HINTS = {
+  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.',
+} as const;
 
 /** Detail calls in flight at once (the detail client's concurrency, and the width of sync-apply's gate). */
 export const DETAIL_CONCURRENCY = 4;
@@ -37,8 +46,14 @@ export function createLoaderClients(
     logger: clientLogger,
     userAgent: 'astro-content-publisher (articlesLoader)',
   };
-  const list = createClient({ ...base, retries, ...(rateLimitRetry ? {} : { maxRetryAfterMs: 0 }) });
-  const detail = createClient({ ...base, retries: 0, maxRetryAfterMs: 0, concurrency: DETAIL_CONCURRENCY });
+  const list = createClientWithHints(
+    { ...base, retries, ...(rateLimitRetry ? {} : { maxRetryAfterMs: 0 }) },
+    LOADER_HINTS,
+  );
+  const detail = createClientWithHints(
+    { ...base, retries: 0, maxRetryAfterMs: 0, concurrency: DETAIL_CONCURRENCY },
+    LOADER_HINTS,
+  );
   // Details run concurrently, so the last header seen is not always the lowest: the window only shrinks.
   const rateLimit = () =>
     [list.rateLimit, detail.rateLimit]

@@ -1,6 +1,8 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { safeEntryData } from './entry-safety.js';
-import { createClient, type Client } from '../client/index.js';
+import type { Client } from '../client/index.js';
+import { createClientWithHints } from '../client/client.js';
+import { LOADER_HINTS } from './clients.js';
 import { toDate } from './entries.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import {
@@ -106,15 +108,18 @@ async function runDataSync(
     return;
   }
   // Exactly one request: no retry, no waiting on a 429, for data that can wait until the next build.
-  const client = createClient({
-    baseUrl: opts.baseUrl,
-    apiKey: opts.apiKey,
-    timeoutMs: opts.timeoutMs,
-    allowInsecureHttp: opts.allowInsecureHttp,
-    retries: 0,
-    maxRetryAfterMs: 0,
-    userAgent: 'astro-content-publisher (data loader)',
-  });
+  const client = createClientWithHints(
+    {
+      baseUrl: opts.baseUrl,
+      apiKey: opts.apiKey,
+      timeoutMs: opts.timeoutMs,
+      allowInsecureHttp: opts.allowInsecureHttp,
+      retries: 0,
+      maxRetryAfterMs: 0,
+      userAgent: 'astro-content-publisher (data loader)',
+    },
+    LOADER_HINTS,
+  );
   let entries: Array<{ id: string; data: Record<string, unknown> }>;
   try {
     entries = await source.fetch(client, opts.siteId);

@@ -1,6 +1,6 @@
 import type { LiveLoader } from 'astro/loaders';
 import {
-  createClient,
+  type Client,
   NotFoundError,
   RateLimitError,
   type ArticleListItem,
@@ -15,6 +15,8 @@ import { callRefusal, TtlCache } from './live-guard.js';
 import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
 import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
+import { createClientWithHints } from '../client/client.js';
+import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { noteServiceOrigins } from './service-origins.js';
 
@@ -95,21 +97,24 @@ export function liveArticlesLoader(
   const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
   // The key is read at the first request (astro:env's getSecret, then process.env): edge adapters have no environment at import.
   let apiKey = opts.apiKey;
-  let client: ReturnType<typeof createClient> | undefined;
-  let connecting: Promise<ReturnType<typeof createClient>> | undefined;
+  let client: Client | undefined;
+  let connecting: Promise<Client> | undefined;
   const connect = () =>
     (connecting ??= liveApiKey(opts.apiKey).then(
       (key) => {
         apiKey = key;
-        client = createClient({
-          baseUrl: opts.baseUrl,
-          apiKey: key,
-          timeoutMs: opts.timeoutMs,
-          userAgent: 'astro-content-publisher (liveArticlesLoader)',
-          retries: 1,
-          maxRetryAfterMs: 0,
-          allowInsecureHttp: opts.allowInsecureHttp,
-        });
+        client = createClientWithHints(
+          {
+            baseUrl: opts.baseUrl,
+            apiKey: key,
+            timeoutMs: opts.timeoutMs,
+            userAgent: 'astro-content-publisher (liveArticlesLoader)',
+            retries: 1,
+            maxRetryAfterMs: 0,
+            allowInsecureHttp: opts.allowInsecureHttp,
+          },
+          LOADER_HINTS,
+        );
         return client;
       },
       (error: unknown) => {

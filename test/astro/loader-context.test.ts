@@ -15,7 +15,7 @@ import {
   liveArticlesLoader,
   StrictModeError,
 } from '../../src/loader/index.js';
-import { createClient, PublisherError } from '../../src/client/index.js';
+import { createClient, PublisherError, UnauthorizedError } from '../../src/client/index.js';
 import { parseRssFeed } from '../../src/feeds/index.js';
 import { admin } from './loader-harness.js';
 import { fakeContext } from './loader-context.js';
@@ -537,6 +537,29 @@ describe('liveArticlesLoader', () => {
     // A slug outside the known list is "not found" without a request, hostile ones included.
     const traversal = await live.loadEntry({ collection: 'live', filter: { id: '../../me' } });
     expect(traversal).toBeUndefined();
+  });
+});
+
+describe('a refused key (401)', () => {
+  it("the loaders' advice names their `apiKey` option and PUBLISHER_API_KEY, which they read (not createClient)", async () => {
+    const refused = { ...conn(), apiKey: 'btb_unknown_token_1' };
+    const hint =
+      'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.';
+    const articles = articlesLoader(refused);
+    const keywords = keywordsLoader(refused);
+    const live = await liveArticlesLoader(refused).loadCollection({ collection: 'live', filter: {} });
+    const errors = [
+      await articles.load(fakeContext(articles.schema).context).catch((error: unknown) => error),
+      await keywords.load(fakeContext(keywords.schema).context).catch((error: unknown) => error),
+      'error' in live ? live.error : undefined,
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect((error as UnauthorizedError).hint).toBe(hint);
+      expect((error as UnauthorizedError).message).toMatch(
+        /: 401 Unauthorized: .*pass it as `apiKey` or PUBLISHER_API_KEY\.$/,
+      );
+    }
   });
 });
 

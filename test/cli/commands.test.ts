@@ -326,6 +326,14 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       line: /^content-publisher: no API key: set PUBLISHER_API_KEY or pass --api-key-file/,
     },
     {
+      // The client's own fix (createClient({ apiKey })) means nothing here: the key came from the environment.
+      name: 'malformed key',
+      code: 2,
+      args: ['sites'],
+      env: { PUBLISHER_API_KEY: 'sim_pro_1' },
+      line: /^content-publisher: The API key \(PUBLISHER_API_KEY or --api-key-file\) must start with btb_ \(the value is not shown\)\. Copy the token created in the dashboard at \/account\/api-keys into PUBLISHER_API_KEY or the file of --api-key-file\.$/m,
+    },
+    {
       name: '403 free plan',
       code: 5,
       args: ['me'],

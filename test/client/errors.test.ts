@@ -32,7 +32,10 @@ describe('one error class per status, with the hint of the API document', () => 
       path: '/api/v1/me/',
     });
     expect(e.apiMessage).toEqual(expect.any(String));
-    expect(e.hint).toContain('Send the header `Authorization: Bearer <API_KEY>`');
+    // The client reads no environment variable: the fix is its own option.
+    expect(e.hint).toBe(
+      'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it to createClient({ apiKey }).',
+    );
     expect(e.message).toBe(`[GET] /api/v1/me/: 401 Unauthorized: ${e.apiMessage!.replace(/\.$/, '')}. ${e.hint}`);
     expect(isPublisherError(e)).toBe(true);
     expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '401': 1 });

@@ -13,8 +13,9 @@ function configError(options: unknown): ConfigError {
 
 describe('createClient options', () => {
   it('baseUrl: required, http(s) only', () => {
+    // The client reads no environment variable: its fix names only createClient's option.
     expect(configError({}).message).toBe(
-      '`baseUrl` is required. Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
+      '`baseUrl` is required. Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1).',
     );
     const ftp = configError({ baseUrl: 'ftp://example.com' });
     expect(ftp.option).toBe('baseUrl');
@@ -30,7 +31,7 @@ describe('createClient options', () => {
     const error = configError({ baseUrl: 'http://127.0.0.1:4321/api/v1' });
     expect(error.option).toBe('baseUrl');
     expect(error.message).toBe(
-      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1), or set PUBLISHER_BASE_URL.',
+      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Pass createClient({ baseUrl: "https://..." }) with the service address (without /api/v1).',
     );
     expect(configError({ baseUrl: 'https://api.example.com/api/v1/' }).message).toContain(
       'as in "https://api.example.com"',
@@ -47,7 +48,9 @@ describe('createClient options', () => {
   it('apiKey: must start with btb_, and the value is never shown', () => {
     const error = configError({ baseUrl: 'https://api.example.com', apiKey: 'sk_live_notatoken123' });
     expect(error.option).toBe('apiKey');
-    expect(error.message).toContain('`apiKey` must start with btb_ (the value is not shown)');
+    expect(error.message).toBe(
+      '`apiKey` must start with btb_ (the value is not shown). Copy the token created in the dashboard at /account/api-keys into createClient({ apiKey }).',
+    );
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)} ${String(error)}`).not.toContain(
       'sk_live_notatoken123',
     );

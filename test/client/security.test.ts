@@ -34,7 +34,11 @@ describe('arguments are checked before any request', () => {
   it('siteId, slug, query and generate body: ConfigError naming the argument, 0 requests', async () => {
     const client = createClient({ baseUrl: sim().url, apiKey: sim().tokens.pro });
     const cases: Array<[() => Promise<unknown>, string, string]> = [
-      [() => client.articles(0), 'siteId', '`siteId` must be a positive integer (got 0)'],
+      [
+        () => client.articles(0),
+        'siteId',
+        '`siteId` must be a positive integer (got 0). Pass the numeric id of one of your sites (client.sites() lists them).',
+      ],
       [() => client.articles(-3), 'siteId', '(got -3)'],
       [() => client.keywords(1.5), 'siteId', '(got 1.5)'],
       [() => client.digest('12' as unknown as number), 'siteId', '(got "12")'],
@@ -52,6 +56,8 @@ describe('arguments are checked before any request', () => {
       expect((error as ConfigError).option).toBe(option);
       expect(error.message).toContain(text);
       expect(error.message.startsWith(`\`${option}\``)).toBe(true);
+      // The client reads no environment variable (PUBLISHER_SITE_ID is the loaders' and the integration's).
+      expect(error.message).not.toContain('PUBLISHER_');
     }
     expect(totalRequests(sim())).toBe(0);
     expect(client.requestCount).toBe(0);
@@ -63,7 +69,10 @@ describe('arguments are checked before any request', () => {
     expect(error).toBeInstanceOf(MissingApiKeyError);
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ option: 'apiKey', method: 'GET', path: '/api/v1/me/' });
-    expect(error.message).toContain('`apiKey` is missing: GET /api/v1/me/ needs an API key');
+    // The client reads no environment variable: PUBLISHER_API_KEY would not help here.
+    expect(error.message).toBe(
+      '`apiKey` is missing: GET /api/v1/me/ needs an API key. Pass createClient({ apiKey }) (create a token in the dashboard at /account/api-keys; it starts with btb_).',
+    );
     expect(sim().stats().authenticated).toBe(0);
     expect((await client.sitemap(12)).status).toBe(200);
   });
