@@ -1,8 +1,16 @@
 #!/usr/bin/env node
 /** The `content-publisher` executable (package.json `bin`). */
 import { redactText } from '../client/redact.js';
+import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
 import { oneLine } from './terminal-text.js';
+
+// The reader of stdout went away (`... | head -c 0`): nothing more can be delivered, so stop quietly, as a Unix
+// tool does on SIGPIPE (Node ignores that signal and raises an unhandled EPIPE error with a stack trace instead).
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(EXIT.brokenPipe);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -20,6 +20,8 @@ export const EXIT = {
   badRequest: 14,
   /** Ctrl-C (SIGINT) stopped the wait for an answer: 128 + 2, as a shell reports it. */
   interrupted: 130,
+  /** The reader of stdout went away (`| head`): 128 + 13 (SIGPIPE), as a shell reports a Unix tool it stopped. */
+  brokenPipe: 141,
 } as const satisfies Record<string, number>;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { parseSimulatorArgs } from '../../src/simulator/cli.js';
-import { admin, runCli, type CliResult } from './run-cli.js';
+import { admin, runCli, startCli, type CliResult } from './run-cli.js';
 
 let sim: Simulator;
 let dir: string;
@@ -503,6 +503,22 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
     const missing = await cli(['sites', '--api-key-file', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Cannot read --api-key-file .*nope: ENOENT/);
+  });
+});
+
+describe('a reader that goes away (`content-publisher ... | head -c 0`)', () => {
+  it('stdout closed before the output: exit 141 (128 + SIGPIPE, as a shell reports a Unix tool), no stack trace', async () => {
+    const runs = [['articles', '12', '--json'], ['me']].map((args) => {
+      const child = startCli(args, { env: { PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro } });
+      child.stdin?.end();
+      // The reader closes at once: the CLI's first write to stdout meets a pipe nobody reads (EPIPE).
+      child.stdout?.destroy();
+      return child.result;
+    });
+    for (const result of await Promise.all(runs)) {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(141);
+    }
   });
 });
 
