@@ -35,6 +35,20 @@ const CLI_HINTS = {
 
 const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
 
+/** How the client's hint for a generate that may have been done anyway begins. */
+const IN_DOUBT = 'The service may already have';
+
+/**
+ * generate is not idempotent: without its answer, or with a 5xx, the article may still have been published.
+ * The client's hint says so (unless the connection was refused: then nothing reached the service); this is its
+ * command-line wording.
+ */
+function generateInDoubt(e: ErrorShape): string | undefined {
+  const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
+  if (site === undefined || !e.hint?.includes(IN_DOUBT)) return undefined;
+  return `${IN_DOUBT} generated and published the article (and used one quota unit or credit): check \`content-publisher articles ${site}\` before running generate again.`;
+}
+
 /** The client's message without its trailing hint (written for code), so the CLI can give its own. */
 function withoutHint(e: ErrorShape): string {
   return e.hint && e.message.endsWith(e.hint) ? e.message.slice(0, -e.hint.length).trimEnd() : e.message;
@@ -51,20 +65,21 @@ export function errorLine(error: unknown): string {
   // Before the status: a malformed 200 response carries status 200.
   if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
   const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
+  const inDoubt = generateInDoubt(e);
   if (typeof e.status === 'number') {
     // The hint of a 429 already says how long to wait (Retry-After).
     const detail = [where, e.apiMessage].filter(Boolean).join(': ');
-    const hint = e.status === 401 ? CLI_HINTS[401] : (e.hint ?? '');
+    const hint =
+      e.status === 401
+        ? CLI_HINTS[401]
+        : inDoubt
+          ? `${e.hint!.slice(0, e.hint!.indexOf(IN_DOUBT))}${inDoubt}` // a 502 keeps its CMS sentence
+          : (e.hint ?? '');
     return `${e.status}: ${hint}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
     const kind = e.code === 'timeout' ? 'timeout' : 'network error';
-    // generate is not idempotent: without its answer, the article may still have been published.
-    const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
-    // (The client's hint says so unless the connection was refused: then nothing reached the service.)
-    if (site !== undefined && e.hint?.includes('may already have')) {
-      return `${kind}: ${withoutHint(e)} The service may already have generated and published the article (and used one quota unit or credit): check \`content-publisher articles ${site}\` before running generate again.`;
-    }
+    if (inDoubt) return `${kind}: ${withoutHint(e)} ${inDoubt}`;
     const hint = e.code === 'timeout' ? CLI_HINTS.timeout : (e.hint ?? '').replace('(baseUrl)', CLI_HINTS.reachable);
     return `${kind}: ${withoutHint(e)} ${hint}`.trimEnd();
   }

@@ -85,6 +85,11 @@ export function formatHttpMessage(failure: HttpFailure, hint: string): string {
 /** Advice that a caller with its own ways to set the key (the loaders read PUBLISHER_API_KEY) words its own way. */
 export interface HintOverrides {
   401?: string;
+  /**
+   * For a call that changes something (generate): a 5xx does not say it was not done (the service may fail
+   * after publishing), so this replaces the "retry" advice.
+   */
+  inDoubt?: string;
 }
 
 export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = {}): PublisherError {
@@ -101,6 +106,12 @@ export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = 
   const known = CLASS_BY_STATUS[failure.status];
   const [ErrorCtor, defaultHint]: [ErrorClass, string] =
     known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]);
-  const hint = (failure.status === 401 && overrides[401]) || defaultHint;
+  let hint = (failure.status === 401 && overrides[401]) || defaultHint;
+  if (failure.status >= 500 && overrides.inDoubt) {
+    hint =
+      failure.status === 502
+        ? `The site's remote CMS is unreachable: check the site's CMS credentials in the dashboard. ${overrides.inDoubt}`
+        : overrides.inDoubt;
+  }
   return new ErrorCtor({ ...base, hint, message: formatHttpMessage(failure, hint) });
 }

@@ -34,8 +34,8 @@ export interface TransportRequest {
   /** The option that caps this body's size. @default 'maxResponseBytes' */
   sizeOption?: 'maxResponseBytes' | 'maxFeedBytes';
   /**
-   * For a call that changes something (generate): what to do when it got no complete answer, since the
-   * service may have done it anyway. Replaces the "retry" advice of a timeout or a broken connection.
+   * For a call that changes something (generate): what to do when it got no complete answer or a 5xx, since
+   * the service may have done it anyway. Replaces the "retry" advice of a timeout, a broken connection or a 5xx.
    */
   inDoubtHint?: string;
 }
@@ -274,7 +274,7 @@ export function createTransport(options: ResolvedClientOptions, hints: HintOverr
         apiMessage: redact(apiMessageOf(text) ?? '') || undefined,
         retryAfter: retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
       },
-      hints,
+      request.inDoubtHint ? { ...hints, inDoubt: request.inDoubtHint } : hints,
     );
     return { ok: false, error, failure: { kind: 'status', status: response.status, retryAfterMs } };
   }

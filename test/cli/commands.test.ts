@@ -366,6 +366,14 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       line: /^content-publisher: network error: \[POST\] \/api\/v1\/sites\/12\/generate\/: network error: .*\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\.$/m,
     },
     {
+      // The service published the article, then failed: a blind retry would publish a second one.
+      name: 'generate: a 500 after the work was done',
+      code: 10,
+      args: ['generate', '12', '--topic', 'x', '--yes'],
+      fault: { route: 'POST /api/v1/sites/:id/generate/', status: 500, drift: {}, times: 1 },
+      line: /^content-publisher: 500: The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\. \[POST \/api\/v1\/sites\/12\/generate\/\]$/m,
+    },
+    {
       name: 'generate: connection dropped before the headers',
       code: 11,
       args: ['generate', '12', '--topic', 'x', '--yes'],
@@ -390,6 +398,12 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 9,
       args: ['articles', '13'],
       line: /^content-publisher: 502: The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard\. \[GET /m,
+    },
+    {
+      name: 'generate: 502 CMS unavailable (it may fail at the publishing step)',
+      code: 9,
+      args: ['generate', '13', '--topic', 'x', '--yes'],
+      line: /^content-publisher: 502: The site's remote CMS is unreachable: check the site's CMS credentials in the dashboard\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 13` before running generate again\. \[POST /m,
     },
     {
       name: '500 server error',

@@ -106,7 +106,27 @@ describe('one error class per status, with the hint of the API document', () => 
     expect(routeCounts(sim(), 'GET /api/v1/sites/:id/articles/')).toEqual({ '502': 2 });
     const generate = await rejection(client.generate(13, { topic: 'x' }));
     expect(generate).toBeInstanceOf(CmsUnavailableError);
+    // The CMS may have failed at the publishing step, after the article was generated: no plain "retry later".
+    expect((generate as CmsUnavailableError).hint).toBe(
+      "The site's remote CMS is unreachable: check the site's CMS credentials in the dashboard. The service may already have generated and published the article (and used one quota unit or credit): check `client.articles(13)` for it before retrying.",
+    );
     expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '502': 1 });
+  });
+
+  it('a 5xx on generate: the article may exist, so the hint says to look for it before retrying', async () => {
+    const client = proClient(sim());
+    const before = (await client.articles(12)).length;
+    // The handler runs (it generates and publishes), then the answer is a 500: the service failed after the work.
+    await fault(sim(), { route: 'POST /api/v1/sites/:id/generate/', status: 500, drift: {}, times: 1 });
+    const error = await rejection(client.generate(12, { topic: 'composting' }));
+    expect(error).toBeInstanceOf(ServerError);
+    const inDoubt =
+      'The service may already have generated and published the article (and used one quota unit or credit): check `client.articles(12)` for it before retrying.';
+    expect(error).toMatchObject({ status: 500, code: 'server_error', hint: inDoubt });
+    expect(error.message).toBe(`[POST] /api/v1/sites/12/generate/: 500 Internal Server Error. ${inDoubt}`);
+    // Not retried, and the article the hint warns about is there: a blind retry would publish a second one.
+    expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '500': 1 });
+    expect((await client.articles(12)).length).toBe(before + 1);
   });
 
   it('other 5xx -> ServerError', async () => {
