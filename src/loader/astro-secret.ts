@@ -26,13 +26,26 @@ export async function readSecret(
   return env?.[key] || undefined;
 }
 
-/** The live loader's schema with the key optional at construction: it is read at the first request. */
+/**
+ * The live loader's schema with the key and the service address optional at construction: read at the first
+ * request when missing at import, so that a missing one is the error of each call, not a throw while Astro
+ * imports live.config.ts (which fails every page that imports astro:content).
+ */
 export const liveLoaderConstructionSchema = liveArticlesLoaderOptionsSchema.extend({
   apiKey: liveArticlesLoaderOptionsSchema.shape.apiKey.optional(),
+  baseUrl: liveArticlesLoaderOptionsSchema.shape.baseUrl.optional(),
 });
 
 /** The live loader's key: the option when given, else `PUBLISHER_API_KEY` through `readSecret`, validated. */
 export async function liveApiKey(configured: string | undefined): Promise<string> {
   const apiKey = configured ?? (await readSecret('PUBLISHER_API_KEY'));
   return parseOptions(liveArticlesLoaderOptionsSchema.pick({ apiKey: true }), 'liveArticlesLoader', { apiKey }).apiKey;
+}
+
+/** The live loader's service address: the option (or PUBLISHER_BASE_URL at import) when given, else `PUBLISHER_BASE_URL` now. */
+export async function liveBaseUrl(configured: string | undefined, allowInsecureHttp: boolean): Promise<string> {
+  if (configured !== undefined) return configured;
+  const baseUrl = await readSecret('PUBLISHER_BASE_URL');
+  const schema = liveArticlesLoaderOptionsSchema.pick({ baseUrl: true, allowInsecureHttp: true });
+  return parseOptions(schema, 'liveArticlesLoader', { baseUrl, allowInsecureHttp }).baseUrl;
 }

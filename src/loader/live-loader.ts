@@ -14,7 +14,7 @@ import { cacheTags, parseCacheTag, STALE_MAX_AGE_SECONDS, STALE_TAG } from './ca
 import { callRefusal, TtlCache } from './live-guard.js';
 import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
-import { liveApiKey, liveLoaderConstructionSchema } from './astro-secret.js';
+import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema } from './astro-secret.js';
 import { createClientWithHints } from '../client/client.js';
 import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
@@ -85,6 +85,9 @@ function throttledWarning(who: string): (kind: string, what: string, stale: bool
  * - no call when the last X-RateLimit-Remaining seen is at or below `reserve`, nor while a 429's
  *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
+ * The key, and the service address when neither `baseUrl` nor PUBLISHER_BASE_URL is set at import, are read at
+ * the first call: one still missing is that call's `ConfigError`, not a throw in live.config.ts (which would
+ * fail every page that imports `astro:content`).
  *
  * Cache hints for Astro's route cache (`Astro.cache.set(cacheHint)`): an entry is tagged with the site's tag and
  * its own (`publisher:site-12`, `publisher:site-12:<slug>`, `lastModified` from `updated_at`), a collection with
@@ -95,33 +98,38 @@ export function liveArticlesLoader(
   options: LiveArticlesLoaderOptions = {},
 ): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  // The key is read at the first request (astro:env's getSecret, then process.env): edge adapters have no environment at import.
+  // The key, and the service address when missing at import, are read at the first request (astro:env's getSecret,
+  // then process.env): edge adapters have no environment at import, and a missing one is then the call's error.
   let apiKey = opts.apiKey;
+  let baseUrl = opts.baseUrl;
   let client: Client | undefined;
   let connecting: Promise<Client> | undefined;
   const connect = () =>
-    (connecting ??= liveApiKey(opts.apiKey).then(
-      (key) => {
-        apiKey = key;
-        client = createClientWithHints(
-          {
-            baseUrl: opts.baseUrl,
-            apiKey: key,
-            timeoutMs: opts.timeoutMs,
-            userAgent: 'astro-content-publisher (liveArticlesLoader)',
-            retries: 1,
-            maxRetryAfterMs: 0,
-            allowInsecureHttp: opts.allowInsecureHttp,
-          },
-          LOADER_HINTS,
-        );
-        return client;
-      },
-      (error: unknown) => {
-        connecting = undefined; // a key set later (a new deployment's secret) is picked up by the next request
-        throw error;
-      },
-    ));
+    (connecting ??= liveBaseUrl(opts.baseUrl, opts.allowInsecureHttp)
+      .then(async (url) => ({ url, key: await liveApiKey(opts.apiKey) }))
+      .then(
+        ({ url, key }) => {
+          baseUrl = url;
+          apiKey = key;
+          client = createClientWithHints(
+            {
+              baseUrl: url,
+              apiKey: key,
+              timeoutMs: opts.timeoutMs,
+              userAgent: 'astro-content-publisher (liveArticlesLoader)',
+              retries: 1,
+              maxRetryAfterMs: 0,
+              allowInsecureHttp: opts.allowInsecureHttp,
+            },
+            LOADER_HINTS,
+          );
+          return client;
+        },
+        (error: unknown) => {
+          connecting = undefined; // a key or address set later (a new deployment's secret) is used by the next request
+          throw error;
+        },
+      ));
   const siteId = opts.siteId;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
@@ -162,7 +170,7 @@ export function liveArticlesLoader(
 
   /** Sends one call if the gate is open; records what the service said about the window. */
   const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    const remaining = knownRemaining(opts.baseUrl, apiKey ?? '') ?? client?.rateLimit?.remaining;
+    const remaining = knownRemaining(baseUrl ?? '', apiKey ?? '') ?? client?.rateLimit?.remaining;
     const refusal = callRefusal({ remaining, reserve: opts.reserve, blockedUntil, now: Date.now() });
     if (refusal) {
       const hint = 'Cache the on-demand pages, raise `cacheSeconds`, or lower `reserve` of liveArticlesLoader.';
@@ -179,7 +187,7 @@ export function liveArticlesLoader(
       if (error instanceof RateLimitError) blockedUntil = Date.now() + (error.retryAfter ?? 60) * 1000;
       throw error;
     } finally {
-      recordRemaining(opts.baseUrl, apiKey ?? '', client?.rateLimit);
+      recordRemaining(baseUrl ?? '', apiKey ?? '', client?.rateLimit);
     }
   };
 

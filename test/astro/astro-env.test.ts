@@ -71,7 +71,9 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     ).toEqual([]);
   });
 
-  it('the live loader reads the key at the first request, not at import: set after the server started, it is used', async () => {
+  it('the live loader reads the service address and the key at the first request, not at import: set after the server started, they are used', async () => {
+    // No address when live.config.ts is evaluated (its `baseUrl` is ENV_TEST_BASE_URL, then PUBLISHER_BASE_URL).
+    delete process.env.ENV_TEST_BASE_URL;
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
     type Handler = (req: IncomingMessage, res: ServerResponse) => void;
     const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: Handler };
@@ -84,6 +86,14 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     });
     const slug = ((await list.json()) as { results: Array<{ slug: string }> }).results[0]?.slug ?? '';
 
+    // The page renders the error getLiveEntry returned (not a failed import of astro:content).
+    const noAddress = await fetch(`${blog}/live/${slug}/`);
+    expect(noAddress.status).toBe(500);
+    expect(await noAddress.text()).toContain(
+      '<p class="error">ConfigError: `baseUrl` is required. Set it in liveArticlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.</p>',
+    );
+
+    process.env.PUBLISHER_BASE_URL = sim.url;
     const without = await fetch(`${blog}/live/${slug}/`);
     expect(without.status).toBe(500);
     const text = await without.text();

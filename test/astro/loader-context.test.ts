@@ -15,7 +15,7 @@ import {
   liveArticlesLoader,
   StrictModeError,
 } from '../../src/loader/index.js';
-import { createClient, PublisherError, UnauthorizedError } from '../../src/client/index.js';
+import { ConfigError, createClient, PublisherError, UnauthorizedError } from '../../src/client/index.js';
 import { parseRssFeed } from '../../src/feeds/index.js';
 import { admin } from './loader-harness.js';
 import { fakeContext } from './loader-context.js';
@@ -537,6 +537,35 @@ describe('liveArticlesLoader', () => {
     // A slug outside the known list is "not found" without a request, hostile ones included.
     const traversal = await live.loadEntry({ collection: 'live', filter: { id: '../../me' } });
     expect(traversal).toBeUndefined();
+  });
+});
+
+describe('liveArticlesLoader: PUBLISHER_BASE_URL missing when live.config.ts is evaluated', () => {
+  it('is not a throw at import (every page would answer 500) but the error of each call, until it is set', async () => {
+    const saved = process.env.PUBLISHER_BASE_URL;
+    delete process.env.PUBLISHER_BASE_URL;
+    try {
+      const live = liveArticlesLoader({ siteId: 12, apiKey: sim.tokens.pro });
+      sim.resetStats();
+      const collection = await live.loadCollection({ collection: 'live', filter: {} });
+      const entry = await live.loadEntry({ collection: 'live', filter: { id: 'any-slug' } });
+      const message =
+        '`baseUrl` is required. Set it in liveArticlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.';
+      for (const answer of [collection, entry]) {
+        expect(answer && 'error' in answer && answer.error).toBeInstanceOf(ConfigError);
+        expect((answer as { error: ConfigError }).error.message).toBe(message);
+      }
+      expect(sim.stats().authenticated).toBe(0);
+
+      // Set later (a redeploy's environment, a secret binding): the next call uses it, nothing to restart.
+      process.env.PUBLISHER_BASE_URL = sim.url;
+      const later = await live.loadCollection({ collection: 'live', filter: {} });
+      if ('error' in later) throw later.error;
+      expect(later.entries.length).toBeGreaterThan(0);
+    } finally {
+      if (saved === undefined) delete process.env.PUBLISHER_BASE_URL;
+      else process.env.PUBLISHER_BASE_URL = saved;
+    }
   });
 });
 
