@@ -123,24 +123,53 @@ export interface AssetCopy {
 }
 
 /**
+ * The source that gave `name` (`<source name>.<hash>.<ext>`) when an earlier build wrote `asset`'s bytes under
+ * it: the same hash and extension as the file the bundler wrote now. Such a source has left this build (its
+ * article dropped the image, or left), and the pages kept since still name its file. Undefined otherwise.
+ */
+export function departedSourceOf(name: string, asset: EmittedAsset): string | undefined {
+  const suffix = contentSuffix(asset.file);
+  if (suffix === undefined || namesOfBytes(asset).length === 0 || contentSuffix(name) !== suffix) return undefined;
+  const source = name.slice(0, -suffix.length) + suffix.slice(suffix.lastIndexOf('.'));
+  return asset.sources.includes(source) ? undefined : source;
+}
+
+/**
  * For each name the pages name that is not in the output (`present`) but holds the bytes of a file the
  * bundler wrote in this build (`emitted`), where to copy them from: that file when it is still there (Astro
- * deletes an original it believes unreferenced), else one of its sources that `sourceExists`. `missing`:
- * such names with neither. A name that no file of this build holds (a page's own broken URL, or a name an
- * article made up) gets nothing, so the copies never outnumber the build's own names.
+ * deletes an original it believes unreferenced), else one of its sources that `sourceExists`. A name an
+ * earlier build gave those bytes, after a source that this build no longer has (departedSourceOf), counts
+ * when `departedExists` says that source is still there (the loader's image cache keeps every image it
+ * downloaded, and names each after its URL's hash). `missing`:
+ * such names with no file to copy. A name that no file of this build holds (a page's own broken URL, or a
+ * name an article made up) gets nothing, so the copies never outnumber the build's own names and theirs.
  */
 export function planAssetCopies(
   named: Iterable<string>,
   present: ReadonlySet<string>,
   emitted: readonly EmittedAsset[],
   sourceExists: (source: string) => boolean,
+  departedExists: (source: string) => boolean = () => false,
 ): { copies: AssetCopy[]; missing: string[] } {
   const byName = new Map<string, EmittedAsset>();
-  for (const asset of emitted) for (const name of namesOfBytes(asset)) byName.set(name, asset);
+  const bySuffix = new Map<string, EmittedAsset>();
+  for (const asset of emitted) {
+    for (const name of namesOfBytes(asset)) byName.set(name, asset);
+    const suffix = contentSuffix(asset.file);
+    if (suffix !== undefined) bySuffix.set(suffix, asset);
+  }
+  const departed = (name: string): EmittedAsset | undefined => {
+    const suffix = contentSuffix(name);
+    const asset = suffix === undefined ? undefined : bySuffix.get(suffix);
+    const source = asset === undefined ? undefined : departedSourceOf(name, asset);
+    return asset && source !== undefined && departedExists(source)
+      ? { file: asset.file, sources: [...asset.sources, source] }
+      : undefined;
+  };
   const copies: AssetCopy[] = [];
   const missing: string[] = [];
   for (const name of new Set(named)) {
-    const asset = present.has(name) ? undefined : byName.get(name);
+    const asset = present.has(name) ? undefined : (byName.get(name) ?? departed(name));
     if (asset === undefined) continue;
     const output = [asset.file, ...namesOfBytes(asset)].find((file) => present.has(file));
     const source = asset.sources.find(sourceExists);

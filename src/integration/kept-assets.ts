@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -18,6 +18,37 @@ export interface KeptAssets {
   copied: Array<AssetCopy & { page: string }>;
   /** Names that a page names, whose bytes this build had, and that no file could give back. */
   missing: Array<{ name: string; page: string }>;
+}
+
+/**
+ * Whether the loader's image cache holds an image that no file of this build came from (its article dropped
+ * it, or left) with the size and extension of a file the bundler wrote: an earlier build may have written
+ * those bytes under that image's name (Vite names equal bytes after the source that sorts first), and a page
+ * kept since names it (departedSourceOf). Sizes only: no file is read.
+ */
+async function departedTwins(
+  emitted: readonly EmittedAsset[],
+  assets: string,
+  present: ReadonlySet<string>,
+  imagesDir: string,
+): Promise<boolean> {
+  const sources = new Set(emitted.flatMap((asset) => asset.sources));
+  const extension = (name: string) => name.slice(name.lastIndexOf('.'));
+  const left = (await readdir(imagesDir).catch(() => [] as string[])).filter((name) => !sources.has(name));
+  if (left.length === 0) return false;
+  const sizeOf = async (path: string) => (await stat(path).catch(() => undefined))?.size;
+  const written = new Set<string>();
+  for (const asset of emitted) {
+    if (namesOfBytes(asset).length === 0) continue;
+    const from = present.has(asset.file) ? join(assets, asset.file) : join(imagesDir, asset.sources[0] ?? '');
+    const size = await sizeOf(from);
+    if (size !== undefined) written.add(`${size}${extension(asset.file)}`);
+  }
+  for (const name of left) {
+    const size = await sizeOf(join(imagesDir, name));
+    if (size !== undefined && written.has(`${size}${extension(name)}`)) return true;
+  }
+  return false;
 }
 
 /**
@@ -56,10 +87,14 @@ export async function keepNamedAssets(
       : (await readdir(astroAssetsDir).catch(() => [] as string[])).filter(
           (name) => !name.endsWith('.json') && !present.has(name) && name.includes('_') && hashes.has(hashOf(name)),
         );
-  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two), and
-  // Astro's image cache holds nothing the output lacks: no page can name a file that this function could give
-  // back, so the pages are not read.
-  if (cached.length === 0 && emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))))
+  // Every name of the build's bytes is in the output (no images, or none deleted nor written once for two),
+  // Astro's image cache holds nothing the output lacks, and no image that left the build has the size of one it
+  // wrote: no page can name a file that this function could give back, so the pages are not read.
+  if (
+    cached.length === 0 &&
+    emitted.every((asset) => namesOfBytes(asset).every((name) => present.has(name))) &&
+    !(await departedTwins(emitted, assets, present, imagesDir))
+  )
     return { copied: [], missing: [] };
   const entries = await readdir(root, { withFileTypes: true, recursive: true }).catch(() => []);
   // Each name with the first page that names it (for the warning).
@@ -72,10 +107,11 @@ export async function keepNamedAssets(
     for (const name of assetNamesIn(html, new URL(page, location.siteRoot).href, location))
       if (!named.has(name)) named.set(name, page);
   }
-  const { copies, missing } = planAssetCopies(named.keys(), present, emitted, (source) =>
-    // A source's name comes from the bundler (a file's base name); never a path out of the cache.
-    /^[^/\\]+$/.test(source) ? existsSync(join(imagesDir, source)) : false,
-  );
+  // A source's name comes from the bundler (a file's base name), or from a page (departedSourceOf, a name
+  // without a separator): never a path out of the cache.
+  const inImageCache = (source: string) =>
+    /^[^/\\]+$/.test(source) && !source.startsWith('.') ? existsSync(join(imagesDir, source)) : false;
+  const { copies, missing } = planAssetCopies(named.keys(), present, emitted, inImageCache, inImageCache);
   // Names of Astro's cache (listed by readdir: base names only) that a page names and the output lacks.
   const planned = new Set([...copies.map((copy) => copy.to), ...missing]);
   const inCache = new Set(cached);

@@ -97,4 +97,41 @@ describe('featured images of pages kept by an incremental build', () => {
     expect(third.logs).toMatch(/\/en\/blog\/a1\/index\.html \(restored\)/);
     for (const page of ['en/blog/a1', 'en/blog/a2']) expect(await missingAssets(site.outDir, page), page).toEqual([]);
   });
+
+  it("a kept page's og:image is served after the article whose image gave those bytes their name drops it", async () => {
+    // Found on astro-erudite: an edit removed an article's body image, whose copy's name sorted first among
+    // images of the same bytes; the pages kept since named that file in og:image, and it answered 404.
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
+    const site = await isolatedSite('model-site', 'kept-og-left');
+    own(sim, site);
+    const { later, earlier } = twinNames(sim, 'a2');
+    const figure = `<figure><img src="${CDN}/sites/12/a2/${earlier}" width="640" height="400" alt="twin"></figure>`;
+    await publishModelArticle(sim.url, 'a1', 'en', { after: figure });
+    await publishModelArticle(sim.url, 'a2', 'en', { featured_image: `${CDN}/sites/12/a2/${later}` });
+    const build = modelSiteBuild(site, sim);
+
+    const first = await build();
+    expect(first.error).toBeUndefined();
+    // Vite wrote the twins once, under the name of a1's image (it sorts first): a2's og:image names that file.
+    const kept = await ogImageOf(site.outDir, 'en/blog/a2');
+    const earlierCopy = cacheName(`${sim.url}/media/sites/12/a2/${earlier}`);
+    expect(kept.startsWith(`_astro/${earlierCopy.replace(/\.jpg$/, '.')}`), kept).toBe(true);
+    const bytes = await readFile(join(site.outDir, kept));
+
+    // a1 drops its image; a2 does not change, so its page is kept, and still names the file of a1's image.
+    await admin(sim.url, 'PATCH', 'articles/12/a1?language=en', { content: '<p>mark-en-a1-v2-end</p>' });
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(second.logs).toMatch(/\/en\/blog\/a2\/index\.html \(restored\)/);
+    expect(await ogImageOf(site.outDir, 'en/blog/a2')).toBe(kept);
+    expect(existsSync(join(site.outDir, kept)), `${kept} is in the output`).toBe(true);
+    expect((await readFile(join(site.outDir, kept))).equals(bytes), 'the same picture as before').toBe(true);
+    expect(second.logs).not.toMatch(/are not in the output/);
+    for (const page of ['en/blog/a1', 'en/blog/a2']) expect(await missingAssets(site.outDir, page), page).toEqual([]);
+
+    // A build with nothing new keeps both pages, and the file stays.
+    const third = await build();
+    expect(third.error).toBeUndefined();
+    for (const page of ['en/blog/a1', 'en/blog/a2']) expect(await missingAssets(site.outDir, page), page).toEqual([]);
+  });
 });

@@ -94,6 +94,28 @@ describe('planAssetCopies', () => {
     });
   });
 
+  it('a name an earlier build gave the bytes, after an image that left the build, gets the file Vite wrote', () => {
+    // Built before with a source "0a1f.jpg" of these bytes, which sorted first; its article dropped the image.
+    const kept = ['0a1f.DrH4rFZq.jpg', '0a1f.AAAAAAAA.jpg', 'absent.DrH4rFZq.jpg', '0a1f.DrH4rFZq.png'];
+    const inCache = (source: string) => source === '0a1f.jpg';
+    expect(planAssetCopies(kept, new Set(['12bc.DrH4rFZq.jpg']), [twin], () => false, inCache)).toEqual({
+      copies: [{ to: '0a1f.DrH4rFZq.jpg', from: { output: '12bc.DrH4rFZq.jpg' } }],
+      missing: [],
+    });
+    // Astro deleted the file Vite wrote: one of its sources, else the image that left.
+    expect(planAssetCopies(kept, new Set(), [twin], (s) => s === 'c98e.jpg', inCache).copies).toEqual([
+      { to: '0a1f.DrH4rFZq.jpg', from: { source: 'c98e.jpg' } },
+    ]);
+    expect(planAssetCopies(kept, new Set(), [twin], inCache, inCache).copies).toEqual([
+      { to: '0a1f.DrH4rFZq.jpg', from: { source: '0a1f.jpg' } },
+    ]);
+    // Without that image in the loader's cache, the name is no file of this build's.
+    expect(planAssetCopies(kept, new Set(['12bc.DrH4rFZq.jpg']), [twin], () => true)).toEqual({
+      copies: [],
+      missing: [],
+    });
+  });
+
   it('nothing for names no file of this build holds, nor for names that are there', () => {
     const named = ['made-up.DrH4rFZq.jpg', 'c98e.AAAAAAAA.jpg', 'gone.Zz9Yy8Xx.png', '12bc.DrH4rFZq.jpg'];
     expect(planAssetCopies(named, new Set(['12bc.DrH4rFZq.jpg']), [twin], () => true)).toEqual({
