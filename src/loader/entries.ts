@@ -136,17 +136,23 @@ export function plainText(html: string): string {
 /**
  * Entry data from the RSS feed: the list's fields and the feed's link and description (as text), on top of
  * what the previous version held (detail-only fields such as keywords stay until a detail call refreshes them).
+ * When the feed brings other HTML than the previous version's (`contentChanged`: an edit), the previous meta
+ * description is dropped: the service writes it from the title and the body, so it would describe the old
+ * text (and name the old title) until a detail call; `entryDescription` then takes the feed's excerpt.
  */
 export function dataFromRss(
   item: ArticleListItem,
   rss: RssItem,
   previous: Record<string, unknown> | undefined,
   lastmod: string | undefined,
+  contentChanged = false,
 ): Record<string, unknown> {
   const description = rss.description === undefined ? undefined : plainText(rss.description);
+  const { metaDescription, ...kept } = previous ?? {};
   return withoutUndefined({
     keywords: [],
-    ...previous,
+    ...kept,
+    ...(contentChanged ? {} : { metaDescription }),
     ...listFields(item),
     // The item's categories are the article's keywords (the service's feed lists them so): a theme's tag pages
     // list an article built from the feed too. A feed without them keeps what a detail gave.

@@ -195,7 +195,14 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
     input,
     action.slug,
     // The article's fields as the schema saw them, not the schema's output (which a transform may reshape).
-    dataFromRss(item, feedItem.item, serviceDataOf(before), lastmod),
+    // An edit the feed carries: the meta description held was written for the previous text.
+    dataFromRss(
+      item,
+      feedItem.item,
+      serviceDataOf(before),
+      lastmod,
+      prevState !== undefined && prevState.contentHash !== feedItem.signal.contentHash,
+    ),
     feedItem.item.contentEncoded ?? '',
     {
       listDigest: listDigest(item),

@@ -122,9 +122,19 @@ describe('articlesLoader in an Astro build', () => {
       title: 'Freshly published by the loader test',
       content: '<h2>Brand new section</h2><p>Hello<img src="x" onerror="alert(1)"></p><script>alert(1)</script>',
     })) as { slug: string };
+    // The service writes the meta description from the title and the body: the edit below gives a new one.
+    const detailOf = async (slug: string) =>
+      (await (
+        await fetch(`${sim.url}/api/v1/sites/12/articles/${slug}/`, {
+          headers: { authorization: `Bearer ${sim.tokens.pro}` },
+        })
+      ).json()) as { meta_description: string };
+    const oldMeta = (await detailOf(contentSlug!)).meta_description;
+    expect((await storeText()).includes(JSON.stringify(oldMeta).slice(1, -1)), 'the store holds it').toBe(true);
     await admin(sim.url, 'PATCH', `articles/12/${contentSlug}`, {
       content: '<h2>Rewritten section</h2><p>Updated body.</p>',
     });
+    expect((await detailOf(contentSlug!)).meta_description).not.toBe(oldMeta);
     await admin(sim.url, 'PATCH', `articles/12/${titleSlug}`, { title: 'A retitled article' });
     await admin(sim.url, 'DELETE', `articles/12/${goneSlug}`);
 
@@ -147,6 +157,8 @@ describe('articlesLoader in an Astro build', () => {
     expect(after.get(created.slug)).not.toMatch(/<script|onerror/i);
     expect(after.get(contentSlug!)).toContain('<a href="#rewritten-section">Rewritten section</a>');
     expect(after.get(titleSlug!)).toContain('<h1>A retitled article</h1>');
+    // The edit came from the feed, which has no meta description: the one written for the old body is not kept.
+    expect((await storeText()).includes(JSON.stringify(oldMeta).slice(1, -1)), 'the old meta description').toBe(false);
     for (const [slug, html] of after) {
       if ([contentSlug, titleSlug, created.slug].includes(slug)) continue;
       expect(html, slug).toBe(pagesAfterCold.get(slug));
