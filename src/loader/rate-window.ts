@@ -105,9 +105,13 @@ function forgottenAt(key: string): number {
   return at;
 }
 
-/** Where the loaders of earlier builds (and `astro dev`) left what they saw: beside the image cache in cacheDir. */
+/**
+ * Where the loaders of earlier builds (and `astro dev`) left what they saw: beside the image cache in cacheDir.
+ * Its path is in a message that can fail the build: not "window" (nor "document"), which makes Astro replace
+ * the error's hint with "Browser APIs are not available on the server" (generateHint in astro/core/errors).
+ */
 function windowFile(cacheDir: URL): string {
-  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'rate-window.json');
+  return join(fileURLToPath(cacheDir), 'astro-content-publisher', 'rate-limit.json');
 }
 
 function isSeen(value: unknown): value is Seen {
@@ -140,7 +144,7 @@ export function restoreWindow(
   const mine = lastSeen.get(key);
   if (mine && saved.seenAt <= mine.seenAt) return undefined;
   lastSeen.set(key, saved);
-  return `what an earlier build saw of this hour's window, which lasts until ${new Date(saved.expires).toISOString().slice(11, 16)} UTC; after a plan upgrade, delete ${file} to ask the service now`;
+  return `what an earlier build saw of this hour's rate limit, which holds until ${new Date(saved.expires).toISOString().slice(11, 16)} UTC; after a plan upgrade, delete ${file} to ask the service now`;
 }
 
 /** Keeps what this process last saw of the key's window for the next one (a file that cannot be written: not kept). */

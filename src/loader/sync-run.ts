@@ -114,7 +114,7 @@ export async function runArticlesSync(
     // its articles. A collection an earlier build left empty stays so, like any other kept collection.
     if (held === 0 && !found)
       throw new BudgetSpentError(
-        `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the window resets (or raise the plan's limit, or lower budget.reserve).`,
+        `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the hourly limit resets (or raise the plan's limit, or lower budget.reserve).`,
       );
     warn(
       `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,

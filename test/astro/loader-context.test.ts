@@ -123,11 +123,42 @@ describe('articlesLoader: budget.reserve across builds', () => {
         await loader.load(ctx.context);
         // The warning says where the count came from, until when it holds, and how to ask the service now.
         expect(ctx.take().join('\n')).toMatch(
-          /Did not list the articles of site 12: the requests left this hour are at or below budget.reserve \(4\) \(what an earlier build saw of this hour's window, which lasts until \d\d:\d\d UTC; after a plan upgrade, delete \S+rate-window\.json to ask the service now\)/,
+          /Did not list the articles of site 12: the requests left this hour are at or below budget.reserve \(4\) \(what an earlier build saw of this hour's rate limit, which holds until \d\d:\d\d UTC; after a plan upgrade, delete \S+rate-limit\.json to ask the service now\)/,
         );
       }
       expect(small.stats().authenticated).toBe(6);
       expect(ctx.entries.size).toBe(12);
+    } finally {
+      await small.close();
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('articlesLoader: a cold build at the reserve', () => {
+  it("fails with a message Astro shows with its own hint: no 'window' nor 'document' in it", async () => {
+    // Astro's error display (core/errors/dev/utils.js, generateHint) replaces the hint of any error whose text
+    // contains "window" or "document" with "Browser APIs are not available on the server": found on
+    // astro-erudite, whose first build after a config change (Astro cleared the store) stopped at the reserve.
+    const small = await startSimulator({ articles: 12, rateLimitOverride: 10 });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'acp-reserve-'));
+    try {
+      const loader = reserveOf4(small);
+      const warm = fakeContext(loader.schema);
+      (warm.context as { config: object }).config = { cacheDir: pathToFileURL(`${cacheDir}/`) };
+      await loader.load(warm.context);
+      newProcess();
+      const cold = fakeContext(loader.schema);
+      (cold.context as { config: object }).config = { cacheDir: pathToFileURL(`${cacheDir}/`) };
+      const error = await loader.load(cold.context).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.name).toBe('BudgetSpentError');
+      expect(String(error)).toMatch(/Did not list the articles of site 12: .*nothing is stored yet/);
+      expect(String(error)).toMatch(/retry once the hourly limit resets/);
+      expect(String(error)).toMatch(/delete \S+ to ask the service now/);
+      expect(String(error).match(/.{0,60}(window|document).{0,60}/)?.[0]).toBeUndefined();
     } finally {
       await small.close();
       await rm(cacheDir, { recursive: true, force: true });
