@@ -38,7 +38,7 @@ export function parseRssDocument(xml: string | Uint8Array, opts: ParseFeedOption
       url: opts.url,
       kind: 'RSS feed',
       reason: 'unexpected-root',
-      detail: `its root element is <${root.name}>, not an RSS 2.0 <rss><channel> or RSS 1.0 <rdf:RDF> document${root.local === 'feed' ? ' (Atom feeds are not supported)' : ''}. Check that the URL points at the RSS feed.`,
+      detail: `its root element is <${root.name}>, not an RSS 2.0 <rss><channel> or RSS 1.0 <rdf:RDF> feed${root.local === 'feed' ? ' (Atom feeds are not supported)' : ''}. Check that the URL points at the RSS feed.`,
     });
   }
   // A well-formed <rss> without a <channel> is an empty feed, not an error: it is read (and written) as

@@ -140,7 +140,7 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
     fail(
       opts,
       'too-large',
-      `it is ${typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : size} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if this document is expected to be that large.`,
+      `it is ${typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : size} bytes, over the ${opts.maxBytes}-byte size cap. Nothing was parsed; raise the cap only if a file this large is expected.`,
     );
   }
   const decoded = typeof input === 'string' ? { text: input, warnings: [] } : decodeXmlBytes(input, opts);
@@ -200,7 +200,10 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
   // second time. Anything else, including every document the scanner refused, still goes through it.
   const valid = plain ? true : XMLValidator.validate(xml);
   if (valid !== true) {
-    const { msg, line, col } = valid.err;
+    const { line, col } = valid.err;
+    // Astro swaps the hint of a build error whose text names "document" or "window" for one about browser APIs
+    // (generateHint in astro/dist/core/errors/dev/utils.js): the validator's "start of the document" says file.
+    const msg = valid.err.msg.replace(/\bdocument\b/g, 'file');
     // The validator reports a document that stops early as unclosed tags: say "truncated", which is
     // what actually happens with a cut-off download.
     const truncated =
@@ -210,7 +213,7 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
       kind: opts.kind,
       reason: truncated ? 'truncated' : 'not-well-formed',
       detail: truncated
-        ? 'the document ends before its elements are closed (it looks truncated: the download was probably cut off). Retry later.'
+        ? 'the XML ends before its elements are closed (it looks truncated: the download was probably cut off). Retry later.'
         : `it is not well-formed XML: ${msg}`,
       line: truncated ? undefined : line,
       column: truncated ? undefined : col,
@@ -222,7 +225,7 @@ export function parseSafeXml(input: string | Uint8Array, opts: SafeXmlOptions): 
       opts,
       error.truncated ? 'truncated' : 'not-well-formed',
       error.truncated
-        ? `the document looks truncated: ${error.message}. Retry later.`
+        ? `the XML looks truncated: ${error.message}. Retry later.`
         : `it is not well-formed XML: ${error.message}`,
       xml,
       error.offset,

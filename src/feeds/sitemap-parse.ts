@@ -53,7 +53,7 @@ export function parseAnySitemap(xml: string | Uint8Array, opts: ParseFeedOptions
       url: opts.url,
       kind: 'sitemap',
       reason: 'unexpected-root',
-      detail: `its root element is <${doc.root.name}>, not <urlset> or <sitemapindex> (a sitemap 0.9 document). Check that the URL points at a sitemap.`,
+      detail: `its root element is <${doc.root.name}>, not <urlset> or <sitemapindex> (the sitemap 0.9 format). Check that the URL points at a sitemap.`,
     });
   }
   return doc;
@@ -96,7 +96,7 @@ function parseSitemapDocumentUncached(xml: string | Uint8Array, opts: ParseFeedO
       url: opts.url,
       kind: 'sitemap',
       reason: 'unexpected-root',
-      detail: `its root element is <${root.name}>, not <urlset> (a sitemap 0.9 document). Check that the URL points at a sitemap.`,
+      detail: `its root element is <${root.name}>, not <urlset> (the sitemap 0.9 format). Check that the URL points at a sitemap.`,
     });
   }
   return urlsetDocument(doc);
