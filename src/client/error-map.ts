@@ -22,13 +22,13 @@ export const HINTS = {
   404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
   502: "The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard.",
   server: 'The service failed: retry later.',
-  client: 'Check the arguments of the call (query parameters and body) against the API document.',
+  client: 'Check the arguments of the call (query parameters and body) against the API reference.',
 } as const;
 
 export function rateLimitHint(retryAfterSeconds: number | undefined): string {
   const wait =
     retryAfterSeconds === undefined
-      ? 'Wait until the hourly window frees up'
+      ? 'Wait until the hourly limit resets'
       : `Wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
   return `${wait}, cache responses on the client, or move to a higher plan (the limit is per user, shared by all tokens).`;
 }
