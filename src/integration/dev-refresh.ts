@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
+import { invalidateLocally } from '../loader/local-invalidation.js';
 import { loadersRunDuring } from '../loader/loader-runs.js';
 import { BUILD_TIME_LOADER_NAMES } from '../loader/names.js';
 import { forgetWindow, lowestKnownWindow } from '../loader/rate-window.js';
@@ -38,6 +39,12 @@ export interface DevRefreshSetup {
   /** No refresh when the lowest X-RateLimit-Remaining a loader saw for `serviceOrigin` is at or below this. @default 5 */
   reserve?: number;
   serviceOrigin?: string | undefined;
+  /**
+   * Cache tags of the dev server's in-memory copies of the service's feeds (the sitemap and RSS routes):
+   * expired after every refresh, so the routes ask the service again (a conditional request) rather than
+   * serving the copy they fetched before an edit for up to an hour. @default []
+   */
+  feedTags?: readonly string[];
   /**
    * A refresh refused on the remembered window probes the service (forgets the memory: the loaders' first
    * request asks again) once the memory is this old, then after twice as long each time it was still low.
@@ -154,6 +161,9 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     running ??= (async () => {
       const names = publisherLoaderNames(setup.loaders);
       const ran = await loadersRunDuring(() => setup.refreshContent({ loaders: names }), names);
+      // An edit keeps the set of slugs (the feed routes' cache key in dev): without this, /sitemap.xml and
+      // /rss.xml kept serving the copy fetched before the edit until the service's max-age (an hour) ran out.
+      invalidateLocally(setup.feedTags ?? []);
       logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
       return ran;
     })().finally(() => {

@@ -1,6 +1,7 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cacheTags } from '../loader/cache-tags.js';
 import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/loader-runs.js';
 import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
 import { setupDevRefresh } from './dev-refresh.js';
@@ -318,6 +319,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           token: devRefresh.token,
           reserve: devRefresh.reserve,
           serviceOrigin: resolved.route.serviceOrigin,
+          feedTags: [cacheTags.sitemap(resolved.route.siteId), cacheTags.rss(resolved.route.siteId)],
         });
       },
       'astro:build:done': async ({ pages, dir, assets: outputs, logger }) => {

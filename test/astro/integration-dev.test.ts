@@ -123,6 +123,32 @@ describe('integration, astro dev', () => {
     expect(locs.filter((loc) => loc.startsWith('https://blog.example.com/blog/'))).toHaveLength(6);
   });
 
+  it('POST /_publisher/refresh after an edit: /rss.xml and the sitemap show the edit, not the copy fetched before it', async () => {
+    const { results } = (await (
+      await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { Authorization: `Bearer ${sim.tokens.pro}` } })
+    ).json()) as { results: { slug: string }[] };
+    const slug = results[1]!.slug;
+    const sitemapLastmod = async () => {
+      for (const n of [1, 2]) {
+        const text = await (await fetch(`${blog}/sitemap-${n}.xml`)).text();
+        const match = new RegExp(`/blog/${slug}/</loc><lastmod>([^<]+)<`).exec(text);
+        if (match) return match[1];
+      }
+      return undefined;
+    };
+    // The routes hold their copies of the service's feeds (fetched by the tests above, or now).
+    const before = await sitemapLastmod();
+    expect(before).toBeDefined();
+    expect(await (await fetch(`${blog}/rss.xml`)).text()).not.toContain('Edited while astro dev runs');
+
+    await admin(sim.url, 'PATCH', `articles/12/${slug}`, { title: 'Edited while astro dev runs' });
+    expect((await fetch(`${blog}/_publisher/refresh`, { method: 'POST' })).status).toBe(200);
+
+    expect(await (await fetch(blog)).text()).toContain('Edited while astro dev runs');
+    expect(await (await fetch(`${blog}/rss.xml`)).text()).toContain('Edited while astro dev runs');
+    expect(await sitemapLastmod()).not.toBe(before);
+  });
+
   it('a cross-site POST to the refresh endpoint (another page in the browser): 403 with a plain message, no loader run', async () => {
     sim.resetStats();
     // Astro's dev server already blocks cross-site fetches, but not navigations: an auto-submitted <form
