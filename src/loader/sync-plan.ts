@@ -239,6 +239,10 @@ export function planSync(input: PlanInput): SyncPlan {
       const lastmod = input.sitemap?.get(slug);
       if (lastmod !== undefined && state.lastmod !== undefined && !sameInstant(lastmod, state.lastmod)) {
         needs.push({ slug, reason: 'changed', signal: 'sitemap', checkedAt: state.checkedAt, rssOk: false });
+      } else if (state.partial && !state.detailElsewhere) {
+        // Built from the feed (a cold build past its budget): completed by a detail call as a listed one is,
+        // or it stays without its detail-only fields while every build says a later one completes it.
+        needs.push({ slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
       }
     }
   }

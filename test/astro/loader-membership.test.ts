@@ -78,6 +78,32 @@ describe('a list capped below the site', () => {
     },
   );
 
+  it('articles built from the feed beyond a capped list get their detail in the next build, not a promise every build', async () => {
+    // 30 articles, 10 per list page: the cold build follows the next hints (3 list calls) and has 17 detail
+    // calls left for 30 new articles, so 13 are built from the feed. Most of them are on pages 2 and 3, which
+    // a warm build does not read.
+    const s = await sim({ articles: 30, variants: { listDefault: 10, listMax: 10, paging: 'next-count' } });
+    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 20 } });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    expect(ctx.entries.size).toBe(30);
+    expect(ctx.take().some((line) => /13 article\(s\) of site 12 .* were built from the RSS feed/.test(line))).toBe(
+      true,
+    );
+
+    s.resetStats();
+    await loader.load(ctx.context);
+    const lines = ctx.take();
+    // Before: one list call, no detail, and the same 13 announced again ("later builds complete them"), every build.
+    expect(lines.some((line) => /built from the RSS feed/.test(line))).toBe(false);
+    expect(s.stats().routes['GET /api/v1/sites/:id/articles/:slug/']).toEqual({ 200: 13 });
+    expect(ctx.entries.size).toBe(30);
+
+    s.resetStats();
+    await loader.load(ctx.context);
+    expect(s.stats().authenticated).toBe(1);
+  });
+
   it('an unpublished article beyond the list leaves the store (the sitemap no longer has it); one inside it too', async () => {
     const s = await sim({ articles: 60, variants: { listMax: 20 } });
     const loader = articlesLoader({
