@@ -20,6 +20,7 @@ export {
 export { pollFeeds, applyObservation, observationDiffers, type FeedFetcher, type Observation } from './poll.js';
 export {
   runTrigger,
+  stopRunningCommands,
   describeTrigger,
   describeHookUrl,
   type TriggerSpec,

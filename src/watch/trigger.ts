@@ -3,7 +3,7 @@
  * Success is checked (exit code 0, HTTP 2xx); a failure leaves the state uncommitted so the next poll
  * retries the same change.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
 import { buildInvalidateRequest, describeInvalidateStatus, invalidationTags } from './invalidate-request.js';
@@ -94,6 +94,28 @@ async function postInvalidate(
   }
 }
 
+/** The `--run` commands running now, each the leader of its own process group. */
+const runningCommands = new Set<ChildProcess>();
+
+/**
+ * Stops the running `--run` commands (SIGTERM to each one's process group: the shell and the build it
+ * started) and returns how many there were. For a second Ctrl-C: the watcher exits at once, and a build it
+ * left running in its own process group would go on writing the output unseen.
+ */
+export function stopRunningCommands(): number {
+  let stopped = 0;
+  for (const child of runningCommands) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+      stopped += 1;
+    } catch {
+      // Already gone.
+    }
+  }
+  return stopped;
+}
+
 function runCommand(command: string, context: TriggerContext): Promise<TriggerResult> {
   return new Promise((resolve) => {
     const child = spawn(command, {
@@ -111,8 +133,13 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
         PUBLISHER_WATCH_CHANGES: String(context.changes.length),
       },
     });
-    child.once('error', (error) => resolve({ ok: false, detail: `could not start: ${error.message}` }));
+    runningCommands.add(child);
+    child.once('error', (error) => {
+      runningCommands.delete(child);
+      resolve({ ok: false, detail: `could not start: ${error.message}` });
+    });
     child.once('close', (code, signal) => {
+      runningCommands.delete(child);
       if (code === 0) resolve({ ok: true, detail: 'exit code 0' });
       else resolve({ ok: false, detail: signal ? `stopped by ${signal}` : `exit code ${code}` });
     });

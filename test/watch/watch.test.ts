@@ -251,6 +251,31 @@ describe('watch (continuous)', () => {
     expect(state.rss.items[0].title).toBe('During Ctrl-C');
   });
 
+  it('Ctrl-C during a build says that it waits and how to stop now; a second Ctrl-C stops the build too and records nothing', async () => {
+    const counter = join(dir, 'runs.txt');
+    const started = join(dir, 'started.txt');
+    // A long build: its last step never comes if the second Ctrl-C stops it.
+    const command = `echo s >> ${started}; sleep 3; echo run >> ${counter}`;
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--run', command]), {
+      processGroup: true,
+    });
+    await waitFor(() => watcher.output.stderr.includes('baseline recorded'), 10_000, 'baseline');
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'During two Ctrl-C' });
+    await waitFor(async () => (await lines(started)) === 1, 10_000, 'the build started');
+    process.kill(-(watcher.pid ?? 0), 'SIGINT');
+    await waitFor(() => watcher.output.stderr.includes('Ctrl-C again'), 5_000, 'the first Ctrl-C answered');
+    expect(watcher.output.stderr).toMatch(/stopping once the running command .* finishes/);
+    process.kill(-(watcher.pid ?? 0), 'SIGINT');
+    const result = await watcher.result;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/stopped the running command; the change is not recorded and triggers again/);
+    // The build was stopped with the watcher, not left running on its own.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(await lines(counter)).toBe(0);
+    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(state.rss.items[0].title).not.toBe('During two Ctrl-C');
+  });
+
   it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {
     const counter = join(dir, 'runs.txt');
     const watcher = startCli(

@@ -18,6 +18,7 @@ import {
   MAX_TIMER_MS,
   parseDuration,
   runWatch,
+  stopRunningCommands,
   type TriggerSpec,
   type WatchEvent,
 } from '../../watch/index.js';
@@ -73,7 +74,8 @@ export const watchCommand: CommandSpec = {
     '(unless --trigger-on-first-run). --once checks once: exit 0 triggered, 3 nothing to do (or baseline\n' +
     'recorded), 13 the trigger failed, 7/8/9/10/11/12 the feed could not be read (unknown site, 429, 502,\n' +
     'other 5xx, network, not a feed), 2 bad option or unreadable state file. SIGINT/SIGTERM (Ctrl-C) stop\n' +
-    'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it.\n' +
+    'after a running trigger finishes: the command runs in its own process group, so Ctrl-C spares it. A\n' +
+    'second Ctrl-C stops at once (exit 130), the command too; that change is then triggered again next run.\n' +
     '--invalidate URL (an on-demand blog with publisher({ invalidate: true }) and a cache provider) POSTs the\n' +
     "changed articles' cache tags, and the lists', sitemap's and feed's, to the blog's endpoint with the token\n" +
     'from PUBLISHER_INVALIDATE_TOKEN (or --invalidate-token-env VAR); with --run or --hook it runs after them.',
@@ -161,13 +163,39 @@ export const watchCommand: CommandSpec = {
     const stateText = stringOption(args, 'state');
     const statePath = stateText !== undefined ? resolve(stateText) : defaultStatePath(site);
     const once = args.values.once === true;
+    const triggerOnFirstRun = args.values['trigger-on-first-run'] === true;
     const baseUrl = context.baseUrl();
     const fetcher = context.publicClient();
 
     const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const stamp = () => `[watch ${new Date().toISOString().slice(11, 19)}]`;
+    // Between the report of the changes and that of the trigger's result, the trigger runs.
+    let triggering = false;
+    let signals = 0;
+    // The first Ctrl-C (or SIGTERM) stops after a running trigger, which is then recorded; saying so, since a
+    // build can take minutes. A second one stops now: the command's process group is stopped with the
+    // watcher (left alone, the build would go on writing the output after the watcher exited), and the
+    // change, not recorded, triggers again on the next run.
+    const stop = () => {
+      signals += 1;
+      if (signals === 1) {
+        controller.abort();
+        if (triggering)
+          context.log(
+            `${stamp()} stopping once the running ${describeTrigger(triggers)} finishes (its result is then recorded); press Ctrl-C again to stop it now`,
+          );
+        return;
+      }
+      if (triggering) {
+        const stopped = stopRunningCommands();
+        context.log(
+          `${stamp()} stopped${stopped > 0 ? ' the running command' : ' without waiting for the trigger'}; the change is not recorded and triggers again on the next run`,
+        );
+      } else context.log(`${stamp()} stopped`);
+      process.exit(EXIT.interrupted);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     if (!once)
       context.log(`watching site ${site} every ${formatDuration(intervalMs)}; trigger: ${describeTrigger(triggers)}`);
     try {
@@ -180,13 +208,15 @@ export const watchCommand: CommandSpec = {
         intervalMs,
         debounceMs,
         once,
-        triggerOnFirstRun: args.values['trigger-on-first-run'] === true,
+        triggerOnFirstRun,
         stdoutToStderr: context.json,
         signal: controller.signal,
         report: (event) => {
+          if (event.event === 'changes' || (event.event === 'baseline' && triggerOnFirstRun)) triggering = true;
+          else if (event.event === 'triggered' || event.event === 'trigger-failed') triggering = false;
           // Continuous --json: one JSON line per event; --once --json: only the final document.
           if (context.json && !once) context.printJsonLine({ at: new Date().toISOString(), ...event });
-          else context.log(`[watch ${new Date().toISOString().slice(11, 19)}] ${humanLine(event)}`);
+          else context.log(`${stamp()} ${humanLine(event)}`);
         },
       });
       if (!outcome) return EXIT.ok;
