@@ -177,6 +177,11 @@ export function blogArticleSlug(url: string, layout: BlogLayout): string | undef
   return blogArticleRef(url, layout)?.slug;
 }
 
+/** Is this the path of a service article (`[/<lang>]/blog/<slug>/`), not one of the site's other pages? */
+export function isServiceArticlePath(pathname: string): boolean {
+  return SERVICE_ARTICLE_PATH.test(pathname);
+}
+
 /** The article of a service article URL (`https://<service origin>[/<lang>]/blog/<slug>/`), else undefined. */
 export function serviceArticleRef(url: URL, serviceOrigins: readonly string[]): ArticleRef | undefined {
   if (!serviceOrigins.includes(url.origin)) return undefined;

@@ -1,5 +1,6 @@
 import type { Client } from '../client/index.js';
 import { parseRssFeed, parseSitemapEntries, slugFromArticleUrl, type RssItem } from '../feeds/index.js';
+import { isServiceArticlePath } from '../html/article-links.js';
 import type { RssSignal } from './change-signals.js';
 import { shortHash } from './fingerprint.js';
 import { withoutUndefined } from './records.js';
@@ -22,6 +23,14 @@ export interface SitemapSignals {
 }
 
 /** A two-letter language code, with or without a region (`fr`, `pt-BR`): how services prefix article paths. */
+function isServiceArticleUrl(url: string): boolean {
+  try {
+    return isServiceArticlePath(new URL(url.trim()).pathname);
+  } catch {
+    return false;
+  }
+}
+
 const LANGUAGE_SEGMENT = /^[a-z]{2}([-_][a-z0-9]{2,8})?$/i;
 
 /**
@@ -69,7 +78,13 @@ export async function readSitemap(
   }
   const lastmods: Record<string, string> = {};
   const unstamped: string[] = [];
-  for (const entry of parseSitemapEntries(response.body, { url: response.url })) {
+  const entries = parseSitemapEntries(response.body, { url: response.url });
+  // A sitemap of the whole site also lists its home, blog index and tag pages (`/blog/`, `/tags/<keyword>/`):
+  // taken for articles, each cost a detail call (404) in every build and made the list look capped. When the
+  // sitemap shows article URLs in the service's form, only those count; a service that publishes its articles
+  // at other paths is read as before (the last path segment).
+  const articleShaped = entries.filter((entry) => isServiceArticleUrl(entry.loc));
+  for (const entry of articleShaped.length > 0 ? articleShaped : entries) {
     const slug = slugFromArticleUrl(entry.loc);
     if (slug === undefined || !isStorableSlug(slug) || isOtherLanguageUrl(entry.loc, language)) continue;
     if (entry.lastmod !== undefined) lastmods[slug] = entry.lastmod;

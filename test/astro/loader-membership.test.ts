@@ -104,6 +104,21 @@ describe('a list capped below the site', () => {
     expect(s.stats().authenticated).toBe(1);
   });
 
+  it('a sitemap of the whole site (home, blog index, tag pages) is not read as articles: no 404 detail calls, no capped list', async () => {
+    const s = await sim({ articles: 30, variants: { sitemapPages: 'site' } });
+    const loader = articlesLoader({ siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 40 } });
+    const ctx = fakeContext(loader.schema);
+    await loader.load(ctx.context);
+    expect(ctx.entries.size).toBe(30);
+    // Before: "blog" and every keyword of a tag page were asked for as articles (404), in every build, and the
+    // list of all 30 articles was said to be cut short ("The public sitemap shows 62 more").
+    expect(ctx.take().filter((line) => /cuts the list short|could not be fetched/.test(line))).toEqual([]);
+    expect(s.stats().routes['GET /api/v1/sites/:id/articles/:slug/']).toEqual({ 200: 30 });
+    s.resetStats();
+    await loader.load(ctx.context);
+    expect(s.stats().authenticated).toBe(1);
+  });
+
   it('an unpublished article beyond the list leaves the store (the sitemap no longer has it); one inside it too', async () => {
     const s = await sim({ articles: 60, variants: { listMax: 20 } });
     const loader = articlesLoader({
