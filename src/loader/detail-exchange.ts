@@ -6,18 +6,25 @@
 //
 // - an answer in another language than the loader's, asked for in the same round of loaders (ledger.ts: one
 //   build, one refresh under `astro dev`): refused without a request; the article comes from its feed item,
-//   read now. Only the language and a hash of the content are kept once a call is answered (10,000 articles
-//   are not held in memory for the rest of the build);
-// - a call still in flight, sent after this loader's list call, in its own language: its answer is taken (it is
-//   at least as new as what the loader knows of the service). An earlier answer in the loader's own language
-//   could predate an edit its list shows: the loader asks for itself.
+//   read now;
+// - an answer in the loader's own language that the loader which asked refused (it was in another language than
+//   that one's), in the same round: taken, whichever loader's turn came first (Astro starts the loaders in no
+//   fixed order: CI saw the fr loader ask first, and the en loader then asked again for the answer fr had
+//   refused). Only such answers keep their body once answered; the others keep only the language and a hash of
+//   the content (10,000 articles are not held in memory for the rest of the build);
+// - a call still in flight, sent after this loader's list call or in its round, in its own language: its answer
+//   is taken. An answer in the loader's own language from an earlier round could predate an edit its list
+//   shows: the loader asks for itself.
 //
-// A failed call is not shared: whoever waited on it asks for itself.
+// An answer taken from the same round is as current as the build's other answers: an edit made between two
+// loaders' turns is one made during the build, and the next build sees it (the stored hash differs from the
+// feed's). A failed call is not shared: whoever waited on it asks for itself.
 import type { ArticleDetail } from '../client/index.js';
 import { shortHash } from './fingerprint.js';
 
 type Asked =
-  { at: number; pending: Promise<ArticleDetail> } | { at: number; language: string | undefined; contentHash: string };
+  | { at: number; pending: Promise<ArticleDetail> }
+  | { at: number; language: string | undefined; contentHash: string; refused?: ArticleDetail };
 
 /** Answers are kept this long at most: one build's loaders run together. */
 const KEEP_MS = 10 * 60_000;
@@ -57,13 +64,19 @@ export async function exchangedDetail(
     request.language !== undefined && language !== undefined && language !== '' && language !== request.language;
   const known = map.get(id);
   if (known !== undefined && known.at >= Math.min(request.listedSince, request.roundSince)) {
+    const sameRound = known.at >= request.roundSince;
     if (!('pending' in known)) {
       if (elsewhere(known.language)) return { elsewhere: known.language, contentHash: known.contentHash };
+      if (known.refused !== undefined && sameRound) {
+        // Taken once: the body is let go.
+        map.set(id, { at: known.at, language: known.language, contentHash: known.contentHash });
+        return { detail: known.refused };
+      }
     } else {
       try {
         const detail = await known.pending;
         if (elsewhere(detail.language)) return { elsewhere: detail.language, contentHash: shortHash(detail.content) };
-        if (known.at >= request.listedSince) return { detail };
+        if (known.at >= request.listedSince || sameRound) return { detail };
       } catch {
         // Its call failed (the other loader's budget, a timeout): this loader asks for itself.
       }
@@ -79,7 +92,11 @@ export async function exchangedDetail(
   };
   pending.then(
     (detail) => {
-      if (mine()) map.set(id, { at, language: detail.language, contentHash: shortHash(detail.content) });
+      if (!mine()) return;
+      const contentHash = shortHash(detail.content);
+      // An answer this loader refuses is the article another loader of the site (its language's) needs.
+      const refused = elsewhere(detail.language) ? { refused: detail } : {};
+      map.set(id, { at, language: detail.language, contentHash, ...refused });
     },
     () => {
       if (mine()) map.delete(id);

@@ -47,8 +47,9 @@ describe('a language variant whose detail answers another language', () => {
     sim.resetStats();
     const first = await build();
     expect(first.error).toBeUndefined();
-    // Two details, not three: the en loader's answer for "both" (in en) also tells the fr loader, which needs
-    // it too, that the service answers en for it (detail-exchange.ts). One list call per loader.
+    // Two details, not three, whichever loader's turn comes first: an answer in en for "both" tells the fr
+    // loader that the service answers en for it, and one the fr loader asked for is the en loader's
+    // (detail-exchange.ts). One list call per loader.
     expect(sim.stats().routes[DETAIL]).toEqual({ '200': 2 });
     expect(sim.stats().authenticated).toBe(4);
     // fr "both" comes from its feed item: its body, no featured image, and the build says it is not complete.

@@ -61,6 +61,28 @@ describe('exchangedDetail', () => {
     expect(fr.calls).toBe(1);
   });
 
+  it("an answer the asking loader refused: taken, once, by its language's loader of the same round", async () => {
+    // Astro starts the loaders in no fixed order: fr's turn came first in one CI run, and en asked again for the
+    // answer fr had just refused (3 detail calls for 2 answers).
+    site += 1;
+    const roundSince = Date.now() - 1000;
+    const en = asker('en');
+    expect(await exchangedDetail(request({ language: 'fr', roundSince }), en.ask)).toEqual({ detail: detail('en') });
+    const listedSince = Date.now() + 1;
+    expect(await exchangedDetail(request({ language: 'en', listedSince, roundSince }), en.ask)).toEqual({
+      detail: detail('en'),
+    });
+    expect(en.calls).toBe(1);
+    // Taken once (the body is let go): another en loader asks; a loader of a later round asks too.
+    await exchangedDetail(request({ language: 'en', listedSince, roundSince }), en.ask);
+    expect(en.calls).toBe(2);
+    site += 1;
+    await exchangedDetail(request({ language: 'fr', roundSince }), en.ask);
+    const later = Date.now() + 1;
+    await exchangedDetail(request({ language: 'en', listedSince: later, roundSince: later }), en.ask);
+    expect(en.calls).toBe(4);
+  });
+
   it('not taken: an earlier round, another site or key, a loader without a language, a failed call', async () => {
     site += 1;
     const en = asker('en');
