@@ -37,6 +37,7 @@ export interface HookInput {
   /** GitHub `event_type`. @default 'content-published' */
   eventType?: string | undefined;
   site: number;
+  /** How many articles changed (the feed and the sitemap both report one edit: counted once). */
   changes: number;
 }
 

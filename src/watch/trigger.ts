@@ -4,7 +4,7 @@
  * retries the same change.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Change } from './detect.js';
+import { changedArticles, type Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
 import { buildInvalidateRequest, describeInvalidateStatus, invalidationTags } from './invalidate-request.js';
 
@@ -156,7 +156,8 @@ async function postHook(spec: Extract<TriggerSpec, { kind: 'hook' }>, context: T
       token: spec.token,
       eventType: spec.eventType,
       site: context.site,
-      changes: context.changes.length,
+      // Articles, not change records: the feed and the sitemap both report one edit.
+      changes: changedArticles(context.changes),
     });
     const response = await fetch(request.url, {
       ...request.init,

@@ -15,7 +15,7 @@ import { admin, runCli, startCli, waitFor } from '../cli/run-cli.js';
 const LEAK = 'btb_leakcheck_watch_1';
 let sim: Simulator;
 let dir: string;
-let hook: { server: Server; url: string; hits: number; failNext: number };
+let hook: { server: Server; url: string; hits: number; failNext: number; body: string };
 
 async function lines(file: string): Promise<number> {
   if (!existsSync(file)) return 0;
@@ -29,10 +29,12 @@ function watchArgs(extra: string[]): string[] {
 beforeAll(async () => {
   // 60 articles: the RSS feed holds the 50 newest, so the oldest ones are only in the sitemap.
   sim = await startSimulator({ articles: 60 });
-  hook = { server: createServer(), url: '', hits: 0, failNext: 0 };
+  hook = { server: createServer(), url: '', hits: 0, failNext: 0, body: '' };
   hook.server.on('request', (req, res) => {
-    req.resume();
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
+      hook.body = body;
       hook.hits += 1;
       if (hook.failNext > 0) {
         hook.failNext -= 1;
@@ -107,6 +109,8 @@ describe('watch --once', () => {
     // The feed and the sitemap both show the one new article: two changes, one article.
     expect(delivered.stderr).toMatch(/2 change\(s\) to 1 article\(s\):/);
     expect(hook.hits).toBe(2);
+    // The hook's payload counts articles too: a deploy log reading "2 changes" for one article misleads.
+    expect(JSON.parse(hook.body)).toEqual({ source: 'content-publisher watch', site: 12, changes: 1 });
 
     const again = await runCli(watchArgs(['--once', '--hook', hook.url]));
     expect(again.code).toBe(3);
