@@ -22,7 +22,7 @@ export interface SitemapSignals {
   notModified: boolean;
 }
 
-/** A two-letter language code, with or without a region (`fr`, `pt-BR`): how services prefix article paths. */
+/** Is this URL's path a service article's (`[/<lang>]/blog/<slug>/`), not one of the site's other pages? */
 function isServiceArticleUrl(url: string): boolean {
   try {
     return isServiceArticlePath(new URL(url.trim()).pathname);
@@ -31,6 +31,7 @@ function isServiceArticleUrl(url: string): boolean {
   }
 }
 
+/** A two-letter language code, with or without a region (`fr`, `pt-BR`): how services prefix article paths. */
 const LANGUAGE_SEGMENT = /^[a-z]{2}([-_][a-z0-9]{2,8})?$/i;
 
 /**
