@@ -16,6 +16,10 @@ export type TriggerResult = { ok: true; detail: string } | { ok: false; detail: 
 
 export interface TriggerContext {
   site: number;
+  /**
+   * What changed. The command's PUBLISHER_WATCH_CHANGES and the hook's `changes` count the articles
+   * (changedArticles): the feed and the sitemap both report one edit.
+   */
   changes: readonly Change[];
   /** Send the command's stdout to our stderr, so that stdout stays machine-readable (`--json`). */
   stdoutToStderr: boolean;
@@ -130,7 +134,7 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
       env: {
         ...process.env,
         PUBLISHER_WATCH_SITE: String(context.site),
-        PUBLISHER_WATCH_CHANGES: String(context.changes.length),
+        PUBLISHER_WATCH_CHANGES: String(changedArticles(context.changes)),
       },
     });
     runningCommands.add(child);
@@ -156,7 +160,6 @@ async function postHook(spec: Extract<TriggerSpec, { kind: 'hook' }>, context: T
       token: spec.token,
       eventType: spec.eventType,
       site: context.site,
-      // Articles, not change records: the feed and the sitemap both report one edit.
       changes: changedArticles(context.changes),
     });
     const response = await fetch(request.url, {

@@ -85,6 +85,18 @@ describe('watch --once', () => {
       expect(out).not.toContain('btb_leakcheck');
   });
 
+  it('the command gets PUBLISHER_WATCH_CHANGES: the changed articles, one for one new article', async () => {
+    const counts = join(dir, 'changes.txt');
+    const run = ['--once', '--run', `echo "$PUBLISHER_WATCH_SITE $PUBLISHER_WATCH_CHANGES" >> ${counts}`];
+    expect((await runCli(watchArgs(run))).code).toBe(3);
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Counted once' });
+    const result = await runCli(watchArgs(run));
+    expect(result.code).toBe(0);
+    // The feed and the sitemap both show it: two change records, one article.
+    expect(result.stderr).toMatch(/2 change\(s\) to 1 article\(s\):/);
+    expect((await readFile(counts, 'utf8')).trim()).toBe('12 1');
+  });
+
   it('--trigger-on-first-run triggers on the baseline (0)', async () => {
     const counter = join(dir, 'runs.txt');
     const result = await runCli(watchArgs(['--once', '--trigger-on-first-run', '--run', `echo run >> ${counter}`]));
