@@ -39,6 +39,12 @@ export const entryStateSchema = z.object({
    * ever answers in another language stops costing requests on every build.
    */
   retriesElsewhere: z.number().int().min(0).optional(),
+  /**
+   * The list call has lacked this stored article since then (ms since epoch; `0`: a detail call answered it while
+   * the list lacked it). Kept while the public sitemap keeps it (a list cut short); read by list-evidence.ts to
+   * tell a list cut short from a sitemap served from a stale CDN copy. Dropped once the list has it again.
+   */
+  unlistedSince: z.number().min(0).optional(),
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
 

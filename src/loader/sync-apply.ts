@@ -181,6 +181,8 @@ async function fromDetail(
     ...optional('rssHash', rssHash),
     checkedAt: Date.now(),
     fingerprint,
+    // Answered while the list lacks it: published, so the list is cut short (list-evidence.ts).
+    ...(items.has(action.slug) ? {} : { unlistedSince: 0 }),
   });
 }
 

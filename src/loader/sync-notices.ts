@@ -1,5 +1,5 @@
 import type { ListedArticles } from './sync-list.js';
-import type { SyncPlan } from './sync-plan.js';
+import { MASS_REMOVAL_SHARE, type SyncPlan } from './sync-plan.js';
 import { summaryLine } from './summary.js';
 import { describeError } from './warnings.js';
 
@@ -41,30 +41,52 @@ export function warnAboutList(listed: ListedArticles, site: string, warn: Warn):
   }
 }
 
+/** A removal the plan held back: the list looks like an upstream accident. */
+export function warnAboutMassRemoval(plan: SyncPlan, site: string, warn: Warn): void {
+  if (!plan.massRemoval) return;
+  const { removed, stored, listed: count } = plan.massRemoval;
+  warn(
+    `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
+  );
+}
+
+/** What a build says beside its summary: a warning, or an info line (nothing for the user to do). */
+export interface Notice {
+  level: 'warn' | 'info';
+  message: string;
+}
+
 /**
- * A removal the plan held back, and a list the service cut short (with what the sitemap made up for). `paged`:
- * the list said it has more pages, which this build did not read because the sitemap showed nothing new: the
- * stored articles beyond the first page are expected then, not a sign of a list cut short.
+ * A list that left out articles the public sitemap shows (the plan's `capped`), after the build's fetches. `cut`:
+ * the evidence shows the list cut short (list-evidence.ts); without it the stored articles it left out may be
+ * unpublished ones that a stale CDN copy of the sitemap still shows, so the line says both and is only an info
+ * line (nothing is wrong either way: they stay until the sitemap drops them), unless they are as many as the
+ * mass-removal guard would withhold (then it warns, naming both causes). `paged`: the list said it has more
+ * pages, which this build did not read because the sitemap showed nothing new: the stored articles beyond the
+ * first page are expected then, and nothing is said. `pending`: the slugs this build left pending.
  */
-export function warnAboutPlan(plan: SyncPlan, site: string, warn: Warn, sitemapOnly: string[], paged = false): void {
-  if (plan.massRemoval) {
-    const { removed, stored, listed: count } = plan.massRemoval;
-    warn(
-      `The list of ${site} came back with ${count} articles where ${stored} are stored: removing ${removed} at once looks like an upstream accident, so nothing was removed. If it is intended, set articlesLoader({ allowMassRemoval: true }) for one build.`,
-    );
-  }
-  if (plan.capped && !(paged && plan.capped.beyond === 0 && plan.capped.checkedAgainstSitemap)) {
-    const pending = new Set(plan.pending.map((p) => p.slug));
-    const { listed: count, kept, checkedAgainstSitemap, beyond } = plan.capped;
+export function cappedNotice(
+  plan: Pick<SyncPlan, 'capped'>,
+  site: string,
+  input: {
+    cut: boolean;
+    paged: boolean;
+    sitemapOnly: readonly string[];
+    pending: ReadonlySet<string>;
+    /** Entries stored before this build. */
+    stored: number;
+  },
+): Notice | undefined {
+  const { capped } = plan;
+  if (!capped || (input.paged && capped.beyond === 0 && capped.checkedAgainstSitemap)) return undefined;
+  const { listed: count, kept, checkedAgainstSitemap, beyond } = capped;
+  const waiting = input.sitemapOnly.filter((slug) => input.pending.has(slug)).length;
+  const loading = `loaded with one detail call each within the budget (${waiting} pending after this build)`;
+  if (input.cut) {
     const parts = [
       `The list of ${site} came back with ${count} articles and left out published ones: the service cuts the list short.`,
     ];
-    if (beyond > 0) {
-      const waiting = sitemapOnly.filter((slug) => pending.has(slug)).length;
-      parts.push(
-        `The public sitemap shows ${beyond} more, loaded with one detail call each within the budget (${waiting} pending after this build).`,
-      );
-    }
+    if (beyond > 0) parts.push(`The public sitemap shows ${beyond} more, ${loading}.`);
     if (kept > 0) {
       parts.push(
         checkedAgainstSitemap
@@ -72,8 +94,33 @@ export function warnAboutPlan(plan: SyncPlan, site: string, warn: Warn, sitemapO
           : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`,
       );
     }
-    warn(parts.join(' '));
+    return { level: 'warn', message: parts.join(' ') };
   }
+  if (!checkedAgainstSitemap) {
+    return {
+      level: 'warn',
+      message: `The list of ${site} came back with ${count} articles, without ${kept} stored one(s). The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed. The next build that reads it removes those it no longer shows.`,
+    };
+  }
+  const parts: string[] = [];
+  if (kept > 0 && (count === 0 || kept > input.stored * MASS_REMOVAL_SHARE)) {
+    // As many as the mass-removal guard withholds: whatever the cause, the user should look.
+    return {
+      level: 'warn',
+      message: `The list of ${site} came back with ${count} articles, without ${kept} of the ${input.stored} stored ones, which the public sitemap still shows: they were kept. Losing so many at once looks like an upstream accident (a list cut short or broken), unless they were unpublished within the hour the CDN may keep its copy of the sitemap: then they leave once it drops them.`,
+    };
+  }
+  if (kept > 0) {
+    parts.push(
+      `The list of ${site} came back with ${count} articles, without ${kept} stored one(s) that the public sitemap still shows: they were kept. The sitemap may be a CDN copy up to an hour old, so they may have been unpublished since (they leave once the sitemap drops them); if it still shows them after that hour, the service cuts its list short, and a build says so.`,
+    );
+  }
+  if (beyond > 0) {
+    parts.push(
+      `The public sitemap of ${site} shows ${beyond} article(s) the list (${count} articles) does not have, ${loading}.`,
+    );
+  }
+  return { level: 'info', message: parts.join(' ') };
 }
 
 /** Names the entries built from the feed because their slug's detail answers another language. */

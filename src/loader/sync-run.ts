@@ -17,13 +17,15 @@ import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { BudgetSpentError, describeError, makeWarn, PREFIX } from './warnings.js';
 import {
+  cappedNotice,
   incompleteLine,
   keptLine,
   partialLine,
   warnAboutFailures,
   warnAboutList,
-  warnAboutPlan,
+  warnAboutMassRemoval,
 } from './sync-notices.js';
+import { listShownCut, markUnlisted } from './list-evidence.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
@@ -127,6 +129,7 @@ export async function runArticlesSync(
   const storedIds = store.keys();
 
   // The free signals travel while the list call runs.
+  const sitemapReadAt = Date.now();
   const pendingSignals = startFreeSignals(
     clients,
     opts.siteId,
@@ -235,7 +238,7 @@ export async function runArticlesSync(
     allowMassRemoval: opts.allowMassRemoval,
     rssWhole: feedIsWhole(state, signals),
   });
-  warnAboutPlan(plan, site, warn, sitemapOnly, listed.nextOffset !== undefined);
+  warnAboutMassRemoval(plan, site, warn);
 
   const progress = startProgress({
     total: plan.fetch.length,
@@ -297,6 +300,23 @@ export async function runArticlesSync(
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);
 
+  markUnlisted(state.entries, (slug) => items.has(slug), now);
+  // Said after the fetches: a detail that answered an article only the sitemap shows proves the list cut short.
+  const capped = cappedNotice(plan, site, {
+    cut: listShownCut({
+      paged: listed.nextOffset !== undefined,
+      unlisted: store
+        .keys()
+        .filter((id) => !items.has(id) && signals.sitemapSlugs?.has(id))
+        .map((id) => state.entries[id]?.unlistedSince),
+      sitemapReadAt,
+    }),
+    paged: listed.nextOffset !== undefined,
+    sitemapOnly,
+    pending: new Set([...plan.pending.map((p) => p.slug), ...outcome.failures.map((f) => f.slug)]),
+    stored: storedIds.length,
+  });
+
   // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another language,
   // left its entry as it was (its images too).
   const refusedOnRefresh = await refreshStored(outcome.touched, seeded);
@@ -353,6 +373,8 @@ export async function runArticlesSync(
         `its detail answered another language than "${opts.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
       ),
     }));
+  if (capped?.level === 'info') logger.info(capped.message);
+  else if (capped) warn(capped.message);
   warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];

@@ -411,13 +411,14 @@ describe('articlesLoader: a site above the list maximum (1000)', () => {
       const oldest = Object.keys(
         (JSON.parse(ctx.meta.get(metaKey)!) as { sitemap: { lastmods: Record<string, string> } }).sitemap.lastmods,
       ).find((slug) => !listed.has(slug))!;
-      // Stored from an earlier build: the oldest article (published, beyond the list) and one since unpublished.
+      // Stored from an earlier build: the oldest article (published, beyond the list: an earlier build's detail
+      // answered it while the list lacked it) and one since unpublished.
       const plant = () => {
-        const state = JSON.parse(ctx.meta.get(metaKey)!) as { entries: Record<string, unknown> };
+        const state = JSON.parse(ctx.meta.get(metaKey)!) as { entries: Record<string, object> };
         const [id, entry] = [...ctx.entries.entries()][0]!;
         for (const slug of [oldest, 'unpublished-long-ago']) {
           ctx.entries.set(slug, { ...structuredClone(entry), id: slug });
-          state.entries[slug] = state.entries[id];
+          state.entries[slug] = { ...state.entries[id], unlistedSince: 0 };
         }
         ctx.meta.set(metaKey, JSON.stringify(state));
       };

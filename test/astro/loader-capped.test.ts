@@ -1,0 +1,98 @@
+/**
+ * What real Astro builds of test/fixtures/loader-site say and do when the list leaves out articles the public
+ * sitemap shows: a list the service cuts short (the `listMax` variant), or a sitemap served from a CDN copy that
+ * still shows an article unpublished since (the `feedCdnMaxAgeSeconds` variant).
+ */
+import { access, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { admin, buildFixture, closedAfterEach, isolatedSite, summaryOf } from './loader-harness.js';
+
+const own = closedAfterEach();
+
+async function setup(options: SimulatorOptions) {
+  const sim = await startSimulator({ rateLimitOverride: 100_000, ...options });
+  const site = await isolatedSite('loader-site', 'capped');
+  own(sim, site);
+  const build = async (env: Record<string, string> = {}) => {
+    const r = await buildFixture({
+      root: site.root,
+      outDir: site.outDir,
+      cacheDir: site.cacheDir,
+      env: {
+        PUBLISHER_BASE_URL: sim.url,
+        PUBLISHER_API_KEY: sim.tokens.pro,
+        PUBLISHER_SITE_ID: '12',
+        LOADER_TEST_MAX_REQUESTS: '100',
+        LOADER_TEST_RESERVE: '0',
+        ...env,
+      },
+    });
+    expect(r.error).toBeUndefined();
+    return { logs: r.logs, summary: summaryOf(r.logs) };
+  };
+  const pages = () => readdir(join(site.outDir, 'blog')).then((names) => names.length);
+  const page = (slug: string) =>
+    access(join(site.outDir, 'blog', slug, 'index.html')).then(
+      () => true,
+      () => false,
+    );
+  return { sim, site, build, page, pages };
+}
+
+/** What the loader said about the list in a build's log, as `warn <message>` or `info <message>`. */
+const listLines = (logs: string) =>
+  logs.split('\n').flatMap((line) => {
+    const said = /^\S+ (\[WARN\] )?\[astro-content-publisher:[^\]]*\] (.*)$/.exec(line.trimEnd());
+    if (!said || !/^(The list of|The public sitemap of) site 12/.test(said[2]!)) return [];
+    return [`${said[1] ? 'warn' : 'info'} ${said[2]!}`];
+  });
+
+describe('a sitemap behind the list (a stale CDN copy)', () => {
+  it('an unpublished article the stale sitemap still shows stays until the copy refreshes, and no build claims the list is cut short', async () => {
+    const { sim, build, page } = await setup({ articles: 12, variants: { feedCdnMaxAgeSeconds: 3600 } });
+    expect((await build()).summary).toMatch(/^12 articles: 12 new, /);
+    const listed = (await (
+      await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } })
+    ).json()) as { results: Array<{ slug: string }> };
+    const slug = listed.results[3]!.slug;
+    await admin(sim.url, 'DELETE', `articles/12/${slug}`);
+
+    // Before: `warn ... The list of site 12 came back with 11 articles and left out published ones: the service
+    // cuts the list short.` on each of these builds, while the list was whole and the sitemap an hour-old copy.
+    for (let build_ = 0; build_ < 2; build_ += 1) {
+      const warm = await build();
+      expect(warm.logs).not.toMatch(/cuts the list short/);
+      expect(listLines(warm.logs)).toEqual([
+        'info The list of site 12 came back with 11 articles, without 1 stored one(s) that the public sitemap still shows: they were kept. The sitemap may be a CDN copy up to an hour old, so they may have been unpublished since (they leave once the sitemap drops them); if it still shows them after that hour, the service cuts its list short, and a build says so.',
+      ]);
+      expect(warm.summary).toMatch(/^12 articles: 0 new, 0 changed, 0 removed, 12 unchanged, 0 pending; 1 request, /);
+      expect(await page(slug)).toBe(true);
+    }
+
+    // The CDN's copy refreshes: the article leaves, and nothing more is said about the list.
+    await admin(sim.url, 'PUT', 'variants', { variants: { feedCdnMaxAgeSeconds: 0 } });
+    const fresh = await build();
+    expect(fresh.summary).toMatch(/^11 articles: 0 new, 0 changed, 1 removed, 11 unchanged, 0 pending; 1 request, /);
+    expect(listLines(fresh.logs)).toEqual([]);
+    expect(await page(slug)).toBe(false);
+  });
+});
+
+describe('a list the service cuts short', () => {
+  it('says so as a warning, from the first build, where details answered articles only the sitemap shows', async () => {
+    const { build, pages } = await setup({ articles: 30, variants: { listMax: 10 } });
+    const cold = await build();
+    expect(cold.summary).toMatch(/^30 articles: 30 new, /);
+    expect(await pages()).toBe(30);
+    expect(listLines(cold.logs)).toEqual([
+      'warn The list of site 12 came back with 10 articles and left out published ones: the service cuts the list short. The public sitemap shows 20 more, loaded with one detail call each within the budget (0 pending after this build).',
+    ]);
+    const warm = await build();
+    expect(listLines(warm.logs)).toEqual([
+      'warn The list of site 12 came back with 10 articles and left out published ones: the service cuts the list short. 20 stored article(s) missing from the list are still in the public sitemap and were kept.',
+    ]);
+    expect(warm.summary).toMatch(/^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; 1 request, /);
+  });
+});
