@@ -127,7 +127,9 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    */
   refresh?: 'auto' | 'force' | undefined;
   /**
-   * Turn every warning (stale content kept, request failed, removal withheld) into a build failure.
+   * Turn every warning (stale content kept, request failed, removal withheld) into a build failure. A lasting
+   * condition (a list cut short, a repeated slug), which later builds say as an info line after its first
+   * warning, fails every build while it holds.
    * @default false
    */
   strict?: boolean | undefined;

@@ -98,7 +98,12 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
   images: imagesOptionSchema.default({ ...IMAGE_DEFAULTS }),
   /** `'force'` re-fetches every article (oldest checked first) within the budget. @default 'auto' */
   refresh: z.enum(['auto', 'force']).default(ARTICLES_LOADER_DEFAULTS.refresh),
-  /** Turn every warning (stale content kept, request failed, removal withheld) into a build failure. @default false */
+  /**
+   * Turn every warning (stale content kept, request failed, removal withheld) into a build failure. A lasting
+   * condition (a list cut short, a repeated slug), which later builds say as an info line after its first
+   * warning, fails every build while it holds.
+   * @default false
+   */
   strict: z.boolean().default(ARTICLES_LOADER_DEFAULTS.strict),
   /**
    * Accept a list that comes back empty or without more than half of the stored articles. Without it such a

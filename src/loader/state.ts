@@ -98,6 +98,11 @@ export const syncStateSchema = z.object({
    * a detail call on every build. Dropped once stored or no longer listed.
    */
   elsewhereNew: z.record(z.string(), z.object({ retriedAt: z.number(), retries: z.number().int().min(0) })).optional(),
+  /**
+   * The lasting conditions a build warned about (notice-memory.ts), by kind: the condition's key and when the
+   * warning was said. While the key stays the same, later builds say it as an info line.
+   */
+  notices: z.partialRecord(z.enum(['capped', 'repeated']), z.object({ key: z.string(), at: z.number() })).optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 

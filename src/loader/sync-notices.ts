@@ -1,3 +1,5 @@
+import { shortHash } from './fingerprint.js';
+import type { Notice } from './notice-memory.js';
 import type { ListedArticles } from './sync-list.js';
 import { MASS_REMOVAL_SHARE, type SyncPlan } from './sync-plan.js';
 import { summaryLine } from './summary.js';
@@ -6,7 +8,9 @@ import { describeError } from './warnings.js';
 /**
  * What a build of `articlesLoader` tells the user beside its summary (sync-run wires the steps): the warnings
  * about the list and the plan, the line for entries kept incomplete, the summary of a build that kept the
- * store as it was, and the fetch failures. Each names the site, what happened, and what to do.
+ * store as it was, and the fetch failures. Each names the site, what happened, and what to do. A lasting
+ * condition of the service (a list cut short, a repeated slug) comes as a Notice with a key, warned about once per
+ * change (notice-memory.ts).
  */
 
 type Warn = (message: string, error?: unknown) => void;
@@ -25,20 +29,28 @@ export function keptLine(held: number, requests: number, remaining: number | und
   });
 }
 
-/** The list's slugs that were skipped: not usable as an entry id, or repeated. */
-export function warnAboutList(listed: ListedArticles, site: string, warn: Warn): void {
-  const { rejected, repeated } = listed;
-  if (rejected.length) {
-    const first = rejected[0]!;
-    warn(
-      `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
-    );
-  }
-  if (repeated.length) {
-    warn(
-      `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
-    );
-  }
+/** The list's slugs that cannot be entry ids: skipped, not stored, not requested. */
+export function warnAboutRejected(listed: ListedArticles, site: string, warn: Warn): void {
+  const { rejected } = listed;
+  if (!rejected.length) return;
+  const first = rejected[0]!;
+  warn(
+    `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
+  );
+}
+
+/**
+ * Slugs the list repeats (the same slug in several languages, most often): only the first of each is kept. A
+ * lasting condition (notice-memory.ts): its key is the repeated slugs, so a build warns when the set changes.
+ */
+export function repeatedNotice(listed: ListedArticles, site: string): Notice | undefined {
+  const { repeated } = listed;
+  if (!repeated.length) return undefined;
+  return {
+    level: 'warn',
+    key: shortHash([...new Set(repeated)].sort().join('\n')),
+    message: `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
+  };
 }
 
 /** A removal the plan held back: the list looks like an upstream accident. */
@@ -50,12 +62,6 @@ export function warnAboutMassRemoval(plan: SyncPlan, site: string, warn: Warn): 
   );
 }
 
-/** What a build says beside its summary: a warning, or an info line (nothing for the user to do). */
-export interface Notice {
-  level: 'warn' | 'info';
-  message: string;
-}
-
 /**
  * A list that left out articles the public sitemap shows (the plan's `capped`), after the build's fetches. `cut`:
  * the evidence shows the list cut short (list-evidence.ts); without it the stored articles it left out may be
@@ -63,7 +69,9 @@ export interface Notice {
  * line (nothing is wrong either way: they stay until the sitemap drops them), unless they are as many as the
  * mass-removal guard would withhold (then it warns, naming both causes). `paged`: the list said it has more
  * pages, which this build did not read because the sitemap showed nothing new: the stored articles beyond the
- * first page are expected then, and nothing is said. `pending`: the slugs this build left pending.
+ * first page are expected then, and nothing is said. `pending`: the slugs this build left pending. The warnings
+ * are about a lasting condition (notice-memory.ts): their key is what makes it (the list cut at `count`), not the
+ * counts that move while it holds, so later builds say the same condition in an info line.
  */
 export function cappedNotice(
   plan: Pick<SyncPlan, 'capped'>,
@@ -94,11 +102,12 @@ export function cappedNotice(
           : `The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed.`,
       );
     }
-    return { level: 'warn', message: parts.join(' ') };
+    return { level: 'warn', key: `cut:${count}`, message: parts.join(' ') };
   }
   if (!checkedAgainstSitemap) {
     return {
       level: 'warn',
+      key: `unread:${count}:${kept}`,
       message: `The list of ${site} came back with ${count} articles, without ${kept} stored one(s). The public sitemap could not be read, so none of the ${kept} stored article(s) missing from the list was removed. The next build that reads it removes those it no longer shows.`,
     };
   }
@@ -107,6 +116,7 @@ export function cappedNotice(
     // As many as the mass-removal guard withholds: whatever the cause, the user should look.
     return {
       level: 'warn',
+      key: `lost:${count}:${kept}`,
       message: `The list of ${site} came back with ${count} articles, without ${kept} of the ${input.stored} stored ones, which the public sitemap still shows: they were kept. Losing so many at once looks like an upstream accident (a list cut short or broken), unless they were unpublished within the hour the CDN may keep its copy of the sitemap: then they leave once it drops them.`,
     };
   }

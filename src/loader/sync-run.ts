@@ -21,10 +21,12 @@ import {
   incompleteLine,
   keptLine,
   partialLine,
+  repeatedNotice,
   warnAboutFailures,
-  warnAboutList,
   warnAboutMassRemoval,
+  warnAboutRejected,
 } from './sync-notices.js';
+import { rememberedNotice, type Notice } from './notice-memory.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
 import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
@@ -91,6 +93,10 @@ export async function runArticlesSync(
     logger,
   );
   const site = `site ${opts.siteId}`;
+  const say = (notice: Notice | undefined) => {
+    if (notice?.level === 'info') logger.info(notice.message);
+    else if (notice) warn(notice.message);
+  };
   const cacheDir: URL | undefined = ctx.config?.cacheDir;
   const images = await createImageStep(ctx, opts.images, readImageIndex(meta.get(`${key}:images`)));
   // The stored entries against the image step (and, `reparse`, through the schema again), but those in `skip`.
@@ -194,7 +200,8 @@ export async function runArticlesSync(
     }
   }
   const { items, repeated } = listed;
-  warnAboutList(listed, site, warn);
+  warnAboutRejected(listed, site, warn);
+  say(rememberedNotice(state, 'repeated', repeatedNotice(listed, site), Date.now(), opts.strict));
 
   const slots = detailSlots({
     maxRequests: opts.budget.maxRequests,
@@ -302,20 +309,26 @@ export async function runArticlesSync(
 
   markUnlisted(state.entries, (slug) => items.has(slug), now);
   // Said after the fetches: a detail that answered an article only the sitemap shows proves the list cut short.
-  const capped = cappedNotice(plan, site, {
-    cut: listShownCut({
+  const capped = rememberedNotice(
+    state,
+    'capped',
+    cappedNotice(plan, site, {
+      cut: listShownCut({
+        paged: listed.nextOffset !== undefined,
+        unlisted: store
+          .keys()
+          .filter((id) => !items.has(id) && signals.sitemapSlugs?.has(id))
+          .map((id) => state.entries[id]?.unlistedSince),
+        sitemapReadAt,
+      }),
       paged: listed.nextOffset !== undefined,
-      unlisted: store
-        .keys()
-        .filter((id) => !items.has(id) && signals.sitemapSlugs?.has(id))
-        .map((id) => state.entries[id]?.unlistedSince),
-      sitemapReadAt,
+      sitemapOnly,
+      pending: new Set([...plan.pending.map((p) => p.slug), ...outcome.failures.map((f) => f.slug)]),
+      stored: storedIds.length,
     }),
-    paged: listed.nextOffset !== undefined,
-    sitemapOnly,
-    pending: new Set([...plan.pending.map((p) => p.slug), ...outcome.failures.map((f) => f.slug)]),
-    stored: storedIds.length,
-  });
+    now,
+    opts.strict,
+  );
 
   // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another language,
   // left its entry as it was (its images too).
@@ -373,8 +386,7 @@ export async function runArticlesSync(
         `its detail answered another language than "${opts.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
       ),
     }));
-  if (capped?.level === 'info') logger.info(capped.message);
-  else if (capped) warn(capped.message);
+  say(capped);
   warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];

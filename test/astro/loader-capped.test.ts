@@ -81,18 +81,74 @@ describe('a sitemap behind the list (a stale CDN copy)', () => {
 });
 
 describe('a list the service cuts short', () => {
-  it('says so as a warning, from the first build, where details answered articles only the sitemap shows', async () => {
-    const { build, pages } = await setup({ articles: 30, variants: { listMax: 10 } });
+  it('is warned about from the first build, then said in an info line while it stays cut at the same size, and warned about again when that changes', async () => {
+    const { sim, build, pages } = await setup({ articles: 30, variants: { listMax: 10 } });
     const cold = await build();
     expect(cold.summary).toMatch(/^30 articles: 30 new, /);
     expect(await pages()).toBe(30);
     expect(listLines(cold.logs)).toEqual([
       'warn The list of site 12 came back with 10 articles and left out published ones: the service cuts the list short. The public sitemap shows 20 more, loaded with one detail call each within the budget (0 pending after this build).',
     ]);
-    const warm = await build();
-    expect(listLines(warm.logs)).toEqual([
-      'warn The list of site 12 came back with 10 articles and left out published ones: the service cuts the list short. 20 stored article(s) missing from the list are still in the public sitemap and were kept.',
-    ]);
-    expect(warm.summary).toMatch(/^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; 1 request, /);
+    // Before: the same warning on every warm build, with nothing changed.
+    const kept =
+      'The list of site 12 came back with 10 articles and left out published ones: the service cuts the list short. 20 stored article(s) missing from the list are still in the public sitemap and were kept.';
+    const repeat = (message: string) =>
+      new RegExp(
+        `^info ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(Unchanged since the build of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC warned about it; it is warned about again when it changes\\.\\)$`,
+      );
+    for (let warmBuild = 0; warmBuild < 2; warmBuild += 1) {
+      const warm = await build();
+      expect(listLines(warm.logs)).toEqual([expect.stringMatching(repeat(kept))]);
+      expect(warm.logs).not.toMatch(/\[WARN\]/);
+      expect(warm.summary).toMatch(/^30 articles: 0 new, 0 changed, 0 removed, 30 unchanged, 0 pending; 1 request, /);
+    }
+
+    // The service now cuts its list at 15: a new condition, warned about once.
+    await admin(sim.url, 'PUT', 'variants', { variants: { listMax: 15 } });
+    const wider = await build();
+    const at15 =
+      'The list of site 12 came back with 15 articles and left out published ones: the service cuts the list short. 15 stored article(s) missing from the list are still in the public sitemap and were kept.';
+    expect(listLines(wider.logs)).toEqual([`warn ${at15}`]);
+    expect(listLines((await build()).logs)).toEqual([expect.stringMatching(repeat(at15))]);
+  });
+});
+
+describe('a slug the list repeats (the same slug in several languages)', () => {
+  it('is warned about when it first appears and when another slug joins, in an info line on the builds between', async () => {
+    const { sim, build } = await setup({ articles: 12, variants: { sharedSlugs: true } });
+    const cold = await build();
+    const repeats =
+      /^(warn|info) The list of site 12 repeats (\d+) slug\(s\) \(first: "[^"]+"\); only the first of each is kept\./;
+    const said = (logs: string) => listLines(logs).filter((line) => repeats.test(line));
+    expect(said(cold.logs)).toEqual([expect.stringMatching(/^warn /)]);
+    const count = Number(repeats.exec(said(cold.logs)[0]!)![2]);
+    // Before: the warning on every build.
+    for (let warmBuild = 0; warmBuild < 2; warmBuild += 1) {
+      const warm = await build();
+      expect(said(warm.logs)).toEqual([
+        expect.stringMatching(
+          /^info .*\(Unchanged since the build of .* UTC warned about it; it is warned about again when it changes\.\)$/,
+        ),
+      ]);
+      expect(warm.logs).not.toMatch(/\[WARN\]/);
+    }
+    // One more slug published in a second language: the set of repeated slugs changed.
+    const listed = (await (
+      await fetch(`${sim.url}/api/v1/sites/12/articles/`, { headers: { authorization: `Bearer ${sim.tokens.pro}` } })
+    ).json()) as { results: Array<{ slug: string; language: string }> };
+    const slugs = listed.results.map((a) => a.slug);
+    const single = listed.results.find((a) => slugs.indexOf(a.slug) === slugs.lastIndexOf(a.slug))!;
+    const language = ['en', 'fr', 'de'].find((code) => code !== single.language)!;
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      slug: single.slug,
+      language,
+      title: `${single.slug} ${language}`,
+      content: `<p>${language}</p>`,
+      published_at: '2026-03-10',
+    });
+    const changed = said((await build()).logs);
+    expect(changed).toEqual([expect.stringMatching(/^warn /)]);
+    expect(Number(repeats.exec(changed[0]!)![2])).toBe(count + 1);
   });
 });

@@ -67,6 +67,7 @@ describe('cappedNotice', () => {
   it('without evidence, but losing as many as the mass-removal guard withholds: a warning that names both causes', () => {
     expect(cappedNotice(capped({ listed: 0, kept: 12 }), 'site 12', base)).toEqual({
       level: 'warn',
+      key: 'lost:0:12',
       message:
         'The list of site 12 came back with 0 articles, without 12 of the 12 stored ones, which the public sitemap still shows: they were kept. Losing so many at once looks like an upstream accident (a list cut short or broken), unless they were unpublished within the hour the CDN may keep its copy of the sitemap: then they leave once it drops them.',
     });
@@ -77,6 +78,7 @@ describe('cappedNotice', () => {
   it('with evidence: the warning that the service cuts the list short', () => {
     expect(cappedNotice(capped({ beyond: 2 }), 'site 12', { ...base, cut: true, sitemapOnly: ['a', 'b'] })).toEqual({
       level: 'warn',
+      key: 'cut:11',
       message:
         'The list of site 12 came back with 11 articles and left out published ones: the service cuts the list short. The public sitemap shows 2 more, loaded with one detail call each within the budget (0 pending after this build). 1 stored article(s) missing from the list are still in the public sitemap and were kept.',
     });
