@@ -161,6 +161,47 @@ export function planSync(input: PlanInput): SyncPlan {
   const retryDue = (retriedAt: number, retries: number | undefined) =>
     input.sitemapChanged === true || input.now - retriedAt >= retryDelayMs(retries);
 
+  /**
+   * A stored entry no signal says changed: a new fingerprint or a forced refresh re-fetch it, an entry built from
+   * the feed is completed, one whose detail answered another language is retried once its wait is over, and one
+   * checked long enough ago may be revalidated with what is left. Returns whether it needs anything now.
+   */
+  const otherNeeds = (slug: string, state: EntryState, rss: RssSignal | undefined): boolean => {
+    if (state.fingerprint !== input.fingerprint) {
+      // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free, but only when
+      // it is the very HTML we hold (a feed of teasers would replace whole articles with their first lines).
+      needs.push({
+        slug,
+        reason: 'fingerprint',
+        checkedAt: state.checkedAt,
+        rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash,
+      });
+    } else if (input.refresh === 'force') {
+      needs.push({ slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
+    } else if (state.partial && !state.detailElsewhere) {
+      // Built from the feed (a cold build past its budget): completed by a detail call, or it stays without its
+      // detail-only fields while every build says a later one completes it.
+      needs.push({ slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
+    } else if (incompleteElsewhere(state)) {
+      // Incomplete, and its detail answered another language: a retry may find this language's article now,
+      // once the wait after the retries that found the other language again is over, or when the sitemap
+      // changed (the other language's article may have gone).
+      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
+        elsewhere.push({ slug, retriedAt: state.retriedAt ?? 0 });
+      else waitingRetry.push(slug);
+    } else {
+      if (
+        input.revalidateAfterMs !== false &&
+        !state.detailElsewhere &&
+        input.now - state.checkedAt >= input.revalidateAfterMs
+      ) {
+        revalidateCandidates.push({ slug, checkedAt: state.checkedAt });
+      }
+      return false;
+    }
+    return true;
+  };
+
   for (const item of input.listed) {
     const isStored = input.stored.has(item.slug);
     const state = input.stored.get(item.slug);
@@ -198,52 +239,25 @@ export function planSync(input: PlanInput): SyncPlan {
         checkedAt: state.checkedAt,
         rssOk: rssIsNewer(state, rss),
       });
-    } else if (state.fingerprint !== input.fingerprint) {
-      // Same source HTML, new policy or options: the feed's copy can be re-sanitised for free, but only when
-      // it is the very HTML we hold (a feed of teasers would replace whole articles with their first lines).
-      needs.push({
-        slug: item.slug,
-        reason: 'fingerprint',
-        checkedAt: state.checkedAt,
-        rssOk: rss?.contentHash !== undefined && rss.contentHash === state.contentHash,
-      });
-    } else if (input.refresh === 'force') {
-      needs.push({ slug: item.slug, reason: 'force', checkedAt: state.checkedAt, rssOk: false });
-    } else if (state.partial && !state.detailElsewhere) {
-      needs.push({ slug: item.slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
-    } else if (incompleteElsewhere(state)) {
-      // Incomplete, and its detail answered another language: a retry may find this language's article now,
-      // once the wait after the retries that found the other language again is over, or when the sitemap
-      // changed (the other language's article may have gone).
-      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
-        elsewhere.push({ slug: item.slug, retriedAt: state.retriedAt ?? 0 });
-      else waitingRetry.push(item.slug);
-    } else {
-      unchanged.push(item.slug);
-      if (
-        input.revalidateAfterMs !== false &&
-        !state.detailElsewhere &&
-        input.now - state.checkedAt >= input.revalidateAfterMs
-      ) {
-        revalidateCandidates.push({ slug: item.slug, checkedAt: state.checkedAt });
-      }
-    }
+    } else if (!otherNeeds(item.slug, state, rss)) unchanged.push(item.slug);
   }
 
   // Beyond a capped list: the sitemap's other articles are new (detail only: no list item to build from), and
-  // stored ones it keeps are checked against their sitemap lastmod, the only signal left for them.
+  // stored ones it keeps need what a listed one would (a new fingerprint, a forced refresh, completing, a
+  // revalidation), with their sitemap lastmod the only change signal left: all by detail, as the feed's copy
+  // is built over a list item.
   for (const slug of input.sitemapOnly ?? []) needs.push({ slug, reason: 'new', checkedAt: 0, rssOk: false });
   if (input.listMayBeCapped && input.sitemapSlugs) {
     for (const [slug, state] of input.stored) {
-      if (listedSlugs.has(slug) || !state || !input.sitemapSlugs.has(slug)) continue;
+      if (listedSlugs.has(slug) || !input.sitemapSlugs.has(slug)) continue;
+      if (!state) {
+        needs.push({ slug, reason: 'fingerprint', checkedAt: 0, rssOk: false });
+        continue;
+      }
       const lastmod = input.sitemap?.get(slug);
       if (lastmod !== undefined && state.lastmod !== undefined && !sameInstant(lastmod, state.lastmod)) {
         needs.push({ slug, reason: 'changed', signal: 'sitemap', checkedAt: state.checkedAt, rssOk: false });
-      } else if (state.partial && !state.detailElsewhere) {
-        // Built from the feed (a cold build past its budget): completed by a detail call as a listed one is,
-        // or it stays without its detail-only fields while every build says a later one completes it.
-        needs.push({ slug, reason: 'partial', checkedAt: state.checkedAt, rssOk: false });
-      }
+      } else otherNeeds(slug, state, undefined);
     }
   }
 

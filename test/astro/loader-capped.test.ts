@@ -3,7 +3,7 @@
  * sitemap shows: a list the service cuts short (the `listMax` variant), or a sitemap served from a CDN copy that
  * still shows an article unpublished since (the `feedCdnMaxAgeSeconds` variant).
  */
-import { access, readdir } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
@@ -150,5 +150,51 @@ describe('a slug the list repeats (the same slug in several languages)', () => {
     const changed = said((await build()).logs);
     expect(changed).toEqual([expect.stringMatching(/^warn /)]);
     expect(Number(repeats.exec(changed[0]!)![2])).toBe(count + 1);
+  });
+});
+
+describe('a new loader fingerprint with a list the service cuts short', () => {
+  it('every article, those beyond the list included, is rebuilt under the new sanitise options within the budget, over several builds', async () => {
+    const { sim, site, build, pages } = await setup({ articles: 30, variants: { listMax: 10 } });
+    expect((await build()).summary).toMatch(/^30 articles: 30 new, /);
+    expect(await pages()).toBe(30);
+    // Pages whose article shows the new policy: `allowedSchemes: ['https']` drops the src of the simulator's
+    // images (served over http), which the base policy keeps (and Astro serves from /_astro/).
+    const underNewPolicy = async () => {
+      const blog = join(site.outDir, 'blog');
+      let count = 0;
+      for (const slug of await readdir(blog)) {
+        const article = /<article>([\s\S]*)<\/article>/.exec(
+          await readFile(join(blog, slug, 'index.html'), 'utf8'),
+        )![1]!;
+        if (/<img /.test(article) && !/<img [^>]*src=/.test(article)) count += 1;
+      }
+      return count;
+    };
+    expect(await underNewPolicy()).toBe(0);
+
+    // The user narrows the schemes: a new fingerprint. 8 requests a build: the list call and 7 details. The 10
+    // listed articles are re-sanitised from the feed's copy (the very HTML held, no request); the 20 beyond the
+    // list need a detail call each.
+    const env = { LOADER_TEST_SANITIZE: JSON.stringify({ allowedSchemes: ['https'] }), LOADER_TEST_MAX_REQUESTS: '8' };
+    const rebuilt: number[] = [];
+    const summaries: string[] = [];
+    for (let round = 0; round < 5 && (rebuilt.at(-1) ?? 0) < 30; round += 1) {
+      sim.resetStats();
+      const r = await build(env);
+      expect(sim.stats().authenticated).toBeLessThanOrEqual(8);
+      summaries.push(r.summary!);
+      rebuilt.push(await underNewPolicy());
+    }
+    // Before: 10 after the first build and for good, each summary saying 0 pending (the 20 beyond the list kept
+    // the old policy's HTML, and no build ever asked for them).
+    expect(rebuilt).toEqual([17, 24, 30]);
+    expect(summaries.map((line) => /(\d+) pending/.exec(line)![1])).toEqual(['13', '6', '0']);
+
+    // Converged: a warm build sends the list call only.
+    sim.resetStats();
+    await build(env);
+    expect(sim.stats().authenticated).toBe(1);
+    expect(await underNewPolicy()).toBe(30);
   });
 });

@@ -78,6 +78,23 @@ describe('a list capped below the site', () => {
     },
   );
 
+  it("refresh 'force' and revalidation reach the stored articles beyond a capped list too", async () => {
+    const s = await sim({ articles: 30, variants: { listMax: 10 } });
+    const conn = { siteId: 12, baseUrl: s.url, apiKey: s.tokens.pro, budget: { maxRequests: 100, reserve: 0 } };
+    const ctx = fakeContext(articlesLoader(conn).schema);
+    await articlesLoader(conn).load(ctx.context);
+    expect(ctx.entries.size).toBe(30);
+    const details = () => s.stats().routes['GET /api/v1/sites/:id/articles/:slug/'];
+    // Before: 10 each (the listed ones); the 20 beyond the list were never asked for again.
+    s.resetStats();
+    await articlesLoader({ ...conn, refresh: 'force' }).load(ctx.context);
+    expect(details()).toEqual({ 200: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    s.resetStats();
+    await articlesLoader({ ...conn, revalidateAfterHours: 0.00001 }).load(ctx.context);
+    expect(details()).toEqual({ 200: 30 });
+  });
+
   it('articles built from the feed beyond a capped list get their detail in the next build, not a promise every build', async () => {
     // 30 articles, 10 per list page: the cold build follows the next hints (3 list calls) and has 17 detail
     // calls left for 30 new articles, so 13 are built from the feed. Most of them are on pages 2 and 3, which

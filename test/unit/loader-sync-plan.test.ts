@@ -374,6 +374,56 @@ describe("planSync: a list at the service's maximum (1000) may be capped", () =>
     });
   });
 
+  /** Listed a and b, stored x and y beyond the list (the sitemap keeps them), each checked `hoursAgo` ago. */
+  const beyondInput = (over: Partial<PlanInput> = {}, fingerprint = 'fp') => {
+    const checked = { a: 4, b: 1, x: 5, y: 2 };
+    const storedStates = Object.fromEntries(
+      Object.entries(checked).map(([slug, hoursAgo]) => [
+        slug,
+        state({ checkedAt: NOW - hoursAgo * HOUR, fingerprint }),
+      ]),
+    );
+    const p = input({ storedStates, listMayBeCapped: true, sitemapSlugs: new Set(['a', 'b', 'x', 'y']), ...over });
+    p.listed = [
+      { slug: 'a', listDigest: 'd' },
+      { slug: 'b', listDigest: 'd' },
+    ];
+    return p;
+  };
+  const planned = (plan: ReturnType<typeof planSync>) => plan.fetch.map((f) => `${f.slug}:${f.reason}:${f.via}`);
+
+  it('a new fingerprint re-fetches the stored articles beyond the list too, by detail, oldest checked first; the rest waits', () => {
+    // Before: only a and b were re-fetched; x and y kept the old fingerprint's HTML for good.
+    const plan = planSync(beyondInput({ slots: 3, revalidateAfterMs: false }, 'old'));
+    expect(planned(plan)).toEqual(['x:fingerprint:detail', 'a:fingerprint:detail', 'y:fingerprint:detail']);
+    expect(plan.pending).toEqual([{ slug: 'b', reason: 'fingerprint' }]);
+    // The next build (the fetched ones now under the new fingerprint) takes what waited.
+    const next = beyondInput({ slots: 3, revalidateAfterMs: false }, 'old');
+    for (const slug of ['x', 'a', 'y']) next.stored.get(slug)!.fingerprint = 'fp';
+    expect(planned(planSync(next))).toEqual(['b:fingerprint:detail']);
+  });
+
+  it("refresh 'force' and revalidation reach them too; one whose state was lost is re-fetched, never left as it is", () => {
+    expect(planned(planSync(beyondInput({ refresh: 'force', slots: 10, revalidateAfterMs: false })))).toEqual([
+      'x:force:detail',
+      'a:force:detail',
+      'y:force:detail',
+      'b:force:detail',
+    ]);
+    expect(planned(planSync(beyondInput({ slots: 2, revalidateAfterMs: 3 * HOUR })))).toEqual([
+      'x:revalidate:detail',
+      'a:revalidate:detail',
+    ]);
+    const lost = beyondInput({ slots: 10, revalidateAfterMs: false });
+    lost.stored.set('x', undefined);
+    expect(planned(planSync(lost))).toEqual(['x:fingerprint:detail']);
+    // Not in the sitemap either: removed, not fetched.
+    const gone = beyondInput({ slots: 10, revalidateAfterMs: false, sitemapSlugs: new Set(['a', 'b', 'y']) }, 'old');
+    const plan = planSync(gone);
+    expect(plan.remove).toEqual(['x']);
+    expect(plan.fetch.map((f) => f.slug)).not.toContain('x');
+  });
+
   it('a list below the maximum is complete: the unlisted leave whatever the sitemap says', () => {
     const plan = planSync(cappedInput({ listMayBeCapped: false, sitemapSlugs: new Set([...many, 'old-kept']) }));
     expect(plan.remove).toEqual(['old-kept', 'old-gone']);
