@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createClient, ResponseFormatError } from '../../src/client/index.js';
 import { fault, proClient, rejection, routeCounts } from './helpers.js';
@@ -87,9 +89,12 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
     const error = (await rejection(proClient(sim()).me())) as ResponseFormatError;
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error.fieldPath).toBe('(body)');
-    expect(error.message).toMatch(
-      /^\[GET\] \/api\/v1\/me\/: 200 OK: unexpected response: expected JSON, got HTML \(text\/html; charset=utf-8\)\./,
+    // No field to name: the message says what answered (the page's title and type) and what to check.
+    expect(error.message).toBe(
+      '[GET] /api/v1/me/: 200 OK: unexpected response: expected JSON, got an HTML page "200 Service Error" (text/html; charset=utf-8). ' +
+        'Check that `baseUrl` points at the service itself (not a proxy, a login page or an error page).',
     );
+    expect(error.hint).not.toMatch(/field path/);
     expect(routeCounts(sim(), 'GET /api/v1/me/')).toEqual({ '200': 1 });
   });
 
@@ -108,6 +113,54 @@ describe('ResponseFormatError names the endpoint and the field path', () => {
     const error = (await rejection(createClient({ baseUrl: sim().url }).rss(12))) as ResponseFormatError;
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error.endpoint).toBe('GET /api/sites/12/rss.xml');
-    expect(error.message).toContain('expected XML, got HTML');
+    expect(error.message).toBe(
+      '[GET] /api/sites/12/rss.xml: 200 OK: unexpected response: expected XML, got an HTML page "200 Service Error" (text/html; charset=utf-8). ' +
+        'Check that `baseUrl` points at the service itself (not a proxy, a login page or an error page).',
+    );
+  });
+
+  it('a page from a server that is not the service (baseUrl pointing at a website): no field path mentioned', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<!doctype html>\n<html><head>\n<title>\n  Example   Domain\n</title></head><body><p>Hello</p></body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const client = createClient({ baseUrl });
+      const page = 'an HTML page "Example Domain" (text/html)';
+      const hint = 'Check that `baseUrl` points at the service itself (not a proxy, a login page or an error page).';
+      const feed = (await rejection(client.sitemap(12))) as ResponseFormatError;
+      expect(feed).toMatchObject({ fieldPath: '(body)', hint });
+      expect(feed.message).toBe(
+        `[GET] /api/sites/12/sitemap.xml: 200 OK: unexpected response: expected XML, got ${page}. ${hint}`,
+      );
+      const api = (await rejection(
+        createClient({ baseUrl, apiKey: 'btb_secret_key_1' }).sites(),
+      )) as ResponseFormatError;
+      expect(api.message).toBe(
+        `[GET] /api/v1/sites/: 200 OK: unexpected response: expected JSON, got ${page}. ${hint}`,
+      );
+      expect(api.message).not.toContain('btb_secret_key_1');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a field of the wrong type still asks for its field path to be reported; a body of the wrong shape for the message', async () => {
+    await fault(sim(), { route: 'GET /api/v1/sites/', drift: { add: { id: '12' } } });
+    const field = (await rejection(proClient(sim()).sites())) as ResponseFormatError;
+    expect(field.hint).toBe(
+      'Check that `baseUrl` points at the service itself (not a proxy, a login page or an error page); if the service changed its responses, report this field path.',
+    );
+    await fault(sim(), { route: 'GET /api/v1/sites/:id/keywords/', json: 'keywords' });
+    const shape = (await rejection(proClient(sim()).keywords(12))) as ResponseFormatError;
+    expect(shape.fieldPath).toBe('(body)');
+    expect(shape.message).toMatch(
+      /; got a string\. Check that `baseUrl` .*; if the service changed its responses, report this message\.$/,
+    );
   });
 });

@@ -186,11 +186,15 @@ const ROWS: Row[] = [
     },
   },
   {
-    name: 'an HTML error page with status 200: ResponseFormatError "expected JSON/XML, got HTML", not retried',
+    name: 'an HTML error page with status 200: ResponseFormatError "expected JSON/XML, got an HTML page", not retried',
     endpoints: ALL,
     fault: () => ({ body: 'html' }),
     requests: 1,
-    expect: fails(ResponseFormatError, (error) => expect(error.message).toMatch(/expected (JSON|XML), got HTML/)),
+    expect: fails(ResponseFormatError, (error) =>
+      expect(error.message).toMatch(
+        /expected (JSON|XML), got an HTML page "200 Service Error" \(text\/html; charset=utf-8\)\. Check that `baseUrl` points at the service itself \(not a proxy, a login page or an error page\)\.$/,
+      ),
+    ),
   },
   {
     name: 'schema drift, a renamed field: ResponseFormatError with the field path',

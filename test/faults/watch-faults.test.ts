@@ -75,7 +75,12 @@ const ROWS: Array<{ name: string; fault: Record<string, unknown>; exit: number; 
   { name: '502 (CMS unreachable)', fault: { status: 502 }, exit: 9, stderr: /502/ },
   { name: 'connection dropped mid-body', fault: { drop: 'mid-body' }, exit: 11, stderr: /network error/ },
   { name: 'truncated XML', fault: { body: 'truncated' }, exit: 12, stderr: /api\/sites\/12\/(rss|sitemap)\.xml/ },
-  { name: 'an HTML error page with status 200', fault: { body: 'html' }, exit: 12, stderr: /got HTML/ },
+  {
+    name: 'an HTML error page with status 200',
+    fault: { body: 'html' },
+    exit: 12,
+    stderr: /got an HTML page "200 Service Error" \(text\/html; charset=utf-8\)\. Check that `baseUrl`/,
+  },
   { name: 'a huge body (over maxFeedBytes)', fault: { body: 'huge' }, exit: 12, stderr: /maxFeedBytes/ },
 ];
 

@@ -3,10 +3,8 @@
  * (the key must not travel where it is not needed), conditional requests with ETag / Last-Modified, and a
  * 304 returned as `{ notModified: true }` rather than thrown. They do not count in `requestCount`.
  */
-import { FORMAT_HINT } from '../parse-response.js';
+import { describeHtmlPage, failFormat, looksLikeHtml } from '../parse-response.js';
 import type { FeedValidators } from '../public-feed.js';
-import { statusText } from '../error-map.js';
-import { ResponseFormatError } from '../errors.js';
 import type { ResourceContext } from '../request-json.js';
 import { assertSiteId } from '../validate-input.js';
 
@@ -64,25 +62,17 @@ async function feed(
       url: response.url,
     };
   }
-  const type = response.headers.get('content-type') ?? '';
   const text = response.text;
-  if (/html/i.test(type) || /^\s*<(!doctype\s+html|html)\b/i.test(text) || !/^\s*(\uFEFF)?</.test(text)) {
-    const problem =
-      text.trim() === ''
-        ? 'an empty body'
-        : /html/i.test(type) || /^\s*<(!doctype|html)/i.test(text)
-          ? `HTML (${type || 'no content type'})`
-          : `a body that is not XML (${type || 'no content type'})`;
-    throw new ResponseFormatError({
-      method: 'GET',
-      path,
-      status: response.status,
-      endpoint: `GET ${path}`,
-      fieldPath: '(body)',
-      hint: FORMAT_HINT,
-      message: `[GET] ${path}: ${response.status} ${statusText(response.status, response.statusText)}: unexpected response: expected XML, got ${problem}. ${FORMAT_HINT}`,
-    });
-  }
+  const answered = { method: 'GET', path };
+  if (text.trim() === '') failFormat(answered, response, 'XML', 'an empty body');
+  if (looksLikeHtml(response)) failFormat(answered, response, 'XML', describeHtmlPage(response));
+  if (!/^\s*(\uFEFF)?</.test(text))
+    failFormat(
+      answered,
+      response,
+      'XML',
+      `a body that is not XML (${response.headers.get('content-type') || 'no content type'})`,
+    );
   return {
     notModified: false,
     status: 200,
