@@ -3,6 +3,7 @@
  * hint, from the one table of the API document's suggested actions in src/client/error-map.ts), and under
  * --json also a JSON document on stdout, so a script that parses stdout still gets something parseable.
  */
+import { GENERATE_IN_DOUBT } from '../client/resources/generate.js';
 import { escapeControls } from './terminal-text.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandContext } from './context.js';
@@ -35,9 +36,6 @@ const CLI_HINTS = {
 
 const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
 
-/** How the client's hint for a generate that may have been done anyway begins. */
-const IN_DOUBT = 'The service may already have';
-
 /**
  * generate is not idempotent: without its answer, or with a 5xx, the article may still have been published.
  * The client's hint says so (unless the connection was refused: then nothing reached the service); this is its
@@ -45,8 +43,8 @@ const IN_DOUBT = 'The service may already have';
  */
 function generateInDoubt(e: ErrorShape): string | undefined {
   const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
-  if (site === undefined || !e.hint?.includes(IN_DOUBT)) return undefined;
-  return `${IN_DOUBT} generated and published the article (and used one quota unit or credit): check \`content-publisher articles ${site}\` before running generate again.`;
+  if (site === undefined || !e.hint?.includes(GENERATE_IN_DOUBT)) return undefined;
+  return `${GENERATE_IN_DOUBT}: check \`content-publisher articles ${site}\` before running generate again.`;
 }
 
 /** The client's message without its trailing hint (written for code), so the CLI can give its own. */
@@ -73,7 +71,7 @@ export function errorLine(error: unknown): string {
       e.status === 401
         ? CLI_HINTS[401]
         : inDoubt
-          ? `${e.hint!.slice(0, e.hint!.indexOf(IN_DOUBT))}${inDoubt}` // a 502 keeps its CMS sentence
+          ? `${e.hint!.slice(0, e.hint!.indexOf(GENERATE_IN_DOUBT))}${inDoubt}` // what failed, then what to check
           : (e.hint ?? '');
     return `${e.status}: ${hint}${detail ? ` [${detail}]` : ''}`;
   }

@@ -15,13 +15,33 @@ import {
   UnauthorizedError,
 } from './errors.js';
 
+/**
+ * The 5xx hints in parts: what failed, and what to check besides retrying. The generic hint says "retry later";
+ * a call that may have been done anyway (generate) keeps what failed and what to check, and replaces the retry
+ * with its own advice (`HintOverrides.inDoubt`), so the two wordings cannot drift apart.
+ */
+const SERVER_FAILURES = {
+  502: { failed: "The site's remote CMS is unreachable", check: "check the site's CMS credentials in the dashboard" },
+  server: { failed: 'The service failed', check: undefined },
+} as const satisfies Record<string, { failed: string; check: string | undefined }>;
+
+type ServerFailure = (typeof SERVER_FAILURES)[keyof typeof SERVER_FAILURES];
+
+function retryHint({ failed, check }: ServerFailure): string {
+  return `${failed}: retry later${check ? ` and ${check}` : ''}.`;
+}
+
+function inDoubtHint({ failed, check }: ServerFailure, inDoubt: string): string {
+  return `${failed}${check ? `: ${check}` : ''}. ${inDoubt}`;
+}
+
 export const HINTS = {
   401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it to createClient({ apiKey }).',
   403: 'The API is only available on the Pro and Agence plans: move to Pro or higher.',
   402: 'The monthly article quota and the credits are used up: buy credits or wait for the first day of the month.',
   404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
-  502: "The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard.",
-  server: 'The service failed: retry later.',
+  502: retryHint(SERVER_FAILURES[502]),
+  server: retryHint(SERVER_FAILURES.server),
   client: 'Check the arguments of the call (query parameters and body) against the API reference.',
 } as const;
 
@@ -87,7 +107,7 @@ export interface HintOverrides {
   401?: string;
   /**
    * For a call that changes something (generate): a 5xx does not say it was not done (the service may fail
-   * after publishing), so this replaces the "retry" advice.
+   * after publishing), so this replaces the "retry" advice; what failed is still said.
    */
   inDoubt?: string;
 }
@@ -107,11 +127,7 @@ export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = 
   const [ErrorCtor, defaultHint]: [ErrorClass, string] =
     known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]);
   let hint = (failure.status === 401 && overrides[401]) || defaultHint;
-  if (failure.status >= 500 && overrides.inDoubt) {
-    hint =
-      failure.status === 502
-        ? `The site's remote CMS is unreachable: check the site's CMS credentials in the dashboard. ${overrides.inDoubt}`
-        : overrides.inDoubt;
-  }
+  if (failure.status >= 500 && overrides.inDoubt)
+    hint = inDoubtHint(failure.status === 502 ? SERVER_FAILURES[502] : SERVER_FAILURES.server, overrides.inDoubt);
   return new ErrorCtor({ ...base, hint, message: formatHttpMessage(failure, hint) });
 }

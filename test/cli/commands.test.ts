@@ -371,7 +371,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 10,
       args: ['generate', '12', '--topic', 'x', '--yes'],
       fault: { route: 'POST /api/v1/sites/:id/generate/', status: 500, drift: {}, times: 1 },
-      line: /^content-publisher: 500: The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\. \[POST \/api\/v1\/sites\/12\/generate\/\]$/m,
+      line: /^content-publisher: 500: The service failed\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\. \[POST \/api\/v1\/sites\/12\/generate\/\]$/m,
     },
     {
       name: 'generate: connection dropped before the headers',

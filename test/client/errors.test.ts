@@ -110,6 +110,10 @@ describe('one error class per status, with the hint of the API document', () => 
     expect((generate as CmsUnavailableError).hint).toBe(
       "The site's remote CMS is unreachable: check the site's CMS credentials in the dashboard. The service may already have generated and published the article (and used one quota unit or credit): check `client.articles(13)` for it before retrying.",
     );
+    // The same failure as the GET's, with the retry advice swapped for the look before retrying.
+    expect((list as CmsUnavailableError).hint).toBe(
+      "The site's remote CMS is unreachable: retry later and check the site's CMS credentials in the dashboard.",
+    );
     expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '502': 1 });
   });
 
@@ -122,8 +126,11 @@ describe('one error class per status, with the hint of the API document', () => 
     expect(error).toBeInstanceOf(ServerError);
     const inDoubt =
       'The service may already have generated and published the article (and used one quota unit or credit): check `client.articles(12)` for it before retrying.';
-    expect(error).toMatchObject({ status: 500, code: 'server_error', hint: inDoubt });
-    expect(error.message).toBe(`[POST] /api/v1/sites/12/generate/: 500 Internal Server Error. ${inDoubt}`);
+    // What failed (as the generic 5xx hint says it), then the look before retrying instead of "retry later".
+    expect(error).toMatchObject({ status: 500, code: 'server_error', hint: `The service failed. ${inDoubt}` });
+    expect(error.message).toBe(
+      `[POST] /api/v1/sites/12/generate/: 500 Internal Server Error. The service failed. ${inDoubt}`,
+    );
     // Not retried, and the article the hint warns about is there: a blind retry would publish a second one.
     expect(routeCounts(sim(), 'POST /api/v1/sites/:id/generate/')).toEqual({ '500': 1 });
     expect((await client.articles(12)).length).toBe(before + 1);

@@ -8,6 +8,13 @@ export const ARTICLE_TYPES = ['news', 'tutorial', 'comparison', 'guide', 'review
 export type ArticleType = (typeof ARTICLE_TYPES)[number];
 export type ArticleLength = 'short' | 'medium' | 'long';
 
+/**
+ * What a generate without a complete answer, or with a 5xx, may have done anyway; the client's hint and the
+ * command line's follow it with where to look before trying again.
+ */
+export const GENERATE_IN_DOUBT =
+  'The service may already have generated and published the article (and used one quota unit or credit)';
+
 export interface GenerateBody {
   /** Subject of the article (this or `title` is required). */
   topic?: string;
@@ -51,8 +58,6 @@ export async function generate(ctx: ResourceContext, siteId: number, body: Gener
   // so the request means the same thing to a service following either description.
   const sent = kind === undefined ? { ...body } : { ...body, type: kind, article_type: kind };
   // Not idempotent: an answer lost on the way back does not mean nothing was generated.
-  const inDoubt =
-    `The service may already have generated and published the article (and used one quota unit or credit): ` +
-    `check \`client.articles(${siteId})\` for it before retrying.`;
+  const inDoubt = `${GENERATE_IN_DOUBT}: check \`client.articles(${siteId})\` for it before retrying.`;
   return postJson(ctx, `/api/v1/sites/${siteId}/generate/`, sent, generateResultSchema, 'generateTimeoutMs', inDoubt);
 }
