@@ -27,7 +27,16 @@ export type WatchEvent =
   | { event: 'debounce'; waitMs: number }
   | { event: 'triggered'; changes: number; detail: string }
   | { event: 'trigger-failed'; changes: number; detail: string; retryInMs: number }
-  | { event: 'upstream-error'; message: string; retryInMs: number }
+  | {
+      event: 'upstream-error';
+      /** The whole message, hint included. */
+      message: string;
+      /** The error's code (`server_error`, `network`, `bad_response`...), when it has one. */
+      code?: string;
+      /** What to do, as the message ends with it, when the error carries one. */
+      hint?: string;
+      retryInMs: number;
+    }
   | { event: 'stopped' };
 
 /** How a `--once` run ended (the CLI maps it to an exit code). */
@@ -49,6 +58,24 @@ export class SuspectFeedError extends Error {
   override readonly name = 'SuspectFeedError';
   /** Mapped like a malformed response (exit code 12 in the CLI). */
   readonly code = 'bad_response';
+  /** What to do if the loss is real; the message ends with it. */
+  readonly hint: string;
+
+  constructor(problem: string, hint: string) {
+    super(`${problem} ${hint}`);
+    this.hint = hint;
+  }
+}
+
+/** An upstream failure as an event: its message, and its code and hint when it has them (client errors do). */
+function failureOf(error: unknown): { message: string; code?: string; hint?: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const { code, hint } = (error ?? {}) as { code?: unknown; hint?: unknown };
+  return {
+    message,
+    ...(typeof code === 'string' && { code }),
+    ...(typeof hint === 'string' && hint !== '' && message.endsWith(hint) && { hint }),
+  };
 }
 
 /** Throws when a feed lost more than half of its entries at once (see `suspectLoss`). */
@@ -63,8 +90,8 @@ function assertPlausible(site: number, statePath: string, state: WatchState, obs
   ].filter((problem): problem is string => problem !== undefined);
   if (problems.length === 0) return;
   throw new SuspectFeedError(
-    `For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept. ` +
-      `If those articles really were unpublished, delete the state file ${statePath} to record a new baseline.`,
+    `For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept.`,
+    `If those articles really were unpublished, delete the state file ${statePath} to record a new baseline.`,
   );
 }
 
@@ -178,7 +205,7 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
       if (options.once) throw error;
       failures += 1;
       const retryInMs = nextDelay(options.intervalMs, failures);
-      report({ event: 'upstream-error', message: (error as Error).message, retryInMs });
+      report({ event: 'upstream-error', ...failureOf(error), retryInMs });
       await pause(retryInMs, signal);
       continue;
     }

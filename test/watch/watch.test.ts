@@ -13,6 +13,10 @@ import { createClient } from '../../src/client/index.js';
 import { admin, runCli, startCli, waitFor } from '../cli/run-cli.js';
 
 const LEAK = 'btb_leakcheck_watch_1';
+const EMPTY_FEED = {
+  sitemap: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+  rss: '<?xml version="1.0"?><rss version="2.0"><channel><title>T</title></channel></rss>',
+};
 let sim: Simulator;
 let dir: string;
 let hook: { server: Server; url: string; hits: number; failNext: number; body: string };
@@ -290,6 +294,40 @@ describe('watch (continuous)', () => {
     expect(await lines(counter)).toBe(0);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
     expect(state.rss.items[0].title).not.toBe('During two Ctrl-C');
+  });
+
+  it('an upstream error line says what failed, then "retrying in": no "retry later" of the client, no ".;"', async () => {
+    const state = join(dir, 'state.json');
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--run', 'true']));
+    const stderr = () => watcher.output.stderr;
+    await waitFor(() => stderr().includes('baseline recorded'), 10_000, 'baseline');
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
+    await waitFor(() => /upstream error: .*\n/.test(stderr()), 15_000, 'an upstream error');
+    await admin(sim.url, 'DELETE', 'faults');
+    const healthy = stderr().length;
+    await waitFor(() => stderr().slice(healthy).includes('no change'), 15_000, 'a poll after the fault');
+    // Feeds that suddenly come back empty: the reason, the retry, then what only the user can do.
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', body: EMPTY_FEED.rss });
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', body: EMPTY_FEED.sitemap });
+    await waitFor(() => stderr().includes('came back with 0 entries'), 15_000, 'a suspect feed');
+    watcher.kill('SIGINT');
+    expect((await watcher.result).code).toBe(0);
+    const errors = stderr()
+      .split('\n')
+      .filter((line) => line.includes('upstream error:'));
+    expect(errors[0]).toMatch(
+      /^\[watch \d\d:\d\d:\d\d\] upstream error: \[GET\] \/api\/sites\/12\/rss\.xml: 503 Service Unavailable: Simulated fault: HTTP 503; retrying in 400ms$/,
+    );
+    const suspect = errors.find((line) => line.includes('came back with 0 entries'));
+    expect(suspect).toMatch(/^\[watch \d\d:\d\d:\d\d\] upstream error: For site 12, /);
+    expect(suspect!.slice(suspect!.indexOf('For site 12'))).toBe(
+      'For site 12, the RSS feed came back with 0 entries where 50 were seen and the sitemap came back with 0 entries where 60 were seen: ' +
+        'losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept; retrying in 400ms. ' +
+        `If those articles really were unpublished, delete the state file ${state} to record a new baseline.`,
+    );
+    for (const line of errors) {
+      expect(line).not.toMatch(/retry later|\.;/);
+    }
   });
 
   it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {

@@ -11,7 +11,6 @@ import { UsageError } from '../usage-error.js';
 import { HOOK_OPTIONS, hookDetailsFromArgs, hookUrlFromArgs } from './watch-hook.js';
 import { invalidateTriggerFromArgs } from './watch-invalidate.js';
 import {
-  changedArticles,
   defaultStatePath,
   describeTrigger,
   formatDuration,
@@ -20,9 +19,8 @@ import {
   runWatch,
   stopRunningCommands,
   type TriggerSpec,
-  type WatchEvent,
 } from '../../watch/index.js';
-import { oneLine } from '../terminal-text.js';
+import { humanLine } from './watch-lines.js';
 
 function duration(text: string | undefined, fallback: number, name: string, min: number): number {
   if (text === undefined) return fallback;
@@ -36,27 +34,6 @@ function duration(text: string | undefined, fallback: number, name: string, min:
     );
   }
   return ms;
-}
-
-function humanLine(event: WatchEvent): string {
-  switch (event.event) {
-    case 'baseline':
-      return `baseline recorded: ${event.items} feed items, ${event.urls} sitemap URLs`;
-    case 'unchanged':
-      return `no change${event.notModified.rss && event.notModified.sitemap ? ' (304 Not Modified)' : ''}`;
-    case 'changes':
-      return `${event.changes.length} change(s) to ${changedArticles(event.changes)} article(s):\n${event.summary.map((line) => `  - ${oneLine(line)}`).join('\n')}`;
-    case 'debounce':
-      return `waiting ${formatDuration(event.waitMs)} for more changes before triggering`;
-    case 'triggered':
-      return `triggered (${oneLine(event.detail)})`;
-    case 'trigger-failed':
-      return `trigger failed: ${oneLine(event.detail)}; the changes are kept and retried ${event.retryInMs > 0 ? `in ${formatDuration(event.retryInMs)}` : 'on the next run'}`;
-    case 'upstream-error':
-      return `upstream error: ${oneLine(event.message)}; retrying in ${formatDuration(event.retryInMs)}`;
-    case 'stopped':
-      return 'stopped';
-  }
 }
 
 export const watchCommand: CommandSpec = {
