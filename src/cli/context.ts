@@ -125,13 +125,18 @@ export class CommandContext {
     return this.clientInstance;
   }
 
-  /** A client for the public feeds only: no key is read or sent. */
-  publicClient(): Client {
+  /**
+   * A client for the public feeds only: no key is read or sent. Its retry notices show while `showRetries()`
+   * says so (watch leaves them out during an outage), and always with --verbose.
+   */
+  publicClient(options: { showRetries?: () => boolean } = {}): Client {
     return createClient({
       baseUrl: this.baseUrl(),
       userAgent: 'content-publisher-watch',
       logger: {
-        warn: (message: string) => this.log(message),
+        warn: (message: string) => {
+          if (this.verbose || (options.showRetries?.() ?? true)) this.log(message);
+        },
         ...(this.verbose && { debug: (message: string) => this.log(message) }),
       },
     });

@@ -36,7 +36,11 @@ export type WatchEvent =
       /** What to do, as the message ends with it, when the error carries one. */
       hint?: string;
       retryInMs: number;
+      /** Polls failed in a row so far, this one included (1: the first failure of an outage). */
+      failedPolls: number;
     }
+  /** The feeds answered (plausibly) again after `failedPolls` failed polls, the first at `since` (ISO time). */
+  | { event: 'upstream-recovered'; failedPolls: number; since: string }
   | { event: 'stopped' };
 
 /** How a `--once` run ended (the CLI maps it to an exit code). */
@@ -115,12 +119,20 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
     runTrigger(options.trigger, { site, changes, stdoutToStderr: options.stdoutToStderr });
 
   let failures = 0;
+  // Polls failed in a row: reported with each failure, and once more when the feeds answer again.
+  let outage: { failedPolls: number; since: Date } | undefined;
+  const answered = () => {
+    if (!outage) return;
+    report({ event: 'upstream-recovered', failedPolls: outage.failedPolls, since: outage.since.toISOString() });
+    outage = undefined;
+  };
   while (!signal.aborted) {
     try {
       if (!state) {
         // First run: record what the feeds hold now. Triggering is opt-in: a cron job's first run should
         // establish the baseline without a build.
         const observation = await pollFeeds(fetcher, site, undefined);
+        answered();
         const baseline = applyObservation(undefined, observation, stamp());
         report({
           event: 'baseline',
@@ -153,6 +165,7 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
       } else {
         let observation = await pollFeeds(fetcher, site, state);
         assertPlausible(site, options.statePath, state, observation);
+        answered();
         let changes = detectChanges(state, observation);
         if (changes.length > 0 && options.debounceMs > 0 && !options.once) {
           // A burst (several articles published within minutes) becomes one trigger: wait, then poll again
@@ -205,7 +218,8 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
       if (options.once) throw error;
       failures += 1;
       const retryInMs = nextDelay(options.intervalMs, failures);
-      report({ event: 'upstream-error', ...failureOf(error), retryInMs });
+      outage = { failedPolls: (outage?.failedPolls ?? 0) + 1, since: outage?.since ?? new Date() };
+      report({ event: 'upstream-error', ...failureOf(error), retryInMs, failedPolls: outage.failedPolls });
       await pause(retryInMs, signal);
       continue;
     }

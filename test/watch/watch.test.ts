@@ -330,12 +330,48 @@ describe('watch (continuous)', () => {
     }
   });
 
+  it('an outage logs its first failure once, not every retry of every poll, and says when upstream answers again', async () => {
+    const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--run', 'true']));
+    const stderr = () => watcher.output.stderr;
+    const failed503 = () => sim.stats().routes['GET /api/sites/:id/rss.xml']?.[503] ?? 0;
+    await waitFor(() => stderr().includes('baseline recorded'), 10_000, 'baseline');
+    // A blip the client's retry absorbs, outside an outage: its notice still shows, and no upstream error.
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503, times: 1 });
+    await waitFor(() => stderr().includes('retry 1 of 2'), 10_000, 'the notice of a retry');
+    sim.resetStats();
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/*', status: 503 });
+    // Three polls failed: each feed asked three times per poll (the client retries twice).
+    await waitFor(() => failed503() >= 9, 20_000, 'three failed polls');
+    await admin(sim.url, 'DELETE', 'faults');
+    const outage = stderr().length;
+    await waitFor(() => stderr().slice(outage).includes('no change'), 20_000, 'a poll after the outage');
+    watcher.kill('SIGINT');
+    expect((await watcher.result).code).toBe(0);
+
+    const lines = stderr().split('\n');
+    expect(lines.filter((line) => line.includes('upstream error'))).toHaveLength(1);
+    const first = lines.findIndex((line) => line.includes('upstream error'));
+    expect(lines[first]).toMatch(
+      /^\[watch \d\d:\d\d:\d\d\] upstream error: \[GET\] \/api\/sites\/12\/(rss|sitemap)\.xml: 503 Service Unavailable: Simulated fault: HTTP 503; retrying in 400ms$/,
+    );
+    // Nothing between the first failure and the end of the outage, though more polls failed meanwhile.
+    expect(lines[first + 1]).toMatch(
+      /^\[watch \d\d:\d\d:\d\d\] upstream answers again after (\d+) failed polls \(failing since \d\d:\d\d:\d\d\)$/,
+    );
+    const failedPolls = Number(/after (\d+) failed polls/.exec(lines[first + 1]!)![1]);
+    expect(failedPolls).toBeGreaterThanOrEqual(3);
+    // The client's retry notices: the blip's, then those of the outage's first poll only (2 feeds, 2 retries).
+    const notices = lines.filter((line) => /-> server_error; retry [12] of 2 in \d+ ms$/.test(line));
+    expect(notices.length).toBeLessThanOrEqual(1 + 4);
+    expect(lines.slice(first + 2).some((line) => line.includes('no change'))).toBe(true);
+  });
+
   it('upstream errors are logged with a growing backoff and the watcher keeps running', async () => {
     const counter = join(dir, 'runs.txt');
     const watcher = startCli(
       watchArgs(['--interval', '200ms', '--debounce', '0', '--json', '--run', `echo run >> ${counter}`]),
     );
-    type Event = { event: string; retryInMs?: number; message?: string };
+    type Event = { event: string; retryInMs?: number; message?: string; failedPolls?: number };
     const events = () =>
       watcher.output.stdout
         .split('\n')
@@ -354,6 +390,14 @@ describe('watch (continuous)', () => {
     await admin(sim.url, 'DELETE', 'faults');
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'After the outage' });
     await waitFor(async () => (await lines(counter)) === 1, 15_000, 'a trigger after the outage');
+    // Every failure is a JSON line, numbered within the outage; its end is one more.
+    const all = events();
+    const failed = all.filter((e) => e.event === 'upstream-error');
+    expect(failed.map((e) => e.failedPolls)).toEqual(failed.map((_, i) => i + 1));
+    expect(failed[0]).toMatchObject({ code: 'server_error', hint: 'The service failed: retry later.' });
+    const recovered = all.filter((e) => e.event === 'upstream-recovered');
+    expect(recovered).toEqual([expect.objectContaining({ failedPolls: failed.length, since: expect.any(String) })]);
+    expect(all.indexOf(recovered[0]!)).toBe(all.indexOf(failed.at(-1)!) + 1);
     watcher.kill('SIGINT');
     expect((await watcher.result).code).toBe(0);
   });

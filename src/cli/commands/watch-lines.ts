@@ -14,12 +14,63 @@ type UpstreamError = Extract<WatchEvent, { event: 'upstream-error' }>;
  */
 const RETRIED_BY_WATCH = new Set(['server_error', 'cms_unavailable', 'rate_limited', 'timeout', 'network']);
 
+/** What failed: the message without its hint and final full stop. */
+function reasonOf(event: UpstreamError): string {
+  const hint = event.hint !== undefined && event.message.endsWith(event.hint) ? event.hint : '';
+  return event.message
+    .slice(0, event.message.length - hint.length)
+    .trimEnd()
+    .replace(/\.$/, '');
+}
+
 /** `upstream error: <what failed>; retrying in 8s`, then the hint when it asks for more than a retry. */
 export function upstreamErrorLine(event: UpstreamError): string {
-  const hint = event.hint !== undefined && event.message.endsWith(event.hint) ? event.hint : undefined;
-  const reason = (hint === undefined ? event.message : event.message.slice(0, -hint.length)).trimEnd();
-  const advice = hint !== undefined && !RETRIED_BY_WATCH.has(event.code ?? '') ? `. ${oneLine(hint)}` : '';
-  return `upstream error: ${oneLine(reason.replace(/\.$/, ''))}; retrying in ${formatDuration(event.retryInMs)}${advice}`;
+  const advice =
+    event.hint !== undefined && event.message.endsWith(event.hint) && !RETRIED_BY_WATCH.has(event.code ?? '')
+      ? `. ${oneLine(event.hint)}`
+      : '';
+  return `upstream error: ${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`;
+}
+
+/** Time of day as the `[watch HH:MM:SS]` stamps show it. */
+export function timeOfDay(date: Date): string {
+  return date.toISOString().slice(11, 19);
+}
+
+/**
+ * Which failure this is, whichever feed failed first and whatever the hint says (a 429's wait changes): the
+ * message without the request (`[GET] /api/sites/12/rss.xml: `) and without the hint.
+ */
+function failureKind(event: UpstreamError): string {
+  return `${event.code ?? ''} ${reasonOf(event).replace(/^\[[A-Z]+\] \S+: /, '')}`;
+}
+
+/**
+ * The human log of a watcher, outages kept short: the first failure of an outage in full, the next ones only
+ * when they fail in a way not yet printed (the backoff retries on its own, and the same line every poll says
+ * nothing new), and one line when upstream answers again. The client's retry notices (up to four per poll)
+ * are left out after the first failure of an outage too.
+ */
+export function createWatchLog(): {
+  /** The line for an event, or undefined when it would only repeat the outage's first failure. */
+  line(event: WatchEvent): string | undefined;
+  /** True during an outage, once its first failure is printed: the client's retry notices are left out. */
+  inOutage(): boolean;
+} {
+  // The failures printed since the outage began; undefined while upstream answers.
+  let printed: Set<string> | undefined;
+  return {
+    line(event) {
+      if (event.event === 'upstream-error') {
+        if (event.failedPolls === 1 || !printed) printed = new Set();
+        const kind = failureKind(event);
+        if (printed.has(kind)) return undefined;
+        printed.add(kind);
+      } else if (event.event === 'upstream-recovered') printed = undefined;
+      return humanLine(event);
+    },
+    inOutage: () => printed !== undefined,
+  };
 }
 
 export function humanLine(event: WatchEvent): string {
@@ -38,6 +89,8 @@ export function humanLine(event: WatchEvent): string {
       return `trigger failed: ${oneLine(event.detail)}; the changes are kept and retried ${event.retryInMs > 0 ? `in ${formatDuration(event.retryInMs)}` : 'on the next run'}`;
     case 'upstream-error':
       return upstreamErrorLine(event);
+    case 'upstream-recovered':
+      return `upstream answers again after ${event.failedPolls} failed poll${event.failedPolls === 1 ? '' : 's'} (failing since ${timeOfDay(new Date(event.since))})`;
     case 'stopped':
       return 'stopped';
   }

@@ -20,7 +20,7 @@ import {
   stopRunningCommands,
   type TriggerSpec,
 } from '../../watch/index.js';
-import { humanLine } from './watch-lines.js';
+import { createWatchLog, timeOfDay } from './watch-lines.js';
 
 function duration(text: string | undefined, fallback: number, name: string, min: number): number {
   if (text === undefined) return fallback;
@@ -142,10 +142,11 @@ export const watchCommand: CommandSpec = {
     const once = args.values.once === true;
     const triggerOnFirstRun = args.values['trigger-on-first-run'] === true;
     const baseUrl = context.baseUrl();
-    const fetcher = context.publicClient();
+    const log = createWatchLog();
+    const fetcher = context.publicClient({ showRetries: () => !log.inOutage() });
 
     const controller = new AbortController();
-    const stamp = () => `[watch ${new Date().toISOString().slice(11, 19)}]`;
+    const stamp = () => `[watch ${timeOfDay(new Date())}]`;
     // Between the report of the changes and that of the trigger's result, the trigger runs.
     let triggering = false;
     let signals = 0;
@@ -191,9 +192,11 @@ export const watchCommand: CommandSpec = {
         report: (event) => {
           if (event.event === 'changes' || (event.event === 'baseline' && triggerOnFirstRun)) triggering = true;
           else if (event.event === 'triggered' || event.event === 'trigger-failed') triggering = false;
-          // Continuous --json: one JSON line per event; --once --json: only the final document.
+          // Continuous --json: one JSON line per event, every failure included; --once --json: only the final
+          // document. The log follows the outages either way: it decides when the client's retry notices show.
+          const line = log.line(event);
           if (context.json && !once) context.printJsonLine({ at: new Date().toISOString(), ...event });
-          else context.log(`${stamp()} ${humanLine(event)}`);
+          else if (line !== undefined) context.log(`${stamp()} ${line}`);
         },
       });
       if (!outcome) return EXIT.ok;
