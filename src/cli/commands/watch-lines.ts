@@ -14,21 +14,17 @@ type UpstreamError = Extract<WatchEvent, { event: 'upstream-error' }>;
  */
 const RETRIED_BY_WATCH = new Set(['server_error', 'cms_unavailable', 'rate_limited', 'timeout', 'network']);
 
-/** What failed: the message without its hint and final full stop. */
+/** What failed: the message without its hint (the event's `hint` is what the message ends with) and final full stop. */
 function reasonOf(event: UpstreamError): string {
-  const hint = event.hint !== undefined && event.message.endsWith(event.hint) ? event.hint : '';
   return event.message
-    .slice(0, event.message.length - hint.length)
+    .slice(0, event.message.length - (event.hint?.length ?? 0))
     .trimEnd()
     .replace(/\.$/, '');
 }
 
 /** `upstream error: <what failed>; retrying in 8s`, then the hint when it asks for more than a retry. */
 export function upstreamErrorLine(event: UpstreamError): string {
-  const advice =
-    event.hint !== undefined && event.message.endsWith(event.hint) && !RETRIED_BY_WATCH.has(event.code ?? '')
-      ? `. ${oneLine(event.hint)}`
-      : '';
+  const advice = event.hint !== undefined && !RETRIED_BY_WATCH.has(event.code ?? '') ? `. ${oneLine(event.hint)}` : '';
   return `upstream error: ${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`;
 }
 
