@@ -36,19 +36,25 @@ async function departedTwins(
   const extension = (name: string) => name.slice(name.lastIndexOf('.'));
   const left = (await readdir(imagesDir).catch(() => [] as string[])).filter((name) => !sources.has(name));
   if (left.length === 0) return false;
-  const sizeOf = async (path: string) => (await stat(path).catch(() => undefined))?.size;
-  const written = new Set<string>();
-  for (const asset of emitted) {
-    if (namesOfBytes(asset).length === 0) continue;
-    const from = present.has(asset.file) ? join(assets, asset.file) : join(imagesDir, asset.sources[0] ?? '');
-    const size = await sizeOf(from);
-    if (size !== undefined) written.add(`${size}${extension(asset.file)}`);
-  }
-  for (const name of left) {
-    const size = await sizeOf(join(imagesDir, name));
-    if (size !== undefined && written.has(`${size}${extension(name)}`)) return true;
-  }
-  return false;
+  // `<size><extension>` of a file, or undefined when it is gone; the files are stat'ed all at once.
+  const keyOf = async (path: string, name: string) => {
+    const size = (await stat(path).catch(() => undefined))?.size;
+    return size === undefined ? undefined : `${size}${extension(name)}`;
+  };
+  const written = new Set(
+    await Promise.all(
+      emitted
+        .filter((asset) => namesOfBytes(asset).length > 0)
+        .map((asset) =>
+          keyOf(
+            present.has(asset.file) ? join(assets, asset.file) : join(imagesDir, asset.sources[0] ?? ''),
+            asset.file,
+          ),
+        ),
+    ),
+  );
+  const leftKeys = await Promise.all(left.map((name) => keyOf(join(imagesDir, name), name)));
+  return leftKeys.some((key) => key !== undefined && written.has(key));
 }
 
 /**
