@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'test/fixtures/**'],
+    // The fixture sites' copy of the package, installed as users have it (test/support/installed-copy.ts).
+    globalSetup: ['./test/support/installed-copy.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Astro builds and the browser are heavy on a 2-core machine: files run two at a time.
