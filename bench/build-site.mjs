@@ -2,12 +2,13 @@
 // `node bench/build-site.mjs <outDir> <cacheDir> [site|deploy-site]`. Prints one JSON line on stdout:
 // {"ms": wall time of build(), "articles": article pages written, "peakMB", "phases": where the time went
 // (bench/phases.mjs), "loader": the loader's own figures (bench/loader-stats.mjs), "log": the loader's lines}.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
 import { phasesOf, withStampedLog } from './phases.mjs';
+import { installCopy } from '../scripts/installed-copy.mjs';
 
 const [outDir, cacheDir, site = 'site'] = process.argv.slice(2);
 if (!outDir || !cacheDir || !['site', 'deploy-site'].includes(site)) {
@@ -15,6 +16,10 @@ if (!outDir || !cacheDir || !['site', 'deploy-site'].includes(site)) {
   process.exit(2);
 }
 const root = fileURLToPath(new URL(`./${site}/`, import.meta.url));
+// The blogs have a package.json of their own, so they import the package from bench/node_modules, as a user's
+// project does (scripts/installed-copy.mjs): made by bench/run.mjs, or here when this script runs alone.
+const installed = fileURLToPath(new URL('./node_modules/', import.meta.url));
+if (!existsSync(join(installed, 'astro-content-publisher/package.json'))) installCopy(installed);
 const statsDir = mkdtempSync(join(tmpdir(), 'acp-bench-loader-'));
 process.env.BENCH_LOADER_STATS = join(statsDir, 'loader.json');
 // Astro's log at 'info' gives the phases' landmarks; BENCH_LOG_LEVEL=info also prints it on stderr.

@@ -26,6 +26,7 @@ import {
 import { breakdownSvg } from './chart.mjs';
 import { figuresTable, loaderTable, phasesTable, scaleTable } from './tables.mjs';
 import { measureEditToServed } from './edit-to-served.mjs';
+import { installCopy } from '../scripts/installed-copy.mjs';
 
 const run = promisify(execFile);
 const ARTICLES = 1000;
@@ -113,6 +114,8 @@ async function fetchDetails(simulator, siteId) {
 }
 
 async function main() {
+  // The blogs build with the package as users install it, from the dist/ that `npm run bench` just built.
+  installCopy(join(here, 'node_modules'));
   // Under bench/dist/ (git-ignored): see buildSite() for why the output cannot live in the system temp dir.
   mkdirSync(join(here, 'dist'), { recursive: true });
   const work = mkdtempSync(join(here, 'dist', 'run-'));
