@@ -52,8 +52,23 @@ function withoutHint(e: ErrorShape): string {
   return e.hint && e.message.endsWith(e.hint) ? e.message.slice(0, -e.hint.length).trimEnd() : e.message;
 }
 
+/**
+ * The client's messages that still name one of its options, in the command line's terms: `baseUrl` is
+ * --base-url, and the response-size caps (`maxResponseBytes`, `maxFeedBytes`) have no flag to raise.
+ */
+export function inCliTerms(line: string): string {
+  return line
+    .replaceAll('`baseUrl`', '--base-url (or PUBLISHER_BASE_URL)')
+    .replace(/the (\d+)-byte cap of `max(?:Response|Feed)Bytes`/, "the command line's $1-byte cap")
+    .replace(/; if this answer really is that big, raise `max(?:Response|Feed)Bytes` \(now \d+\)/, '');
+}
+
 /** The one line printed on stderr (without the `content-publisher:` prefix). */
 export function errorLine(error: unknown): string {
+  return inCliTerms(lineOf(error));
+}
+
+function lineOf(error: unknown): string {
   if (!(error instanceof Error)) return `unexpected failure: ${String(error)}`;
   const e = error as ErrorShape;
   if (e.name === 'UsageError' || e.name === 'StateFileError') return e.message;

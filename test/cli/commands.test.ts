@@ -435,7 +435,14 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 12,
       args: ['keywords', '12'],
       fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'html' },
-      line: /^content-publisher: unexpected response from the service/,
+      line: /^content-publisher: unexpected response from the service: .*got an HTML page .*Check that --base-url \(or PUBLISHER_BASE_URL\) points at the service itself/m,
+    },
+    {
+      name: 'an answer over the size cap',
+      code: 12,
+      args: ['keywords', '12'],
+      fault: { route: 'GET /api/v1/sites/:id/keywords/', body: 'huge', hugeBytes: 24 * 1024 * 1024 },
+      line: /^content-publisher: unexpected response from the service: .*over the command line's 20971520-byte cap\. Check that --base-url \(or PUBLISHER_BASE_URL\) points at the service itself\.$/m,
     },
     {
       name: '400 bad request',
@@ -466,6 +473,9 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
     { name: 'unknown command', code: 2, args: ['publish'], line: /^content-publisher: Unknown command "publish"/ },
   ];
 
+  // The client's option names mean nothing on the command line.
+  const CLIENT_TERMS = /createClient|allowInsecureHttp|timeoutMs|baseUrl|as `apiKey`|max(?:Response|Feed)Bytes/;
+
   // Cases without a fault share nothing and run at once (each is a process start); fault cases run one by one.
   it('without faults, all at once', async () => {
     const plain = cases.filter((testCase) => !testCase.fault);
@@ -475,8 +485,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       expect({ name: testCase.name, code: result.code }).toEqual({ name: testCase.name, code: testCase.code });
       expect(result.stderr).toMatch(testCase.line);
       expect(result.stdout).toBe('');
-      // The client's option names mean nothing on the command line.
-      expect(result.stderr).not.toMatch(/createClient|allowInsecureHttp|timeoutMs|\(baseUrl\)|as `apiKey`/);
+      expect(result.stderr).not.toMatch(CLIENT_TERMS);
       noKey(result);
     });
   });
@@ -488,6 +497,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       expect(result.code).toBe(testCase.code);
       expect(result.stderr).toMatch(testCase.line);
       expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(CLIENT_TERMS);
       noKey(result);
     });
   }

@@ -3,6 +3,7 @@
  * prints the events themselves instead.
  */
 import { changedArticles, formatDuration, type WatchEvent } from '../../watch/index.js';
+import { inCliTerms } from '../report-error.js';
 import { oneLine } from '../terminal-text.js';
 
 type UpstreamError = Extract<WatchEvent, { event: 'upstream-error' }>;
@@ -25,7 +26,9 @@ function reasonOf(event: UpstreamError): string {
 /** `upstream error: <what failed>; retrying in 8s`, then the hint when it asks for more than a retry. */
 export function upstreamErrorLine(event: UpstreamError): string {
   const advice = event.hint !== undefined && !RETRIED_BY_WATCH.has(event.code ?? '') ? `. ${oneLine(event.hint)}` : '';
-  return `upstream error: ${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`;
+  return inCliTerms(
+    `upstream error: ${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`,
+  );
 }
 
 /** Time of day as the `[watch HH:MM:SS]` stamps show it. */
@@ -41,13 +44,16 @@ function failureKind(event: UpstreamError): string {
   return `${event.code ?? ''} ${reasonOf(event).replace(/^\[[A-Z]+\] \S+: /, '')}`;
 }
 
+/** How often an outage that goes on is said again, with how long it has lasted: the log is not silent for hours. */
+export const STILL_FAILING_EVERY_MS = 60 * 60 * 1000;
+
 /**
  * The human log of a watcher, outages kept short: the first failure of an outage in full, the next ones only
  * when they fail in a way not yet printed (the backoff retries on its own, and the same line every poll says
- * nothing new), and one line when upstream answers again. The client's retry notices (up to four per poll)
- * are left out after the first failure of an outage too.
+ * nothing new), a reminder once an hour while it lasts, and one line when upstream answers again. The
+ * client's retry notices (up to four per poll) are left out after the first failure of an outage too.
  */
-export function createWatchLog(): {
+export function createWatchLog(now: () => number = Date.now): {
   /** The line for an event, or undefined when it would only repeat the outage's first failure. */
   line(event: WatchEvent): string | undefined;
   /** True during an outage, once its first failure is printed: the client's retry notices are left out. */
@@ -55,13 +61,24 @@ export function createWatchLog(): {
 } {
   // The failures printed since the outage began; undefined while upstream answers.
   let printed: Set<string> | undefined;
+  // When the outage began, and when a line about it was last printed.
+  let since = 0;
+  let lastLine = 0;
   return {
     line(event) {
       if (event.event === 'upstream-error') {
-        if (event.failedPolls === 1 || !printed) printed = new Set();
+        if (event.failedPolls === 1 || !printed) {
+          printed = new Set();
+          since = now();
+        }
         const kind = failureKind(event);
-        if (printed.has(kind)) return undefined;
+        if (printed.has(kind)) {
+          if (now() - lastLine < STILL_FAILING_EVERY_MS) return undefined;
+          lastLine = now();
+          return `upstream still failing after ${event.failedPolls} polls (since ${timeOfDay(new Date(since))}): ${upstreamErrorLine(event).replace(/^upstream error: /, '')}`;
+        }
         printed.add(kind);
+        lastLine = now();
       } else if (event.event === 'upstream-recovered') printed = undefined;
       return humanLine(event);
     },
