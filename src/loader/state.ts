@@ -102,7 +102,9 @@ export const syncStateSchema = z.object({
    * The lasting conditions a build warned about (notice-memory.ts), by kind: the condition's key and when the
    * warning was said. While the key stays the same, later builds say it as an info line.
    */
-  notices: z.partialRecord(z.enum(['capped', 'repeated']), z.object({ key: z.string(), at: z.number() })).optional(),
+  notices: z
+    .partialRecord(z.enum(['capped', 'repeated', 'rejected']), z.object({ key: z.string(), at: z.number() }))
+    .optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;
 

@@ -9,7 +9,7 @@ import { describeError } from './warnings.js';
  * What a build of `articlesLoader` tells the user beside its summary (sync-run wires the steps): the warnings
  * about the list and the plan, the line for entries kept incomplete, the summary of a build that kept the
  * store as it was, and the fetch failures. Each names the site, what happened, and what to do. A lasting
- * condition of the service (a list cut short, a repeated slug) comes as a Notice with a key, warned about once per
+ * condition of the service (a list cut short, a repeated or a rejected slug) comes as a Notice with a key, warned about once per
  * change (notice-memory.ts).
  */
 
@@ -29,14 +29,24 @@ export function keptLine(held: number, requests: number, remaining: number | und
   });
 }
 
-/** The list's slugs that cannot be entry ids: skipped, not stored, not requested. */
-export function warnAboutRejected(listed: ListedArticles, site: string, warn: Warn): void {
+/**
+ * The list's slugs that cannot be entry ids: skipped, not stored, not requested. A lasting condition
+ * (notice-memory.ts): its key is the rejected slugs, so a build warns when the set changes.
+ */
+export function rejectedNotice(listed: ListedArticles, site: string): Notice | undefined {
   const { rejected } = listed;
-  if (!rejected.length) return;
+  if (!rejected.length) return undefined;
   const first = rejected[0]!;
-  warn(
-    `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
-  );
+  return {
+    level: 'warn',
+    key: shortHash(
+      rejected
+        .map((item) => item.slug)
+        .sort()
+        .join('\n'),
+    ),
+    message: `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
+  };
 }
 
 /**

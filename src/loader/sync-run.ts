@@ -21,10 +21,10 @@ import {
   incompleteLine,
   keptLine,
   partialLine,
+  rejectedNotice,
   repeatedNotice,
   warnAboutFailures,
   warnAboutMassRemoval,
-  warnAboutRejected,
 } from './sync-notices.js';
 import { rememberedNotice, type Notice } from './notice-memory.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
@@ -200,7 +200,7 @@ export async function runArticlesSync(
     }
   }
   const { items, repeated } = listed;
-  warnAboutRejected(listed, site, warn);
+  say(rememberedNotice(state, 'rejected', rejectedNotice(listed, site), Date.now(), opts.strict));
   say(rememberedNotice(state, 'repeated', repeatedNotice(listed, site), Date.now(), opts.strict));
 
   const slots = detailSlots({

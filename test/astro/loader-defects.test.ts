@@ -79,9 +79,16 @@ describe('slugs are checked on every path', () => {
     // still in the sitemap and may come by detail too. Never a hostile one.
     expect(ctx.entries.size).toBeGreaterThanOrEqual(9);
     expect(warnings(ctx.logs).join('\n')).toMatch(/3 article slug\(s\) .* cannot be an entry id .*"\.\.\/\.\.\/x"/);
-    // The next build does not fail on them either.
+    // The next build does not fail on them either, and says them in an info line: they are unchanged.
+    const before = ctx.logs.length;
     await loader.load(ctx.context);
     expect([...ctx.entries.keys()].filter((id) => hostile.includes(id))).toEqual([]);
+    const next = ctx.logs.slice(before).filter((line) => line.includes('cannot be an entry id'));
+    expect(next).toEqual([
+      expect.stringMatching(
+        /^info The list of .* has 3 article slug\(s\) .*\(Unchanged since the build of .* UTC warned about it; it is warned about again when it changes\.\)$/,
+      ),
+    ]);
   });
 });
 
