@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
-import { apiKeySchema, baseUrlSchema, durationMsSchema, siteIdSchema } from '../options/fields.js';
+import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema, siteIdSchema } from '../options/fields.js';
 import { formatIssue } from '../options/issues.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 import { withSyncPlaceholders } from './loader-runs.js';
@@ -28,24 +28,17 @@ export const ARTICLES_LOADER_DEFAULTS = {
   timeoutMs: number;
 };
 
-const MUST_BE_POSITIVE_INT = 'must be a positive integer';
-const positiveInt = () =>
-  z
-    .number({ error: MUST_BE_POSITIVE_INT })
-    .int({ error: MUST_BE_POSITIVE_INT })
-    .positive({ error: MUST_BE_POSITIVE_INT });
-
 export const budgetSchema = z.strictObject({
   /**
    * The most authenticated requests one build may send (the list call included).
    * @default 20
    */
-  maxRequests: positiveInt().max(100_000).default(ARTICLES_LOADER_DEFAULTS.budget.maxRequests),
+  maxRequests: integerSchema(1, 100_000, 'requests').default(ARTICLES_LOADER_DEFAULTS.budget.maxRequests),
   /**
    * Requests left untouched in the hourly window (read from X-RateLimit-Remaining) for other tools.
    * @default 5
    */
-  reserve: z.number().int().min(0).max(100_000).default(ARTICLES_LOADER_DEFAULTS.budget.reserve),
+  reserve: integerSchema(0, 100_000, 'requests').default(ARTICLES_LOADER_DEFAULTS.budget.reserve),
 });
 
 /** Options shared by every loader that talks to the service. */

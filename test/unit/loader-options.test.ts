@@ -141,7 +141,14 @@ describe('articlesLoader options', () => {
 
   it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
     expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain(
-      '`budget.maxRequests` must be a positive integer (got 0). Fix it in articlesLoader({ budget }).',
+      '`budget.maxRequests` must be a whole number of requests from 1 to 100000 (got 0). Fix it in articlesLoader({ budget }).',
+    );
+    // Over the bound, the message says the bound (it said "must be a positive integer (got 1000000)").
+    expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 1_000_000 } }))).toContain(
+      '`budget.maxRequests` must be a whole number of requests from 1 to 100000 (got 1000000).',
+    );
+    expect(messageOf(() => articlesLoader({ ...ok, budget: { reserve: -1 } }))).toContain(
+      '`budget.reserve` must be a whole number of requests from 0 to 100000 (got -1).',
     );
     expect(messageOf(() => articlesLoader({ ...ok, limit: 5000 }))).toContain('`limit`');
     expect(messageOf(() => articlesLoader({ ...ok, language: 'english!' }))).toContain(
