@@ -7,6 +7,7 @@ import { articleDataSchema } from './schemas.js';
 import { takeTurn } from './ledger.js';
 import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { runArticlesSync } from './sync-run.js';
+import { holdStoreWrites } from './store-write-hold.js';
 import { readState } from './state.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 
@@ -38,7 +39,15 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
       return takeTurn(
         resolved.baseUrl,
         resolved.apiKey,
-        async () => runArticlesSync(labelled, resolved, key, (await seeded) > 0),
+        async () => {
+          // One write of Astro's store at the end of the sync, not one more in the middle (store-write-hold.ts).
+          const release = holdStoreWrites(context.meta, `${key}:state`);
+          try {
+            await runArticlesSync(labelled, resolved, key, (await seeded) > 0);
+          } finally {
+            release();
+          }
+        },
         'share',
         seeded,
       ).then(() =>
