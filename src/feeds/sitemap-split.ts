@@ -57,7 +57,13 @@ const TAIL = `\n${URLSET_CLOSE}\n`;
 const FRAME = Buffer.byteLength(HEAD) + Buffer.byteLength(TAIL);
 
 function urlset(entries: readonly WrittenUrl[]): string {
-  return HEAD + entries.map((e) => e.xml).join('\n') + TAIL;
+  if (entries.length === 0) return HEAD + TAIL;
+  // One join, the frame included: the part comes out as one flat string rather than a rope around the
+  // joined entries, which whoever reads or sends it first copies again (7 MB for 50,000 URLs).
+  const lines = [HEAD.slice(0, -1)];
+  for (const e of entries) lines.push(e.xml);
+  lines.push(TAIL.slice(1));
+  return lines.join('\n');
 }
 
 export function packSitemap(entries: WrittenUrl[], opts: PackOptions): SitemapOutput {
