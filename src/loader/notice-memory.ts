@@ -3,8 +3,9 @@ import type { SyncState } from './state.js';
 /**
  * Warnings about a lasting condition of the service (a list cut short, a slug the list repeats, slugs that cannot
  * be entry ids) are said as warnings when the condition first appears or changes, not on every warm build while
- * nothing changed: a CI log that warns on every build teaches its reader to skip warnings. While the condition stays the same, each build
- * says it again as an info line naming when it was first warned about, so the log of any build still shows it.
+ * nothing changed: a CI log that warns on every build teaches its reader to skip warnings. While the condition
+ * stays the same, each build says it again as an info line naming when it was first warned about, so the log
+ * of any build still shows it.
  * What was warned is kept in the loader's state (Astro's meta store): a store Astro cleared warns again. With
  * `strict`, every build fails on it while it holds. Pure, unit-tested.
  */
