@@ -79,9 +79,18 @@ const ROWS: Array<{ name: string; fault: Record<string, unknown>; exit: number; 
     name: 'an HTML error page with status 200',
     fault: { body: 'html' },
     exit: 12,
-    stderr: /got an HTML page "200 Service Error" \(text\/html; charset=utf-8\)\. Check that `baseUrl`/,
+    // In the command line's terms: its flag, not the client's option.
+    stderr:
+      /got an HTML page "200 Service Error" \(text\/html; charset=utf-8\)\. Check that --base-url \(or PUBLISHER_BASE_URL\)/,
   },
-  { name: 'a huge body (over maxFeedBytes)', fault: { body: 'huge' }, exit: 12, stderr: /maxFeedBytes/ },
+  {
+    name: 'a huge body (over the feed size cap)',
+    fault: { body: 'huge' },
+    exit: 12,
+    // The client's cap, which the command line has no flag for: named as the command line's own.
+    stderr:
+      /over the command line's 52428800-byte cap\. Check that --base-url \(or PUBLISHER_BASE_URL\) points at the service itself\.$/m,
+  },
 ];
 
 describe('watch --once under feed faults', () => {
