@@ -9,8 +9,8 @@ import { describeError } from './warnings.js';
  * What a build of `articlesLoader` tells the user beside its summary (sync-run wires the steps): the warnings
  * about the list and the plan, the line for entries kept incomplete, the summary of a build that kept the
  * store as it was, and the fetch failures. Each names the site, what happened, and what to do. A lasting
- * condition of the service (a list cut short, a repeated or a rejected slug) comes as a Notice with a key, warned about once per
- * change (notice-memory.ts).
+ * condition of the service (a list cut short, a repeated or a rejected slug) comes as a Notice with a key,
+ * warned about once per change (notice-memory.ts).
  */
 
 type Warn = (message: string, error?: unknown) => void;
@@ -29,6 +29,9 @@ export function keptLine(held: number, requests: number, remaining: number | und
   });
 }
 
+/** A notice's key for a set of slugs: the same slugs in any order, repeated or not, give the same key. */
+const slugsKey = (slugs: readonly string[]): string => shortHash([...new Set(slugs)].sort().join('\n'));
+
 /**
  * The list's slugs that cannot be entry ids: skipped, not stored, not requested. A lasting condition
  * (notice-memory.ts): its key is the rejected slugs, so a build warns when the set changes.
@@ -39,12 +42,7 @@ export function rejectedNotice(listed: ListedArticles, site: string): Notice | u
   const first = rejected[0]!;
   return {
     level: 'warn',
-    key: shortHash(
-      rejected
-        .map((item) => item.slug)
-        .sort()
-        .join('\n'),
-    ),
+    key: slugsKey(rejected.map((item) => item.slug)),
     message: `The list of ${site} has ${rejected.length} article slug(s) that cannot be an entry id (first: "${first.slug}" ${first.problem}); they were skipped: not stored, not requested. Fix the slug on the service.`,
   };
 }
@@ -58,7 +56,7 @@ export function repeatedNotice(listed: ListedArticles, site: string): Notice | u
   if (!repeated.length) return undefined;
   return {
     level: 'warn',
-    key: shortHash([...new Set(repeated)].sort().join('\n')),
+    key: slugsKey(repeated),
     message: `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
   };
 }
