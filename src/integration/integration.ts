@@ -1,5 +1,4 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cacheTags } from '../loader/cache-tags.js';
 import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/loader-runs.js';
@@ -8,46 +7,32 @@ import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
-import {
-  integrationConflicts,
-  articleRoutesProblem,
-  missingArticlePages,
-  routeIsArticlePage,
-  routeServesArticles,
-  unservedArticlesProblem,
-  routeConflicts,
-  sharedSlugProblem,
-  siteIdMismatch,
-  unbuiltArticlePages,
-} from './conflicts.js';
+import { integrationConflicts, routeServesArticles, routeConflicts } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
-import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
+import { articlesOfSite } from './known-articles.js';
 import {
-  checkBuiltSitemapLink,
   checkPublicRobotsTxt,
   earlierOutputs,
   hasOwnRobotsTxt,
   hasOwnRouteFile,
   projectDependencies,
-  settleBuiltRobotsTxt,
 } from './own-files.js';
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './resolve-options.js';
-import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
-import { sitemapFilesIn, writeStaticSitemap } from './static-sitemap.js';
+import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
+import { sitemapFilesIn } from './static-sitemap.js';
 import { takeStaleNotes } from './last-good.js';
-import { lastGoodDir, pruneLastGood } from './last-good-files.js';
-import { splitNoindex } from './noindex.js';
-import { feedRoutesOf, settleBuiltFeeds } from './built-feeds.js';
-import { rewriteBuiltArticleLinks } from './built-links.js';
+import { lastGoodDir } from './last-good-files.js';
+import { feedRoutesOf } from './built-feeds.js';
 import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
 import { dataStoreFilePlugin, prerendersInNode, storeFileOf } from './data-store-file.js';
 import { emittedAssetsPlugin } from './emitted-assets.js';
-import { keepNamedAssets } from './kept-assets.js';
 import { imageCacheDir } from '../loader/image-cache.js';
 import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
+import { finishBuild } from './build-done.js';
+import { pageRouteFacts, type PageRouteFacts } from './route-facts.js';
 
 export const INTEGRATION_NAME = 'astro-content-publisher';
 
@@ -108,19 +93,17 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let astroCommand = '';
   // The prerendered routes that serve the service's feed (built-feeds.ts).
   let feedRoutes: string[] = [];
-  // Static output: the patterns of the page routes that render on demand (they serve pages the build did not write).
-  let onDemandPages: string[] = [];
   // A build whose routes include none at articlePattern (see routeServesArticles).
   let noArticleRoute = false;
   let articleRouteFound = true;
-  // A build's page routes (RouteConfig.pageRoutes); on-demand ones (onDemandPages) for static output.
-  let pageRoutes: string[] | undefined;
-  // The patterns of the blog's prerendered endpoints: the HTML pages they write are pages it serves.
-  let endpointRoutes = new Set<string>();
-  // Static output: the i18n fallback routes of prerendered routes (RouteConfig.fallbackPages).
-  let fallbackPages: string[] = [];
-  // The blog's page routes with a parameter (`/blog/[slug]`): named when the articles' pages were not found.
-  let parameterRoutes: string[] = [];
+  // What the blog's page routes say about the pages it serves (route-facts.ts).
+  let pageFacts: PageRouteFacts = {
+    pageRoutes: undefined,
+    parameterRoutes: [],
+    onDemandPages: [],
+    fallbackPages: [],
+    endpointRoutes: new Set(),
+  };
   // What keepNamedAssets needs: the files the bundler wrote in this build, and where the assets are served.
   const emitted: EmittedAsset[] = [];
   let assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
@@ -155,7 +138,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       localArticlePages,
       articles: articlesOfSite(publishedCollections(), route.siteId),
       ...(noArticleRoute ? { noArticleRoute: true as const } : {}),
-      ...(pageRoutes ? { pageRoutes } : {}),
+      ...(pageFacts.pageRoutes ? { pageRoutes: pageFacts.pageRoutes } : {}),
       // Where the prerendered feed keeps its copy (also with output 'server' and prerendered feeds).
       ...(isBuild && resolved.prerender && dirs ? { lastGoodDir: lastGoodDir(dirs.cacheDir) } : {}),
     };
@@ -283,25 +266,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         // Only for routes that answer on demand: a static build knows the pages it wrote (and settles its
         // prerendered feed by them at the end), which no shape of a route can tell better.
         noArticleRoute = isBuild && !staticOutput && resolved.route.blogSite !== '' && !articleRouteFound;
-        const blogPages = routes.filter((r) => r.type === 'page' && r.origin !== 'internal');
-        const layout = resolved.route;
-        // An endpoint that renders articles' HTML serves them too (routeIsArticlePage).
-        const articleEndpoints = routes.filter((r) => r.type === 'endpoint' && routeIsArticlePage(r, layout));
-        pageRoutes = isBuild ? [...blogPages, ...articleEndpoints].map((r) => r.patternRegex.source) : undefined;
-        parameterRoutes = blogPages.filter((r) => r.origin === 'project' && r.params.length > 0).map((r) => r.pattern);
-        // A catch-all at the root (`[...path]`) renders whatever it is asked: it serves no page known to exist.
-        const catchAll = (r: (typeof routes)[number]) => r.segments[0]?.length === 1 && r.segments[0][0]!.spread;
-        onDemandPages = [...blogPages, ...articleEndpoints]
-          .filter((r) => !r.isPrerendered && !catchAll(r))
-          .map((r) => r.patternRegex.source);
-        fallbackPages = routes
-          .filter((r) => r.isPrerendered)
-          .flatMap((r) => r.fallbackRoutes.map((f) => f.patternRegex.source));
-        endpointRoutes = new Set(
-          routes
-            .filter((r) => r.type === 'endpoint' && r.isPrerendered && r.origin !== 'internal')
-            .map((r) => r.pattern),
-        );
+        pageFacts = pageRouteFacts(routes, resolved.route, isBuild);
       },
       'astro:server:setup': ({ server, refreshContent, logger }) => {
         const devRefresh = resolved?.options.devRefresh;
@@ -322,134 +287,27 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           feedTags: [cacheTags.sitemap(resolved.route.siteId), cacheTags.rss(resolved.route.siteId)],
         });
       },
-      'astro:build:done': async ({ pages, dir, assets: outputs, logger }) => {
-        // The prerendered feed built from an earlier build's copy (the service was down): said once, here.
-        const staleNotes = takeStaleNotes();
-        for (const message of staleNotes) logger.warn(message);
-        // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed), once
-        // everything was read; not after a build that used a copy (the service is down: keep what is left).
-        let usedCopy = staleNotes.length > 0;
-        const pruneCopies = () => {
-          if (dirs && !usedCopy) pruneLastGood(lastGoodDir(dirs.cacheDir));
-        };
-        if (assets) {
-          const { copied, missing } = await keepNamedAssets(
-            dir,
-            assets.folder,
-            assets.location,
-            emitted,
-            assets.imagesDir,
-            assets.astroAssetsDir,
-          );
-          const first = copied[0];
-          if (first)
-            logger.info(
-              `Wrote ${copied.length} asset file(s) that built pages name and the output lacked: Vite wrote their bytes under another name, or Astro deleted an image's original as unused (a page that names the original, as an og:image does, or a page kept from an earlier build). First: ${assets.folder}/${first.to}, named by /${first.page}.`,
-            );
-          const lost = missing[0];
-          if (lost)
-            logger.warn(
-              `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store: the loaders start again from the store of \`astro dev\` when there is one, else fetch every article).`,
-            );
-        }
-        if (!resolved || !isBuild) return;
-        const paths = pages.map((page) => page.pathname);
-        // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
-        // decide which articles the sitemap lists), those of its endpoints too; on demand, the routes answer too.
-        const built = staticOutput ? [...paths, ...endpointHtmlPages(outputs, dir, endpointRoutes)] : paths;
-        const config = {
-          ...routeConfig(paths),
-          ...(staticOutput
-            ? { builtPages: built, onDemandPages, fallbackPages, writtenFiles: outputFilesOf(outputs, dir) }
-            : {}),
-        };
-        const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, dirs?.publicDir, dirs?.cacheDir);
-        const [first] = removed;
-        if (first)
-          logger.info(
-            `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
-          );
-        if (fixed > 0)
-          logger.info(
-            `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
-          );
-        const articles = articlesOfSite(publishedCollections(), resolved.route.siteId);
-        warnOnce(logger, siteIdMismatch(publishedCollections(), resolved.route.siteId));
-        // A static build with loaders names the pages it missed (missingArticlePages, below) instead.
-        if (!articleRouteFound && resolved.route.blogSite !== '' && !(articles && staticOutput))
-          warnOnce(logger, articleRoutesProblem(resolved.route));
-        // The pages that answer: in static output those written and those of on-demand routes.
-        const served = servedPagesOf(config) ?? paths;
-        // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
-        const unbuilt =
-          articles && resolved.route.blogSite !== ''
-            ? unbuiltArticlePages(articles, served, resolved.route)
-            : undefined;
-        // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
-        // had), and only when an article has no page (else the feeds name none that is missing).
-        if (staticOutput && (articles === undefined || (unbuilt && unbuilt.missing.length > 0))) {
-          for (const { feed, dropped } of settleBuiltFeeds(outputs, feedRoutes, config, dir))
-            logger.info(
-              `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
-            );
-        }
-        if (!sitemapAtBuildDone || resolved.route.sitemap === false) return pruneCopies();
-        const sitemapPath = resolved.route.sitemap.path;
-        const sitemapUrl = blogUrl(resolved.route, sitemapPath);
-        // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
-        if (ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !leftover(sitemapPath))) {
-          // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
-          if (!ownSitemapRoute)
-            warnOnce(
-              logger,
-              `[astro-content-publisher] The build already has ${sitemapPath} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
-            );
-        } else {
-          // The blog's own pages that ask not to be indexed stay out (not the customPages named in the options).
-          const custom = new Set(resolved.options.sitemap === false ? [] : resolved.options.sitemap.customPages);
-          const { noindex } = splitNoindex(
-            dir,
-            resolved.route.blogSite,
-            [...config.localPages, ...(config.localArticlePages ?? []).map((page) => page.url)].filter(
-              (url) => !custom.has(url),
-            ),
-          );
-          const left = new Set(noindex);
-          const listed = {
-            ...config,
-            localPages: config.localPages.filter((url) => !left.has(url)),
-            localArticlePages: config.localArticlePages?.filter((page) => !left.has(page.url)),
-          };
-          const { files: written, leftOut } = await writeStaticSitemap(
-            listed,
-            listed.localPages,
-            dir,
+      'astro:build:done': (done) =>
+        finishBuild(
+          {
+            resolved,
+            isBuild,
+            staticOutput,
+            sitemapAtBuildDone,
+            ownSitemapRoute,
             leftover,
-            dirs && {
-              dir: lastGoodDir(dirs.cacheDir),
-              warn: (message) => {
-                usedCopy = true;
-                logger.warn(message);
-              },
-            },
-          );
-          logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
-          // Without any article route, articleRoutesProblem already said why.
-          if (!articles && articleRouteFound) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
-          if (noindex[0])
-            logger.info(
-              `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
-            );
-        }
-        if (articles)
-          warnOnce(logger, missingArticlePages(articles, served, resolved.route, { unbuilt, routes: parameterRoutes }));
-        if (articles) warnOnce(logger, sharedSlugProblem(articles, resolved.route));
-        warnOnce(logger, await checkBuiltSitemapLink(dir, resolved.route.blogSite, sitemapUrl));
-        const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
-        if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
-        warnOnce(logger, robots.warning);
-        pruneCopies();
-      },
+            cacheDir: dirs?.cacheDir,
+            publicDir: dirs?.publicDir,
+            assets,
+            emitted,
+            feedRoutes,
+            ...pageFacts,
+            articleRouteFound,
+            routeConfig,
+            warnOnce,
+          },
+          done,
+        ),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { LoaderClients } from './clients.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { slugProblem } from './slugs.js';
+import type { SyncState } from './state.js';
 
 /**
  * Step 1 of a build: the list call (the one authenticated request every build sends), reduced to one item
@@ -110,4 +111,40 @@ export async function followPages(
     offset = offsetOfNext(page.next, offset + page.results.length);
   }
   return indexListed(all, offset, pages);
+}
+
+/**
+ * Follows the paging hints only while they can tell something new: the sitemap (free) shows published articles
+ * that are neither listed nor stored, or it could not be read. A warm build stays at one request. At most half
+ * of `affordable` pages: the articles the pages name still need their detail calls. With a language or status
+ * filter the sitemap also shows the other loaders' articles: those a whole read of the list did not have are
+ * kept in `state.notOurs`, so they are not news to the next build.
+ */
+export async function followPagesForNews(
+  clients: LoaderClients,
+  opts: ResolvedArticlesLoaderOptions,
+  listed: ListedArticles,
+  known: {
+    state: Pick<SyncState, 'notOurs'>;
+    sitemapSlugs: ReadonlySet<string> | undefined;
+    stored: (slug: string) => boolean;
+    affordable: number;
+  },
+): Promise<ListedArticles> {
+  const { state, sitemapSlugs, stored } = known;
+  const filtered = opts.language !== undefined || opts.status !== undefined;
+  const notOurs = new Set(filtered ? (state.notOurs ?? []) : []);
+  const unknown = sitemapSlugs
+    ? [...sitemapSlugs].filter((slug) => !listed.items.has(slug) && !stored(slug) && !notOurs.has(slug)).length
+    : 1;
+  const all =
+    unknown > 0 && known.affordable > 0
+      ? await followPages(clients, opts, listed, Math.max(1, Math.floor(known.affordable / 2)))
+      : listed;
+  if (filtered && all.nextOffset === undefined && sitemapSlugs) {
+    const others = [...sitemapSlugs].filter((slug) => !all.items.has(slug) && !stored(slug));
+    if (others.length > 0) state.notOurs = others.sort();
+    else delete state.notOurs;
+  }
+  return all;
 }

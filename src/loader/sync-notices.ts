@@ -3,7 +3,7 @@ import type { Notice } from './notice-memory.js';
 import type { ListedArticles } from './sync-list.js';
 import { MASS_REMOVAL_SHARE, type SyncPlan } from './sync-plan.js';
 import { summaryLine } from './summary.js';
-import { describeError } from './warnings.js';
+import { BudgetSpentError, describeError, PREFIX } from './warnings.js';
 
 /**
  * What a build of `articlesLoader` tells the user beside its summary (sync-run wires the steps): the warnings
@@ -27,6 +27,32 @@ export function keptLine(held: number, requests: number, remaining: number | und
     requests,
     remaining,
   });
+}
+
+/**
+ * The list call was not sent: the loaders before this one (or the builds before this one, `restored`) left no
+ * request above the reserve. The warning of a build that keeps what is stored; a collection never synced (or
+ * cleared by Astro) throws instead: an empty collection is no stale copy, it would deploy a blog without its
+ * articles. A collection an earlier build left empty stays so, like any other kept collection.
+ */
+export function reserveReachedWarning(input: {
+  site: string;
+  held: number;
+  /** The loader's state existed before this build. */
+  found: boolean;
+  reserve: number;
+  /** What the builds before this one saw of the window (rate-window.ts), when it is known. */
+  restored: string | undefined;
+}): string {
+  const { site, held, reserve } = input;
+  const who = input.restored
+    ? `the requests left this hour are at or below budget.reserve (${reserve}) (${input.restored})`
+    : `the loaders of this build using the same API key left no request above budget.reserve (${reserve}) this hour`;
+  if (held === 0 && !input.found)
+    throw new BudgetSpentError(
+      `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the hourly limit resets (or raise the plan's limit, or lower budget.reserve).`,
+    );
+  return `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`;
 }
 
 /** A notice's key for a set of slugs: the same slugs in any order, repeated or not, give the same key. */

@@ -5,30 +5,27 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { incompleteElsewhere, nextUnpublished, readState, rememberElsewhereNew, type SyncState } from './state.js';
+import { nextUnpublished, readState, rememberElsewhereNew, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
-import { summaryLine, summarise } from './summary.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
-import { followPages, listArticles, listDigest, type ListedArticles } from './sync-list.js';
+import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
-import { BudgetSpentError, describeError, makeWarn, PREFIX } from './warnings.js';
+import { describeError, makeWarn } from './warnings.js';
 import {
   cappedNotice,
-  incompleteLine,
   keptLine,
-  partialLine,
   rejectedNotice,
   repeatedNotice,
-  warnAboutFailures,
+  reserveReachedWarning,
   warnAboutMassRemoval,
 } from './sync-notices.js';
+import { reportSync } from './sync-report.js';
 import { rememberedNotice, type Notice } from './notice-memory.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
-import { emptyStoreNotice, isCi } from './ci-notice.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
 import { createImageStep, readImageIndex } from './images-step.js';
@@ -38,7 +35,7 @@ import { schemaFailure, serviceDataOf } from './entry-schema.js';
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
  * plan (sync-plan, pure), apply the plan (sync-apply), reconcile the entries that stay (sync-reconcile),
- * summarise (summary), and tell the user what needs telling (sync-notices). This module only wires them together.
+ * and tell the user what needs telling (sync-report, sync-notices). This module only wires them together.
  */
 
 function refreshFromContext(data: Record<string, unknown> | undefined): 'force' | undefined {
@@ -115,18 +112,7 @@ export async function runArticlesSync(
   const restored = restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
-    const who = restored
-      ? `the requests left this hour are at or below budget.reserve (${opts.budget.reserve}) (${restored})`
-      : `the loaders of this build using the same API key left no request above budget.reserve (${opts.budget.reserve}) this hour`;
-    // Never synced (or cleared by Astro): an empty collection is no stale copy, it would deploy a blog without
-    // its articles. A collection an earlier build left empty stays so, like any other kept collection.
-    if (held === 0 && !found)
-      throw new BudgetSpentError(
-        `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the hourly limit resets (or raise the plan's limit, or lower budget.reserve).`,
-      );
-    warn(
-      `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`,
-    );
+    warn(reserveReachedWarning({ site, held, found, reserve: opts.budget.reserve, restored }));
     logger.info(keptLine(held, 0, undefined));
     return keepStored();
   }
@@ -169,35 +155,20 @@ export async function runArticlesSync(
   }
   shareWindow();
   const signals: FreeSignals = await readFreeSignals(pendingSignals, state, site, warn);
-  // Paging hints are followed only while they can tell something new: the sitemap (free) shows published
-  // articles that are neither listed nor stored, or it could not be read. A warm build stays at one request.
-  const filtered = opts.language !== undefined || opts.status !== undefined;
   if (listed.nextOffset !== undefined) {
-    // With a language or status filter, the sitemap also shows the others' articles: those a whole read of the
-    // list did not have are not news (a warm build of a paged list stays at one request).
-    const notOurs = new Set(filtered ? (state.notOurs ?? []) : []);
-    const unknown = signals.sitemapSlugs
-      ? [...signals.sitemapSlugs].filter((slug) => !listed.items.has(slug) && !store.has(slug) && !notOurs.has(slug))
-          .length
-      : 1;
-    const affordable = detailSlots({
-      maxRequests: opts.budget.maxRequests,
-      reserve: opts.budget.reserve,
-      spent: clients.requests(),
-      remaining: clients.remaining(),
-      waiting: waitingBehind(opts.baseUrl, opts.apiKey),
+    listed = await followPagesForNews(clients, opts, listed, {
+      state,
+      sitemapSlugs: signals.sitemapSlugs,
+      stored: (slug) => store.has(slug),
+      affordable: detailSlots({
+        maxRequests: opts.budget.maxRequests,
+        reserve: opts.budget.reserve,
+        spent: clients.requests(),
+        remaining: clients.remaining(),
+        waiting: waitingBehind(opts.baseUrl, opts.apiKey),
+      }),
     });
-    // At most half of what is left: the articles the pages name still need their detail calls.
-    if (unknown > 0 && affordable > 0)
-      listed = await followPages(clients, opts, listed, Math.max(1, Math.floor(affordable / 2)));
     shareWindow();
-    const whole = listed.nextOffset === undefined;
-    if (filtered && whole && signals.sitemapSlugs) {
-      const ours = listed.items;
-      const others = [...signals.sitemapSlugs].filter((slug) => !ours.has(slug) && !store.has(slug));
-      if (others.length > 0) state.notOurs = others.sort();
-      else delete state.notOurs;
-    }
   }
   const { items, repeated } = listed;
   say(rememberedNotice(state, 'rejected', rejectedNotice(listed, site), Date.now(), opts.strict));
@@ -334,60 +305,23 @@ export async function runArticlesSync(
   // left its entry as it was (its images too).
   const refusedOnRefresh = await refreshStored(outcome.touched, seeded);
   shareWindow();
-  // Stored from the feed while the detail answers another language: pending until a detail completes them.
-  const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
   meta.set(metaKey, JSON.stringify(state));
   meta.set(`${key}:images`, JSON.stringify(images.index()));
-  logger.info(
-    summaryLine(
-      summarise({
-        plan: {
-          fetch: plan.fetch,
-          pending: [
-            ...plan.pending,
-            ...outcome.skipped.map((slug) => ({ slug })),
-            ...outcome.unsent.map((slug) => ({ slug })),
-            ...incomplete.map((slug) => ({ slug })),
-          ],
-          remove: removals.remove,
-        },
-        failures: outcome.failures,
-        added: outcome.added,
-        changed: outcome.changed,
-        has: (id) => store.has(id),
-        touched: outcome.touched,
-        total: store.keys().length,
-        requests: clients.requests(),
-        remaining: clients.remaining(),
-      }),
-    ),
-  );
-  const ciLine = emptyStoreNotice({
-    ci: isCi(),
+  reportSync({
+    ctx,
+    state,
+    site,
+    language: opts.language,
+    plan,
+    outcome,
+    removed: removals.remove,
+    clients,
     storedAtStart: storedIds.length,
-    total: store.keys().length,
-    requests: clients.requests(),
+    images,
+    capped,
+    say,
+    warn,
   });
-  if (ciLine) logger.warn(ciLine);
-  if (incomplete.length) logger.info(incompleteLine(site, incomplete, opts.language));
-  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
-  const partial = store
-    .keys()
-    .filter((id) => state.entries[id]?.partial === true && !state.entries[id]?.detailElsewhere);
-  if (partial.length) logger.info(partialLine(site, partial));
-  const imageLine = images.finish(warn);
-  if (imageLine) logger.info(imageLine);
-  // New slugs waiting for their retry (their detail answered another language): not on the blog, said every build.
-  const waiting = plan.pending
-    .filter((p) => p.reason === 'elsewhere' && !store.has(p.slug))
-    .map((p) => ({
-      slug: p.slug,
-      error: new Error(
-        `its detail answered another language than "${opts.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
-      ),
-    }));
-  say(capped);
-  warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
   if (refused.length) throw schemaFailure(site, refused, outcome.unsent.length);

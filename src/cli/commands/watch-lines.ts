@@ -23,12 +23,15 @@ function reasonOf(event: UpstreamError): string {
     .replace(/\.$/, '');
 }
 
+/** `<what failed>; retrying in 8s`, then the hint when it asks for more than a retry. */
+function failureText(event: UpstreamError): string {
+  const advice = event.hint !== undefined && !RETRIED_BY_WATCH.has(event.code ?? '') ? `. ${oneLine(event.hint)}` : '';
+  return inCliTerms(`${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`);
+}
+
 /** `upstream error: <what failed>; retrying in 8s`, then the hint when it asks for more than a retry. */
 export function upstreamErrorLine(event: UpstreamError): string {
-  const advice = event.hint !== undefined && !RETRIED_BY_WATCH.has(event.code ?? '') ? `. ${oneLine(event.hint)}` : '';
-  return inCliTerms(
-    `upstream error: ${oneLine(reasonOf(event))}; retrying in ${formatDuration(event.retryInMs)}${advice}`,
-  );
+  return `upstream error: ${failureText(event)}`;
 }
 
 /** Time of day as the `[watch HH:MM:SS]` stamps show it. */
@@ -75,7 +78,7 @@ export function createWatchLog(now: () => number = Date.now): {
         if (printed.has(kind)) {
           if (now() - lastLine < STILL_FAILING_EVERY_MS) return undefined;
           lastLine = now();
-          return `upstream still failing after ${event.failedPolls} polls (since ${timeOfDay(new Date(since))}): ${upstreamErrorLine(event).replace(/^upstream error: /, '')}`;
+          return `upstream still failing after ${event.failedPolls} polls (since ${timeOfDay(new Date(since))}): ${failureText(event)}`;
         }
         printed.add(kind);
         lastLine = now();

@@ -1,0 +1,220 @@
+import type { AstroIntegrationLogger, HookParameters } from 'astro';
+import { existsSync } from 'node:fs';
+import { publishedCollections } from '../loader/published-articles.js';
+import type { AssetLocation, EmittedAsset } from './asset-refs.js';
+import { settleBuiltFeeds } from './built-feeds.js';
+import { rewriteBuiltArticleLinks } from './built-links.js';
+import {
+  articleRoutesProblem,
+  missingArticlePages,
+  sharedSlugProblem,
+  siteIdMismatch,
+  unbuiltArticlePages,
+  unservedArticlesProblem,
+} from './conflicts.js';
+import { keepNamedAssets } from './kept-assets.js';
+import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
+import { takeStaleNotes } from './last-good.js';
+import { lastGoodDir, pruneLastGood } from './last-good-files.js';
+import { splitNoindex } from './noindex.js';
+import { checkBuiltSitemapLink, settleBuiltRobotsTxt } from './own-files.js';
+import type { ResolvedOptions } from './resolve-options.js';
+import type { PageRouteFacts } from './route-facts.js';
+import { blogUrl, pathIn, type RouteConfig } from './route-config.js';
+import { writeStaticSitemap } from './static-sitemap.js';
+
+/** What the integration's earlier hooks learned about this build, read when it is done. */
+export interface BuildFacts extends PageRouteFacts {
+  resolved: ResolvedOptions | undefined;
+  isBuild: boolean;
+  staticOutput: boolean;
+  /** The sitemap is written here (a static build), not served by a route. */
+  sitemapAtBuildDone: boolean;
+  /** A route of the blog's own serves the sitemap's path. */
+  ownSitemapRoute: boolean;
+  /** Our output files as an earlier build left them (own-files.ts earlierOutputs). */
+  leftover: (path: string) => boolean;
+  cacheDir: URL | undefined;
+  publicDir: URL | undefined;
+  /** What keepNamedAssets needs: where the assets are served, and the files the bundler wrote in this build. */
+  assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
+  emitted: EmittedAsset[];
+  /** The prerendered routes that serve the service's feed (built-feeds.ts). */
+  feedRoutes: string[];
+  /** Some route serves the articles' pages (routeServesArticles). */
+  articleRouteFound: boolean;
+  /** The routes' configuration for the pages given (the integration's routeConfig). */
+  routeConfig: (pages: Iterable<string>) => RouteConfig;
+  /** Logs a warning once per integration instance. */
+  warnOnce: (logger: { warn: (message: string) => void }, message: string | undefined) => void;
+}
+
+type BuildDone = HookParameters<'astro:build:done'>;
+
+/**
+ * Copies the asset files that built pages name and the output lacks (kept-assets.ts), and says what was
+ * copied or is missing.
+ */
+async function keepAssets(facts: BuildFacts, dir: URL, logger: AstroIntegrationLogger): Promise<void> {
+  const { assets } = facts;
+  if (!assets) return;
+  const { copied, missing } = await keepNamedAssets(
+    dir,
+    assets.folder,
+    assets.location,
+    facts.emitted,
+    assets.imagesDir,
+    assets.astroAssetsDir,
+  );
+  const first = copied[0];
+  if (first)
+    logger.info(
+      `Wrote ${copied.length} asset file(s) that built pages name and the output lacked: Vite wrote their bytes under another name, or Astro deleted an image's original as unused (a page that names the original, as an og:image does, or a page kept from an earlier build). First: ${assets.folder}/${first.to}, named by /${first.page}.`,
+    );
+  const lost = missing[0];
+  if (lost)
+    logger.warn(
+      `${missing.length} asset file(s) that built pages name are not in the output (first: ${assets.folder}/${lost.name}, named by ${lost.page}), and no file holds their bytes: they answer 404 until those pages are rendered again. Run \`astro build --force\` once to render every page (it also empties the content store: the loaders start again from the store of \`astro dev\` when there is one, else fetch every article).`,
+    );
+}
+
+/**
+ * Writes the static sitemap (the service's articles that have pages, and the blog's own pages that do not ask
+ * to stay out), unless a sitemap of the blog's own is at that path. Returns whether a kept copy was used.
+ */
+async function writeSitemap(
+  facts: BuildFacts & { resolved: ResolvedOptions },
+  config: RouteConfig,
+  dir: URL,
+  logger: AstroIntegrationLogger,
+  articlesKnown: boolean,
+): Promise<boolean> {
+  const { resolved, warnOnce } = facts;
+  if (resolved.route.sitemap === false) return false;
+  const sitemapPath = resolved.route.sitemap.path;
+  // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
+  if (facts.ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !facts.leftover(sitemapPath))) {
+    // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
+    if (!facts.ownSitemapRoute)
+      warnOnce(
+        logger,
+        `[astro-content-publisher] The build already has ${sitemapPath} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
+      );
+    return false;
+  }
+  // The blog's own pages that ask not to be indexed stay out (not the customPages named in the options).
+  const custom = new Set(resolved.options.sitemap === false ? [] : resolved.options.sitemap.customPages);
+  const { noindex } = splitNoindex(
+    dir,
+    resolved.route.blogSite,
+    [...config.localPages, ...(config.localArticlePages ?? []).map((page) => page.url)].filter(
+      (url) => !custom.has(url),
+    ),
+  );
+  const left = new Set(noindex);
+  const listed = {
+    ...config,
+    localPages: config.localPages.filter((url) => !left.has(url)),
+    localArticlePages: config.localArticlePages?.filter((page) => !left.has(page.url)),
+  };
+  let usedCopy = false;
+  const { files: written, leftOut } = await writeStaticSitemap(
+    listed,
+    listed.localPages,
+    dir,
+    facts.leftover,
+    facts.cacheDir && {
+      dir: lastGoodDir(facts.cacheDir),
+      warn: (message) => {
+        usedCopy = true;
+        logger.warn(message);
+      },
+    },
+  );
+  logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
+  // Without any article route, articleRoutesProblem already said why.
+  if (!articlesKnown && facts.articleRouteFound) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
+  if (noindex[0])
+    logger.info(
+      `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
+    );
+  return usedCopy;
+}
+
+/**
+ * astro:build:done: the assets built pages name, the article links and feeds settled against the pages this
+ * build wrote, the static sitemap and robots.txt, the warnings about articles without pages, and the pruning
+ * of outage copies no build needs any more.
+ */
+export async function finishBuild(
+  facts: BuildFacts,
+  { pages, dir, assets: outputs, logger }: BuildDone,
+): Promise<void> {
+  const { resolved, warnOnce } = facts;
+  // The prerendered feed built from an earlier build's copy (the service was down): said once, here.
+  const staleNotes = takeStaleNotes();
+  for (const message of staleNotes) logger.warn(message);
+  // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed), once
+  // everything was read; not after a build that used a copy (the service is down: keep what is left).
+  let usedCopy = staleNotes.length > 0;
+  const pruneCopies = () => {
+    if (facts.cacheDir && !usedCopy) pruneLastGood(lastGoodDir(facts.cacheDir));
+  };
+  await keepAssets(facts, dir, logger);
+  if (!resolved || !facts.isBuild) return;
+  const { route } = resolved;
+  const paths = pages.map((page) => page.pathname);
+  // Static output: only the pages this build wrote are linked to and listed (the blog's actual pages
+  // decide which articles the sitemap lists), those of its endpoints too; on demand, the routes answer too.
+  const built = facts.staticOutput ? [...paths, ...endpointHtmlPages(outputs, dir, facts.endpointRoutes)] : paths;
+  const config: RouteConfig = {
+    ...facts.routeConfig(paths),
+    ...(facts.staticOutput
+      ? {
+          builtPages: built,
+          onDemandPages: facts.onDemandPages,
+          fallbackPages: facts.fallbackPages,
+          writtenFiles: outputFilesOf(outputs, dir),
+        }
+      : {}),
+  };
+  const { rewritten: fixed, removed } = rewriteBuiltArticleLinks(dir, config, facts.publicDir, facts.cacheDir);
+  const [first] = removed;
+  if (first)
+    logger.info(
+      `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
+    );
+  if (fixed > 0)
+    logger.info(
+      `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
+    );
+  const articles = articlesOfSite(publishedCollections(), route.siteId);
+  warnOnce(logger, siteIdMismatch(publishedCollections(), route.siteId));
+  // A static build with loaders names the pages it missed (missingArticlePages, below) instead.
+  if (!facts.articleRouteFound && route.blogSite !== '' && !(articles && facts.staticOutput))
+    warnOnce(logger, articleRoutesProblem(route));
+  // The pages that answer: in static output those written and those of on-demand routes.
+  const served = servedPagesOf(config) ?? paths;
+  // Without a `site` the blog has no URLs to compare (and no sitemap or feed of its own pages).
+  const unbuilt = articles && route.blogSite !== '' ? unbuiltArticlePages(articles, served, route) : undefined;
+  // As in the sitemap: only where the loaders say what the blog has (without them every article counts as
+  // had), and only when an article has no page (else the feeds name none that is missing).
+  if (facts.staticOutput && (articles === undefined || (unbuilt && unbuilt.missing.length > 0))) {
+    for (const { feed, dropped } of settleBuiltFeeds(outputs, facts.feedRoutes, config, dir))
+      logger.info(
+        `Settled ${feed} against the pages this build wrote (it renders before they are known): ${dropped} item(s) left out, links to articles without a page sent to the service.`,
+      );
+  }
+  if (!facts.sitemapAtBuildDone || route.sitemap === false) return pruneCopies();
+  if (await writeSitemap({ ...facts, resolved }, config, dir, logger, articles !== undefined)) usedCopy = true;
+  if (articles) {
+    warnOnce(logger, missingArticlePages(articles, served, route, { unbuilt, routes: facts.parameterRoutes }));
+    warnOnce(logger, sharedSlugProblem(articles, route));
+  }
+  const sitemapUrl = blogUrl(route, route.sitemap.path);
+  warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl));
+  const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
+  if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
+  warnOnce(logger, robots.warning);
+  pruneCopies();
+}

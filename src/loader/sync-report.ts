@@ -1,0 +1,87 @@
+import type { LoaderContext } from 'astro/loaders';
+import { emptyStoreNotice, isCi } from './ci-notice.js';
+import type { LoaderClients } from './clients.js';
+import type { ImageStep } from './images-step.js';
+import type { Notice } from './notice-memory.js';
+import { incompleteElsewhere, type SyncState } from './state.js';
+import type { ApplyOutcome } from './sync-apply.js';
+import { incompleteLine, partialLine, warnAboutFailures } from './sync-notices.js';
+import type { SyncPlan } from './sync-plan.js';
+import { summaryLine, summarise } from './summary.js';
+
+/**
+ * The lines that end a build of `articlesLoader` (sync-run wires the steps): the summary, the CI warning about
+ * an empty store, the entries kept incomplete or partial, the images, the list cut short (`capped`), and the
+ * failures. Said after the state is kept: only the schema's refusals, thrown after this, fail the build.
+ */
+export function reportSync(input: {
+  ctx: Pick<LoaderContext, 'store' | 'logger'>;
+  state: SyncState;
+  site: string;
+  language: string | undefined;
+  plan: SyncPlan;
+  outcome: ApplyOutcome;
+  /** The removals this build made (removalsNow: a renamed slug's old entry may wait). */
+  removed: string[];
+  clients: Pick<LoaderClients, 'requests' | 'remaining'>;
+  storedAtStart: number;
+  images: Pick<ImageStep, 'finish'>;
+  capped: Notice | undefined;
+  say: (notice: Notice | undefined) => void;
+  warn: (message: string, error?: unknown) => void;
+}): void {
+  const { ctx, state, site, plan, outcome, clients, warn } = input;
+  const { store, logger } = ctx;
+  // Stored from the feed while the detail answers another language: pending until a detail completes them.
+  const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
+  logger.info(
+    summaryLine(
+      summarise({
+        plan: {
+          fetch: plan.fetch,
+          pending: [
+            ...plan.pending,
+            ...outcome.skipped.map((slug) => ({ slug })),
+            ...outcome.unsent.map((slug) => ({ slug })),
+            ...incomplete.map((slug) => ({ slug })),
+          ],
+          remove: input.removed,
+        },
+        failures: outcome.failures,
+        added: outcome.added,
+        changed: outcome.changed,
+        has: (id) => store.has(id),
+        touched: outcome.touched,
+        total: store.keys().length,
+        requests: clients.requests(),
+        remaining: clients.remaining(),
+      }),
+    ),
+  );
+  const ciLine = emptyStoreNotice({
+    ci: isCi(),
+    storedAtStart: input.storedAtStart,
+    total: store.keys().length,
+    requests: clients.requests(),
+  });
+  if (ciLine) logger.warn(ciLine);
+  if (incomplete.length) logger.info(incompleteLine(site, incomplete, input.language));
+  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
+  const partial = store
+    .keys()
+    .filter((id) => state.entries[id]?.partial === true && !state.entries[id]?.detailElsewhere);
+  if (partial.length) logger.info(partialLine(site, partial));
+  const imageLine = input.images.finish(warn);
+  if (imageLine) logger.info(imageLine);
+  // New slugs waiting for their retry (their detail answered another language): not on the blog, said every build.
+  const waiting = plan.pending
+    .filter((p) => p.reason === 'elsewhere' && !store.has(p.slug))
+    .map((p) => ({
+      slug: p.slug,
+      error: new Error(
+        `its detail answered another language than "${input.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
+      ),
+    }));
+  input.say(input.capped);
+  warnAboutFailures([...outcome.failures, ...waiting], site, warn);
+}
