@@ -10,6 +10,7 @@ import {
   routeServesArticles,
   sitemapLinkProblem,
 } from '../../src/integration/conflicts.js';
+import { routeSegments } from '../support/route-segments.js';
 
 const ours = { sitemap: { path: '/sitemap.xml' }, rss: { path: '/rss.xml' } };
 const SITEMAP = 'https://blog.example.com/sitemap.xml';
@@ -65,19 +66,7 @@ describe('articlePattern against the routes', () => {
   const page = (path: string, origin = 'project', type = 'page') => ({
     type,
     origin,
-    segments: path
-      .split('/')
-      .filter(Boolean)
-      .map((part) =>
-        part
-          .split(/(\[[^\]]+\])/)
-          .filter(Boolean)
-          .map((piece) => {
-            const dynamic = piece.startsWith('[');
-            const spread = piece.startsWith('[...');
-            return { content: dynamic ? piece.replace(/^\[(?:\.\.\.)?|\]$/g, '') : piece, dynamic, spread };
-          }),
-      ),
+    segments: routeSegments(path),
   });
   const blog = { articlePattern: '/blog/[slug]/' };
   it('a route at the pattern serves articles, prerendered or on demand; other routes do not', () => {

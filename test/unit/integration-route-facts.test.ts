@@ -1,26 +1,14 @@
 import type { IntegrationResolvedRoute } from 'astro';
 import { describe, expect, it } from 'vitest';
 import { pageRouteFacts } from '../../src/integration/route-facts.js';
+import { routeSegments } from '../support/route-segments.js';
 
 /** A resolved route as Astro gives it to astro:routes:resolved, with only what pageRouteFacts reads. */
 function route(
   pattern: string,
   fields: Partial<Pick<IntegrationResolvedRoute, 'type' | 'origin' | 'isPrerendered' | 'fallbackRoutes'>> = {},
 ): IntegrationResolvedRoute {
-  // As Astro splits them: `[slug].html` is a dynamic part then a static one.
-  const segments = pattern
-    .split('/')
-    .filter(Boolean)
-    .map((segment) =>
-      segment
-        .split(/(\[[^\]]+\])/)
-        .filter(Boolean)
-        .map((part) => {
-          const dynamic = part.startsWith('[');
-          const content = dynamic ? part.slice(1, -1).replace(/^\.\.\./, '') : part;
-          return { content, dynamic, spread: part.startsWith('[...') };
-        }),
-    );
+  const segments = routeSegments(pattern);
   return {
     pattern,
     patternRegex: new RegExp(`^${pattern.replace(/\[[^\]]+\]/g, '[^/]+')}/?$`),
