@@ -1,7 +1,7 @@
 /**
  * Conflicts with what the blog already has (its own routes, `@astrojs/sitemap`, `@astrojs/rss`, its
  * `robots.txt`): pure decisions that return the one warning to log, naming the conflict and the fix.
- * The hooks do the I/O (see integration.ts).
+ * The hooks do the I/O (see integration.ts and build-done.ts).
  */
 
 import { blogArticleUrl, blogPageKey, pageKey, type BlogLayout, type PageSet } from '../html/article-links.js';

@@ -2,7 +2,10 @@ import type { IntegrationResolvedRoute } from 'astro';
 import type { BlogLayout } from '../html/article-links.js';
 import { routeIsArticlePage } from './conflicts.js';
 
-/** What the blog's resolved routes say about the pages it serves, read when the build is done. */
+/**
+ * What the blog's resolved routes say about the pages it serves: read when the routes are bundled (`pageRoutes`,
+ * in the routes' config) and when the build is done.
+ */
 export interface PageRouteFacts {
   /** A build's page routes and article endpoints (RouteConfig.pageRoutes); undefined outside a build. */
   pageRoutes: string[] | undefined;

@@ -116,9 +116,9 @@ export async function followPages(
 /**
  * Follows the paging hints only while they can tell something new: the sitemap (free) shows published articles
  * that are neither listed nor stored, or it could not be read. A warm build stays at one request. At most half
- * of `affordable` pages: the articles the pages name still need their detail calls. With a language or status
- * filter the sitemap also shows the other loaders' articles: those a whole read of the list did not have are
- * kept in `state.notOurs`, so they are not news to the next build.
+ * of `affordable` pages (one at least): the articles the pages name still need their detail calls. With a
+ * language or status filter the sitemap also shows the other loaders' articles: those a whole read of the list
+ * did not have are kept in `state.notOurs`, so they are not news to the next build.
  */
 export async function followPagesForNews(
   clients: LoaderClients,

@@ -12,7 +12,8 @@ import { summaryLine, summarise } from './summary.js';
 /**
  * The lines that end a build of `articlesLoader` (sync-run wires the steps): the summary, the CI warning about
  * an empty store, the entries kept incomplete or partial, the images, the list cut short (`capped`), and the
- * failures. Said after the state is kept: only the schema's refusals, thrown after this, fail the build.
+ * failures. Said after the state is kept: what fails the build then is the schema's refusals (thrown after
+ * this) and, with `strict: true`, the warnings said here.
  */
 export function reportSync(input: {
   ctx: Pick<LoaderContext, 'store' | 'logger'>;
