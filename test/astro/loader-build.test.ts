@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { SimulatorStats } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, readTree, summaryOf, tempDirs } from './loader-harness.js';
+import { admin, buildFixture, fixtureRoot, readTree, summaryOf, tempDirs, loaderSiteEnv } from './loader-harness.js';
 
 const LIST = 'GET /api/v1/sites/:id/articles/';
 const DETAIL = 'GET /api/v1/sites/:id/articles/:slug/';
@@ -21,22 +21,13 @@ const allRequests: SimulatorStats['requests'] = [];
 let pagesAfterCold = new Map<string, string>();
 let storeAfterUpdate = '';
 
-const baseEnv = () => ({
-  PUBLISHER_BASE_URL: sim.url,
-  PUBLISHER_API_KEY: sim.tokens.pro,
-  PUBLISHER_SITE_ID: '12',
-  LOADER_TEST_MAX_REQUESTS: '100',
-  LOADER_TEST_RESERVE: '0',
-  LOADER_TEST_STRICT: undefined,
-});
-
 async function run(extraEnv: Record<string, string | undefined> = {}, paths = dirs) {
   sim.resetStats();
   const result = await buildFixture({
     root,
     outDir: paths.outDir,
     cacheDir: paths.cacheDir,
-    env: { ...baseEnv(), ...extraEnv },
+    env: loaderSiteEnv(sim, extraEnv),
   });
   const stats = sim.stats();
   allLogs.push(result.logs, result.error ? `${result.error.message}\n${result.error.stack ?? ''}` : '');

@@ -7,7 +7,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import { admin, buildFixture, closedAfterEach, isolatedSite, summaryOf } from './loader-harness.js';
+import { admin, buildFixture, closedAfterEach, isolatedSite, loaderSiteEnv, summaryOf } from './loader-harness.js';
 
 const own = closedAfterEach();
 
@@ -20,14 +20,7 @@ async function setup(options: SimulatorOptions) {
       root: site.root,
       outDir: site.outDir,
       cacheDir: site.cacheDir,
-      env: {
-        PUBLISHER_BASE_URL: sim.url,
-        PUBLISHER_API_KEY: sim.tokens.pro,
-        PUBLISHER_SITE_ID: '12',
-        LOADER_TEST_MAX_REQUESTS: '100',
-        LOADER_TEST_RESERVE: '0',
-        ...env,
-      },
+      env: loaderSiteEnv(sim, env),
     });
     expect(r.error).toBeUndefined();
     return { logs: r.logs, summary: summaryOf(r.logs) };

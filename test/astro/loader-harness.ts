@@ -176,6 +176,25 @@ export function modelSiteBuild(
 }
 
 /**
+ * The environment of test/fixtures/loader-site against a simulator's site 12: the Pro key, up to 100 requests a
+ * build, no reserve, not strict (`extra` over that).
+ */
+export function loaderSiteEnv(
+  simulator: { url: string; tokens: { pro: string } },
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    PUBLISHER_BASE_URL: simulator.url,
+    PUBLISHER_API_KEY: simulator.tokens.pro,
+    PUBLISHER_SITE_ID: '12',
+    LOADER_TEST_MAX_REQUESTS: '100',
+    LOADER_TEST_RESERVE: '0',
+    LOADER_TEST_STRICT: undefined,
+    ...extra,
+  };
+}
+
+/**
  * Publishes an article on site 12 as the model-site tests write them: titled `<slug> <language>`, its body
  * marked `mark-<language>-<slug>-v1-end` (then `after`), published 2026-03-10, with `fields` over that.
  */

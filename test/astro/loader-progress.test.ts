@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, summaryOf, tempDirs } from './loader-harness.js';
+import { admin, buildFixture, fixtureRoot, loaderSiteEnv, summaryOf, tempDirs } from './loader-harness.js';
 
 const ARTICLES = 40;
 const DELAY_MS = 1_000;
@@ -30,14 +30,7 @@ const build = () =>
     root,
     outDir: dirs.outDir,
     cacheDir: dirs.cacheDir,
-    env: {
-      PUBLISHER_BASE_URL: sim.url,
-      PUBLISHER_API_KEY: sim.tokens.pro,
-      PUBLISHER_SITE_ID: '12',
-      LOADER_TEST_MAX_REQUESTS: '100',
-      LOADER_TEST_RESERVE: '0',
-      LOADER_TEST_STRICT: undefined,
-    },
+    env: loaderSiteEnv(sim),
   });
 
 describe('progress of a long sync in the build log', () => {

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { addFault, clearFaults, ROUTES } from '../faults/helpers.js';
-import { buildFixture, fixtureRoot, summaryOf, tempDirs } from './loader-harness.js';
+import { buildFixture, fixtureRoot, loaderSiteEnv, summaryOf, tempDirs } from './loader-harness.js';
 
 const root = fixtureRoot('loader-site');
 let sim: Simulator;
@@ -36,14 +36,6 @@ afterAll(async () => {
   await dirs?.cleanup();
 });
 
-const env = () => ({
-  PUBLISHER_BASE_URL: sim.url,
-  PUBLISHER_API_KEY: sim.tokens.pro,
-  PUBLISHER_SITE_ID: '12',
-  LOADER_TEST_MAX_REQUESTS: '100',
-  LOADER_TEST_RESERVE: '0',
-});
-
 /** A build, with the calls to Astro's store write counted (each serialises the whole store when it changed). */
 async function countedBuild(): Promise<{ writes: number; summary: string | undefined }> {
   const original = storePrototype.writeToDisk;
@@ -53,7 +45,7 @@ async function countedBuild(): Promise<{ writes: number; summary: string | undef
     return original.call(this);
   };
   try {
-    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: env() });
+    const result = await buildFixture({ root, outDir: dirs.outDir, cacheDir: dirs.cacheDir, env: loaderSiteEnv(sim) });
     expect(result.error).toBeUndefined();
     return { writes, summary: summaryOf(result.logs) };
   } finally {
