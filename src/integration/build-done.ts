@@ -80,18 +80,17 @@ async function keepAssets(facts: BuildFacts, dir: URL, logger: AstroIntegrationL
 
 /**
  * Writes the static sitemap (the service's articles that have pages, and the blog's own pages that do not ask
- * to stay out), unless a sitemap of the blog's own is at that path. Returns whether a kept copy was used.
+ * to stay out) at `sitemapPath`, unless a sitemap of the blog's own is there. Returns whether a kept copy was used.
  */
 async function writeSitemap(
   facts: BuildFacts & { resolved: ResolvedOptions },
+  sitemapPath: string,
   config: RouteConfig,
   dir: URL,
   logger: AstroIntegrationLogger,
   articlesKnown: boolean,
 ): Promise<boolean> {
   const { resolved, warnOnce } = facts;
-  if (resolved.route.sitemap === false) return false;
-  const sitemapPath = resolved.route.sitemap.path;
   // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
   if (facts.ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !facts.leftover(sitemapPath))) {
     // A route of the blog's own was already named in astro:routes:resolved; a public/ file was not.
@@ -206,12 +205,14 @@ export async function finishBuild(
       );
   }
   if (!facts.sitemapAtBuildDone || route.sitemap === false) return pruneCopies();
-  if (await writeSitemap({ ...facts, resolved }, config, dir, logger, articles !== undefined)) usedCopy = true;
+  const sitemapPath = route.sitemap.path;
+  if (await writeSitemap({ ...facts, resolved }, sitemapPath, config, dir, logger, articles !== undefined))
+    usedCopy = true;
   if (articles) {
     warnOnce(logger, missingArticlePages(articles, served, route, { unbuilt, routes: facts.parameterRoutes }));
     warnOnce(logger, sharedSlugProblem(articles, route));
   }
-  const sitemapUrl = blogUrl(route, route.sitemap.path);
+  const sitemapUrl = blogUrl(route, sitemapPath);
   warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl));
   const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
   if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
