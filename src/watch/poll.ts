@@ -5,7 +5,9 @@
  */
 import { ResponseFormatError } from '../client/index.js';
 import type { FeedValidators } from '../client/public-feed.js';
-import { parseRssFeed, parseSitemapEntries } from '../feeds/index.js';
+// The parsers alone: the feeds' index also brings the rewriters and the HTML sanitiser, which watch never uses.
+import { parseRssFeed } from '../feeds/rss-parse.js';
+import { parseSitemapEntries } from '../feeds/sitemap-parse.js';
 import { toItemRecord } from './detect.js';
 import type { FeedItemRecord, WatchState } from './state.js';
 
