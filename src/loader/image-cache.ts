@@ -3,8 +3,8 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
-import { readRecords, writeRecords } from './cache-file.js';
 import { inspectImage } from './image-header.js';
+import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
   maxBytes: number;
@@ -38,52 +38,6 @@ function hostOf(url: string): string {
   } catch {
     return '';
   }
-}
-
-/** What the cache knows of each URL's copy, beside the copies (url hash -> record). */
-const FRESHNESS_FILE = 'freshness.json';
-
-/** How long a copy may be used without asking the image's host again, and how to ask (RFC 9111). */
-interface Freshness {
-  /** The file this record is about. */
-  name: string;
-  /** Until when (ms) the copy is fresh. */
-  until: number;
-  /** When (ms) the host was last asked about it: the copies asked about longest ago go first. */
-  checked?: number;
-  etag?: string;
-  lastModified?: string;
-}
-
-/**
- * Until when a response may be used without asking again, from its Cache-Control (`no-cache`/`no-store`: not
- * at all; `max-age`, less its `Age`), else its Expires, else a tenth of the time since its Last-Modified (the
- * usual heuristic), else not at all: a host that says nothing is asked again on every build.
- */
-export function freshUntil(headers: Headers, now: number): number {
-  const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
-  if (/(?:^|,)\s*no-(?:cache|store)\b/.test(cacheControl)) return now;
-  const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)/.exec(cacheControl);
-  if (maxAge) return now + Math.max(0, Number(maxAge[1]) - (Number(headers.get('age')) || 0)) * 1000;
-  const expires = Date.parse(headers.get('expires') ?? '');
-  if (!Number.isNaN(expires)) return now + Math.max(0, expires - (Date.parse(headers.get('date') ?? '') || now));
-  const lastModified = Date.parse(headers.get('last-modified') ?? '');
-  if (!Number.isNaN(lastModified) && lastModified < now) return now + (now - lastModified) / 10;
-  return now;
-}
-
-/** The validators to keep from a response, for the next conditional request. */
-function validators(headers: Headers): Pick<Freshness, 'etag' | 'lastModified'> {
-  const etag = headers.get('etag') ?? undefined;
-  const lastModified = headers.get('last-modified') ?? undefined;
-  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
-}
-
-const isFreshness = (value: unknown): value is Freshness =>
-  typeof (value as Freshness | null)?.name === 'string' && typeof (value as Freshness).until === 'number';
-
-function readFreshness(dir: string): Map<string, Freshness> {
-  return new Map(Object.entries(readRecords(join(dir, FRESHNESS_FILE), isFreshness)));
 }
 
 /**
@@ -190,7 +144,7 @@ export class ImageCache {
       if (record) merged.set(hash, record);
     }
     // Without the record the copies are revalidated on the next build: slower, never wrong.
-    if (writeRecords(join(this.dir, FRESHNESS_FILE), Object.fromEntries(merged))) this.changed.clear();
+    if (writeFreshness(this.dir, merged)) this.changed.clear();
   }
 
   /** A copy written before the cache kept records counts as stale: asked about once, then recorded. */
@@ -210,15 +164,7 @@ export class ImageCache {
   }
 
   private record(hash: string, name: string, headers: Headers, previous?: Freshness): void {
-    const kept = previous?.name === name ? { etag: previous.etag, lastModified: previous.lastModified } : {};
-    const fresh = { ...kept, ...validators(headers) };
-    this.freshness.set(hash, {
-      name,
-      until: freshUntil(headers, this.now()),
-      checked: this.now(),
-      ...(fresh.etag ? { etag: fresh.etag } : {}),
-      ...(fresh.lastModified ? { lastModified: fresh.lastModified } : {}),
-    });
+    this.freshness.set(hash, freshnessRecord(name, headers, this.now(), previous));
     this.changed.add(hash);
   }
 

@@ -1,6 +1,6 @@
 /** How long a downloaded image copy is used without asking its host again (RFC 9111's freshness). */
 import { describe, expect, it } from 'vitest';
-import { freshUntil } from '../../src/loader/image-cache.js';
+import { freshnessRecord, freshUntil } from '../../src/loader/image-freshness.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const at = (headers: Record<string, string>) => (freshUntil(new Headers(headers), NOW) - NOW) / 1000;
@@ -23,5 +23,26 @@ describe('freshUntil', () => {
     expect(at({ 'last-modified': new Date(NOW - 10 * 86_400_000).toUTCString() })).toBe(86_400);
     expect(at({ etag: '"a"' })).toBe(0);
     expect(at({ expires: 'not a date' })).toBe(0);
+  });
+});
+
+describe('freshnessRecord', () => {
+  const previous = {
+    name: 'a.png',
+    until: NOW - 1,
+    checked: NOW - 86_400_000,
+    etag: '"v1"',
+    lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
+  };
+
+  it('a 304 without validators keeps those of the same file, and says when it was asked', () => {
+    const record = freshnessRecord('a.png', new Headers({ 'cache-control': 'max-age=60' }), NOW, previous);
+    expect(record).toEqual({ ...previous, until: NOW + 60_000, checked: NOW });
+  });
+
+  it("an answer's own validators replace the old ones; another file (other bytes) keeps none of them", () => {
+    expect(freshnessRecord('a.png', new Headers({ etag: '"v2"' }), NOW, previous).etag).toBe('"v2"');
+    const other = freshnessRecord('a-0123456789ab.png', new Headers({}), NOW, previous);
+    expect(other).toEqual({ name: 'a-0123456789ab.png', until: NOW, checked: NOW });
   });
 });
