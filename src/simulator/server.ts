@@ -11,7 +11,8 @@ import { matchRoute, type RouteKind } from './router.js';
 import { ROUTES } from './routes.js';
 import { containsToken, recordedQuery, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
-import { adminRequestRefusal, resetAll } from './admin.js';
+import { resetAll } from './admin.js';
+import { adminRequestRefusal } from './admin-guard.js';
 import { createMediaLibrary, MEDIA_ROUTE, MEDIA_SEEDED_AT, serveMedia, withMediaOrigin } from './media.js';
 
 export interface Simulator {
