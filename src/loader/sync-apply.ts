@@ -1,25 +1,23 @@
 import type { LoaderContext } from 'astro/loaders';
 import { NetworkError, type ArticleListItem } from '../client/index.js';
-import { sanitizeArticle } from '../html/index.js';
 import type { ImageStep } from './images-step.js';
-import { EntrySchemaError, parseEntry, serviceDataOf, withServiceData } from './entry-schema.js';
-import { pageDigest } from './page-digest.js';
+import { EntrySchemaError, serviceDataOf } from './entry-schema.js';
 import { DETAIL_CONCURRENCY, type LoaderClients } from './clients.js';
 import { createDetailGate } from './detail-gate.js';
 import { exchangedDetail } from './detail-exchange.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
-import { shortHash, stableStringify } from './fingerprint.js';
+import { shortHash } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { safeEntry } from './entry-safety.js';
-import type { EntryState, SyncState } from './state.js';
+import type { SyncState } from './state.js';
+import { storeEntry } from './store-entry.js';
 import type { FreeSignals } from './sync-signals.js';
 import { listDigest } from './sync-list.js';
 import type { PlannedFetch, SyncPlan } from './sync-plan.js';
 
 /**
  * Step 4 of a build: carry out the plan. Fetches (detail calls, or the feed's copy), sanitises, stores, and
- * removes what the plan says is gone. The only step that writes entries; `storeEntry` is the one place an
- * entry is written from the service's content.
+ * removes what the plan says is gone. The only step that writes entries; `storeEntry` (store-entry.ts) is the
+ * one place an entry is written from the service's content.
  */
 
 export interface ApplyInput {
@@ -91,54 +89,8 @@ export class LanguageMismatchError extends Error {
   override name = 'LanguageMismatchError';
 }
 
-/** What a reader sees: everything but the view count (which changes without the article changing). */
-function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
-  // The featured image's local copy follows its URL (already in `rest`).
-  const { viewCount: _viewCount, featuredImageAsset: _asset, ...rest } = data;
-  return stableStringify({ rest, html: html ?? '' });
-}
-
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
   return value ? ({ [key]: value } as Record<K, string>) : {};
-}
-
-/** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
-async function storeEntry(
-  input: ApplyInput,
-  slug: string,
-  unsafeData: Record<string, unknown>,
-  unsafeContent: string,
-  entryState: EntryState,
-): Promise<'added' | 'changed' | 'same'> {
-  const { ctx, opts, state, images } = input;
-  const { data, html: content } = safeEntry(unsafeData, unsafeContent, opts.apiKey); // no secret, no non-http(s) url/featuredImage stored
-  const before = ctx.store.get(slug);
-  const url = typeof data.url === 'string' ? data.url : undefined;
-  const { html, headings } = sanitizeArticle(content, {
-    ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
-    ...(url ? { articleUrl: url } : {}),
-  });
-  // The featured image's local copy first: the schema (a theme's mapping) may use it.
-  const featuredLocal = await images.localiseUrl(
-    typeof data.featuredImage === 'string' ? data.featuredImage : undefined,
-  );
-  const parsed = await parseEntry(ctx, slug, data, featuredLocal);
-  const local = await images.localise(html);
-  const digest = pageDigest(ctx, parsed.plain, local.html);
-  const assets = featuredLocal ? [...local.imagePaths, featuredLocal] : local.imagePaths;
-  ctx.store.set({
-    id: slug,
-    data: parsed.stored,
-    rendered: {
-      html: local.html,
-      metadata: withServiceData({ headings, imagePaths: local.imagePaths }, parsed.source, parsed.plain),
-    },
-    digest,
-    ...images.entryFields(slug, assets),
-  });
-  state.entries[slug] = entryState;
-  if (!before) return 'added';
-  return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed.plain, local.html) ? 'changed' : 'same';
 }
 
 async function fromDetail(
