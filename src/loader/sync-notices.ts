@@ -35,7 +35,7 @@ export function keptLine(held: number, requests: number, remaining: number | und
  * cleared by Astro) throws instead: an empty collection is no stale copy, it would deploy a blog without its
  * articles. A collection an earlier build left empty stays so, like any other kept collection.
  */
-export function reserveReachedWarning(input: {
+export function warnOrStopAtReserve(input: {
   site: string;
   held: number;
   /** The loader's state existed before this build. */
