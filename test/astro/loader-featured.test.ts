@@ -75,7 +75,9 @@ async function slugsOf(outDir: string): Promise<string[]> {
   return (await readdir(join(outDir, 'blog'))).sort();
 }
 
-describe.each(['none', 'article', 'starter', 'theme'])('the featured image with schema "%s"', (schema) => {
+// 'none' is also `schema: articleDataSchema` written out: the loader's own schema is that object, and Astro
+// parses with the loader's schema when the collection names none.
+describe.each(['none', 'starter', 'theme'])('the featured image with schema "%s"', (schema) => {
   it('an edit of the body, then of the title and the body, reaches the page on the next build', async () => {
     const { sim, dirs, build } = await setUp(`edit-${schema}`);
     const cold = await build(schema);

@@ -45,10 +45,11 @@ export async function tempDirs(prefix: string, root: string) {
 /**
  * Cache directories of builds that failed: Astro's store debounces its writes (500 ms) and a build that
  * failed in a loader still writes what it had set, after the build returned. Such a directory is removed
- * only after a generous pause, so the late write finds it (a write into a removed directory is an unhandled
- * rejection of the test run). What the late write holds is a consistent state either way.
+ * only after a generous pause since the failed build returned, so the late write finds it (a write into a
+ * removed directory is an unhandled rejection of the test run). What the late write holds is a consistent
+ * state either way. Directory -> when its last failed build returned.
  */
-const failedCacheDirs = new Set<string>();
+const failedCacheDirs = new Map<string, number>();
 const LATE_WRITE_MARGIN_MS = 3_000;
 
 /**
@@ -83,9 +84,9 @@ export async function isolatedSite(fixture: string, prefix: string) {
     cacheDir: join(base, 'cache'),
     cleanup: async () => {
       await rm(root, { recursive: true, force: true });
-      if ([...failedCacheDirs].some((dir) => dir.startsWith(base))) {
-        await new Promise((resolve) => setTimeout(resolve, LATE_WRITE_MARGIN_MS));
-      }
+      const failedAt = Math.max(0, ...[...failedCacheDirs].filter(([dir]) => dir.startsWith(base)).map(([, at]) => at));
+      const wait = failedAt + LATE_WRITE_MARGIN_MS - Date.now();
+      if (failedAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       await rm(base, { recursive: true, force: true });
     },
   };
@@ -106,7 +107,7 @@ export async function buildFixture(opts: {
     // The inline config stays identical between builds of one chain: Astro clears its store when it changes.
     build({ ...opts.inline, root: opts.root, outDir: opts.outDir, cacheDir: opts.cacheDir, logLevel: 'info' }),
   );
-  if (result.error) failedCacheDirs.add(opts.cacheDir);
+  if (result.error) failedCacheDirs.set(opts.cacheDir, Date.now());
   return result;
 }
 

@@ -106,7 +106,7 @@ describe('the packed package, installed in a new Astro project', () => {
 
       // DEBUG=vite:transform: Vite logs each module it transforms while Astro loads content.config.ts (the
       // bundling of the build proper is not logged that way).
-      const { stdout, stderr } = await sh('npx', ['--no-install', 'astro', 'build'], dir, {
+      const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, {
         ...serviceEnv(),
         DEBUG: 'vite:transform',
       });
@@ -149,16 +149,20 @@ describe('the packed package, installed in a new Astro project', () => {
     );
     // The astro@7 project's installed packages (the tarball and astro), without a third npm install.
     symlinkSync(join(installed, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    const build = await sh('npx', ['--no-install', 'astro', 'build'], dir, serviceEnv());
+    const build = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, serviceEnv());
     expect(build.stdout + build.stderr).not.toContain(simulator.tokens.agence);
 
     const port = await freePort();
-    const server = spawn('npx', ['--no-install', 'astro', 'preview', '--port', String(port), '--host', '127.0.0.1'], {
-      cwd: dir,
-      env: { ...baseEnv, ...serviceEnv() },
-      stdio: 'ignore',
-      detached: true,
-    });
+    const server = spawn(
+      join(dir, 'node_modules/.bin/astro'),
+      ['preview', '--port', String(port), '--host', '127.0.0.1'],
+      {
+        cwd: dir,
+        env: { ...baseEnv, ...serviceEnv() },
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
     try {
       const local = `http://127.0.0.1:${port}`;
       await waitForServer(local);
@@ -213,7 +217,7 @@ describe('the packed package, installed in a new Astro project', () => {
     expect(publint.stdout).toMatch(/All good/);
     // attw exits non-zero on any problem its profile counts (sh() would throw). The JSON lists every
     // resolution kind; the ESM-only profile leaves out node10 and require() from CJS by design.
-    const attw = await sh('attw', ['--pack', '.', '--profile', 'esm-only', '--format', 'json'], REPO);
+    const attw = await sh('attw', [tarball, '--profile', 'esm-only', '--format', 'json'], REPO);
     const report = JSON.parse(attw.stdout) as {
       problems: Record<string, Array<{ kind: string; entrypoint: string; resolutionKind?: string }>>;
     };

@@ -193,12 +193,16 @@ export async function freePort(): Promise<number> {
  */
 export async function startPreview(dir: string, env: NodeJS.ProcessEnv): Promise<{ local: string; stop: () => void }> {
   const port = await freePort();
-  const server = spawn('npx', ['--no-install', 'astro', 'preview', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: dir,
-    env,
-    stdio: 'ignore',
-    detached: true,
-  });
+  const server = spawn(
+    join(dir, 'node_modules/.bin/astro'),
+    ['preview', '--port', String(port), '--host', '127.0.0.1'],
+    {
+      cwd: dir,
+      env,
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
   const stop = () => {
     if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
   };

@@ -91,7 +91,7 @@ export function copyTheme(workspace: Workspace, fixture: string, name: string): 
 
 /** `astro build` of the theme copy with the project's installed CLI; resolves with the build's log. */
 export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await sh('npx', ['--no-install', 'astro', 'build'], dir, { ...baseEnv, ...env });
+  const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, { ...baseEnv, ...env });
   // Astro colours its log when CI is set (picocolors treats CI as a colour terminal): the checks read plain text.
   return stripVTControlCharacters(stdout + stderr);
 }
