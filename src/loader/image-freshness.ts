@@ -36,8 +36,8 @@ export function freshUntil(headers: Headers, now: number): number {
 }
 
 /**
- * The record of a copy of file `name` after its host answered with `headers` at `now`. The validators of the
- * previous record of the same file stay when the answer brings none (a 304 need not repeat them).
+ * The record of a copy of file `name` after its host answered with `headers` at `now`. Each validator of the
+ * previous record of the same file stays unless the answer brings its own (a 304 need not repeat them).
  */
 export function freshnessRecord(name: string, headers: Headers, now: number, previous?: Freshness): Freshness {
   const etag = headers.get('etag') || (previous?.name === name ? previous.etag : undefined);

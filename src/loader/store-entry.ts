@@ -2,13 +2,24 @@
  * The one place an entry is written from the service's content: made safe (no secret, only http(s) URLs),
  * sanitised, its images handed to Astro's pipeline, parsed by the collection's schema, digested and stored.
  */
+import type { LoaderContext } from 'astro/loaders';
 import { sanitizeArticle } from '../html/index.js';
 import { parseEntry, withServiceData } from './entry-schema.js';
 import { safeEntry } from './entry-safety.js';
 import { stableStringify } from './fingerprint.js';
 import { pageDigest } from './page-digest.js';
-import type { EntryState } from './state.js';
-import type { ApplyInput } from './sync-apply.js';
+import type { ImageStep } from './images-step.js';
+import type { ResolvedArticlesLoaderOptions } from './options.js';
+import type { EntryState, SyncState } from './state.js';
+
+/** What writing an entry needs of the build: Astro's context, the options, the loader's state, the image step. */
+export interface EntryTarget {
+  ctx: LoaderContext;
+  opts: ResolvedArticlesLoaderOptions;
+  state: SyncState;
+  /** The image step (images-step.ts): article images handed to Astro's pipeline. */
+  images: ImageStep;
+}
 
 /** What a reader sees: everything but the view count (which changes without the article changing). */
 function semanticKey(data: Record<string, unknown>, html: string | undefined): string {
@@ -19,7 +30,7 @@ function semanticKey(data: Record<string, unknown>, html: string | undefined): s
 
 /** Sanitises and stores one entry; returns whether it was new, changed or the same to a reader. */
 export async function storeEntry(
-  input: ApplyInput,
+  input: EntryTarget,
   slug: string,
   unsafeData: Record<string, unknown>,
   unsafeContent: string,

@@ -1,15 +1,12 @@
-import type { LoaderContext } from 'astro/loaders';
 import { NetworkError, type ArticleListItem } from '../client/index.js';
-import type { ImageStep } from './images-step.js';
 import { EntrySchemaError, serviceDataOf } from './entry-schema.js';
 import { DETAIL_CONCURRENCY, type LoaderClients } from './clients.js';
 import { createDetailGate } from './detail-gate.js';
 import { exchangedDetail } from './detail-exchange.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
 import { shortHash } from './fingerprint.js';
-import type { ResolvedArticlesLoaderOptions } from './options.js';
 import type { SyncState } from './state.js';
-import { storeEntry } from './store-entry.js';
+import { storeEntry, type EntryTarget } from './store-entry.js';
 import type { FreeSignals } from './sync-signals.js';
 import { listDigest } from './sync-list.js';
 import type { PlannedFetch, SyncPlan } from './sync-plan.js';
@@ -20,13 +17,8 @@ import type { PlannedFetch, SyncPlan } from './sync-plan.js';
  * one place an entry is written from the service's content.
  */
 
-export interface ApplyInput {
-  ctx: LoaderContext;
-  /** The image step (images-step.ts): article images handed to Astro's pipeline. */
-  images: ImageStep;
-  opts: ResolvedArticlesLoaderOptions;
+export interface ApplyInput extends EntryTarget {
   clients: LoaderClients;
-  state: SyncState;
   items: Map<string, ArticleListItem>;
   signals: FreeSignals;
   fingerprint: string;

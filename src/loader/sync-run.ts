@@ -20,7 +20,7 @@ import {
   keptLine,
   rejectedNotice,
   repeatedNotice,
-  warnOrStopAtReserve,
+  reserveReachedLine,
   warnAboutMassRemoval,
 } from './sync-notices.js';
 import { reportSync } from './sync-report.js';
@@ -112,7 +112,7 @@ export async function runArticlesSync(
   const restored = restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
-    warn(warnOrStopAtReserve({ site, held, found, reserve: opts.budget.reserve, restored }));
+    warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored }));
     logger.info(keptLine(held, 0, undefined));
     return keepStored();
   }

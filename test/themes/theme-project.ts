@@ -23,7 +23,7 @@ import { sh } from './site-urls.js';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO, 'node_modules/.bin');
 
-/** Node 24 from the repository first (Astro refuses older versions; npm and npx run under it). */
+/** Node 24 from the repository first (Astro refuses older versions): npm and the projects' `astro` (`#!/usr/bin/env node`) run under it. */
 export const baseEnv: NodeJS.ProcessEnv = {
   ...process.env,
   PATH: `${BIN}:${process.env.PATH ?? ''}`,

@@ -40,8 +40,13 @@ describe('freshnessRecord', () => {
     expect(record).toEqual({ ...previous, until: NOW + 60_000, checked: NOW });
   });
 
-  it("an answer's own validators replace the old ones; another file (other bytes) keeps none of them", () => {
-    expect(freshnessRecord('a.png', new Headers({ etag: '"v2"' }), NOW, previous).etag).toBe('"v2"');
+  it("each of an answer's own validators replaces the old one; an empty header is no validator", () => {
+    const etagOnly = freshnessRecord('a.png', new Headers({ etag: '"v2"' }), NOW, previous);
+    expect(etagOnly).toMatchObject({ etag: '"v2"', lastModified: previous.lastModified });
+    expect(freshnessRecord('a.png', new Headers({ etag: '' }), NOW, previous).etag).toBe('"v1"');
+  });
+
+  it('another file (other bytes under the URL) keeps none of the old validators', () => {
     const other = freshnessRecord('a-0123456789ab.png', new Headers({}), NOW, previous);
     expect(other).toEqual({ name: 'a-0123456789ab.png', until: NOW, checked: NOW });
   });
