@@ -10,6 +10,7 @@ import { createLimiter } from './limiter.js';
 import type { ClientLogger, ResolvedClientOptions } from './options.js';
 import { fetchSameOrigin, RedirectRefusedError } from './public-feed.js';
 import { readBodyCapped } from './read-body.js';
+import { apiMessageOf, causeText, neverSent } from './request-failure.js';
 import { readRateLimit, readReset, type RateLimitState } from './rate-limit.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
@@ -61,35 +62,6 @@ export interface Transport {
 const DEFAULT_USER_AGENT = 'astro-content-publisher';
 
 type Attempt = { ok: true; response: TransportResponse } | { ok: false; error: PublisherError; failure: Failure };
-
-function apiMessageOf(text: string): string | undefined {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
-      return (body as { error: string }).error;
-    }
-  } catch {
-    // An HTML error page from a proxy carries no service message.
-  }
-  return undefined;
-}
-
-/** Connection errors raised before the request left this machine: the service never saw it. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function neverSent(error: unknown): boolean {
-  const cause = (error as { cause?: unknown })?.cause;
-  const code = (cause as { code?: unknown })?.code ?? (error as { code?: unknown })?.code;
-  return typeof code === 'string' && NEVER_SENT.has(code);
-}
-
-function causeText(error: unknown): string {
-  const cause = (error as { cause?: unknown })?.cause;
-  const source = cause instanceof Error ? cause : error instanceof Error ? error : undefined;
-  if (!source) return String(error);
-  const code = (source as { code?: unknown }).code;
-  return typeof code === 'string' && !source.message.includes(code) ? `${source.message} (${code})` : source.message;
-}
 
 /** Waits, unless the client's signal aborts first (then rejects with its reason, like fetch does). */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

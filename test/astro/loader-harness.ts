@@ -30,6 +30,7 @@ export async function tempDirs(prefix: string, root: string) {
     outDir,
     cacheDir: join(base, 'cache'),
     cleanup: async () => {
+      await lateWritesDone(base);
       await rm(base, { recursive: true, force: true });
       await rm(outDir, { recursive: true, force: true });
     },
@@ -51,6 +52,13 @@ export async function tempDirs(prefix: string, root: string) {
  */
 const failedCacheDirs = new Map<string, number>();
 const LATE_WRITE_MARGIN_MS = 3_000;
+
+/** Resolves once every failed build with a cache directory under `base` returned LATE_WRITE_MARGIN_MS ago. */
+async function lateWritesDone(base: string): Promise<void> {
+  const failedAt = Math.max(0, ...[...failedCacheDirs].filter(([dir]) => dir.startsWith(base)).map(([, at]) => at));
+  const wait = failedAt + LATE_WRITE_MARGIN_MS - Date.now();
+  if (failedAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
 
 /**
  * For a test file that starts simulators and isolated sites: the returned function takes one of each, and both
@@ -84,9 +92,7 @@ export async function isolatedSite(fixture: string, prefix: string) {
     cacheDir: join(base, 'cache'),
     cleanup: async () => {
       await rm(root, { recursive: true, force: true });
-      const failedAt = Math.max(0, ...[...failedCacheDirs].filter(([dir]) => dir.startsWith(base)).map(([, at]) => at));
-      const wait = failedAt + LATE_WRITE_MARGIN_MS - Date.now();
-      if (failedAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await lateWritesDone(base);
       await rm(base, { recursive: true, force: true });
     },
   };
