@@ -1,7 +1,8 @@
 import { shortHash } from './fingerprint.js';
 import type { Notice } from './notice-memory.js';
 import type { ListedArticles } from './sync-list.js';
-import { MASS_REMOVAL_SHARE, type SyncPlan } from './sync-plan.js';
+import type { SyncPlan } from './sync-plan.js';
+import { MASS_REMOVAL_SHARE } from './sync-removals.js';
 import { summaryLine } from './summary.js';
 import { BudgetSpentError, describeError, PREFIX } from './warnings.js';
 

@@ -1,5 +1,6 @@
 import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
 import { incompleteElsewhere, retryDelayMs, type EntryState } from './state.js';
+import { plannedRemovals } from './sync-removals.js';
 
 /**
  * The sync plan: given what the list call, the free feeds and the stored state say, decide which articles
@@ -105,9 +106,6 @@ export interface SyncPlan {
   unchanged: string[];
 }
 
-/** An upstream list that loses more than this share of the stored entries at once is suspect. */
-export const MASS_REMOVAL_SHARE = 0.5;
-
 /** The most articles the list call returns (the simulator clamps there; the API documents no paging). */
 export const SERVICE_LIST_MAX = 1000;
 
@@ -123,30 +121,6 @@ export function listMayBeCapped(_count: number, limit: number | undefined): bool
 
 // Order in which the budget is spent: what readers cannot see at all first, then what is wrong, then what is old.
 const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'force', 'elsewhere', 'revalidate'];
-
-/**
- * A renamed slug looks like one removal plus one new article: the old entry stays until the new one is
- * stored. The pair is recognised by its title and publication date (a rename changes the slug only): a
- * removal waits while a new article of the same identity could not be stored in this build (pending, or its
- * fetch failed).
- */
-export function removalsNow(
-  plan: Pick<SyncPlan, 'fetch' | 'pending' | 'remove'>,
-  stored: (slug: string) => boolean,
-  identity: { ofStored: (slug: string) => string | undefined; ofListed: (slug: string) => string | undefined },
-): { remove: string[]; deferred: number; waitingNew: number } {
-  const newSlugs = [
-    ...plan.fetch.filter((f) => f.reason === 'new'),
-    ...plan.pending.filter((p) => p.reason === 'new'),
-  ].map((f) => f.slug);
-  const waiting = newSlugs.filter((slug) => !stored(slug));
-  const waitingIds = new Set(waiting.map((slug) => identity.ofListed(slug)).filter((t) => t !== undefined));
-  const remove = plan.remove.filter((slug) => {
-    const id = identity.ofStored(slug);
-    return id === undefined || !waitingIds.has(id);
-  });
-  return { remove, deferred: plan.remove.length - remove.length, waitingNew: waiting.length };
-}
 
 export function planSync(input: PlanInput): SyncPlan {
   const listedSlugs = new Set(input.listed.map((a) => a.slug));
@@ -313,29 +287,15 @@ export function planSync(input: PlanInput): SyncPlan {
     slots -= 1;
   }
 
-  const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
-  // A capped list says nothing about what it left out: the sitemap decides, and without it nothing leaves.
-  const removeAll = !input.listMayBeCapped
-    ? unlisted
-    : input.sitemapSlugs
-      ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
-      : [];
-  const storedCount = input.stored.size;
-  // With or without state: a lost state or a changed filter must not let an empty list empty the store.
-  const suspect =
-    storedCount > 0 &&
-    removeAll.length > 0 &&
-    (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
+  const removals = plannedRemovals(input, listedSlugs);
   const plan: SyncPlan = {
     fetch,
     pending,
-    remove: suspect && !input.allowMassRemoval ? [] : removeAll,
+    remove: removals.remove,
     unchanged: unchanged.filter((slug) => !revalidated.has(slug)),
   };
-  if (suspect && !input.allowMassRemoval) {
-    plan.massRemoval = { removed: removeAll.length, stored: storedCount, listed: input.listed.length };
-  }
-  const kept = unlisted.length - removeAll.length;
+  if (removals.massRemoval) plan.massRemoval = removals.massRemoval;
+  const kept = removals.kept;
   const beyond = input.sitemapOnly?.length ?? 0;
   if (input.listMayBeCapped && (kept > 0 || beyond > 0)) {
     plan.capped = {

@@ -11,7 +11,8 @@ import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
-import { listMayBeCapped, planSync, removalsNow } from './sync-plan.js';
+import { listMayBeCapped, planSync } from './sync-plan.js';
+import { removalsNow } from './sync-removals.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { describeError, makeWarn } from './warnings.js';

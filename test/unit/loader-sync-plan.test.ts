@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  listMayBeCapped,
-  planSync,
-  removalsNow,
-  SERVICE_LIST_MAX,
-  type PlanInput,
-} from '../../src/loader/sync-plan.js';
+import { listMayBeCapped, planSync, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
+import { removalsNow } from '../../src/loader/sync-removals.js';
 import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
 import { rememberElsewhereNew, retryDelayMs, type SyncState } from '../../src/loader/state.js';
 import { summaryLine } from '../../src/loader/summary.js';

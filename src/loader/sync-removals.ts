@@ -1,0 +1,64 @@
+/**
+ * Which stored entries leave the store: those the list no longer has, when the list is whole or the sitemap
+ * confirms they are gone; none when that looks like an upstream accident (allowMassRemoval); and a renamed
+ * slug's old entry waits for its new one (removalsNow). Pure, with the sync plan's unit tests.
+ */
+import type { PlanInput, SyncPlan } from './sync-plan.js';
+
+/** An upstream list that loses more than this share of the stored entries at once is suspect. */
+export const MASS_REMOVAL_SHARE = 0.5;
+
+/**
+ * A renamed slug looks like one removal plus one new article: the old entry stays until the new one is
+ * stored. The pair is recognised by its title and publication date (a rename changes the slug only): a
+ * removal waits while a new article of the same identity could not be stored in this build (pending, or its
+ * fetch failed).
+ */
+export function removalsNow(
+  plan: Pick<SyncPlan, 'fetch' | 'pending' | 'remove'>,
+  stored: (slug: string) => boolean,
+  identity: { ofStored: (slug: string) => string | undefined; ofListed: (slug: string) => string | undefined },
+): { remove: string[]; deferred: number; waitingNew: number } {
+  const newSlugs = [
+    ...plan.fetch.filter((f) => f.reason === 'new'),
+    ...plan.pending.filter((p) => p.reason === 'new'),
+  ].map((f) => f.slug);
+  const waiting = newSlugs.filter((slug) => !stored(slug));
+  const waitingIds = new Set(waiting.map((slug) => identity.ofListed(slug)).filter((t) => t !== undefined));
+  const remove = plan.remove.filter((slug) => {
+    const id = identity.ofStored(slug);
+    return id === undefined || !waitingIds.has(id);
+  });
+  return { remove, deferred: plan.remove.length - remove.length, waitingNew: waiting.length };
+}
+
+/**
+ * The removals of a plan: the stored entries the list left out, those the sitemap still shows kept when the list
+ * may be cut short (`kept`), and none at all when they look like an upstream accident (`massRemoval`) unless
+ * allowMassRemoval.
+ */
+export function plannedRemovals(
+  input: Pick<PlanInput, 'listed' | 'stored' | 'listMayBeCapped' | 'sitemapSlugs' | 'allowMassRemoval'>,
+  listedSlugs: ReadonlySet<string>,
+): Pick<SyncPlan, 'remove' | 'massRemoval'> & { kept: number } {
+  const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
+  // A capped list says nothing about what it left out: the sitemap decides, and without it nothing leaves.
+  const removeAll = !input.listMayBeCapped
+    ? unlisted
+    : input.sitemapSlugs
+      ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
+      : [];
+  const storedCount = input.stored.size;
+  const kept = unlisted.length - removeAll.length;
+  // With or without state: a lost state or a changed filter must not let an empty list empty the store.
+  const suspect =
+    storedCount > 0 &&
+    removeAll.length > 0 &&
+    (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
+  if (!suspect || input.allowMassRemoval) return { remove: removeAll, kept };
+  return {
+    remove: [],
+    massRemoval: { removed: removeAll.length, stored: storedCount, listed: input.listed.length },
+    kept,
+  };
+}
