@@ -27,13 +27,14 @@ export async function readSecret(
 }
 
 /**
- * The live loader's schema with the key and the service address optional at construction: read at the first
- * request when missing at import, so that a missing one is the error of each call, not a throw while Astro
+ * The live loader's schema with the key, the service address and the site optional at construction: read at the
+ * first request when missing at import, so that a missing one is the error of each call, not a throw while Astro
  * imports live.config.ts (which fails every page that imports astro:content).
  */
 export const liveLoaderConstructionSchema = liveArticlesLoaderOptionsSchema.extend({
   apiKey: liveArticlesLoaderOptionsSchema.shape.apiKey.optional(),
   baseUrl: liveArticlesLoaderOptionsSchema.shape.baseUrl.optional(),
+  siteId: liveArticlesLoaderOptionsSchema.shape.siteId.optional(),
 });
 
 /** The live loader's key: the option when given, else `PUBLISHER_API_KEY` through `readSecret`, validated. */
@@ -48,4 +49,13 @@ export async function liveBaseUrl(configured: string | undefined, allowInsecureH
   const baseUrl = await readSecret('PUBLISHER_BASE_URL');
   const schema = liveArticlesLoaderOptionsSchema.pick({ baseUrl: true, allowInsecureHttp: true });
   return parseOptions(schema, 'liveArticlesLoader', { baseUrl, allowInsecureHttp }).baseUrl;
+}
+
+/** The live loader's site: the option (or PUBLISHER_SITE_ID at import) when given, else `PUBLISHER_SITE_ID` now. */
+export async function liveSiteId(configured: number | undefined): Promise<number> {
+  if (configured !== undefined) return configured;
+  const text = await readSecret('PUBLISHER_SITE_ID');
+  // A number when it is one (as at import, withEnvDefaults): anything else is refused naming what was set.
+  const siteId = text !== undefined && /^\d+$/.test(text.trim()) ? Number(text) : text;
+  return parseOptions(liveArticlesLoaderOptionsSchema.pick({ siteId: true }), 'liveArticlesLoader', { siteId }).siteId;
 }

@@ -14,7 +14,7 @@ import { cacheTags, parseCacheTag, STALE_MAX_AGE_SECONDS, STALE_TAG } from './ca
 import { callRefusal, TtlCache } from './live-guard.js';
 import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
-import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema } from './astro-secret.js';
+import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema, liveSiteId } from './astro-secret.js';
 import { createClientWithHints } from '../client/client.js';
 import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
@@ -58,7 +58,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * A warning on the server's log at most once a minute per kind: an outage must show there (readers see only a
  * 503 or an old page), without a line per request.
  */
-function throttledWarning(who: string): (kind: string, what: string, stale: boolean) => void {
+function throttledWarning(who: () => string): (kind: string, what: string, stale: boolean) => void {
   const said = new Map<string, number>();
   return (kind, what, stale) => {
     const now = Date.now();
@@ -66,7 +66,7 @@ function throttledWarning(who: string): (kind: string, what: string, stale: bool
     said.set(kind, now);
     if (said.size > 100) said.delete(said.keys().next().value as string);
     console.warn(
-      `[astro-content-publisher] ${who}: ${what}. ${
+      `[astro-content-publisher] ${who()}: ${what}. ${
         stale
           ? `Served the copy kept from before; with publisher() in the integrations, pages rendered from it are cached for at most ${STALE_MAX_AGE_SECONDS} s.`
           : 'The page gets the error (a 503 is the usual answer).'
@@ -85,9 +85,10 @@ function throttledWarning(who: string): (kind: string, what: string, stale: bool
  * - no call when the last X-RateLimit-Remaining seen is at or below `reserve`, nor while a 429's
  *   Retry-After runs; a visitor never waits for Retry-After (the client does not retry a 429).
  * Errors come back as values (`{ error }`) as Astro expects; an unknown slug gives `undefined` (not found).
- * The key, and the service address when neither `baseUrl` nor PUBLISHER_BASE_URL is set at import, are read at
- * the first call: one still missing is that call's `ConfigError`, not a throw in live.config.ts (which would
- * fail every page that imports `astro:content`).
+ * The key, and the service address and the site when neither the option nor its environment variable
+ * (PUBLISHER_BASE_URL, PUBLISHER_SITE_ID) is set at import, are read at the first call (an edge adapter's
+ * environment exists only then): one still missing is that call's `ConfigError`, not a throw in live.config.ts
+ * (which would fail every page that imports `astro:content`).
  *
  * Cache hints for Astro's route cache (`Astro.cache.set(cacheHint)`): an entry is tagged with the site's tag and
  * its own (`publisher:site-12`, `publisher:site-12:<slug>`, `lastModified` from `updated_at`), a collection with
@@ -98,19 +99,22 @@ export function liveArticlesLoader(
   options: LiveArticlesLoaderOptions = {},
 ): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
   const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
-  // The key, and the service address when missing at import, are read at the first request (astro:env's getSecret,
-  // then process.env): edge adapters have no environment at import, and a missing one is then the call's error.
+  // The key, and the service address and the site when missing at import, are read at the first request
+  // (astro:env's getSecret, then process.env): edge adapters have no environment at import, and a missing one is
+  // then the call's error.
   let apiKey = opts.apiKey;
   let baseUrl = opts.baseUrl;
+  let siteId = opts.siteId;
   let client: Client | undefined;
-  let connecting: Promise<Client> | undefined;
+  let connecting: Promise<{ client: Client; siteId: number }> | undefined;
   const connect = () =>
     (connecting ??= liveBaseUrl(opts.baseUrl, opts.allowInsecureHttp)
-      .then(async (url) => ({ url, key: await liveApiKey(opts.apiKey) }))
+      .then(async (url) => ({ url, key: await liveApiKey(opts.apiKey), site: await liveSiteId(opts.siteId) }))
       .then(
-        ({ url, key }) => {
+        ({ url, key, site }) => {
           baseUrl = url;
           apiKey = key;
+          siteId = site;
           client = createClientWithHints(
             {
               baseUrl: url,
@@ -123,20 +127,20 @@ export function liveArticlesLoader(
             },
             LOADER_HINTS,
           );
-          return client;
+          return { client, siteId: site };
         },
         (error: unknown) => {
           connecting = undefined; // a key or address set later (a new deployment's secret) is used by the next request
           throw error;
         },
       ));
-  const siteId = opts.siteId;
   const ttlMs = opts.cacheSeconds * 1000;
   const answers = new TtlCache<LiveEntryAnswer>(ttlMs, 1_000);
   const lists = new TtlCache<ArticleListItem[]>(ttlMs, 100);
   // An invalidation by tag (the integration's endpoint) also ends this loader's own reuse of what it names, so
   // that the page rendered again shows the new content; the old copies stay as the fallback of a failed call.
   onLocalInvalidation((tags) => {
+    if (siteId === undefined) return; // no call yet: nothing reused
     if (tags.has(cacheTags.site(siteId))) {
       answers.expireAll();
       lists.expireAll();
@@ -165,7 +169,7 @@ export function liveArticlesLoader(
     failures.set(key, { at: Date.now(), error });
     if (failures.size > 1_000) failures.delete(failures.keys().next().value as string);
   };
-  const warn = throttledWarning(`liveArticlesLoader (site ${opts.siteId})`);
+  const warn = throttledWarning(() => `liveArticlesLoader (site ${siteId ?? 'not set yet'})`);
   let blockedUntil = 0;
 
   /** Sends one call if the gate is open; records what the service said about the window. */
@@ -202,9 +206,10 @@ export function liveArticlesLoader(
     let pending = inFlight.get(key);
     const paused = recentFailure(`list ${key}`);
     if (!pending && paused === undefined) {
-      pending = call('GET /api/v1/sites/<id>/articles/', async () =>
-        (await connect()).articles(opts.siteId, query),
-      ).finally(() => inFlight.delete(key));
+      pending = call('GET /api/v1/sites/<id>/articles/', async () => {
+        const session = await connect();
+        return session.client.articles(session.siteId, query);
+      }).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     try {
@@ -233,13 +238,15 @@ export function liveArticlesLoader(
 
   const fetchEntry = async (slug: string): Promise<LiveEntryAnswer> => {
     try {
-      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', async () =>
-        (await connect()).article(opts.siteId, slug),
+      const session = await connect();
+      const detail = await call('GET /api/v1/sites/<id>/articles/<slug>/', () =>
+        session.client.article(session.siteId, slug),
       );
+      const site = session.siteId;
       const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
       // The site's domain on the service: links to its articles in the blog's pages point at the blog (the middleware).
-      if (url && URL.canParse(url)) noteServiceOrigins(siteId, [new URL(url).origin]);
+      if (url && URL.canParse(url)) noteServiceOrigins(site, [new URL(url).origin]);
       const { html, headings } = sanitizeArticle(content, {
         ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
         ...(url ? { articleUrl: url } : {}),
@@ -250,7 +257,7 @@ export function liveArticlesLoader(
         data: { ...data, slug: detail.slug, title: detail.title, headings },
         rendered: { html },
         cacheHint: {
-          tags: [cacheTags.site(siteId), cacheTags.article(siteId, detail.slug)],
+          tags: [cacheTags.site(site), cacheTags.article(site, detail.slug)],
           ...(lastModified ? { lastModified } : {}),
         },
       };
@@ -261,7 +268,7 @@ export function liveArticlesLoader(
   };
 
   return {
-    name: `astro-content-publisher:live-articles:site-${opts.siteId}`,
+    name: `astro-content-publisher:live-articles${opts.siteId === undefined ? '' : `:site-${opts.siteId}`}`,
     async loadCollection({ filter }) {
       try {
         const query = Object.fromEntries(
@@ -272,11 +279,13 @@ export function liveArticlesLoader(
           }).filter(([, v]) => v !== undefined),
         );
         const { items, failure } = await list(query);
+        // Set by the call that filled the list (now or earlier): a list comes only after the site is known.
+        const site = siteId ?? (await connect()).siteId;
         // No tag per entry: Astro merges the entries' tags into the page's, and a list of 1,000 articles would
         // send 1,000 tags (beyond what CDNs accept in one header). The list tag is invalidated on any change.
         const entries = items.map((item) => ({ id: item.slug, data: dataFromListItem(item) }));
         const newest = items.map((i) => toDate(i.published_at)?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
-        const tags = [cacheTags.site(siteId), cacheTags.list(siteId)];
+        const tags = [cacheTags.site(site), cacheTags.list(site)];
         return {
           entries,
           cacheHint: {

@@ -1,7 +1,8 @@
 /**
  * astro:env on an edge adapter: a site built with @astrojs/cloudflare runs in workerd (wrangler's
  * unstable_startWorker, on 127.0.0.1), and the live loader reads PUBLISHER_API_KEY from a Cloudflare
- * secret binding through getSecret at request time. process.env does not carry the key to the worker.
+ * secret binding and PUBLISHER_SITE_ID from a plain variable through getSecret at request time (the worker has
+ * no environment at import). process.env does not carry the key to the worker.
  */
 import cloudflare from '@astrojs/cloudflare';
 import { join } from 'node:path';
@@ -19,11 +20,15 @@ let outDir: string;
 const workers: Worker[] = [];
 const saved = process.env.PUBLISHER_API_KEY;
 
-/** The built worker in workerd, with the key as a secret binding (or none). */
-async function start(key: string | undefined): Promise<string> {
+/** The built worker in workerd, with the key as a secret binding and the site as a plain variable (or not). */
+async function start({ key, siteId }: { key?: string; siteId?: string }): Promise<string> {
+  const bindings = {
+    ...(key === undefined ? {} : { PUBLISHER_API_KEY: { type: 'secret_text' as const, value: key } }),
+    ...(siteId === undefined ? {} : { PUBLISHER_SITE_ID: { type: 'plain_text' as const, value: siteId } }),
+  };
   const worker = await unstable_startWorker({
     config: join(outDir, 'server', 'wrangler.json'),
-    ...(key === undefined ? {} : { bindings: { PUBLISHER_API_KEY: { type: 'secret_text' as const, value: key } } }),
+    bindings,
     dev: {
       server: { hostname: '127.0.0.1', port: 0 },
       inspector: false,
@@ -58,8 +63,8 @@ afterAll(async () => {
 });
 
 describe('astro:env on @astrojs/cloudflare (workerd)', () => {
-  it("the key from a Cloudflare secret binding reaches the live loader: the page lists the simulator's articles", async () => {
-    const blog = await start(sim.tokens.pro);
+  it("the key from a Cloudflare secret binding and the site from a variable reach the live loader: the page lists the simulator's articles", async () => {
+    const blog = await start({ key: sim.tokens.pro, siteId: '12' });
     sim.resetStats();
     const response = await fetch(blog);
     const html = await response.text();
@@ -75,12 +80,23 @@ describe('astro:env on @astrojs/cloudflare (workerd)', () => {
   }, 60_000);
 
   it('without the binding the worker has no key (process.env is not read there): a clear error naming PUBLISHER_API_KEY', async () => {
-    const blog = await start(undefined);
+    const blog = await start({ siteId: '12' });
     const response = await fetch(blog);
     const html = await response.text();
     expect(response.status).toBe(500);
     expect(html).toContain('`apiKey` is required');
     expect(html).toContain('PUBLISHER_API_KEY');
+  }, 60_000);
+
+  it('without the site variable: the page shows the error naming PUBLISHER_SITE_ID, and no request is sent', async () => {
+    const blog = await start({ key: sim.tokens.pro });
+    sim.resetStats();
+    const response = await fetch(blog);
+    const html = await response.text();
+    expect(response.status).toBe(500);
+    expect(html).toContain('`siteId` is required');
+    expect(html).toContain('PUBLISHER_SITE_ID');
+    expect(sim.stats().authenticated).toBe(0);
   }, 60_000);
 
   it('the build resolves astro:env/server through the adapter, and the key is in no built file', async () => {

@@ -71,7 +71,7 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     ).toEqual([]);
   });
 
-  it('the live loader reads the service address and the key at the first request, not at import: set after the server started, they are used', async () => {
+  it('the live loader reads the service address, the key and the site at the first request, not at import: set after the server started, they are used', async () => {
     // No address when live.config.ts is evaluated (its `baseUrl` is ENV_TEST_BASE_URL, then PUBLISHER_BASE_URL).
     delete process.env.ENV_TEST_BASE_URL;
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -85,6 +85,8 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
       headers: { authorization: `Bearer ${sim.tokens.pro}` },
     });
     const slug = ((await list.json()) as { results: Array<{ slug: string }> }).results[0]?.slug ?? '';
+
+    sim.resetStats();
 
     // The page renders the error getLiveEntry returned (not a failed import of astro:content).
     const noAddress = await fetch(`${blog}/live/${slug}/`);
@@ -101,6 +103,15 @@ describe('astro:env (build with .env, @astrojs/node at run time)', () => {
     expect(text).toContain('PUBLISHER_API_KEY');
 
     process.env.PUBLISHER_API_KEY = sim.tokens.pro;
+    const noSite = await fetch(`${blog}/live/${slug}/`);
+    expect(noSite.status).toBe(500);
+    expect(await noSite.text()).toContain(
+      '<p class="error">ConfigError: `siteId` is required. Set it in liveArticlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.</p>',
+    );
+    // Nothing was sent while a setting was missing.
+    expect(sim.stats().authenticated).toBe(0);
+
+    process.env.PUBLISHER_SITE_ID = '12';
     const withKey = await fetch(`${blog}/live/${slug}/`);
     expect(withKey.status).toBe(200);
     expect(await withKey.text()).toMatch(/<h1>[^<]+<\/h1>/);
