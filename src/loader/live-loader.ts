@@ -10,8 +10,9 @@ import {
 import { sanitizeArticle, type Heading } from '../html/index.js';
 import { dataFromDetail, dataFromListItem, listItemOf, toDate } from './entries.js';
 import { safeEntry, safeEntryData } from './entry-safety.js';
-import { cacheTags, parseCacheTag, STALE_MAX_AGE_SECONDS, STALE_TAG } from './cache-tags.js';
+import { cacheTags, parseCacheTag, STALE_TAG } from './cache-tags.js';
 import { callRefusal, TtlCache } from './live-guard.js';
+import { FAILURE_PAUSE_MS, throttledWarning } from './live-warning.js';
 import { onLocalInvalidation } from './local-invalidation.js';
 import { parseOptions, withEnvDefaults, type LiveArticlesLoaderOptions } from './options.js';
 import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema, liveSiteId } from './astro-secret.js';
@@ -43,9 +44,6 @@ type LiveEntryAnswer = {
   cacheHint: { tags: string[]; lastModified?: Date };
 } | null;
 
-/** How long a failed call is not sent again (its error, or the stale copy, answers meanwhile). */
-const FAILURE_PAUSE_MS = 10_000;
-
 /** A copy kept from an earlier answer, served because the service failed: tagged so it is not cached for long. */
 function staleCopy(answer: LiveEntryAnswer): Exclude<LiveEntryAnswer, null> | undefined {
   if (answer === null) return undefined;
@@ -53,27 +51,6 @@ function staleCopy(answer: LiveEntryAnswer): Exclude<LiveEntryAnswer, null> | un
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/**
- * A warning on the server's log at most once a minute per kind: an outage must show there (readers see only a
- * 503 or an old page), without a line per request.
- */
-function throttledWarning(who: () => string): (kind: string, what: string, stale: boolean) => void {
-  const said = new Map<string, number>();
-  return (kind, what, stale) => {
-    const now = Date.now();
-    if (now - (said.get(kind) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
-    said.set(kind, now);
-    if (said.size > 100) said.delete(said.keys().next().value as string);
-    console.warn(
-      `[astro-content-publisher] ${who()}: ${what}. ${
-        stale
-          ? `Served the copy kept from before; with publisher() in the integrations, pages rendered from it are cached for at most ${STALE_MAX_AGE_SECONDS} s.`
-          : 'The page gets the error (a 503 is the usual answer).'
-      } Calls that fail are not sent again for ${FAILURE_PAUSE_MS / 1000} s.`,
-    );
-  };
-}
 
 /**
  * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages. Every uncached call is
