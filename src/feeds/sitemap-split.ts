@@ -52,17 +52,18 @@ export function newestLastmod(values: Iterable<string | undefined>): string | un
   return best;
 }
 
-const HEAD = `${XML_DECLARATION}${URLSET_OPEN}\n`;
-const TAIL = `\n${URLSET_CLOSE}\n`;
-const FRAME = Buffer.byteLength(HEAD) + Buffer.byteLength(TAIL);
+/** The first and last lines of a urlset, around one line per `<url>`. */
+const HEAD_LINE = `${XML_DECLARATION}${URLSET_OPEN}`;
+const TAIL_LINE = `${URLSET_CLOSE}\n`;
+const FRAME = Buffer.byteLength(HEAD_LINE) + Buffer.byteLength(TAIL_LINE) + 2;
 
 function urlset(entries: readonly WrittenUrl[]): string {
-  if (entries.length === 0) return HEAD + TAIL;
+  if (entries.length === 0) return `${HEAD_LINE}\n\n${TAIL_LINE}`;
   // One join, the frame included: the part comes out as one flat string rather than a rope around the
   // joined entries, which whoever reads or sends it first copies again (7 MB for 50,000 URLs).
-  const lines = [HEAD.slice(0, -1)];
+  const lines = [HEAD_LINE];
   for (const e of entries) lines.push(e.xml);
-  lines.push(TAIL.slice(1));
+  lines.push(TAIL_LINE);
   return lines.join('\n');
 }
 
