@@ -79,6 +79,9 @@ function childRules(rule: ElementRule): ReadonlyMap<string, ReadonlyMap<string, 
   return byKey;
 }
 
+/** The pieces an element was written in, as one string ('' for none: the element is not allowed). */
+const joined = (pieces: readonly string[]): string => (pieces.length === 0 ? '' : pieces.join(''));
+
 export class AllowListWriter {
   readonly #o: WriterOptions;
   /** Namespaces written, to declare on the root. */
@@ -171,7 +174,7 @@ export class AllowListWriter {
   #write(element: XmlElement, key: string, rule: ElementRule, open: boolean): string {
     const out: string[] = [];
     this.#emit(element, key, rule, open, out);
-    return out.length === 0 ? '' : out.join('');
+    return joined(out);
   }
 
   /**
@@ -240,7 +243,7 @@ export class AllowListWriter {
   child(child: XmlElement, parent: ElementRule, parentOpen = false): string {
     const out: string[] = [];
     this.#emitChild(child, parent, parentOpen, out);
-    return out.length === 0 ? '' : out.join('');
+    return joined(out);
   }
 
   /** `child`, appending its pieces to `out`. */
