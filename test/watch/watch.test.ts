@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -275,7 +275,7 @@ describe('watch (continuous)', () => {
     const counter = join(dir, 'runs.txt');
     const started = join(dir, 'started.txt');
     // A long build: its last step never comes if the second Ctrl-C stops it.
-    const command = `echo s >> ${started}; sleep 3; echo run >> ${counter}`;
+    const command = `echo $$ >> ${started}; sleep 3; echo run >> ${counter}`;
     const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '0', '--run', command]), {
       processGroup: true,
     });
@@ -289,8 +289,23 @@ describe('watch (continuous)', () => {
     const result = await watcher.result;
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/stopped the running command; the change is not recorded and triggers again/);
-    // The build was stopped with the watcher, not left running on its own.
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    // The build was stopped with the watcher, not left running on its own: its shell (which would write the
+    // counter after the sleep) is gone.
+    const shell = Number((await readFile(started, 'utf8')).trim());
+    const alive = () => {
+      try {
+        process.kill(shell, 0);
+      } catch {
+        return false;
+      }
+      // A process that ended but that no init reaped yet (a container's PID 1 may not) is a zombie: it runs nothing.
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${shell}/stat`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    await waitFor(() => !alive(), 2_000, "the build's shell to end");
     expect(await lines(counter)).toBe(0);
     const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
     expect(state.rss.items[0].title).not.toBe('During two Ctrl-C');
