@@ -5,6 +5,7 @@ import {
   UNLINK,
   type ArticleLinkContext,
 } from '../html/article-links.js';
+import { liveArticlesSeen } from '../loader/live-articles-seen.js';
 import { serviceOriginsSeen } from '../loader/service-origins.js';
 import { articleLinkContextOf, routeMatches } from './known-articles.js';
 import { linkRewriteStream, type LinkTarget } from './link-tags.js';
@@ -47,15 +48,20 @@ export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
 }
 
 /**
- * On demand without an articles loader (liveArticlesLoader pages, `prerender = false`): every article counts as
- * had, as in the on-demand sitemap and feed, unless the build found no route for articles. Its service origins
- * are the API's and those the live loader and the feed routes saw in this process.
+ * On demand without an articles loader (liveArticlesLoader pages, `prerender = false`): the articles of the live
+ * loader's last unfiltered list are had (a slug outside it answers "not found" on the blog, so a link to one
+ * keeps its service URL: an article the service stopped publishing is not linked to the blog's 404); before
+ * any list, every article counts as had, as in the on-demand sitemap and feed; none when the build found no
+ * route for articles. Its service origins are the API's and those the live loader and the feed routes saw in
+ * this process.
  */
 function onDemandContextOf(config: RouteConfig): ArticleLinkContext | undefined {
   if (config.builtPages !== undefined || config.noArticleRoute) return undefined;
   // A link goes to the blog where one of its routes takes the article's path (unknown under `astro dev`: any).
   const routes = config.pageRoutes?.map((source) => new RegExp(source));
+  const live = liveArticlesSeen(config.siteId);
   return {
+    ...(live ? { known: live.known, languages: live.languages } : {}),
     blogSite: config.blogSite,
     articlePattern: config.articlePattern,
     trailingSlash: config.trailingSlash,

@@ -19,6 +19,7 @@ import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema, liveSiteId } fro
 import { createClientWithHints } from '../client/client.js';
 import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
+import { noteLiveArticles } from './live-articles-seen.js';
 import { noteServiceOrigins } from './service-origins.js';
 
 /** The cache key of the unfiltered list, whose slugs are the known ones. */
@@ -193,6 +194,13 @@ export function liveArticlesLoader(
       if (pending === undefined) throw paused;
       const items = (await pending).map((item) => safeEntryData(item, apiKey));
       lists.set(key, items);
+      // The unfiltered list's published articles are the blog's article pages (another status, such as an article
+      // the service stopped publishing, answers "not found"): links in pages go to the blog for these only.
+      if (key === KNOWN && siteId !== undefined)
+        noteLiveArticles(
+          siteId,
+          items.filter((item) => item.status === 'published'),
+        );
       return { items };
     } catch (error) {
       // Only what the service answered (or did not) pauses: a key set after the server started is used at once.
