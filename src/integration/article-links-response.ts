@@ -48,8 +48,8 @@ export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
 }
 
 /**
- * On demand without an articles loader (liveArticlesLoader pages, `prerender = false`): the articles of the live
- * loader's last unfiltered list are had (a slug outside it answers "not found" on the blog, so a link to one
+ * On demand without an articles loader (liveArticlesLoader pages, `prerender = false`): the published articles of
+ * the live loader's last unfiltered list are had (another slug answers "not found" on the blog, so a link to one
  * keeps its service URL: an article the service stopped publishing is not linked to the blog's 404); before
  * any list, every article counts as had, as in the on-demand sitemap and feed; none when the build found no
  * route for articles. Its service origins are the API's and those the live loader and the feed routes saw in

@@ -42,8 +42,8 @@ function hostOf(url: string): string {
 
 /**
  * Downloads article images into a directory that lives beside Astro's data store, at most once per URL while
- * the host says the copy is fresh (its Cache-Control, Expires or Last-Modified; see `freshUntil` in image-freshness.ts). A copy
- * past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
+ * the host says the copy is fresh (its Cache-Control, Expires or Last-Modified; see `freshUntil` in
+ * image-freshness.ts). A copy past that is revalidated with a conditional request (If-None-Match, If-Modified-Since): 304 keeps it; other
  * bytes under the same URL are written under a new name (`<url hash>-<content hash>.<ext>`, the old file
  * kept), so that every article naming the image is written again and its page rendered again; a failed
  * revalidation keeps the copy (stale rather than broken). Revalidations are bounded like downloads, each at

@@ -1,8 +1,8 @@
 // The published articles of liveArticlesLoader's unfiltered list, per site, as this process last saw them: on an
 // on-demand blog they are the article pages the blog serves (a slug outside the list, or one the service stopped
-// publishing, answers "not found"), so links in its pages go to the blog only for these (src/integration/article-links-response.ts). A global symbol,
-// as the service origins' record: the routes' bundle, the loaders and the integration may be copies of the
-// package in one process.
+// publishing, answers "not found"), so links in its pages go to the blog only for these
+// (src/integration/article-links-response.ts). A global symbol, as the service origins' record: the routes'
+// bundle, the loaders and the integration may be copies of the package in one process.
 const LIVE_ARTICLES = Symbol.for('astro-content-publisher.live-articles');
 
 /** The slugs, and the languages each is in ('' when the service did not say). */
@@ -31,7 +31,7 @@ export function noteLiveArticles(
   seen().set(siteId, { known: new Set(Object.keys(languages)), languages });
 }
 
-/** The last unfiltered list seen for `siteId`, or undefined before any. */
+/** The published articles last listed for `siteId`, or undefined before any list. */
 export function liveArticlesSeen(siteId: number): LiveArticlesSeen | undefined {
   return seen().get(siteId);
 }
