@@ -1,6 +1,6 @@
 /**
  * The one line a build logs, e.g.
- * `1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour`.
+ * `1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 38 left this hour`.
  */
 export interface SyncOutcome {
   /** Entries in the store after the build. */

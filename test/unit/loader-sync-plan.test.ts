@@ -545,7 +545,7 @@ describe('budget arithmetic', () => {
 describe('summaryLine', () => {
   it('is the one line of the README', () => {
     expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain(
-      '1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour',
+      '1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 38 left this hour',
     );
     expect(
       summaryLine({
@@ -556,9 +556,9 @@ describe('summaryLine', () => {
         unchanged: 983,
         pending: 7,
         requests: 16,
-        remaining: 184,
+        remaining: 38,
       }),
-    ).toBe('1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 184 left this hour');
+    ).toBe('1000 articles: 12 new, 3 changed, 2 removed, 983 unchanged, 7 pending; 16 requests, 38 left this hour');
     expect(
       summaryLine({
         total: 1,
