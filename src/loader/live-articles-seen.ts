@@ -17,13 +17,17 @@ function seen(): Map<number, LiveArticlesSeen> {
   return global[LIVE_ARTICLES] as Map<number, LiveArticlesSeen>;
 }
 
-/** Records the published articles of `siteId` the live loader just listed (they replace the ones before). */
+/**
+ * Records the published articles of the unfiltered list of `siteId` the live loader just received (they replace
+ * the ones before). Another status, such as an article the service stopped publishing, answers "not found".
+ */
 export function noteLiveArticles(
   siteId: number,
-  items: ReadonlyArray<{ slug: string; language?: string | null }>,
+  items: ReadonlyArray<{ slug: string; status: string; language?: string | null }>,
 ): void {
   const languages: Record<string, string[]> = {};
   for (const item of items) {
+    if (item.status !== 'published') continue;
     const list = (languages[item.slug] ??= []);
     const language = item.language ?? '';
     if (!list.includes(language)) list.push(language);

@@ -194,13 +194,8 @@ export function liveArticlesLoader(
       if (pending === undefined) throw paused;
       const items = (await pending).map((item) => safeEntryData(item, apiKey));
       lists.set(key, items);
-      // The unfiltered list's published articles are the blog's article pages (another status, such as an article
-      // the service stopped publishing, answers "not found"): links in pages go to the blog for these only.
-      if (key === KNOWN && siteId !== undefined)
-        noteLiveArticles(
-          siteId,
-          items.filter((item) => item.status === 'published'),
-        );
+      // The unfiltered list says which article pages the blog serves: links in its pages go to the blog for these.
+      if (key === KNOWN && siteId !== undefined) noteLiveArticles(siteId, items);
       return { items };
     } catch (error) {
       // Only what the service answered (or did not) pauses: a key set after the server started is used at once.
@@ -264,8 +259,8 @@ export function liveArticlesLoader(
           }).filter(([, v]) => v !== undefined),
         );
         const { items, failure } = await list(query);
-        // Set by the call that filled the list (now or earlier): a list comes only after the site is known.
-        const site = siteId ?? (await connect()).siteId;
+        // The session that filled the list (now or earlier): settled, so no call.
+        const { siteId: site } = await connect();
         // No tag per entry: Astro merges the entries' tags into the page's, and a list of 1,000 articles would
         // send 1,000 tags (beyond what CDNs accept in one header). The list tag is invalidated on any change.
         const entries = items.map((item) => ({ id: item.slug, data: dataFromListItem(item) }));

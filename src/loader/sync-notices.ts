@@ -33,8 +33,9 @@ export function keptLine(held: number, requests: number, remaining: number | und
 /**
  * The list call was not sent: the loaders before this one (or the builds before this one, `restored`) left no
  * request above the reserve. Returns the warning of a build that keeps what is stored; for a collection never
- * synced (or cleared by Astro) throws BudgetSpentError instead: an empty collection is no stale copy, it would deploy a blog without its
- * articles. A collection an earlier build left empty stays so, like any other kept collection.
+ * synced (or cleared by Astro) throws BudgetSpentError instead: an empty collection is no stale copy, it would
+ * deploy a blog without its articles. A collection an earlier build left empty stays so, like any other kept
+ * collection.
  */
 export function reserveReachedLine(input: {
   site: string;
