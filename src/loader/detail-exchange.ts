@@ -21,6 +21,7 @@
 // feed's). A failed call is not shared: whoever waited on it asks for itself.
 import type { ArticleDetail } from '../client/index.js';
 import { shortHash } from './fingerprint.js';
+import { processRecord } from './process-record.js';
 
 type Asked =
   | { at: number; pending: Promise<ArticleDetail> }
@@ -28,13 +29,9 @@ type Asked =
 
 /** Answers are kept this long at most: one build's loaders run together. */
 const KEEP_MS = 10 * 60_000;
-// A global symbol: the loaders of one content config may come from two copies of the package in one process.
-const EXCHANGE = Symbol.for('astro-content-publisher.detail-exchange');
-
+// One record per process (processRecord): the loaders of one content config may come from two copies of the package.
 function exchange(): Map<string, Asked> {
-  const global = globalThis as Record<symbol, unknown>;
-  if (!(global[EXCHANGE] instanceof Map)) global[EXCHANGE] = new Map<string, Asked>();
-  return global[EXCHANGE] as Map<string, Asked>;
+  return processRecord('detail-exchange', () => new Map<string, Asked>());
 }
 
 export interface DetailRequest {

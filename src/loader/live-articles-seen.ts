@@ -1,9 +1,8 @@
 // The published articles of liveArticlesLoader's unfiltered list, per site, as this process last saw them: on an
 // on-demand blog they are the article pages the blog serves (a slug outside the list, or one the service stopped
 // publishing, answers "not found"), so links in its pages go to the blog only for these
-// (src/integration/article-links-response.ts). A global symbol, as the service origins' record: the routes'
-// bundle, the loaders and the integration may be copies of the package in one process.
-const LIVE_ARTICLES = Symbol.for('astro-content-publisher.live-articles');
+// (src/integration/article-links-response.ts). One record per process (processRecord), as the service origins'.
+import { processRecord } from './process-record.js';
 
 /** The slugs, and the languages each is in ('' when the service did not say). */
 export interface LiveArticlesSeen {
@@ -12,9 +11,7 @@ export interface LiveArticlesSeen {
 }
 
 function seen(): Map<number, LiveArticlesSeen> {
-  const global = globalThis as Record<symbol, unknown>;
-  if (!(global[LIVE_ARTICLES] instanceof Map)) global[LIVE_ARTICLES] = new Map<number, LiveArticlesSeen>();
-  return global[LIVE_ARTICLES] as Map<number, LiveArticlesSeen>;
+  return processRecord('live-articles', () => new Map<number, LiveArticlesSeen>());
 }
 
 /**

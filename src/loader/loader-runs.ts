@@ -4,15 +4,15 @@
  * keywords collection must not be told that its keywords were refreshed.
  */
 
+import { processRecord } from './process-record.js';
+
 interface Collector {
   names: Set<string>;
 }
 
 // On globalThis: the integration (dev refresh) and the loaders (bundled by Vite with the content config) may
 // load this module as separate instances in one process.
-const collectors: Set<Collector> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('astro-content-publisher.loader-runs')
-] ??= new Set<Collector>()) as Set<Collector>;
+const collectors = processRecord('loader-runs', () => new Set<Collector>());
 
 /** Called by each build-time loader when its `load()` starts. */
 export function noteLoaderRun(name: string): void {
@@ -35,9 +35,7 @@ export async function loadersRunDuring(run: () => Promise<unknown>, order: reado
 // The configs of the projects that `astro sync` loads, as the integration saw them in astro:config:done: the
 // loaders' context carries the same object. A set per config, not a flag per process: a script or a test may
 // run `sync()` and then `build()` in one process, with or without the integration.
-const SYNCING = Symbol.for('astro-content-publisher.syncing');
-const syncing: WeakSet<object> = ((globalThis as Record<symbol, unknown>)[SYNCING] ??=
-  new WeakSet<object>()) as WeakSet<object>;
+const syncing = processRecord('syncing', () => new WeakSet<object>());
 
 // The command Astro runs in this process, as the integration last saw it (the content config is evaluated after).
 const COMMAND = Symbol.for('astro-content-publisher.command');

@@ -7,13 +7,12 @@
  * `live.config.ts`) and the injected endpoint may reach this module through two copies of the package.
  */
 
+import { processRecord } from './process-record.js';
+
 export type InvalidationListener = (tags: ReadonlySet<string>) => void;
 
-const KEY = Symbol.for('astro-content-publisher.local-invalidation');
-
 function listeners(): Set<InvalidationListener> {
-  const holder = globalThis as typeof globalThis & { [KEY]?: Set<InvalidationListener> };
-  return (holder[KEY] ??= new Set());
+  return processRecord('local-invalidation', () => new Set<InvalidationListener>());
 }
 
 /** Calls `listener` with the tags of every later invalidation in this process; returns the unsubscribe. */

@@ -1,14 +1,14 @@
 import type { LoaderContext } from 'astro/loaders';
 import { serviceDataOf } from './entry-schema.js';
+import { processRecord } from './process-record.js';
 
 /**
  * What each articles collection holds after its load (the loader's filters and budget applied), on a global
  * registry that the integration reads when it bundles its routes and writes the sitemap: the one answer to
- * "does the blog have this article?". A global symbol, not a module variable, because the content config
- * and the integration may load two copies of the package (Vite's module graph and Node's); both run in the
- * build's process, the load before the routes are bundled.
+ * "does the blog have this article?". One record per process (processRecord), not a module variable, because
+ * the content config and the integration may load two copies of the package (Vite's module graph and Node's);
+ * both run in the build's process, the load before the routes are bundled.
  */
-export const PUBLISHED_ARTICLES_REGISTRY = Symbol.for('astro-content-publisher.published-articles');
 
 /** One collection's articles: ids are the service's slugs. */
 export interface PublishedCollection {
@@ -36,12 +36,7 @@ export interface PublishedCollection {
 type Registry = Map<string, PublishedCollection>;
 
 function registry(): Registry {
-  const global = globalThis as Record<symbol, unknown>;
-  const existing = global[PUBLISHED_ARTICLES_REGISTRY];
-  if (existing instanceof Map) return existing as Registry;
-  const created: Registry = new Map();
-  global[PUBLISHED_ARTICLES_REGISTRY] = created;
-  return created;
+  return processRecord('published-articles', (): Registry => new Map());
 }
 
 function originOf(value: unknown): string | undefined {

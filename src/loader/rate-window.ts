@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { RateLimitState } from '../client/index.js';
 import { readRecords, writeRecords } from './cache-file.js';
 import { shortHash } from './fingerprint.js';
+import { processRecord } from './process-record.js';
 
 /**
  * The last X-RateLimit-Remaining seen by any loader of this process, per service and key. The limit is per
@@ -21,9 +22,7 @@ interface Seen {
 }
 
 // On globalThis: the integration (dev refresh) and the loaders may load this module as separate instances.
-const lastSeen: Map<string, Seen> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('astro-content-publisher.rate-window')
-] ??= new Map<string, Seen>()) as Map<string, Seen>;
+const lastSeen = processRecord('rate-window', () => new Map<string, Seen>());
 
 function windowKey(baseUrl: string, apiKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${shortHash(apiKey)}`;
@@ -95,9 +94,7 @@ export function forgetWindow(origin: string, now = Date.now()): void {
 }
 
 /** When each service's window was last forgotten (forgetWindow), by origin. */
-const forgotten: Map<string, number> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('astro-content-publisher.rate-window-forgotten')
-] ??= new Map<string, number>()) as Map<string, number>;
+const forgotten = processRecord('rate-window-forgotten', () => new Map<string, number>());
 
 function forgottenAt(key: string): number {
   let at = 0;
