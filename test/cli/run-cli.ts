@@ -24,10 +24,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export function startCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; processGroup?: boolean } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; processGroup?: boolean; nodeArgs?: string[] } = {},
 ): ChildProcess & { result: Promise<CliResult>; output: { stdout: string; stderr: string } } {
   // processGroup: the CLI leads its own process group, so a test can signal the group as a terminal's Ctrl-C does.
-  const child = spawn('node', [BIN, ...args], {
+  // nodeArgs: flags for Node itself, before the executable (`--import` of a module hook, say).
+  const child = spawn('node', [...(options.nodeArgs ?? []), BIN, ...args], {
     env: cleanEnv(options.env),
     cwd: options.cwd ?? ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -48,7 +49,7 @@ export function startCli(
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string; nodeArgs?: string[] } = {},
 ): Promise<CliResult> {
   const child = startCli(args, options);
   child.stdin?.end(options.input ?? '');

@@ -4,12 +4,11 @@
  * (sanitize-html, with postcss, about 90 modules and 0.1 s of CPU) is used by the loader and the feed
  * rewriters, never by a command: `watch` parses the feeds, it does not rewrite them.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from './run-cli.js';
+import { runCli } from './run-cli.js';
 
 let dir: string;
 let hook: string;
@@ -17,7 +16,7 @@ let hook: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cli-startup-'));
   hook = join(dir, 'record-loads.mjs');
-  // Node's synchronous module hooks (Node 24 from node_modules/.bin, put first by cleanEnv): each module URL
+  // Node's synchronous module hooks (Node 24 from node_modules/.bin, put first by runCli): each module URL
   // loaded, printed on stderr when the process exits.
   await writeFile(
     hook,
@@ -35,11 +34,7 @@ afterAll(async () => {
 });
 
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
-  const child = spawn('node', ['--import', hook, BIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  await new Promise((resolve) => child.once('close', resolve));
+  const { stderr } = await runCli(args, { nodeArgs: ['--import', hook] });
   const line = stderr.split('\n').find((l) => l.startsWith('LOADED '));
   if (line === undefined) throw new Error(`no module list on stderr:\n${stderr}`);
   return JSON.parse(line.slice('LOADED '.length)) as string[];
