@@ -1,4 +1,4 @@
-import { onLocalInvalidationWeak } from '../loader/local-invalidation.js';
+import { onLocalInvalidation } from '../loader/local-invalidation.js';
 import { fetchPublicFeed, UpstreamFeedError, type FetchedFeed, type FeedValidators } from '../client/public-feed.js';
 import { isOutage } from './last-good.js';
 
@@ -76,8 +76,8 @@ export class FeedCache<T> {
     this.#options = options;
     const tags = new Set(options.tags ?? []);
     if (tags.size > 0)
-      onLocalInvalidationWeak(this, (cache, invalidated) => {
-        if ([...invalidated].some((tag) => tags.has(tag))) cache.expire();
+      onLocalInvalidation(this, (invalidated) => {
+        if ([...invalidated].some((tag) => tags.has(tag))) this.expire();
       });
   }
 

@@ -117,7 +117,7 @@ export function liveArticlesLoader(
   const lists = new TtlCache<ArticleListItem[]>(ttlMs, 100);
   // An invalidation by tag (the integration's endpoint) also ends this loader's own reuse of what it names, so
   // that the page rendered again shows the new content; the old copies stay as the fallback of a failed call.
-  onLocalInvalidation((tags) => {
+  const expireInvalidated = (tags: ReadonlySet<string>): void => {
     if (siteId === undefined) return; // no call yet: nothing reused
     if (tags.has(cacheTags.site(siteId))) {
       answers.expireAll();
@@ -132,7 +132,7 @@ export function liveArticlesLoader(
       // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
       if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
     }
-  });
+  };
   const inFlight = new Map<string, Promise<ArticleListItem[]>>();
   // One detail call per slug at a time: a burst of readers of an uncached page waits for the same answer.
   const entriesInFlight = new Map<string, Promise<LiveEntryAnswer>>();
@@ -247,7 +247,7 @@ export function liveArticlesLoader(
     }
   };
 
-  return {
+  const loader: LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> = {
     name: `astro-content-publisher:live-articles${opts.siteId === undefined ? '' : `:site-${opts.siteId}`}`,
     async loadCollection({ filter }) {
       try {
@@ -311,4 +311,8 @@ export function liveArticlesLoader(
       }
     },
   };
+  // Kept as long as Astro keeps this loader: a live.config.ts evaluated again (astro dev) leaves the old one's
+  // listener and copies to the garbage collector.
+  onLocalInvalidation(loader, expireInvalidated);
+  return loader;
 }
