@@ -1,13 +1,16 @@
+import { vi } from 'vitest';
+
 // Runs before each test file. A worker runs file after file (`isolate: false` in vitest.config.ts: a new
 // process per file cost about a tenth of the suite), so what a file left in the process is undone here:
 // - the package's process-wide records (`processRecord`, on globalThis under `astro-content-publisher.*`) are
 //   emptied in place, not deleted (a copy of the package loaded by an earlier file keeps its reference to them),
 //   and the values read afresh each time (the Astro command) are deleted;
-// - the environment variables and the working directory are put back as they were when the worker started.
+// - the environment variables, the working directory and fetch are put back as they were when the worker started,
+//   the clock is real again and spies are restored (a file that failed may not have done it).
 const ORIGINAL = Symbol.for('astro-content-publisher-tests.worker-start');
-type Start = { env: Record<string, string | undefined>; cwd: string };
+type Start = { env: Record<string, string | undefined>; cwd: string; fetch: typeof fetch };
 const global = globalThis as Record<symbol, unknown>;
-const start = (global[ORIGINAL] ??= { env: { ...process.env }, cwd: process.cwd() }) as Start;
+const start = (global[ORIGINAL] ??= { env: { ...process.env }, cwd: process.cwd(), fetch: globalThis.fetch }) as Start;
 
 for (const key of Object.getOwnPropertySymbols(globalThis)) {
   if (!key.description?.startsWith('astro-content-publisher.')) continue;
@@ -19,3 +22,7 @@ for (const key of Object.getOwnPropertySymbols(globalThis)) {
 for (const name of Object.keys(process.env)) if (!(name in start.env)) delete process.env[name];
 Object.assign(process.env, start.env);
 if (process.cwd() !== start.cwd) process.chdir(start.cwd);
+// A file that failed before its own clean-up may have left these.
+globalThis.fetch = start.fetch;
+vi.useRealTimers();
+vi.restoreAllMocks();
