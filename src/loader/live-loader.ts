@@ -20,7 +20,14 @@ import { createClientWithHints } from '../client/client.js';
 import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
 import { noteLiveArticles } from './live-articles-seen.js';
-import { noteServiceOrigins } from './service-origins.js';
+import { noteServiceOrigins, serviceOriginsSeen } from './service-origins.js';
+import { linkedServiceArticles } from '../html/linked-articles.js';
+
+/**
+ * The most articles an entry's tags name besides its own (those it links to, in the order of the links): a CDN
+ * takes a limited number of tags per response (Vercel 128), and an article links to a few others.
+ */
+const MAX_LINKED_TAGS = 32;
 
 /** The cache key of the unfiltered list, whose slugs are the known ones. */
 const KNOWN = JSON.stringify({});
@@ -68,10 +75,12 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * environment exists only then): one still missing is that call's `ConfigError`, not a throw in live.config.ts
  * (which would fail every page that imports `astro:content`).
  *
- * Cache hints for Astro's route cache (`Astro.cache.set(cacheHint)`): an entry is tagged with the site's tag and
- * its own (`publisher:site-12`, `publisher:site-12:<slug>`, `lastModified` from `updated_at`), a collection with
- * the site's and the list tag (`publisher:site-12/articles`); see `cacheTags`. An invalidation through the
- * integration's endpoint (`publisher({ invalidate: true })`) also drops this loader's reuse of what it names.
+ * Cache hints for Astro's route cache (`Astro.cache.set(cacheHint)`): an entry is tagged with the site's tag, its
+ * own (`publisher:site-12`, `publisher:site-12:<slug>`, `lastModified` from `updated_at`) and those of the articles
+ * it links to (32 at most: a page whose link goes nowhere once one of them is unpublished is invalidated with it),
+ * a collection with the site's and the list tag (`publisher:site-12/articles`); see `cacheTags`. An invalidation
+ * through the integration's endpoint (`publisher({ invalidate: true })`) also drops this loader's reuse of what it
+ * names.
  */
 export function liveArticlesLoader(
   options: LiveArticlesLoaderOptions = {},
@@ -237,7 +246,14 @@ export function liveArticlesLoader(
         data: { ...data, slug: detail.slug, title: detail.title, headings },
         rendered: { html },
         cacheHint: {
-          tags: [cacheTags.site(site), cacheTags.article(site, detail.slug)],
+          tags: [
+            cacheTags.site(site),
+            cacheTags.article(site, detail.slug),
+            // The articles it links to: the page's links change when one of them leaves the service.
+            ...linkedServiceArticles(html, serviceOriginsSeen(site), detail.slug, MAX_LINKED_TAGS).map((slug) =>
+              cacheTags.article(site, slug),
+            ),
+          ],
           ...(lastModified ? { lastModified } : {}),
         },
       };

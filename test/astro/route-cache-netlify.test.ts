@@ -123,9 +123,23 @@ describe('route caching on @astrojs/netlify (cacheNetlify, the built function)',
     const [slug] = slugs;
     const response = await fetch(`${blog.url}/blog/${slug}/`);
     expect(response.status, (await response.clone().text()).slice(0, 300)).toBe(200);
+    // Then the tags of the articles it links to: on the blog, or at the service (another language's, here).
+    const linked = [
+      ...new Set(
+        [
+          ...(await response.clone().text()).matchAll(
+            /<a [^>]*href="https:\/\/(?:pro-)?blog\.example\.com\/(?:[a-z]{2}\/)?blog\/([^/"]+)\/"/g,
+          ),
+        ]
+          .map((match) => match[1]!)
+          .filter((target) => target !== slug),
+      ),
+    ];
+    expect(linked.length, 'the article links to others').toBeGreaterThan(0);
     expect((response.headers.get('netlify-cache-tag') ?? '').split(',')).toEqual([
       'publisher:site-12',
       `publisher:site-12:${slug}`,
+      ...linked.map((target) => `publisher:site-12:${target}`),
       `astro-path:/blog/${slug}/`,
     ]);
     expect(response.headers.get('netlify-cdn-cache-control')).toBe(
