@@ -1,4 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
+import { reportUndoneToWatch } from './watch-report.js';
 import { detailSlots, revalidationSlots } from './budget.js';
 import { recordRevalidations, sharedRevalidations } from './revalidation-log.js';
 import { createLoaderClients } from './clients.js';
@@ -115,6 +116,7 @@ export async function runArticlesSync(
     const held = store.keys().length;
     warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored }));
     logger.info(keptLine(held, 0, undefined));
+    reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`);
     return keepStored();
   }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
@@ -152,6 +154,7 @@ export async function runArticlesSync(
       error,
     );
     logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining()));
+    reportUndoneToWatch(site, `could not list the articles: ${describeError(error)}`);
     return keepStored();
   }
   shareWindow();
@@ -323,6 +326,14 @@ export async function runArticlesSync(
     say,
     warn,
   });
+  // Changed articles this build did not fetch (budget, failed calls; not those waiting for their language's detail).
+  const behind = new Set([
+    ...plan.pending.filter((p) => p.reason !== 'elsewhere').map((p) => p.slug),
+    ...outcome.skipped,
+    ...outcome.unsent,
+    ...outcome.failures.map((f) => f.slug),
+  ]);
+  if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
   if (refused.length) throw schemaFailure(site, refused, outcome.unsent.length);

@@ -4,6 +4,11 @@
  * retries the same change.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WATCH_REPORT_ENV } from '../loader/watch-report.js';
 import { changedArticles, type Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
 import { buildInvalidateRequest, describeInvalidateStatus, invalidationTags } from './invalidate-request.js';
@@ -120,7 +125,33 @@ export function stopRunningCommands(): number {
   return stopped;
 }
 
+/**
+ * What the loaders of the build said they left undone (src/loader/watch-report.ts), one line per loader and
+ * problem, read and removed; empty when the file is missing (a build without articlesLoader).
+ */
+function readUndone(file: string): string[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+    rmSync(file, { force: true });
+  } catch {
+    return [];
+  }
+  const lines = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const { site, undone } = JSON.parse(line) as { site?: unknown; undone?: unknown };
+      lines.add(`${String(site)}: ${String(undone)}`);
+    } catch {
+      lines.add(line.slice(0, 200));
+    }
+  }
+  return [...lines];
+}
+
 function runCommand(command: string, context: TriggerContext): Promise<TriggerResult> {
+  const report = join(tmpdir(), `content-publisher-watch-${process.pid}-${randomUUID()}.jsonl`);
   return new Promise((resolve) => {
     const child = spawn(command, {
       shell: true,
@@ -135,6 +166,7 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
         ...process.env,
         PUBLISHER_WATCH_SITE: String(context.site),
         PUBLISHER_WATCH_CHANGES: String(changedArticles(context.changes)),
+        [WATCH_REPORT_ENV]: report,
       },
     });
     runningCommands.add(child);
@@ -144,8 +176,11 @@ function runCommand(command: string, context: TriggerContext): Promise<TriggerRe
     });
     child.once('close', (code, signal) => {
       runningCommands.delete(child);
-      if (code === 0) resolve({ ok: true, detail: 'exit code 0' });
-      else resolve({ ok: false, detail: signal ? `stopped by ${signal}` : `exit code ${code}` });
+      const undone = readUndone(report);
+      if (code !== 0) resolve({ ok: false, detail: signal ? `stopped by ${signal}` : `exit code ${code}` });
+      else if (undone.length === 0) resolve({ ok: true, detail: 'exit code 0' });
+      // The build kept stale articles: the change is not done until a build fetched it.
+      else resolve({ ok: false, detail: `exit code 0, but the build left the change undone (${undone.join('; ')})` });
     });
   });
 }

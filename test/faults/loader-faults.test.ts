@@ -8,6 +8,9 @@
  *   same rule;
  * - the request count stays within the budget; once the fault is gone the next build converges.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublisherError, TimeoutError } from '../../src/client/index.js';
 import { articlesLoader, liveArticlesLoader, StrictModeError } from '../../src/loader/index.js';
@@ -20,6 +23,7 @@ let sim: Simulator;
 let before: FakeContext;
 let good: FakeContext;
 let listItems: unknown[];
+let reportDir: string;
 const loader = (extra: Record<string, unknown> = {}) =>
   articlesLoader({
     siteId: 12,
@@ -63,6 +67,7 @@ beforeAll(async () => {
   await patchArticle(sim, 12, second!, { content: '<h2>Rewritten</h2><p>New body.</p>' });
   good = copyOf(before);
   await loader().load(good.context);
+  reportDir = mkdtempSync(join(tmpdir(), 'watch-report-'));
   expect(good.entries.size).toBe(13);
   listItems = (
     (await (
@@ -72,6 +77,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim?.close();
+  if (reportDir) rmSync(reportDir, { recursive: true, force: true });
 });
 
 const EMPTY_SITEMAP = '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>';
@@ -168,7 +174,12 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
         sim.resetStats();
         const lenient = copyOf(before);
         const started = performance.now();
+        // As under `content-publisher watch --run`: what the build left undone is written for the watcher.
+        const report = join(reportDir, `${row.name.replace(/\W+/g, '-')}-${endpoint}.jsonl`);
+        process.env.PUBLISHER_WATCH_REPORT = report;
         await expect(loader().load(lenient.context), label).resolves.toBeUndefined();
+        delete process.env.PUBLISHER_WATCH_REPORT;
+        const undone = existsSync(report) ? readFileSync(report, 'utf8') : '';
         // Retry-After honoured: the list call waited before its one retry (a detail call never waits).
         if (row.retryAfterHonoured && endpoint === 'list')
           expect(performance.now() - started, label).toBeGreaterThanOrEqual(950);
@@ -196,7 +207,14 @@ describe('articlesLoader under faults: stale beats failing, strict fails in one 
           expect(warnings.join('\n')).toContain(
             `Could not list the articles of site 12: [GET] ${PATH.list}: ${row.status} `,
           );
+          expect(undone, `${label}: told to the watcher`).toContain(
+            `{"site":"site 12","undone":"could not list the articles: [GET] ${PATH.list}: ${row.status} `,
+          );
         }
+        // A changed article the build kept in its old version (or without) is the watcher's to retry.
+        if (missed.length > 0 && endpoint === 'detail')
+          expect(undone, `${label}: told to the watcher`).toMatch(/changed article\(s\) not fetched yet/);
+        if (missed.length === 0 && lenient.entries.size === good.entries.size) expect(undone, label).toBe('');
         if (endpoint === 'detail' && warnings.length > 0)
           expect(warnings.join('\n')).toMatch(/could not be fetched .*Their previous versions are kept/);
 

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { createClient } from '../../src/client/index.js';
@@ -99,6 +100,26 @@ describe('watch --once', () => {
     // The feed and the sitemap both show it: two change records, one article.
     expect(result.stderr).toMatch(/2 change\(s\) to 1 article\(s\):/);
     expect((await readFile(counts, 'utf8')).trim()).toBe('12 1');
+  });
+
+  it('a build that exits 0 but says it left the change undone (its loader could not list): exit 13, the change kept for the next build', async () => {
+    const counter = join(dir, 'runs.txt');
+    // What articlesLoader does in a build whose list call failed (src/loader/watch-report.ts), then the build's end.
+    const report = pathToFileURL(join(process.cwd(), 'dist/loader/watch-report.js')).href;
+    const degraded = `"${process.execPath}" -e "import('${report}').then((m) => m.reportUndoneToWatch('site 12', 'could not list the articles: 503'))" && echo run >> ${counter}`;
+    expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Listed later' });
+
+    const kept = await runCli(watchArgs(['--once', '--run', degraded]));
+    expect(kept.code).toBe(13);
+    expect(kept.stderr).toContain(
+      'exit code 0, but the build left the change undone (site 12: could not list the articles: 503)',
+    );
+    const done = await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]));
+    expect(done.code).toBe(0);
+    expect(done.stderr).toMatch(/new article in the feed: Listed later/);
+    expect(await lines(counter)).toBe(2);
+    expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
   });
 
   it('--trigger-on-first-run triggers on the baseline (0)', async () => {
