@@ -61,7 +61,9 @@ describe('routes at build time: one request, one line naming the URL and the rea
         expect(message).toContain(feed === 'sitemap' ? config.sitemapUrl : config.rssUrl);
         expect(message, feed).toMatch(row.reason);
         expect(message).not.toContain('\n');
-        expect(outcome.ms, feed).toBeLessThan(3_000);
+        // Bounded: a build does not wait for a hanging upstream nor read a 64 MiB body to its end. The simulator
+        // writing that body runs in this process: on a machine busy with other test files it took 3.4 s once.
+        expect(outcome.ms, feed).toBeLessThan(6_000);
         const stats = await settledStats(sim(), ROUTES[feed], 1);
         expect(hits(stats, ROUTES[feed]), `${feed}: requests`).toBe(1);
         expect(stats.requests.every((q) => !q.authorization)).toBe(true);
