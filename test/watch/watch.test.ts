@@ -122,6 +122,19 @@ describe('watch --once', () => {
     expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
   });
 
+  it('PUBLISHER_SITE_ID stands for --site, as for the loaders; neither is a usage error (2) naming both', async () => {
+    const args = ['watch', '--base-url', sim.url, '--state', join(dir, 'state.json'), '--once', '--run', 'true'];
+    const fromEnv = await runCli(args, { env: { PUBLISHER_SITE_ID: '12' } });
+    expect(fromEnv.code).toBe(3);
+    expect(fromEnv.stderr).toMatch(/baseline recorded/);
+    const bad = await runCli(args, { env: { PUBLISHER_SITE_ID: 'twelve' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('PUBLISHER_SITE_ID must be a positive integer (got "twelve")');
+    const none = await runCli(args, { env: { PUBLISHER_SITE_ID: '' } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--site ID (or PUBLISHER_SITE_ID) is required.');
+  });
+
   it('--trigger-on-first-run triggers on the baseline (0)', async () => {
     const counter = join(dir, 'runs.txt');
     const result = await runCli(watchArgs(['--once', '--trigger-on-first-run', '--run', `echo run >> ${counter}`]));

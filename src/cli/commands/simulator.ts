@@ -37,7 +37,7 @@ export const simulatorCommand: CommandSpec = {
     variant: { type: 'string', placeholder: 'key=value', description: 'one variant (repeatable; below)' },
   },
   positionals: [],
-  examples: ['content-publisher simulator --port 4321', 'npm run simulator'],
+  examples: ['content-publisher simulator --port 4455', 'npm run simulator'],
   // runSimulatorCommand owns the parsing of its options. Loaded on demand: the simulator's server code is not
   // needed by the other commands (faster start).
   async runRaw(argv) {

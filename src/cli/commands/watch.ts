@@ -57,7 +57,7 @@ export const watchCommand: CommandSpec = {
     "changed articles' cache tags, and the lists', sitemap's and feed's, to the blog's endpoint with the token\n" +
     'from PUBLISHER_INVALIDATE_TOKEN (or --invalidate-token-env VAR); with --run or --hook it runs after them.',
   options: {
-    site: { type: 'string', placeholder: 'ID', description: 'the site id (required)' },
+    site: { type: 'string', placeholder: 'ID', description: 'the site id (required; default PUBLISHER_SITE_ID)' },
     run: {
       type: 'string',
       placeholder: 'CMD',
@@ -101,9 +101,11 @@ export const watchCommand: CommandSpec = {
     'PUBLISHER_INVALIDATE_TOKEN=... content-publisher watch --site 12 --invalidate https://blog.example.com/_publisher/invalidate',
   ],
   async run(context, args) {
-    const siteText = stringOption(args, 'site');
-    if (siteText === undefined) throw new UsageError('--site ID is required.', 'watch');
-    const site = positiveInteger(siteText, '--site', 'watch');
+    // As for the loaders and the integration, PUBLISHER_SITE_ID stands for the option.
+    const siteOption = stringOption(args, 'site');
+    const siteText = siteOption ?? (context.io.env.PUBLISHER_SITE_ID?.trim() || undefined);
+    if (siteText === undefined) throw new UsageError('--site ID (or PUBLISHER_SITE_ID) is required.', 'watch');
+    const site = positiveInteger(siteText, siteOption === undefined ? 'PUBLISHER_SITE_ID' : '--site', 'watch');
     const command = stringOption(args, 'run');
     const hook = hookUrlFromArgs(args);
     const invalidate = invalidateTriggerFromArgs(args);
