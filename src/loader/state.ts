@@ -62,6 +62,14 @@ export function incompleteElsewhere(state: EntryState): boolean {
   return state.detailElsewhere === true && (state.partial === true || state.checkedAt === 0);
 }
 
+/**
+ * Built from the feed because the budget (or a failed call) did not reach its detail: on the blog without the
+ * detail-only fields until a later build fetches it. Pending, as an `incompleteElsewhere` entry is.
+ */
+export function awaitingDetail(state: EntryState | undefined): boolean {
+  return state?.partial === true && state.detailElsewhere !== true;
+}
+
 export const syncStateSchema = z.object({
   version: z.literal(1),
   entries: z.record(z.string(), entryStateSchema),

@@ -17,14 +17,14 @@ import { BudgetSpentError, describeError, PREFIX } from './warnings.js';
 type Warn = (message: string, error?: unknown) => void;
 
 /** The summary line of a build that kept every stored entry as it was (nothing listed, nothing fetched). */
-export function keptLine(held: number, requests: number, remaining: number | undefined): string {
+export function keptLine(held: number, requests: number, remaining: number | undefined, pending = 0): string {
   return summaryLine({
     total: held,
     added: 0,
     changed: 0,
     removed: 0,
-    unchanged: held,
-    pending: 0,
+    unchanged: held - pending,
+    pending,
     requests,
     remaining,
   });

@@ -3,7 +3,7 @@ import { emptyStoreNotice, isCi } from './ci-notice.js';
 import type { LoaderClients } from './clients.js';
 import type { ImageStep } from './images-step.js';
 import type { Notice } from './notice-memory.js';
-import { incompleteElsewhere, type SyncState } from './state.js';
+import { awaitingDetail, incompleteElsewhere, type SyncState } from './state.js';
 import type { ApplyOutcome } from './sync-apply.js';
 import { incompleteLine, partialLine, warnAboutFailures } from './sync-notices.js';
 import type { SyncPlan } from './sync-plan.js';
@@ -35,6 +35,8 @@ export function reportSync(input: {
   const { store, logger } = ctx;
   // Stored from the feed while the detail answers another language: pending until a detail completes them.
   const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
+  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
+  const partial = store.keys().filter((id) => awaitingDetail(state.entries[id]));
   logger.info(
     summaryLine(
       summarise({
@@ -45,6 +47,7 @@ export function reportSync(input: {
             ...outcome.skipped.map((slug) => ({ slug })),
             ...outcome.unsent.map((slug) => ({ slug })),
             ...incomplete.map((slug) => ({ slug })),
+            ...partial.map((slug) => ({ slug })),
           ],
           remove: input.removed,
         },
@@ -67,10 +70,6 @@ export function reportSync(input: {
   });
   if (ciLine) logger.warn(ciLine);
   if (incomplete.length) logger.info(incompleteLine(site, incomplete, input.language));
-  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
-  const partial = store
-    .keys()
-    .filter((id) => state.entries[id]?.partial === true && !state.entries[id]?.detailElsewhere);
   if (partial.length) logger.info(partialLine(site, partial));
   const imageLine = input.images.finish(warn);
   if (imageLine) logger.info(imageLine);

@@ -6,7 +6,14 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import { nextUnpublished, readState, rememberElsewhereNew, type SyncState } from './state.js';
+import {
+  awaitingDetail,
+  incompleteElsewhere,
+  nextUnpublished,
+  readState,
+  rememberElsewhereNew,
+  type SyncState,
+} from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { isTransient } from './transient.js';
@@ -61,6 +68,13 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
 }
 
 /** What a rename keeps: the title and the publication day. */
+/** The stored entries that wait for a detail call (built from the feed), for the line of a build that kept them. */
+function storedPending(ids: readonly string[], state: SyncState): number {
+  return ids.filter(
+    (id) => awaitingDetail(state.entries[id]) || (state.entries[id] && incompleteElsewhere(state.entries[id])),
+  ).length;
+}
+
 function identityOf(title: unknown, published: unknown): string | undefined {
   if (typeof title !== 'string' || !(published instanceof Date) || Number.isNaN(published.getTime())) return undefined;
   return `${published.toISOString().slice(0, 10)}|${title}`;
@@ -115,7 +129,7 @@ export async function runArticlesSync(
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
     warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored }));
-    logger.info(keptLine(held, 0, undefined));
+    logger.info(keptLine(held, 0, undefined, storedPending(store.keys(), state)));
     reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`);
     return keepStored();
   }
@@ -153,7 +167,7 @@ export async function runArticlesSync(
       `Could not list the articles of ${site}: ${describeError(error)} ${storedIds.length ? `Kept the ${storedIds.length} stored articles as they were` : 'The collection stays empty, as the last build left it'}; the next build tries again.`,
       error,
     );
-    logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining()));
+    logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining(), storedPending(storedIds, state)));
     reportUndoneToWatch(site, `could not list the articles: ${describeError(error)}`);
     return keepStored();
   }
@@ -329,6 +343,7 @@ export async function runArticlesSync(
   // Changed articles this build did not fetch (budget, failed calls; not those waiting for their language's detail).
   const behind = new Set([
     ...plan.pending.filter((p) => p.reason !== 'elsewhere').map((p) => p.slug),
+    ...store.keys().filter((id) => awaitingDetail(state.entries[id])),
     ...outcome.skipped,
     ...outcome.unsent,
     ...outcome.failures.map((f) => f.slug),
