@@ -67,7 +67,6 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
   return held;
 }
 
-/** What a rename keeps: the title and the publication day. */
 /** The stored entries that wait for a detail call (built from the feed), for the line of a build that kept them. */
 function storedPending(ids: readonly string[], state: SyncState): number {
   return ids.filter(
@@ -75,6 +74,7 @@ function storedPending(ids: readonly string[], state: SyncState): number {
   ).length;
 }
 
+/** What a rename keeps: the title and the publication day. */
 function identityOf(title: unknown, published: unknown): string | undefined {
   if (typeof title !== 'string' || !(published instanceof Date) || Number.isNaN(published.getTime())) return undefined;
   return `${published.toISOString().slice(0, 10)}|${title}`;
