@@ -8,12 +8,13 @@ import type { ApplyOutcome } from './sync-apply.js';
 import { incompleteLine, partialLine, warnAboutFailures } from './sync-notices.js';
 import type { SyncPlan } from './sync-plan.js';
 import { summaryLine, summarise } from './summary.js';
+import { reportUndoneToWatch } from './watch-report.js';
 
 /**
  * The lines that end a build of `articlesLoader` (sync-run wires the steps): the summary, the CI warning about
  * an empty store, the entries kept incomplete or partial, the images, the list cut short (`capped`), and the
- * failures. Said after the state is kept: what fails the build then is the schema's refusals (thrown after
- * this) and, with `strict: true`, the warnings said here.
+ * failures; and, under `watch --run`, what the build left undone. Said after the state is kept: what fails the
+ * build then is the schema's refusals (thrown after this) and, with `strict: true`, the warnings said here.
  */
 export function reportSync(input: {
   ctx: Pick<LoaderContext, 'store' | 'logger'>;
@@ -84,4 +85,14 @@ export function reportSync(input: {
     }));
   input.say(input.capped);
   warnAboutFailures([...outcome.failures, ...waiting], site, warn);
+  // Changed articles this build did not fetch (budget, failed calls; not those waiting for their language's
+  // detail): `watch --run` retries such a build (watch-report.ts).
+  const behind = new Set([
+    ...plan.pending.filter((p) => p.reason !== 'elsewhere').map((p) => p.slug),
+    ...partial,
+    ...outcome.skipped,
+    ...outcome.unsent,
+    ...outcome.failures.map((f) => f.slug),
+  ]);
+  if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`);
 }

@@ -340,15 +340,6 @@ export async function runArticlesSync(
     say,
     warn,
   });
-  // Changed articles this build did not fetch (budget, failed calls; not those waiting for their language's detail).
-  const behind = new Set([
-    ...plan.pending.filter((p) => p.reason !== 'elsewhere').map((p) => p.slug),
-    ...store.keys().filter((id) => awaitingDetail(state.entries[id])),
-    ...outcome.skipped,
-    ...outcome.unsent,
-    ...outcome.failures.map((f) => f.slug),
-  ]);
-  if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`);
   // Last, once everything else is stored and the state kept: a refusal by the schema is not a passing fault.
   const refused = [...outcome.refused, ...refusedOnRefresh];
   if (refused.length) throw schemaFailure(site, refused, outcome.unsent.length);
