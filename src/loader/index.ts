@@ -22,7 +22,7 @@ export type { ArticleData, KeywordData, DigestData } from './schemas.js';
 export { StrictModeError } from './warnings.js';
 // The helpers of https://www.npmjs.com/package/astro-content-publisher#mapping-the-articles-to-a-themes-schema
 export { articleDataSchema } from './schemas.js';
-export { readingTime, entryDescription, starterFields, type StarterFields } from './theme-fields.js';
+export { readingTime, entryDescription, starterFields, type StarterData, type StarterFields } from './theme-fields.js';
 export { listCacheKey } from './page-digest.js';
 // Route caching of on-demand pages: the tags the live loader's cache hints carry and `watch --invalidate` sends.
 export { cacheTags, tagsForChangedArticles } from './cache-tags.js';

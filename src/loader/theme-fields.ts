@@ -59,16 +59,30 @@ export function entryDescription(
   return `${(space > maxLength / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
-/** The fields of the official Astro blog starter's schema, and `tags`, from an article's data. */
+/**
+ * The fields of the official Astro blog starter's schema (`title`, `description`, `pubDate`, optional
+ * `updatedDate` and `heroImage`, as its own `image().optional()`), and `tags`.
+ */
 export interface StarterFields {
   title: string;
   description: string;
   pubDate: Date;
   updatedDate?: Date | undefined;
-  /** The featured image: its local copy (`ImageMetadata` in the page) when the loader has one, else its URL. */
-  heroImage?: ImageMetadata | string | undefined;
-  tags: string[];
+  /**
+   * The featured image's local copy (`ImageMetadata` in the page, for the starter's `<Image src={heroImage}>`).
+   * Absent when the loader has none (images off, the host not allowed, an SVG, a failed download):
+   * `featuredImage` keeps the remote URL.
+   */
+  heroImage?: ImageMetadata | undefined;
+  tags?: string[] | undefined;
 }
+
+/**
+ * What `starterFields` returns: the starter's fields, and every field of the article typed optional. The
+ * values are all there; the starter's layout takes the collection's data type as its props, and its
+ * `about.astro` passes only the starter's own fields, which `astro check` must accept.
+ */
+export type StarterData<T extends ArticleData = ArticleData> = StarterFields & Partial<T>;
 
 /**
  * Maps an article to the blog starter's fields, keeping every field of the article (so `url`, `slug`,
@@ -77,14 +91,15 @@ export interface StarterFields {
  * schema: articleDataSchema.transform(starterFields)
  * ```
  */
-export function starterFields<T extends ArticleData>(data: T): T & StarterFields {
+export function starterFields<T extends ArticleData>(data: T): StarterData<T> {
   return {
     ...data,
     description: entryDescription(data),
     pubDate: data.publishedAt,
     updatedDate: data.updatedAt,
-    // The local copy, so the starter's <Image src={heroImage}> optimises it without a download per page.
-    heroImage: data.featuredImageAsset ?? data.featuredImage,
+    // The local copy only, as the starter's `image()` field: its <Image src={heroImage}> optimises it without a
+    // download per page, and a page never gets a remote URL where its types promise an ImageMetadata.
+    heroImage: data.featuredImageAsset,
     tags: data.keywords,
   };
 }

@@ -59,6 +59,7 @@ const LOADERS = {
     'LiveArticlesFilter',
     'LiveArticlesLoaderOptions',
     'SanitizeOptions',
+    'StarterData',
     'StarterFields',
   ],
 };

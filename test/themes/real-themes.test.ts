@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from 'astro-content-publisher/simulator';
 import { checkSiteUrls, startPreview, urlsOfHtml, type SiteUrlCheck } from './site-urls.js';
-import { baseEnv, buildTheme, copyTheme, prepareWorkspace, REPO, type Workspace } from './theme-project.js';
+import {
+  baseEnv,
+  buildTheme,
+  checkTypes,
+  copyTheme,
+  prepareWorkspace,
+  REPO,
+  runScript,
+  type Workspace,
+} from './theme-project.js';
 import {
   detailLanguage,
   editOnService,
@@ -24,6 +33,10 @@ const SITE = 'https://example.com';
 const I18N = join(REPO, 'test/fixtures/theme-i18n-starter');
 const CACTUS = join(REPO, 'test/fixtures/theme-cactus');
 const PAPER = join(REPO, 'test/fixtures/theme-paper');
+const STARTER = join(REPO, 'test/fixtures/pack-starter');
+
+/** The summary `astro check` ends with when it found no error (its run is part of two themes' `build`). */
+const NO_TYPE_ERRORS = /Result \(\d+ files\):\s*\n- 0 errors/;
 
 let workspace: Workspace;
 
@@ -44,7 +57,7 @@ function serviceEnv(simulator: Simulator, siteId: number): NodeJS.ProcessEnv {
   };
 }
 
-/** Builds, serves and checks every URL; prints the figure of the issue's closing note. */
+/** Builds with the theme's own `build` script, serves and checks every URL; prints the figure of the issue's closing note. */
 async function buildAndCheck(
   label: string,
   dir: string,
@@ -53,7 +66,7 @@ async function buildAndCheck(
   siteId: number,
   feeds: string[],
 ): Promise<{ log: string; check: SiteUrlCheck }> {
-  const log = await buildTheme(dir, env);
+  const log = await runScript(dir, 'build', env);
   expect(log).not.toContain(simulator.tokens.agence);
   const preview = await startPreview(dir, { ...baseEnv, ...env });
   try {
@@ -102,6 +115,8 @@ describe('theme-i18n-starter (psephopaiktes/astro-i18n-starter: /<lang>/blog/<sl
       '/en/rss.xml',
       '/fr/rss.xml',
     ]);
+    // The theme's build runs `astro check` first: the mapped schema's types fit its pages.
+    expect(log).toMatch(NO_TYPE_ERRORS);
     for (const article of ours) {
       expect(pageText(dir, pageOf(article)), pageOf(article)).toContain(article.title);
     }
@@ -199,6 +214,8 @@ describe('theme-cactus (chrismwilliams/astro-theme-cactus: /posts/<slug>/, cover
 
     const { check } = await buildAndCheck('theme-cactus', dir, env, simulator, siteId, ['/rss.xml', '/notes/rss.xml']);
     expect(check.failures).toEqual([]);
+    // The theme's `check` script: the mapped schema's types fit its pages (BlogPost reads ogImage, for one).
+    expect(await runScript(dir, 'check', env)).toMatch(NO_TYPE_ERRORS);
     for (const article of articles) expect(pageText(dir, pageOf(article)), pageOf(article)).toContain(article.title);
     const articleLocs = check.sitemapLocs.filter(
       (loc) => /\/posts\/[^/]+\/$/.test(loc) && !/\/posts\/\d+\/$/.test(loc),
@@ -251,8 +268,10 @@ describe("theme-paper (satnaing/astro-paper: /posts/<slug>/ from the theme's own
     const url = (path: string) => `${SITE}/${path}`;
     const isBuiltPage = (href: string) => existsSync(join(dir, 'dist', new URL(href).pathname, 'index.html'));
 
-    const { check } = await buildAndCheck('theme-paper', dir, env, simulator, siteId, ['/rss.xml']);
+    const { log, check } = await buildAndCheck('theme-paper', dir, env, simulator, siteId, ['/rss.xml']);
     expect(check.failures).toEqual([]);
+    // The theme's build runs `astro check` first: the mapped schema's types fit its pages.
+    expect(log).toMatch(NO_TYPE_ERRORS);
     // The theme's unchanged getPath keeps the folders of an entry's filePath between its blog folder and the
     // file. An article's filePath is its id, so each page is /posts/<slug>/; a filePath naming a file in the
     // image cache put the pages at /posts/node-modules/..., which answer 200 too: only the paths tell.
@@ -307,4 +326,21 @@ describe("theme-paper (satnaing/astro-paper: /posts/<slug>/ from the theme's own
     // The theme sorts by the modification date: the edited article leads the first list page.
     expect(headings(dir, 'posts/', 'h2')[0]).toBe(title);
   }, 600_000);
+});
+
+describe("Astro's blog starter (test/fixtures/pack-starter), wired as the README's quick start says", () => {
+  let simulator: Simulator;
+
+  beforeAll(async () => {
+    simulator = await startSimulator({ articles: 2 });
+  });
+  afterAll(async () => simulator?.close());
+
+  it("astro check finds no error: heroImage is an ImageMetadata for <Image>, and about.astro may pass the layout only the starter's fields", async () => {
+    const dir = copyTheme(workspace, STARTER, 'starter');
+    const output = await checkTypes(dir, serviceEnv(simulator, simulator.sites.agence[0]!));
+    expect(output).toMatch(NO_TYPE_ERRORS);
+    // The starter's pages were checked: its layout, its list and its about page among them.
+    expect(Number(/Result \((\d+) files\)/.exec(output)?.[1])).toBeGreaterThanOrEqual(10);
+  }, 300_000);
 });

@@ -37,12 +37,16 @@ export interface Workspace {
   nodeModules: string;
 }
 
-/** The dependencies a fixture's package.json names, except this package (installed from the tarball). */
+/**
+ * The dependencies and devDependencies a fixture's package.json names, except this package (installed from
+ * the tarball): the devDependencies are those its `astro check` needs (`@astrojs/check`, TypeScript, types).
+ */
 function themeDependencies(fixture: string): string[] {
   const manifest = JSON.parse(readFileSync(join(fixture, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
   };
-  return Object.entries(manifest.dependencies ?? {})
+  return Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })
     .filter(([name]) => name !== 'astro-content-publisher')
     .map(([name, range]) => `${name}@${range}`);
 }
@@ -93,5 +97,21 @@ export function copyTheme(workspace: Workspace, fixture: string, name: string): 
 export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, { ...baseEnv, ...env });
   // Astro colours its log when CI is set (picocolors treats CI as a colour terminal): the checks read plain text.
+  return stripVTControlCharacters(stdout + stderr);
+}
+
+/**
+ * `npm run <script>` in a theme copy (its own `build` is `astro check && astro build` where the theme has it:
+ * a type error the package causes fails it, as it does for the theme's users); rejects with the output when
+ * it fails.
+ */
+export async function runScript(dir: string, script: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout, stderr } = await sh('npm', ['run', '--silent', script], dir, { ...baseEnv, ...env });
+  return stripVTControlCharacters(stdout + stderr);
+}
+
+/** `astro check` in a copy without a package.json of its own; rejects with the diagnostics when it finds an error. */
+export async function checkTypes(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['check'], dir, { ...baseEnv, ...env });
   return stripVTControlCharacters(stdout + stderr);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IMAGE_IMPORT_PREFIX } from '../../src/loader/entry-schema.js';
 import { articleDataSchema, entryDescription, readingTime, starterFields } from '../../src/loader/index.js';
 
 const data = articleDataSchema.parse({
@@ -24,11 +25,20 @@ describe('theme fields (issue 11, item 5)', () => {
       description: 'The meta description.',
       pubDate: new Date('2026-06-01T00:00:00Z'),
       updatedDate: new Date('2026-06-02T00:00:00Z'),
-      heroImage: 'https://cdn.example.com/a.jpg',
       tags: ['astro', 'seo'],
       url: 'https://pro-blog.example.com/blog/a/',
+      featuredImage: 'https://cdn.example.com/a.jpg',
       language: 'en',
     });
+    // No local copy: no heroImage (the starter's <Image> takes an ImageMetadata); featuredImage keeps the URL.
+    expect(mapped.heroImage).toBeUndefined();
+  });
+
+  it("starterFields: heroImage is the featured image's local copy, as the loader sets it before the schema runs", () => {
+    const asset = `${IMAGE_IMPORT_PREFIX}/cache/astro-content-publisher/images/a.jpg`;
+    const mapped = articleDataSchema.transform(starterFields).parse({ ...data, featuredImageAsset: asset });
+    expect(mapped.heroImage).toBe(asset);
+    expect(mapped.featuredImage).toBe('https://cdn.example.com/a.jpg');
   });
 
   it('entryDescription: meta description, else excerpt, else title; cut at a word with an ellipsis', () => {
