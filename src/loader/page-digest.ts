@@ -28,9 +28,15 @@ export function setSameDigest(store: Store, entry: Entry): void {
   store.set(entry);
 }
 
-/** One cacheKey for a page that lists several entries (a list, a tag or language page): their digests, hashed. */
-export function listCacheKey(entries: ReadonlyArray<{ id: string; digest?: string | number | undefined }>): string {
-  const text = stableStringify(entries.map((entry) => [entry.id, entry.digest ?? '']));
+/**
+ * One cacheKey for a page that lists several entries (a list, a tag or language page): their digests, hashed.
+ * A missing entry (`undefined` or `null`: the first article has no previous one in
+ * `listCacheKey([entry, previous, next])`) counts as an empty place, so the key still tells which one is missing.
+ */
+export function listCacheKey(
+  entries: ReadonlyArray<{ id: string; digest?: string | number | undefined } | undefined | null>,
+): string {
+  const text = stableStringify(entries.map((entry) => (entry == null ? null : [entry.id, entry.digest ?? ''])));
   return `${entries.length}:${hashText(text)}`;
 }
 
