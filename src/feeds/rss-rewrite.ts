@@ -17,6 +17,16 @@ import { attributesOf, textOf, type XmlElement } from './xml-scan.js';
 export const rewriteRssOptionsSchema = rewriteOptionsSchema.extend({
   /** The feed's own public URL on the blog, written into `atom:link rel="self"`. */
   selfUrl: z.url({ error: "must be the absolute URL of the blog's feed, e.g. https://blog.example.com/rss.xml" }),
+  /**
+   * Maps a link inside an item's HTML (on one of `upstreamOrigins`), given the item's own link: a link that
+   * names no language is then settled by the item's, as in the article's page.
+   * @default mapUrl
+   */
+  mapItemLink: z
+    .custom<(upstream: string, itemUrl: string) => string>((v) => typeof v === 'function', {
+      error: 'must be a function (upstream URL, item URL) => blog URL',
+    })
+    .optional(),
 });
 export type RewriteRssOptions = z.input<typeof rewriteRssOptionsSchema>;
 
@@ -58,7 +68,11 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
     mapUrl: (kind: UrlKind, value: string) => (kind === 'self' ? opts.selfUrl : kind === 'page' ? page(value) : value),
     html: (html, element) => {
       const articleUrl = itemLink(source, element.parent) ?? channelLink ?? opts.url;
-      return mapSanitizedLinks(sanitizeArticle(html, { articleUrl }).html, page);
+      const mapItemLink = opts.mapItemLink;
+      const link = mapItemLink
+        ? (value: string) => (isOnOrigins(value, origins) ? mapItemLink(value, articleUrl) : value)
+        : page;
+      return mapSanitizedLinks(sanitizeArticle(html, { articleUrl }).html, link);
     },
   });
   const body = writer.write(

@@ -89,8 +89,8 @@ function upstreamOrigins(config: RouteConfig, urls: Iterable<string | undefined>
 function mapper(
   config: RouteConfig,
   origins: string[],
-  target: (href: string) => string | undefined,
-): (upstream: string) => string {
+  target: (href: string, pageLanguage?: string) => string | undefined,
+): (upstream: string, pageLanguage?: string) => string {
   const other = makeArticleUrlMapper({
     blogSite: config.blogSite,
     // Only non-article URLs reach this mapper: the pattern is not used.
@@ -105,10 +105,10 @@ function mapper(
     const path = applyTrailingSlash(url.pathname, config.trailingSlash);
     return path === url.pathname ? href : url.origin + path + url.search + url.hash;
   };
-  return (upstream) => {
+  return (upstream, pageLanguage) => {
     const url = URL.canParse(upstream.trim()) ? new URL(upstream.trim()) : undefined;
     if (url === undefined || serviceArticleRef(url, origins) === undefined) return slashed(other(upstream));
-    return target(upstream) ?? upstream;
+    return target(upstream, pageLanguage) ?? upstream;
   };
 }
 
@@ -300,11 +300,20 @@ export function buildRss(body: string, config: RouteConfig): string {
   const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   const onBlog = articleTargetOf(ctx);
+  // The pages' mapping: a link to an article the service stopped publishing loses its address (UNLINK).
+  const mapUrl = mapper(config, origins, onBlog);
+  /** The language of an item's article: its URL's, else the only one the blog has its slug in. */
+  const itemLanguage = (itemUrl: string): string | undefined => {
+    const item = parseUrl(itemUrl);
+    const ref = item === null ? undefined : serviceArticleRef(item, origins);
+    return ref === undefined ? undefined : articleLanguage(ref, ctx);
+  };
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    // The pages' mapping: a link to an article the service stopped publishing loses its address (UNLINK).
-    mapUrl: mapper(config, origins, (href) => onBlog(href, undefined)),
+    mapUrl: (upstream) => mapUrl(upstream),
+    // A link naming no language in an item's HTML goes where the article's page sends it: the item's language.
+    mapItemLink: (upstream, itemUrl) => mapUrl(upstream, itemLanguage(itemUrl)),
     maxBytes: RSS_MAX_BYTES,
     selfUrl: blogUrl(config, config.rss.path),
     onWarning: warn,

@@ -114,6 +114,23 @@ describe('routes list what the blog has', () => {
     expect(out).not.toContain('/blog/b/');
     expect(out).toContain('<a href="https://blog.example.com/docs/blog/c#x">c</a>');
   });
+
+  it("rss: a link naming no language in an item's HTML goes to the item's language, as in the article's page", () => {
+    // The service in two languages (/en/blog/<slug>/, /fr/blog/<slug>/); the blog has x in both, a in English.
+    const articles = {
+      slugs: ['a', 'x'],
+      origins: ['https://pro-blog.example.com'],
+      languages: { a: ['en'], x: ['en', 'fr'] },
+    };
+    const multi = `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://pro-blog.example.com/</link><description>d</description>
+<item><title>A</title><link>https://pro-blog.example.com/en/blog/a/</link><description><![CDATA[<a href="/blog/x/">x</a> <a href="https://pro-blog.example.com/fr/blog/x/">fr</a>]]></description></item></channel></rss>`;
+    const out = buildRss(multi, { ...config, articlePattern: '/[lang]/blog/[slug]/', articles });
+    expect(out).toContain('<link>https://blog.example.com/docs/en/blog/a</link>');
+    // Not the service's /blog/x/, which answers 404 there (its articles are under /en/ and /fr/).
+    expect(out).toContain('<a href="https://blog.example.com/docs/en/blog/x">x</a>');
+    // A link naming its language keeps it.
+    expect(out).toContain('<a href="https://blog.example.com/docs/fr/blog/x">fr</a>');
+  });
 });
 
 describe('endpointHtmlPages', () => {
