@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SITES } from './accounts.js';
 import { startSimulator } from './server.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
 import { withPrefix } from '../options/prefix.js';
@@ -168,7 +169,12 @@ export async function runSimulatorCommand(
     streams.stderr.write(`${withPrefix(message)}\n`);
     return 1;
   }
-  streams.stdout.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, sites: simulator.sites })}\n`);
+  // Sites that answer 502 by design (their CMS is unreachable), so that a user trying the simulator does not pick one.
+  const listed = new Set([...simulator.sites.pro, ...simulator.sites.agence]);
+  const cmsUnreachable = SITES.filter((site) => site.cmsUnreachable && listed.has(site.id)).map((site) => site.id);
+  streams.stdout.write(
+    `${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, sites: simulator.sites, cmsUnreachable })}\n`,
+  );
   const running = simulator;
   return new Promise<number>((resolve) => {
     const stop = () => {

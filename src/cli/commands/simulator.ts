@@ -10,7 +10,8 @@ export const simulatorCommand: CommandSpec = {
     '[--rate-limit-override N] [--extra-pro-token T ...] [--profile NAME] [--variant key=value ...]',
   details:
     'Serves the API and the public feeds on 127.0.0.1 until SIGINT/SIGTERM. The first line on stdout is\n' +
-    '{"url","tokens":{"free","solo","pro","agence"},"sites":{"pro":[...],"agence":[...]}}.\n\n' +
+    '{"url","tokens":{"free","solo","pro","agence"},"sites":{"pro":[...],"agence":[...]},"cmsUnreachable":[13]}:\n' +
+    'the sites in cmsUnreachable answer 502 on purpose (their CMS cannot be reached): blogs use one of the others.\n\n' +
     VARIANTS_HELP,
   options: {
     port: { type: 'string', placeholder: 'N', description: 'TCP port (0: a free one)' },
@@ -37,7 +38,10 @@ export const simulatorCommand: CommandSpec = {
     variant: { type: 'string', placeholder: 'key=value', description: 'one variant (repeatable; below)' },
   },
   positionals: [],
-  examples: ['content-publisher simulator --port 4455', 'npm run simulator'],
+  examples: [
+    'content-publisher simulator --port 4455',
+    'content-publisher simulator --port 4455 --profile multilingual',
+  ],
   // runSimulatorCommand owns the parsing of its options. Loaded on demand: the simulator's server code is not
   // needed by the other commands (faster start).
   async runRaw(argv) {
