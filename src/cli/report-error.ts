@@ -7,6 +7,7 @@ import { GENERATE_IN_DOUBT } from '../client/resources/generate.js';
 import { escapeControls } from './terminal-text.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandContext } from './context.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 interface ErrorShape {
   name: string;
@@ -72,7 +73,7 @@ function lineOf(error: unknown): string {
   if (!(error instanceof Error)) return `unexpected failure: ${String(error)}`;
   const e = error as ErrorShape;
   if (e.name === 'UsageError' || e.name === 'StateFileError') return e.message;
-  if (e.name === 'XmlSafetyError') return e.message.replace(/^\[astro-content-publisher\] /, '');
+  if (e.name === 'XmlSafetyError') return withoutPrefix(e.message);
   if (e.name === 'MissingApiKeyError')
     return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
   // Before the status: a malformed 200 response carries status 200.

@@ -33,6 +33,7 @@ import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 import { finishBuild } from './build-done.js';
 import { pageRouteFacts, type PageRouteFacts } from './route-facts.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 export const INTEGRATION_NAME = 'astro-content-publisher';
 
@@ -113,7 +114,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     if (message === undefined || warned.has(message)) return;
     warned.add(message);
     // Astro's logger already labels the line with the integration's name.
-    logger.warn(message.replace(/^\[astro-content-publisher\] /, ''));
+    logger.warn(withoutPrefix(message));
   };
 
   const routeConfig = (pages: Iterable<string>): RouteConfig => {

@@ -1,4 +1,5 @@
 import { UpstreamFeedError } from '../client/public-feed.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 /**
  * The last good body of each public feed a static build used (the RSS feed, the sitemap and its parts), kept in
@@ -41,5 +42,5 @@ export function takeStaleNotes(): string[] {
 
 /** What a build says when it used a copy: the failure, the copy's date, and that the next build asks again. */
 export function staleMessage(error: Error, keptAt: Date): string {
-  return `${error.message.replace(/^\[astro-content-publisher\] /, '')} This build used the copy an earlier build kept (${keptAt.toISOString()}), filtered by this build's articles; the next build asks the service again.`;
+  return `${withoutPrefix(error.message)} This build used the copy an earlier build kept (${keptAt.toISOString()}), filtered by this build's articles; the next build asks the service again.`;
 }

@@ -5,6 +5,7 @@ import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { bodyOrLastGood, keepLastGood } from './last-good-files.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 /** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */
 export function sitemapFilesIn(outDir: URL, path: string): string[] {
@@ -60,7 +61,7 @@ export async function writeStaticSitemap(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new AstroError(
-      `[astro-content-publisher] The sitemap was not built: ${message.replace(/^\[astro-content-publisher\] /, '')}`,
+      `[astro-content-publisher] The sitemap was not built: ${withoutPrefix(message)}`,
       'The build stops rather than publish a broken sitemap. Check `siteId` and `baseUrl`, that the service is up, and retry; or set publisher({ sitemap: false }).',
     );
   }

@@ -2,6 +2,7 @@ import type { Client, RateLimitState } from '../client/index.js';
 import { createClientWithHints } from '../client/client.js';
 import type { LoaderContext } from 'astro/loaders';
 import { listRetries } from './budget.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 export interface LoaderClients {
   /** The list call (retries within the budget) and the public feeds; both clients use the loader's `timeoutMs`. */
@@ -37,7 +38,11 @@ export function createLoaderClients(
   const retries = listRetries(options.maxRequests);
   // A 429 retry is one more request: allow it only when it still fits.
   const rateLimitRetry = options.maxRequests - 1 - retries >= 1;
-  const clientLogger = { debug: (m: string) => logger.debug(m), warn: (m: string) => logger.info(m) };
+  // The client prefixes its lines with the package's name; Astro's logger already labels them with the loader's.
+  const clientLogger = {
+    debug: (m: string) => logger.debug(withoutPrefix(m)),
+    warn: (m: string) => logger.info(withoutPrefix(m)),
+  };
   const base = {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,

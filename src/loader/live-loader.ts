@@ -22,6 +22,7 @@ import { knownRemaining, recordRemaining } from './rate-window.js';
 import { noteLiveArticles } from './live-articles-seen.js';
 import { noteServiceOrigins, serviceOriginsSeen } from './service-origins.js';
 import { linkedServiceArticles } from '../html/linked-articles.js';
+import { describeError } from './warnings.js';
 
 /**
  * The most articles an entry's tags name besides its own (those it links to, in the order of the links): a CDN
@@ -57,8 +58,6 @@ function staleCopy(answer: LiveEntryAnswer): Exclude<LiveEntryAnswer, null> | un
   if (answer === null) return undefined;
   return { ...answer, cacheHint: { ...answer.cacheHint, tags: [...answer.cacheHint.tags, STALE_TAG] } };
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * A live loader (Astro live collections, `src/live.config.ts`) for on-demand pages. Every uncached call is
@@ -209,7 +208,7 @@ export function liveArticlesLoader(
     } catch (error) {
       // Only what the service answered (or did not) pauses: a key set after the server started is used at once.
       if (pending !== undefined && client !== undefined) failed(`list ${key}`, error);
-      warn(`list ${describe(error)}`, `the article list failed: ${describe(error)}`, cached !== undefined);
+      warn(`list ${describeError(error)}`, `the article list failed: ${describeError(error)}`, cached !== undefined);
       if (cached) return { items: cached.value, failure: error };
       throw error;
     }
@@ -318,8 +317,8 @@ export function liveArticlesLoader(
         return answer ?? undefined;
       } catch (error) {
         warn(
-          `entry ${describe(error)}`,
-          `the article "${slug}" could not be loaded: ${describe(error)}`,
+          `entry ${describeError(error)}`,
+          `the article "${slug}" could not be loaded: ${describeError(error)}`,
           cached !== undefined,
         );
         if (cached) return staleCopy(cached.value);

@@ -17,7 +17,7 @@ export function throttledWarning(who: () => string): (kind: string, what: string
     said.set(kind, now);
     if (said.size > 100) said.delete(said.keys().next().value as string);
     console.warn(
-      `[astro-content-publisher] ${who()}: ${what}. ${
+      `[astro-content-publisher] ${who()}: ${what.replace(/\.$/, '')}. ${
         stale
           ? `Served the copy kept from before; with publisher() in the integrations, pages rendered from it are cached for at most ${STALE_MAX_AGE_SECONDS} s.`
           : 'The page gets the error (a 503 is the usual answer).'

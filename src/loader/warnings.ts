@@ -1,5 +1,5 @@
 import type { LoaderContext } from 'astro/loaders';
-import { PREFIX } from '../options/prefix.js';
+import { PREFIX, withoutPrefix } from '../options/prefix.js';
 
 /** Thrown when `strict: true` turns a warning into a failure. */
 export class StrictModeError extends Error {
@@ -36,6 +36,6 @@ export function makeWarn(logger: LoaderContext['logger'], strict: boolean, cause
 
 /** A short, key-free description of an error for a log line (client errors are already redacted). */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  // Quoted inside a sentence that is labelled already: the package's name once is enough.
+  return withoutPrefix(error instanceof Error ? error.message : String(error));
 }

@@ -7,3 +7,8 @@ export const PREFIX = '[astro-content-publisher]';
 export function withPrefix(message: string): string {
   return `${PREFIX} ${message}`;
 }
+
+/** A message without the package's name in front, for a place that names the package itself (Astro's logger label). */
+export function withoutPrefix(message: string): string {
+  return message.startsWith(`${PREFIX} `) ? message.slice(PREFIX.length + 1) : message;
+}
