@@ -31,6 +31,19 @@ export interface TriggerContext {
 }
 
 /** Deploy hook URLs carry their secret in the path: logs show only the origin. */
+/**
+ * The invalidation endpoint's URL for display: its path too (the token travels in a header, and a wrong path is
+ * the usual mistake), without a query.
+ */
+export function describeInvalidateUrl(url: string): string {
+  const parsed = URL.parse(url);
+  return parsed ? `${parsed.origin}${parsed.pathname}` : '(invalid URL)';
+}
+
+function describeUnconfirmedInvalidation(url: string, status: number): string {
+  return `answered ${status}, but not as the invalidation endpoint does (no {"invalidated": [...]} naming the tags sent): is ${describeInvalidateUrl(url)} the path of publisher({ invalidate: true }) (by default /_publisher/invalidate)?`;
+}
+
 export function describeHookUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -44,7 +57,7 @@ export function describeTrigger(setting: TriggerSetting): string {
   if (Array.isArray(setting)) return setting.map(describeTrigger).join(', then ');
   const spec = setting;
   if (spec.kind === 'run') return `command \`${spec.command}\``;
-  if (spec.kind === 'invalidate') return `cache invalidation at ${describeHookUrl(spec.url)}`;
+  if (spec.kind === 'invalidate') return `cache invalidation at ${describeInvalidateUrl(spec.url)}`;
   const provider = spec.provider ?? inferHookProvider(spec.url);
   return `${provider === 'generic' ? '' : `${provider} `}deploy hook ${describeHookUrl(spec.url)}`;
 }
@@ -88,19 +101,56 @@ async function postInvalidate(
       redirect: 'manual',
       signal: AbortSignal.timeout(spec.timeoutMs),
     });
-    await discardBody(response);
-    if (response.ok)
-      return {
-        ok: true,
-        detail: `${describeHookUrl(spec.url)} invalidated ${tags.length} tag(s) (answered ${response.status})`,
-      };
-    return { ok: false, detail: describeInvalidateStatus(response.status) };
+    if (!response.ok) {
+      await discardBody(response);
+      return { ok: false, detail: describeInvalidateStatus(response.status) };
+    }
+    // Any page answers 200 to a POST on some hosts: only the endpoint's own answer says the tags were purged.
+    if (!(await confirmsInvalidation(response, tags)))
+      return { ok: false, detail: describeUnconfirmedInvalidation(spec.url, response.status) };
+    return {
+      ok: true,
+      detail: `${describeInvalidateUrl(spec.url)} invalidated ${tags.length} tag(s) (answered ${response.status})`,
+    };
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError')
       return { ok: false, detail: `no answer within ${spec.timeoutMs} ms` };
     return { ok: false, detail: describeNetworkError(error) };
   }
+}
+
+/** The endpoint's answer is small (`{"invalidated":[...the tags sent]}`): more than this is not its answer. */
+const MAX_INVALIDATE_ANSWER_BYTES = 512 * 1024;
+
+/**
+ * Whether the answer is the invalidation endpoint's (`{"invalidated": [...]}`, every tag sent among them). Read up
+ * to MAX_INVALIDATE_ANSWER_BYTES and never shown (a page may echo anything).
+ */
+async function confirmsInvalidation(response: Response, tags: readonly string[]): Promise<boolean> {
+  const reader = response.body?.getReader();
+  if (!reader) return false;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_INVALIDATE_ANSWER_BYTES) return false;
+      chunks.push(value);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return false;
+  }
+  const invalidated = (answer as { invalidated?: unknown } | null)?.invalidated;
+  return Array.isArray(invalidated) && tags.every((tag) => invalidated.includes(tag));
 }
 
 /** The `--run` commands running now, each the leader of its own process group. */

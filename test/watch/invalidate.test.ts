@@ -1,6 +1,6 @@
 /**
  * `watch --invalidate URL`: the changed articles' cache tags POSTed to the blog's invalidation endpoint with the
- * token from the environment; alone or after a build command; recorded only on a 2xx; the token never printed.
+ * token from the environment; alone or after a build command; recorded only on the endpoint's own answer (a 200 from a page is not one); the token never printed.
  * The endpoint here is a recording server on loopback (the real one: test/astro/route-cache.test.ts).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -23,6 +23,8 @@ describe('watch --invalidate', () => {
   let dir: string;
   let status = 200;
   let endless = false;
+  /** What a 200 carries: the endpoint's own answer, or a page (a wrong URL that takes a POST). */
+  let answer: 'endpoint' | 'page' = 'endpoint';
   let received: { headers: IncomingHttpHeaders; body: unknown }[] = [];
   const watch = (extra: string[], env: Record<string, string> = { PUBLISHER_INVALIDATE_TOKEN: TOKEN }) =>
     runCli(['watch', '--site', '12', '--base-url', sim.url, '--state', join(dir, 'state.json'), '--once', ...extra], {
@@ -35,9 +37,13 @@ describe('watch --invalidate', () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        received.push({ headers: req.headers, body: JSON.parse(body || 'null') });
+        const sent = JSON.parse(body || 'null') as { tags?: string[] } | null;
+        received.push({ headers: req.headers, body: sent });
         res.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/' } : {});
-        if (!endless) return void res.end('{}');
+        // As src/integration/invalidate-handler.ts answers.
+        if (!endless && answer === 'endpoint')
+          return void res.end(JSON.stringify({ invalidated: sent?.tags ?? [], routeCache: true }));
+        if (!endless) return void res.end('<!doctype html><html><body>Blog</body></html>');
         // An answer whose body never ends (1 MiB every 10 ms), until the client goes away.
         const chunk = Buffer.alloc(1024 * 1024, 'x');
         const timer = setInterval(() => res.write(chunk), 10);
@@ -52,6 +58,7 @@ describe('watch --invalidate', () => {
     received = [];
     status = 200;
     endless = false;
+    answer = 'endpoint';
     await admin(sim.url, 'POST', 'reset');
   });
   afterAll(async () => {
@@ -113,7 +120,18 @@ describe('watch --invalidate', () => {
     expect(redirected.stderr).toMatch(/answered 302, a redirect: not followed .*pass the URL it redirects to/);
     expect(received).toHaveLength(2);
 
+    // A wrong URL that answers 200 to a POST (a page): not the endpoint's answer, so nothing was purged.
     status = 200;
+    answer = 'page';
+    received = [];
+    const page = await watch(['--invalidate', url]);
+    expect(page.code).toBe(13);
+    expect(page.stderr).toContain(
+      `answered 200, but not as the invalidation endpoint does (no {"invalidated": [...]} naming the tags sent): is ${url} the path of publisher({ invalidate: true })`,
+    );
+    expect(page.stderr + page.stdout).not.toContain(TOKEN);
+    expect(received).toHaveLength(1);
+    answer = 'endpoint';
     received = [];
     const done = await watch(['--run', 'true', '--invalidate', url, '--json']);
     expect(done.code).toBe(0);
@@ -134,6 +152,15 @@ describe('watch --invalidate', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('the endpoint URL is shown with its path (the token travels in a header), in the trigger and its failures', async () => {
+    status = 404;
+    const missing = await watch(['--invalidate', url, '--trigger-on-first-run']);
+    expect(missing.code).toBe(13);
+    expect(missing.stderr).toContain(url);
+    expect(missing.stderr).toMatch(/answered 404: is publisher\(\{ invalidate: true \}\) on, and the path right/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('--trigger-on-first-run: no change is known, so the whole site is invalidated', async () => {
     const first = await watch(['--invalidate', url, '--trigger-on-first-run']);
     expect(first.code).toBe(0);
@@ -141,11 +168,12 @@ describe('watch --invalidate', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('a 200 whose body never ends: the status decides at once, the body is not read (nor held until the 30 s timeout)', async () => {
+  it("a 200 whose body never ends: not the endpoint's answer, refused once more than its size was read (not held until the 30 s timeout)", async () => {
     endless = true;
     const started = Date.now();
     const result = await watch(['--invalidate', url, '--trigger-on-first-run']);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(13);
+    expect(result.stderr).toMatch(/not as the invalidation endpoint does/);
     expect(received).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(20_000);
     await rm(dir, { recursive: true, force: true });
