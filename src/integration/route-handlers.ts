@@ -1,5 +1,5 @@
-import { cacheTags } from '../loader/cache-tags.js';
-import { FeedCache } from './feed-cache.js';
+import { cacheTags, STALE_MAX_AGE_SECONDS, STALE_TAG } from '../loader/cache-tags.js';
+import { FeedCache, type CacheOutcome } from './feed-cache.js';
 import { noteStale } from './last-good.js';
 import {
   buildRss,
@@ -12,6 +12,7 @@ import {
 import { robotsTxtBody } from './conflicts.js';
 import { knownArticlesKey } from './known-articles.js';
 import { blogUrl, type RouteConfig } from './route-config.js';
+import { tagRouteCache } from './route-cache-tags.js';
 
 /**
  * The request handling of the two routes, apart from Astro's route modules so it can be tested directly.
@@ -28,6 +29,8 @@ const PUBLIC_CACHE = 'public, max-age=3600';
 export interface FeedRouteContext {
   params: Record<string, string | undefined>;
   isPrerendered: boolean;
+  /** Astro's route cache of the request (Astro 7, on demand): a copy kept through an outage is tagged STALE_TAG. */
+  cache?: Parameters<typeof tagRouteCache>[0]['cache'];
 }
 
 // One cache per upstream URL, shared by the sitemap route and its parts route (same bundle, same module).
@@ -114,10 +117,24 @@ export const FEED_SECURITY_HEADERS = {
   'Content-Security-Policy': "sandbox; default-src 'none'",
 } as const;
 
-function xmlResponse(body: string, type: string): Response {
+/**
+ * A feed's answer. Served from a copy kept while the service failed (`stale`): tagged STALE_TAG, so that the
+ * route cache keeps it for at most STALE_MAX_AGE_SECONDS (the integration's middleware), as it does a page
+ * rendered from such a copy, and browsers and CDNs for as long: the invalidation sent during the outage is
+ * caught up once the service answers again. Under Astro's route cache, which `watch --invalidate` purges,
+ * browsers revalidate (`no-cache`) rather than keep a copy for the hour the service allows.
+ */
+function xmlResponse(body: string, type: string, context: FeedRouteContext, outcome: CacheOutcome): Response {
+  const stale = outcome === 'stale';
+  if (stale) tagRouteCache(context, [STALE_TAG]);
+  const cacheControl = stale
+    ? `public, max-age=${STALE_MAX_AGE_SECONDS}`
+    : context.cache?.enabled === true
+      ? 'no-cache'
+      : PUBLIC_CACHE;
   return new Response(body, {
     status: 200,
-    headers: { 'Content-Type': type, 'Cache-Control': PUBLIC_CACHE, ...FEED_SECURITY_HEADERS },
+    headers: { 'Content-Type': type, 'Cache-Control': cacheControl, ...FEED_SECURITY_HEADERS },
   });
 }
 
@@ -146,15 +163,18 @@ function upstreamFailure(error: unknown, config: RouteConfig, context: FeedRoute
 export async function handleSitemap(config: RouteConfig, context: FeedRouteContext): Promise<Response> {
   const rawPart = context.params.part;
   let files: SitemapFiles;
+  let outcome: CacheOutcome;
   try {
-    files = (await sitemapCache(config, context).get()).value;
+    ({ value: files, outcome } = await sitemapCache(config, context).get());
   } catch (error) {
     return upstreamFailure(error, config, context);
   }
-  if (rawPart === undefined) return xmlResponse(files.xml, XML_TYPE);
+  if (rawPart === undefined) return xmlResponse(files.xml, XML_TYPE, context, outcome);
   const part = /^[1-9][0-9]{0,5}$/.test(rawPart) ? Number(rawPart) : 0;
   const xml = files.kind === 'index' ? files.parts[part - 1] : undefined;
-  return xml === undefined ? plain(404, 'Not found: there is no such sitemap part.') : xmlResponse(xml, XML_TYPE);
+  return xml === undefined
+    ? plain(404, 'Not found: there is no such sitemap part.')
+    : xmlResponse(xml, XML_TYPE, context, outcome);
 }
 
 /** Part numbers of the split sitemap, for prerendered parts routes (`getStaticPaths`). */
@@ -165,7 +185,8 @@ export async function sitemapPartNumbers(config: RouteConfig): Promise<number[]>
 
 export async function handleRss(config: RouteConfig, context: FeedRouteContext): Promise<Response> {
   try {
-    return xmlResponse((await rssCache(config, context).get()).value, RSS_TYPE);
+    const { value, outcome } = await rssCache(config, context).get();
+    return xmlResponse(value, RSS_TYPE, context, outcome);
   } catch (error) {
     return upstreamFailure(error, config, context);
   }

@@ -37,7 +37,12 @@ describe('route caching: on-demand article pages, invalidated by tag (@astrojs/n
   };
   const get = async (path: string) => {
     const response = await fetch(`${blog}${path}`);
-    return { status: response.status, cache: response.headers.get('x-astro-cache'), text: await response.text() };
+    return {
+      status: response.status,
+      cache: response.headers.get('x-astro-cache'),
+      cacheControl: response.headers.get('cache-control'),
+      text: await response.text(),
+    };
   };
   const watchOnce = (token: string) =>
     runCli(
@@ -244,6 +249,38 @@ describe('route caching: on-demand article pages, invalidated by tag (@astrojs/n
     const pages = await Promise.all(Array.from({ length: 8 }, () => get(`/blog/${slug}/`)));
     expect(pages.every((page) => page.status === 200)).toBe(true);
     expect(calls().detail).toBe(1);
+  });
+
+  it("the feed's invalidation during an outage: its kept copy is cached for a minute at most, by the route cache and browsers; then the new feed", async () => {
+    const [a] = slugs as [string];
+    expect((await get('/rss.xml')).status).toBe(200);
+    // Fresh under the route cache: browsers revalidate rather than keep the feed for the service's hour.
+    expect((await get('/rss.xml')).cacheControl).toBe('no-cache');
+    await admin(sim.url, 'PATCH', `articles/12/${a}`, { title: 'Edited during the outage' });
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
+    const warn = console.warn;
+    console.warn = () => undefined;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      expect((await invalidate(['publisher:site-12/rss'])).status).toBe(200);
+      const stale = await get('/rss.xml');
+      expect(stale.status).toBe(200);
+      expect(stale.cache).toBe('MISS');
+      expect(stale.text).not.toContain('Edited during the outage');
+      expect(stale.cacheControl).toBe('public, max-age=60');
+      expect((await get('/rss.xml')).cache).toBe('HIT');
+
+      // The service is back: a minute later the kept copy has left the route cache, and the feed is the new one.
+      await admin(sim.url, 'DELETE', 'faults');
+      vi.setSystemTime(Date.now() + 61_000);
+      const fresh = await get('/rss.xml');
+      expect(fresh.cache).toBe('MISS');
+      expect(fresh.text).toContain('Edited during the outage');
+    } finally {
+      vi.useRealTimers();
+      console.warn = warn;
+      await admin(sim.url, 'DELETE', 'faults');
+    }
   });
 
   it('an invalidation during an outage: the kept copy is served but cached for a minute at most; then the page answers as the service does', async () => {
