@@ -55,7 +55,7 @@ export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
  * route for articles. Its service origins are the API's and those the live loader and the feed routes saw in
  * this process.
  */
-function onDemandContextOf(config: RouteConfig): ArticleLinkContext | undefined {
+export function onDemandContextOf(config: RouteConfig): ArticleLinkContext | undefined {
   if (config.builtPages !== undefined || config.noArticleRoute) return undefined;
   // A link goes to the blog where one of its routes takes the article's path (unknown under `astro dev`: any).
   const routes = config.pageRoutes?.map((source) => new RegExp(source));

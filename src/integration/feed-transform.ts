@@ -22,7 +22,7 @@ import {
   type ArticleLinkContext,
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
-import { articleTargetOf } from './article-links-response.js';
+import { articleTargetOf, onDemandContextOf } from './article-links-response.js';
 import { noteServiceOrigins } from '../loader/service-origins.js';
 import { articleLinkContextOf, blogPageServedOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
@@ -122,12 +122,16 @@ function knownFor(
 ): { origins: string[]; known: KnownArticles | undefined; ctx: ArticleLinkContext } {
   const known = knownArticlesOf(config, origins);
   const all = known ? [...known.origins] : origins;
-  const ctx = articleLinkContextOf(config, origins) ?? {
-    blogSite: config.blogSite,
-    articlePattern: config.articlePattern,
-    trailingSlash: config.trailingSlash,
-    serviceOrigins: all,
-  };
+  // On demand without an articles loader, the pages' own context: the live loader's last list says which
+  // articles the blog serves, so the feed's links go where the pages' links go.
+  const onDemand = known === undefined ? onDemandContextOf(config) : undefined;
+  const ctx = articleLinkContextOf(config, origins) ??
+    (onDemand && { ...onDemand, serviceOrigins: [...new Set([...onDemand.serviceOrigins, ...all])] }) ?? {
+      blogSite: config.blogSite,
+      articlePattern: config.articlePattern,
+      trailingSlash: config.trailingSlash,
+      serviceOrigins: all,
+    };
   return { origins: all, known, ctx };
 }
 

@@ -240,6 +240,13 @@ describe('route caching: on-demand article pages, invalidated by tag (@astrojs/n
     expect(page.cache).toBe('MISS');
     expect(blogLinks(page.text)).not.toContain(to);
     expect(page.text).toContain(`href="https://pro-blog.example.com/blog/${to}/"`);
+
+    // The feed (its tag is in every invalidation of the watcher) agrees with the pages: the item that links to the
+    // article links the service's URL, not the blog's 404.
+    expect((await invalidate(['publisher:site-12/rss'])).status).toBe(200);
+    const feed = (await get('/rss.xml')).text;
+    expect(feed).toContain(`https://pro-blog.example.com/blog/${to}/`);
+    expect(feed).not.toContain(`https://blog.example.com/blog/${to}/`);
   });
 
   it('readers of an uncached page share one detail call', async () => {
