@@ -20,7 +20,7 @@ export interface LoaderClients {
  * where the client's own advice names createClient().
  */
 export const LOADER_HINTS = {
-  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.',
+  401: 'The API key is not valid (unknown or revoked): create one in the dashboard at /account/api-keys (it starts with btb_) and set it as PUBLISHER_API_KEY or the `apiKey` option.',
 } as const;
 
 /** Detail calls in flight at once (the detail client's concurrency, and the width of sync-apply's gate). */

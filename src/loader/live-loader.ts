@@ -84,7 +84,14 @@ function staleCopy(answer: LiveEntryAnswer): Exclude<LiveEntryAnswer, null> | un
 export function liveArticlesLoader(
   options: LiveArticlesLoaderOptions = {},
 ): LiveLoader<LiveArticleData, LiveArticleEntryFilter, LiveArticlesFilter, PublisherError> {
-  const opts = parseOptions(liveLoaderConstructionSchema, 'liveArticlesLoader', withEnvDefaults({ ...options }));
+  // The key from the environment is read (and checked) at the first request, not here: a malformed one is that
+  // request's error (the page's 503 and one log line), not a throw in live.config.ts that answers every page 500.
+  const { PUBLISHER_API_KEY: _keyAtImport, ...importEnv } = process.env;
+  const opts = parseOptions(
+    liveLoaderConstructionSchema,
+    'liveArticlesLoader',
+    withEnvDefaults({ ...options }, importEnv),
+  );
   // The key, and the service address and the site when missing at import, are read at the first request
   // (astro:env's getSecret, then process.env): edge adapters have no environment at import, and a missing one is
   // then the call's error.

@@ -604,8 +604,9 @@ describe('liveArticlesLoader: PUBLISHER_BASE_URL missing when live.config.ts is 
 describe('a refused key (401)', () => {
   it("the loaders' advice names their `apiKey` option and PUBLISHER_API_KEY, which they read (not createClient)", async () => {
     const refused = { ...conn(), apiKey: 'btb_unknown_token_1' };
+    // Not the client's advice about the Authorization header: a loader's user never writes that header.
     const hint =
-      'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it as `apiKey` or PUBLISHER_API_KEY.';
+      'The API key is not valid (unknown or revoked): create one in the dashboard at /account/api-keys (it starts with btb_) and set it as PUBLISHER_API_KEY or the `apiKey` option.';
     const articles = articlesLoader(refused);
     const keywords = keywordsLoader(refused);
     const live = await liveArticlesLoader(refused).loadCollection({ collection: 'live', filter: {} });
@@ -618,7 +619,7 @@ describe('a refused key (401)', () => {
       expect(error).toBeInstanceOf(UnauthorizedError);
       expect((error as UnauthorizedError).hint).toBe(hint);
       expect((error as UnauthorizedError).message).toMatch(
-        /: 401 Unauthorized: .*pass it as `apiKey` or PUBLISHER_API_KEY\.$/,
+        /: 401 Unauthorized: .*set it as PUBLISHER_API_KEY or the `apiKey` option\.$/,
       );
     }
   });

@@ -61,6 +61,14 @@ describe('articlesLoader options', () => {
       expect(answer && 'error' in answer ? answer.error?.message : answer).toBe(
         '`siteId` is required. Set it in liveArticlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
       );
+      // So is a malformed key from the environment: that call's error, never echoed.
+      process.env.PUBLISHER_API_KEY = 'sk_live_leakcheck_secret';
+      const malformed = await liveArticlesLoader({ siteId: 12, baseUrl: ok.baseUrl }).loadEntry({
+        filter: { id: 'any-slug' },
+      });
+      const error = malformed && 'error' in malformed ? malformed.error : undefined;
+      expect(error?.message).toContain('`apiKey` must start with btb_ (the value is not shown)');
+      expect(error?.message).not.toContain('leakcheck');
       expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://cms.example.com' }))).toBe(
         '`baseUrl` uses plain http to cms.example.com, which is not this machine: the API key would travel in cleartext. Use https, or set articlesLoader({ allowInsecureHttp: true }) on a trusted private network',
       );
