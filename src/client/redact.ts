@@ -3,16 +3,21 @@
  * even when the service (or a proxy in front of it) echoes it back in an error body.
  */
 
-/** Token-shaped strings: the service's tokens all start with `btb_`. */
-const TOKEN_PATTERN = /btb_[A-Za-z0-9_\-.~+/=]+/g;
+/**
+ * Token-shaped strings: the service's tokens all start with `btb_`. `%` and `\` too, so that a token echoed
+ * percent-encoded (`+` as `%2B`, in a URL or a form) or JSON-escaped (`/` as `\/`) is hidden whole.
+ */
+const TOKEN_PATTERN = /btb_[A-Za-z0-9_\-.~+/=%\\]+/g;
 
 export const REDACTED = 'btb_[redacted]';
 
 /** Replaces the exact key (when known) and any token-shaped string. */
 export function redactText(text: string, apiKey?: string): string {
   let out = text;
-  // The exact key first: it may contain characters outside the generic pattern.
-  if (apiKey && apiKey.length > 0) out = out.split(apiKey).join(REDACTED);
+  // The exact key first, as sent and as an echo may encode it: it may contain characters outside the pattern.
+  if (apiKey && apiKey.length > 0)
+    for (const form of new Set([apiKey, encodeURIComponent(apiKey), JSON.stringify(apiKey).slice(1, -1)]))
+      out = out.split(form).join(REDACTED);
   return out.replace(TOKEN_PATTERN, REDACTED);
 }
 

@@ -11,6 +11,22 @@ describe('redactText', () => {
     );
     expect(redactText('no secret here')).toBe('no secret here');
   });
+
+  it('hides a key echoed percent-encoded or JSON-escaped whole, known or not (found by a new user: a tail leaked)', () => {
+    const key = 'btb_abc.def+ghi/jk==';
+    const echoes = [
+      `db fail for ${encodeURIComponent(key)}`,
+      `db fail for ${encodeURIComponent(key).toLowerCase()}`,
+      `{"error":"db fail for ${JSON.stringify(key).slice(1, -1).replace('/', '\\/')}"}`,
+    ];
+    for (const echo of echoes) {
+      for (const out of [redactText(echo, key), redactText(echo)]) {
+        expect(out, echo).toContain('btb_[redacted]');
+        expect(out, echo).not.toMatch(/ghi|jk/);
+      }
+    }
+    expect(redactText(`?key=${encodeURIComponent(key)}&next=1`, key)).toBe('?key=btb_[redacted]&next=1');
+  });
 });
 
 describe('PublisherError', () => {
