@@ -15,7 +15,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message, spec.name);
+    throw new UsageError(parseArgsMessage(error as Error & { code?: string }, Object.keys(all)), spec.name);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { values, positionals: parsed.positionals };
@@ -26,6 +26,17 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
     throw new UsageError(`\`${spec.name}\` takes ${expected} (got ${got}).`, spec.name);
   }
   return { values, positionals: parsed.positionals };
+}
+
+/**
+ * util.parseArgs's refusal in our words: its unknown-option message ends in a broken quote (`as in '-- "--x"`)
+ * and does not say which options the command has.
+ */
+function parseArgsMessage(error: Error & { code?: string }, known: string[]): string {
+  const unknown = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || unknown === undefined) return error.message;
+  const options = known.map((name) => `--${name}`).join(', ');
+  return `Unknown option '${unknown}' (this command takes ${options}). An argument that starts with '-' goes after '--', as in: -- "${unknown}".`;
 }
 
 /** A positive integer argument such as a site id or `--limit`. */

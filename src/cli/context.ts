@@ -10,6 +10,7 @@ import type { ParsedArgs } from './command.js';
 import { json } from './format.js';
 import { escapeControls, jsonSafe } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
+import { withoutPrefix } from '../options/prefix.js';
 
 export interface OutStream {
   write(text: string): unknown;
@@ -71,6 +72,11 @@ export class CommandContext {
     this.io.stderr.write(escapeControls(this.redact(text.endsWith('\n') ? text : `${text}\n`)));
   }
 
+  /** A client's log line (it names the package): in the command's name, as the command's own lines are. */
+  private clientLog(message: string): void {
+    this.log(`content-publisher: ${withoutPrefix(message)}`);
+  }
+
   baseUrl(): string {
     const value = stringOption(this.args, 'base-url') ?? this.io.env.PUBLISHER_BASE_URL;
     if (!value || value.trim() === '') {
@@ -95,7 +101,10 @@ export class CommandContext {
       }
       const key = text.trim();
       if (key === '')
-        throw new UsageError(`--api-key-file ${file} is empty. Put the token (btb_...) in it.`, this.command);
+        throw new UsageError(
+          `--api-key-file ${file} is empty. Put the token (it starts with btb_) in it.`,
+          this.command,
+        );
       this.apiKey = key;
     }
     this.keyLoaded = true;
@@ -118,8 +127,8 @@ export class CommandContext {
       signal: this.requests.signal,
       // Warnings (retries, a fallback) always show; request-level debug lines only with --verbose.
       logger: {
-        warn: (message: string) => this.log(message),
-        ...(this.verbose && { debug: (message: string) => this.log(message) }),
+        warn: (message: string) => this.clientLog(message),
+        ...(this.verbose && { debug: (message: string) => this.clientLog(message) }),
       },
     });
     return this.clientInstance;
@@ -135,9 +144,9 @@ export class CommandContext {
       userAgent: 'content-publisher-watch',
       logger: {
         warn: (message: string) => {
-          if (this.verbose || (options.showRetries?.() ?? true)) this.log(message);
+          if (this.verbose || (options.showRetries?.() ?? true)) this.clientLog(message);
         },
-        ...(this.verbose && { debug: (message: string) => this.log(message) }),
+        ...(this.verbose && { debug: (message: string) => this.clientLog(message) }),
       },
     });
   }

@@ -15,7 +15,9 @@ export function commandHelp(spec: CommandSpec): string {
   const lines = [`Usage: content-publisher ${spec.name}${spec.usage ? ` ${spec.usage}` : ''}`, '', spec.summary];
   if (spec.details) lines.push('', spec.details);
   if (Object.keys(spec.options).length > 0) lines.push('', 'Options:', ...optionLines(spec.options));
-  lines.push('', 'Global options:', ...optionLines(GLOBAL_OPTIONS));
+  // A command that parses its own arguments (the simulator) takes none of the global options but --help.
+  const globals = spec.runRaw ? { help: GLOBAL_OPTIONS.help! } : GLOBAL_OPTIONS;
+  lines.push('', 'Global options:', ...optionLines(globals));
   lines.push(
     '',
     spec.examples.length > 1 ? 'Examples:' : 'Example:',

@@ -28,7 +28,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT.usage;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(globalHelp(COMMANDS));
+    // `help <command>` is that command's help, as `<command> --help` is.
+    const named = name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+    io.stdout.write(named ? commandHelp(named) : globalHelp(COMMANDS));
     return EXIT.ok;
   }
   if (name === '--version' || name === '-V') {

@@ -33,9 +33,12 @@ const CLI_HINTS = {
   baseUrl: 'Pass the service address without /api/v1, like --base-url https://publisher.example.com.',
   apiKey:
     'Copy the token created in the dashboard at /account/api-keys into PUBLISHER_API_KEY or the file of --api-key-file.',
+  publicFeed404: 'Check the site id (--site): the service has no public feed for it (an unknown or inactive site).',
 } as const;
 
 const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
+/** The public feeds (`watch` reads them without a key): a 404 there is about the site, not about a token. */
+const PUBLIC_FEED_PATH = /^\/api\/sites\/\d+\/(?:rss|sitemap)\.xml$/;
 
 /**
  * generate is not idempotent: without its answer, or with a 5xx, the article may still have been published.
@@ -43,8 +46,10 @@ const GENERATE_PATH = /^\/api\/v1\/sites\/(\d+)\/generate\/$/;
  * command-line wording.
  */
 function generateInDoubt(e: ErrorShape): string | undefined {
+  // A malformed answer (even a 200) means the service received the call: as much in doubt as a 5xx.
+  if (!e.hint?.includes(GENERATE_IN_DOUBT) && e.code !== 'bad_response') return undefined;
   const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
-  if (site === undefined || !e.hint?.includes(GENERATE_IN_DOUBT)) return undefined;
+  if (site === undefined) return undefined;
   return `${GENERATE_IN_DOUBT}: check \`content-publisher articles ${site}\` before running generate again.`;
 }
 
@@ -60,6 +65,8 @@ function withoutHint(e: ErrorShape): string {
 export function inCliTerms(line: string): string {
   return line
     .replaceAll('`baseUrl`', '--base-url (or PUBLISHER_BASE_URL)')
+    .replaceAll('the API key goes in `apiKey`', 'the API key goes in PUBLISHER_API_KEY or --api-key-file')
+    .replaceAll('as listed by client.articles(siteId)', 'as listed by `content-publisher articles <site>`')
     .replace(/the (\d+)-byte cap of `max(?:Response|Feed)Bytes`/, "the command line's $1-byte cap")
     .replace(/; if this answer really is that big, raise `max(?:Response|Feed)Bytes` \(now \d+\)/, '');
 }
@@ -76,26 +83,32 @@ function lineOf(error: unknown): string {
   if (e.name === 'XmlSafetyError') return withoutPrefix(e.message);
   if (e.name === 'MissingApiKeyError')
     return 'no API key: set PUBLISHER_API_KEY or pass --api-key-file FILE (a token from /account/api-keys, starting with btb_).';
-  // Before the status: a malformed 200 response carries status 200.
-  if (e.code === 'bad_response') return `unexpected response from the service: ${e.message}`;
-  const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
   const inDoubt = generateInDoubt(e);
+  // Before the status: a malformed 200 response carries status 200.
+  if (e.code === 'bad_response')
+    return `unexpected response from the service: ${e.message}${inDoubt === undefined ? '' : ` ${inDoubt}`}`;
+  const where = e.method && e.path ? `${e.method} ${e.path}` : undefined;
   if (typeof e.status === 'number') {
     // The hint of a 429 already says how long to wait (Retry-After).
     const detail = [where, e.apiMessage].filter(Boolean).join(': ');
     const hint =
       e.status === 401
         ? CLI_HINTS[401]
-        : inDoubt
-          ? `${e.hint!.slice(0, e.hint!.indexOf(GENERATE_IN_DOUBT))}${inDoubt}` // what failed, then what to check
-          : (e.hint ?? '');
+        : e.status === 404 && PUBLIC_FEED_PATH.test(e.path ?? '')
+          ? CLI_HINTS.publicFeed404
+          : inDoubt
+            ? `${e.hint!.slice(0, e.hint!.indexOf(GENERATE_IN_DOUBT))}${inDoubt}` // what failed, then what to check
+            : (e.hint ?? '');
     return `${e.status}: ${hint}${detail ? ` [${detail}]` : ''}`;
   }
   if (e.code === 'network' || e.code === 'timeout') {
     const kind = e.code === 'timeout' ? 'timeout' : 'network error';
-    if (inDoubt) return `${kind}: ${withoutHint(e)} ${inDoubt}`;
+    // The client's message may name the kind already ("[GET] /api/v1/me/: network error: ..."): said once.
+    const body = withoutHint(e);
+    const what = body.includes(kind) ? body : `${kind}: ${body}`;
+    if (inDoubt) return `${what} ${inDoubt}`;
     const hint = e.code === 'timeout' ? CLI_HINTS.timeout : (e.hint ?? '').replace('(baseUrl)', CLI_HINTS.reachable);
-    return `${kind}: ${withoutHint(e)} ${hint}`.trimEnd();
+    return `${what} ${hint}`.trimEnd();
   }
   if (e.code === 'invalid_option' && e.option === 'baseUrl') {
     const problem = withoutHint(e).replace(/^`baseUrl`/, '--base-url (or PUBLISHER_BASE_URL)');

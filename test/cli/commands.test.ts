@@ -87,6 +87,19 @@ describe('success: tables, --json and exit code 0', () => {
     expect(JSON.parse(detailJson.stdout)).toMatchObject({ slug, content: expect.stringContaining('<h2') });
   });
 
+  it('the articles table never cuts a slug: it is what `article` takes', async () => {
+    const [table, json] = await Promise.all([cli(['articles', '12']), cli(['articles', '12', '--json'])]);
+    const slugs = (JSON.parse(json.stdout) as Array<{ slug: string }>).map((a) => a.slug);
+    const long = slugs.filter((slug) => slug.length > 40);
+    expect(long.length, 'the simulator has slugs longer than 40 characters').toBeGreaterThan(0);
+    const column = table.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((row) => row.split(/\s+/)[0]);
+    expect(column).toEqual(slugs);
+  });
+
   it('generate shows the quota, the output log and the post count; refuses without --yes outside a terminal', async () => {
     sim.resetStats();
     const refused = await cli(['generate', '12', '--topic', 'Static sites']);
@@ -361,14 +374,16 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
         status: 402,
         json: { error: 'Monthly quota and credits exhausted.' },
       },
-      line: /^content-publisher: 402: The monthly article quota and the credits are used up: buy credits or wait for the first day of the month\. \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
+      // The progress line ends "failed", not "done", before the error.
+      line: /^Generating on site 12: failed after \d+ s\ncontent-publisher: 402: The monthly article quota and the credits are used up: buy credits or wait for the first day of the month\. \[POST \/api\/v1\/sites\/12\/generate\/: Monthly quota/m,
     },
     {
       name: 'generate: connection lost after the request (the article may exist)',
       code: 11,
       args: ['generate', '12', '--topic', 'x', '--yes'],
       fault: { route: 'POST /api/v1/sites/:id/generate/', drop: 'mid-body', times: 1 },
-      line: /^content-publisher: network error: \[POST\] \/api\/v1\/sites\/12\/generate\/: network error: .*\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\.$/m,
+      // "network error" once (the client's message says it already).
+      line: /^content-publisher: \[POST\] \/api\/v1\/sites\/12\/generate\/: network error: .*\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\.$/m,
     },
     {
       // The service published the article, then failed: a blind retry would publish a second one.
@@ -383,7 +398,22 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 11,
       args: ['generate', '12', '--topic', 'x', '--yes'],
       fault: { route: 'POST /api/v1/sites/:id/generate/', drop: 'before-headers', times: 1 },
-      line: /^content-publisher: network error: .* check `content-publisher articles 12` before running generate again\.$/m,
+      line: /^content-publisher: \[POST\] [^\n]*network error: .* check `content-publisher articles 12` before running generate again\.$/m,
+    },
+    {
+      // A malformed 200: the service received the call and may have published the article, as after a 5xx.
+      name: 'generate: a truncated 200 (the article may exist)',
+      code: 12,
+      args: ['generate', '12', '--topic', 'x', '--yes'],
+      fault: { route: 'POST /api/v1/sites/:id/generate/', body: 'truncated', times: 1 },
+      line: /^content-publisher: unexpected response from the service: .*\. The service may already have generated and published the article \(and used one quota unit or credit\): check `content-publisher articles 12` before running generate again\.$/m,
+    },
+    {
+      // watch reads the public feeds with no key: a 404 there is about the site.
+      name: 'watch: an unknown site',
+      code: 7,
+      args: ['watch', '--site', '999', '--once', '--run', 'true', '--state', join(tmpdir(), 'cli-unknown-site.json')],
+      line: /^content-publisher: 404: Check the site id \(--site\): the service has no public feed for it \(an unknown or inactive site\)\. \[GET \/api\/sites\/999\/rss\.xml/m,
     },
     {
       name: '404 another site',
@@ -421,7 +451,8 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       name: 'network',
       code: 11,
       args: ['me', '--base-url', 'http://127.0.0.1:9'],
-      line: /^content-publisher: network error: .*127\.0\.0\.1:9 is reachable \(--base-url or PUBLISHER_BASE_URL\), then retry\.$/m,
+      // The retry notices in the command's name, then "network error" said once.
+      line: /^content-publisher: GET \/api\/v1\/me\/ -> network; retry 1 of 2 in \d+ ms\n[\s\S]*^content-publisher: \[GET\] \/api\/v1\/me\/: network error: [^\n]*127\.0\.0\.1:9 is reachable \(--base-url or PUBLISHER_BASE_URL\), then retry\.$/m,
     },
     {
       name: 'plain http to another machine',
@@ -460,7 +491,8 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       name: 'unknown option',
       code: 2,
       args: ['sites', '--colour'],
-      line: /^content-publisher: Unknown option '--colour'[\s\S]*content-publisher sites --help/,
+      // Not util.parseArgs's own wording, whose example ends in a broken quote: the command's options, a whole example.
+      line: /^content-publisher: Unknown option '--colour' \(this command takes --base-url, [^)]*--json[^)]*\)\. An argument that starts with '-' goes after '--', as in: -- "--colour"\.\n[\s\S]*content-publisher sites --help/,
     },
     {
       name: 'bad site id',
@@ -601,6 +633,15 @@ describe('--help', () => {
       expect(usage, flag).toContain(`[${flag} `);
     }
     expect(simulator).toContain('sharedSlugs=true|false');
+    // ... and no global option it refuses (it takes none of them but --help).
+    for (const flag of ['--base-url', '--api-key-file', '--json', '--verbose']) {
+      expect(simulator, flag).not.toContain(flag);
+      expect(parseSimulatorArgs([flag]), flag).toHaveProperty('error');
+    }
+    // `help <command>` is `<command> --help`.
+    const helpMe = await runCli(['help', 'articles']);
+    expect(helpMe.code).toBe(0);
+    expect(helpMe.stdout).toBe(results[names.indexOf('articles')]!.stdout);
     const bare = await runCli([]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^Usage: content-publisher <command>/);

@@ -68,7 +68,8 @@ export const articlesCommand: CommandSpec = {
     if (moreArticles(page, query, offset)) context.log(morePages(page, site, query, offset ?? 0));
     return printResult(context, page.results, (rows) =>
       table(rows, [
-        { header: 'SLUG', value: (a) => a.slug, max: 40 },
+        // Never cut: the slug is what `article <site> <slug>` takes (a cut one answers 404).
+        { header: 'SLUG', value: (a) => a.slug, max: Number.POSITIVE_INFINITY },
         { header: 'TITLE', value: (a) => a.title, max: 50 },
         { header: 'LANG', value: (a) => a.language },
         { header: 'PUBLISHED', value: (a) => a.published_at },

@@ -32,7 +32,7 @@ export const auditCommand: CommandSpec = {
   summary: 'audit a local HTML or Markdown draft for a keyword (nothing is published)',
   usage: '(--file F | < F) --keyword K --language L [--title T] [--excerpt E] [--format auto|html|markdown]',
   details:
-    'Markdown (.md, .markdown, or text that does not start with "<") is converted to simple HTML first\n' +
+    'Markdown (.md, .markdown, .mdx, or text that does not start with "<") is converted to simple HTML first\n' +
     '(headings, paragraphs, lists, emphasis, code, links); raw HTML inside Markdown is escaped. The title\n' +
     'defaults to the first heading of the draft.',
   options: {

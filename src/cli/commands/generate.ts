@@ -90,7 +90,10 @@ export const generateCommand: CommandSpec = {
         ...(keywords !== undefined && { keywords }),
       });
     } catch (error) {
-      if (error !== interrupted) throw error;
+      if (error !== interrupted) {
+        stop('failed'); // the error follows on its own line
+        throw error;
+      }
       stop('interrupted');
       context.log(
         `Interrupted: the service may still generate and publish the article (and use one quota unit or credit): ` +

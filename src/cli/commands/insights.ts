@@ -29,7 +29,7 @@ const KEYWORD_COLUMNS: Column<KeywordRow>[] = [
   { header: 'PREVIOUS', value: (r) => num(r.previous_position) },
   { header: 'MOVE', value: movement },
   { header: 'VOLUME', value: (r) => num(r.volume) },
-  { header: 'URL', value: (r) => str(r.url), max: 60 },
+  { header: 'URL', value: (r) => str(r.url), max: Number.POSITIVE_INFINITY }, // a cut URL leads nowhere
 ];
 
 /** Digest movements say `from`/`to`/`change`; keyword records say `previous_position`/`position`. */
@@ -44,7 +44,7 @@ const MOVEMENT_COLUMNS: Column<KeywordRow>[] = [
       return c === undefined ? movement(r) : c > 0 ? `+${c}` : c === 0 ? '=' : String(c);
     },
   },
-  { header: 'URL', value: (r) => str(r.url), max: 60 },
+  { header: 'URL', value: (r) => str(r.url), max: Number.POSITIVE_INFINITY }, // a cut URL leads nowhere
 ];
 
 /** The known columns when the records carry those fields; else every field the records have (not rows of dashes). */

@@ -33,9 +33,13 @@ export const simulatorCommand: CommandSpec = {
     profile: {
       type: 'string',
       placeholder: 'NAME',
-      description: `a named set of variants: ${PROFILE_NAMES.join(', ')} (below)`,
+      description: `a named set of variants: ${PROFILE_NAMES.join(', ')} (see the variants above)`,
     },
-    variant: { type: 'string', placeholder: 'key=value', description: 'one variant (repeatable; below)' },
+    variant: {
+      type: 'string',
+      placeholder: 'key=value',
+      description: 'one variant (repeatable; see the variants above)',
+    },
   },
   positionals: [],
   examples: [
