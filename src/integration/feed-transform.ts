@@ -24,6 +24,7 @@ import {
 import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf, onDemandContextOf } from './article-links-response.js';
 import { noteServiceOrigins } from '../loader/service-origins.js';
+import { liveArticlesSeen } from '../loader/live-articles-seen.js';
 import { articleLinkContextOf, blogPageServedOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
 import { memoLinkTarget } from './link-tags.js';
@@ -122,9 +123,11 @@ function knownFor(
 ): { origins: string[]; known: KnownArticles | undefined; ctx: ArticleLinkContext } {
   const known = knownArticlesOf(config, origins);
   const all = known ? [...known.origins] : origins;
-  // On demand without an articles loader, the pages' own context: the live loader's last list says which
-  // articles the blog serves, so the feed's links go where the pages' links go.
-  const onDemand = known === undefined ? onDemandContextOf(config) : undefined;
+  // On demand without an articles loader, once liveArticlesLoader has listed in this process, the pages' own
+  // context: its last list says which articles the blog serves, so the feed's links go where the pages' links go.
+  // (Not in a static build: there the end of the build settles the feeds by the pages it wrote.)
+  const onDemand =
+    known === undefined && liveArticlesSeen(config.siteId) !== undefined ? onDemandContextOf(config) : undefined;
   const ctx = articleLinkContextOf(config, origins) ??
     (onDemand && { ...onDemand, serviceOrigins: [...new Set([...onDemand.serviceOrigins, ...all])] }) ?? {
       blogSite: config.blogSite,

@@ -33,7 +33,8 @@ describe('content-publisher simulator (built CLI)', () => {
         child.once('exit', () => fail(new Error(`simulator exited early: ${stderr}`)));
       });
       const info = JSON.parse(stdout.trim());
-      expect(Object.keys(info)).toEqual(['url', 'tokens', 'sites']);
+      expect(Object.keys(info)).toEqual(['url', 'tokens', 'sites', 'cmsUnreachable']);
+      expect(info.cmsUnreachable).toEqual([13]);
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(info.tokens).toEqual({
         free: 'btb_sim_free_1',
