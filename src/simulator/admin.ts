@@ -196,9 +196,14 @@ function setVariants(req: SimRequest, ctx: HandlerContext): SimResponse {
   const body = parseBody(req, variantsBodySchema);
   if (isResponse(body)) return body;
   if (!startVariants.has(ctx.options)) startVariants.set(ctx.options, ctx.options.variants);
+  // Only the keys the request names: the partial schema fills every other one with its default, which would
+  // replace the profile's.
+  const raw = (req.body.trim() === '' ? {} : JSON.parse(req.body)) as { variants?: object };
+  const named = Object.keys(raw.variants ?? {});
+  const given = Object.fromEntries(Object.entries(body.variants ?? {}).filter(([key]) => named.includes(key)));
   ctx.options.variants = serviceVariantsSchema.parse({
     ...(body.profile ? PROFILES[body.profile] : {}),
-    ...body.variants,
+    ...given,
   });
   return jsonResponse(200, { variants: ctx.options.variants });
 }

@@ -211,6 +211,14 @@ describe('selecting variants', () => {
       listMax: 20,
       rssContent: 'teaser',
     });
+    // A profile with keys on top: the keys named replace the profile's, the others stay the profile's (found by a
+    // new user: the schema's defaults of the unnamed keys replaced the profile's).
+    await setVariants({ profile: 'paged', variants: { listDefault: 5 } });
+    expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({
+      listDefault: 5,
+      listMax: 100,
+      paging: 'next-count',
+    });
     expect((await setVariants({ variants: { paging: 'sideways' } })).status).toBe(400);
     await admin(sim(), 'POST', 'reset');
     expect((await admin(sim(), 'GET', 'variants')).json().variants).toMatchObject({
