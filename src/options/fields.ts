@@ -36,7 +36,7 @@ export function baseUrlProblem(value: string): string | undefined {
     return `must not contain credentials (got "${url.protocol}//***@${url.host}"); the public feeds need none and the API key goes in \`apiKey\``;
   }
   if (url.search || url.hash)
-    return `must not contain a query string or fragment (got "${url.origin}${url.pathname}?...")`;
+    return `must not contain a query string or fragment (got "${url.origin}${url.pathname}${url.search ? '?' : '#'}...")`;
   // The address copied from the API docs ends in /api/v1; kept, every call would go to /api/v1/api/v1/...
   // and fail as a 404 that blames the site id or the slug.
   const apiPath = /^(.*?)\/api\/v1(?:\/|$)/.exec(url.pathname);

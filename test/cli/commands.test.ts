@@ -313,6 +313,17 @@ describe('shapes API.md leaves open: what came is shown, nothing invented', () =
     expect(extra.code).toBe(0);
     expect(extra.stdout).toMatch(/^week: +\d{4}-W\d{2}$/m);
     expect(extra.stdout).toMatch(/^Other fields:\n\{\n[\s\S]* {2}"mood": "calm"\n\}$/m);
+
+    // Known fields in a shape the rendering does not know: as sent, not "(none)".
+    await admin(sim.url, 'POST', 'faults', {
+      route: digestRoute,
+      json: { week: '2026-W48', alerts: 'none', position_movements: { a: 1 } },
+      times: 1,
+    });
+    const shapes = await cli(['digest', '12']);
+    expect(shapes.code).toBe(0);
+    expect(shapes.stdout).toContain('Alerts (as sent):\n"none"');
+    expect(shapes.stdout).toMatch(/^Position movements \(as sent\):\n\{\n {2}"a": 1\n\}$/m);
   });
 });
 

@@ -124,11 +124,16 @@ export const digestCommand: CommandSpec = {
               ),
             )
           : '',
-        `Position movements:\n${table(movements, MOVEMENT_COLUMNS)}`,
-        list(
-          'Alerts',
-          alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a)),
-        ),
+        // A shape this rendering does not know (not a list) is shown as sent, not as "(none)".
+        digest.position_movements === undefined || Array.isArray(digest.position_movements)
+          ? `Position movements:\n${table(movements, MOVEMENT_COLUMNS)}`
+          : `Position movements (as sent):\n${json(digest.position_movements)}`,
+        digest.alerts === undefined || Array.isArray(digest.alerts)
+          ? list(
+              'Alerts',
+              alerts.map((a) => str(a) ?? str((a as Record<string, unknown>)?.message) ?? JSON.stringify(a)),
+            )
+          : `Alerts (as sent):\n${json(digest.alerts)}`,
         // Fields this rendering does not know, as sent.
         others.length > 0
           ? `Other fields:\n${json(Object.fromEntries(others.map((name) => [name, digest[name]])))}`
