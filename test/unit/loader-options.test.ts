@@ -133,7 +133,7 @@ describe('articlesLoader options', () => {
       '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL',
     );
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain(
-      '`baseUrl` must not contain a query string or fragment',
+      '`baseUrl` must not contain a query string or fragment (got "https://x.example/#...")',
     );
   });
 
