@@ -4,10 +4,11 @@
  */
 
 /**
- * Token-shaped strings: the service's tokens all start with `btb_`. `%` and `\` too, so that a token echoed
- * percent-encoded (`+` as `%2B`, in a URL or a form) or JSON-escaped (`/` as `\/`) is hidden whole.
+ * Token-shaped strings: the service's tokens all start with `btb_`. `%` and the pair `\/` too, so that a token
+ * echoed percent-encoded (`+` as `%2B`, in a URL or a form) or JSON-escaped (`/` as `\/`) is hidden whole. Not a
+ * lone `\`: in JSON text (the CLI redacts its --json output) it escapes the quote that ends the value.
  */
-const TOKEN_PATTERN = /btb_[A-Za-z0-9_\-.~+/=%\\]+/g;
+const TOKEN_PATTERN = /btb_(?:[A-Za-z0-9_\-.~+/=%]|\\\/)+/g;
 
 export const REDACTED = 'btb_[redacted]';
 

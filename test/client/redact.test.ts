@@ -26,6 +26,9 @@ describe('redactText', () => {
       }
     }
     expect(redactText(`?key=${encodeURIComponent(key)}&next=1`, key)).toBe('?key=btb_[redacted]&next=1');
+    // JSON text stays JSON: the backslash of an escaped quote after a token is not taken with it.
+    const json = JSON.stringify({ title: 'Set "btb_your_key" in .env', path: 'btb_a/b' });
+    expect(JSON.parse(redactText(json))).toEqual({ title: 'Set "btb_[redacted]" in .env', path: 'btb_[redacted]' });
   });
 });
 
