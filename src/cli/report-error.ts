@@ -46,8 +46,9 @@ const PUBLIC_FEED_PATH = /^\/api\/sites\/\d+\/(?:rss|sitemap)\.xml$/;
  * command-line wording.
  */
 function generateInDoubt(e: ErrorShape): string | undefined {
-  // A malformed answer (even a 200) means the service received the call: as much in doubt as a 5xx.
-  if (!e.hint?.includes(GENERATE_IN_DOUBT) && e.code !== 'bad_response') return undefined;
+  // A malformed 2xx answer means the service took the call: as much in doubt as a 5xx (not a redirect or a 4xx).
+  const malformed2xx = e.code === 'bad_response' && typeof e.status === 'number' && e.status >= 200 && e.status < 300;
+  if (!e.hint?.includes(GENERATE_IN_DOUBT) && !malformed2xx) return undefined;
   const site = e.method === 'POST' ? GENERATE_PATH.exec(e.path ?? '')?.[1] : undefined;
   if (site === undefined) return undefined;
   return `${GENERATE_IN_DOUBT}: check \`content-publisher articles ${site}\` before running generate again.`;

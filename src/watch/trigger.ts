@@ -30,20 +30,22 @@ export interface TriggerContext {
   stdoutToStderr: boolean;
 }
 
-/** Deploy hook URLs carry their secret in the path: logs show only the origin. */
 /**
- * The invalidation endpoint's URL for display: its path too (the token travels in a header, and a wrong path is
- * the usual mistake), without a query.
+ * The invalidation endpoint's URL for display. Its path when it ends as the endpoint's does (`.../invalidate`,
+ * the token travels in a header and a wrong path is the usual mistake), else the origin only, as for a hook: a
+ * deploy hook's URL pasted here by mistake carries its secret in the path. Never the query.
  */
 export function describeInvalidateUrl(url: string): string {
   const parsed = URL.parse(url);
-  return parsed ? `${parsed.origin}${parsed.pathname}` : '(invalid URL)';
+  if (!parsed) return '(invalid URL)';
+  return /\/invalidate\/?$/.test(parsed.pathname) ? `${parsed.origin}${parsed.pathname}` : describeHookUrl(url);
 }
 
 function describeUnconfirmedInvalidation(url: string, status: number): string {
   return `answered ${status}, but not as the invalidation endpoint does (no {"invalidated": [...]} naming the tags sent): is ${describeInvalidateUrl(url)} the path of publisher({ invalidate: true }) (by default /_publisher/invalidate)?`;
 }
 
+/** Deploy hook URLs carry their secret in the path: logs show only the origin. */
 export function describeHookUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -76,8 +78,9 @@ export async function runTrigger(setting: TriggerSetting, context: TriggerContex
 }
 
 /**
- * The answer's body is not needed (and may echo the secret): cancelled, not read, so that an endless or huge
- * body neither holds the trigger until its timeout nor fills memory. The status is all that counts.
+ * An answer whose body is not needed (it may echo the secret): cancelled, not read, so that an endless or huge
+ * body neither holds the trigger until its timeout nor fills memory. A hook's status is all that counts (the
+ * invalidation endpoint's answer is read, bounded: confirmsInvalidation).
  */
 async function discardBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined);

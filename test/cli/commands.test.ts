@@ -2,6 +2,7 @@
  * Every command of `content-publisher`, spawned as a user runs it, against the simulator over HTTP:
  * the table output, the --json shape and the exit code for success, then each error class.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,6 +329,9 @@ describe('shapes API.md leaves open: what came is shown, nothing invented', () =
 });
 
 describe('errors: one line with the hint, a distinct exit code per class', () => {
+  // watch's state file of the unknown-site case (never written: the run fails first).
+  const stateDir = mkdtempSync(join(tmpdir(), 'cli-errors-'));
+  afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
   beforeEach(async () => {
     await admin(sim.url, 'DELETE', 'faults');
   });
@@ -423,7 +427,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       // watch reads the public feeds with no key: a 404 there is about the site.
       name: 'watch: an unknown site',
       code: 7,
-      args: ['watch', '--site', '999', '--once', '--run', 'true', '--state', join(tmpdir(), 'cli-unknown-site.json')],
+      args: ['watch', '--site', '999', '--once', '--run', 'true', '--state', join(stateDir, 'unknown-site.json')],
       line: /^content-publisher: 404: Check the site id \(--site\): the service has no public feed for it \(an unknown or inactive site\)\. \[GET \/api\/sites\/999\/rss\.xml/m,
     },
     {

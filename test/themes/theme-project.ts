@@ -51,8 +51,11 @@ function themeDependencies(fixture: string): string[] {
     .map(([name, range]) => `${name}@${range}`);
 }
 
-/** Packs the repository and installs the tarball with every fixture's dependencies, once. */
-export async function prepareWorkspace(fixtures: string[]): Promise<Workspace> {
+/**
+ * Packs the repository and installs the tarball with every fixture's dependencies, and `extra` packages (for a
+ * fixture without a package.json of its own), once.
+ */
+export async function prepareWorkspace(fixtures: string[], extra: string[] = []): Promise<Workspace> {
   if (!existsSync(join(REPO, 'dist/index.js'))) {
     throw new Error('dist/ is missing: run `npm run build` first (`npm test` does it).');
   }
@@ -62,7 +65,7 @@ export async function prepareWorkspace(fixtures: string[]): Promise<Workspace> {
   const deps = join(dir, 'deps');
   mkdirSync(deps);
   writeFileSync(join(deps, 'package.json'), JSON.stringify({ name: 'acp-theme-deps', private: true, type: 'module' }));
-  const wanted = [...new Set(fixtures.flatMap(themeDependencies))];
+  const wanted = [...new Set([...fixtures.flatMap(themeDependencies), ...extra])];
   await sh(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...wanted],

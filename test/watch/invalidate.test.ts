@@ -159,6 +159,18 @@ describe('watch --invalidate', () => {
     expect(missing.stderr).toContain(url);
     expect(missing.stderr).toMatch(/answered 404: is publisher\(\{ invalidate: true \}\) on, and the path right/);
     await rm(dir, { recursive: true, force: true });
+
+    // A deploy hook's URL given by mistake: it answers 200, and its path (the hook's secret) is not shown.
+    status = 200;
+    answer = 'page';
+    dir = await mkdtemp(join(tmpdir(), 'watch-invalidate-'));
+    const hook = url.replace('/_publisher/invalidate', '/build_hooks/s3cr3t-hook-id');
+    const wrong = await watch(['--invalidate', hook, '--trigger-on-first-run']);
+    expect(wrong.code).toBe(13);
+    expect(wrong.stderr).toMatch(/not as the invalidation endpoint does/);
+    expect(wrong.stderr).toContain(`${new URL(url).origin}/…`);
+    expect(wrong.stderr + wrong.stdout).not.toContain('s3cr3t');
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('--trigger-on-first-run: no change is known, so the whole site is invalidated', async () => {
