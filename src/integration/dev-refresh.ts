@@ -163,7 +163,7 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
       const ran = await loadersRunDuring(() => setup.refreshContent({ loaders: names }), names);
       // An edit keeps the set of slugs (the feed routes' cache key in dev): without this, /sitemap.xml and
       // /rss.xml kept serving the copy fetched before the edit until the service's max-age (an hour) ran out.
-      invalidateLocally(setup.feedTags ?? []);
+      void invalidateLocally(setup.feedTags ?? []);
       logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
       return ran;
     })().finally(() => {

@@ -29,7 +29,8 @@ export interface InvalidateDependencies {
    */
   token: string | undefined;
   /** Drops this process's own copies of what the tags name. */
-  invalidateLocally: (tags: string[]) => void;
+  /** Drops this process's copies; may wait for the live loader's new list (see local-invalidation.ts). */
+  invalidateLocally: (tags: string[]) => void | Promise<void>;
   log?: (message: string) => void;
 }
 
@@ -108,7 +109,8 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
     });
   }
   const tags = [...new Set(body.data.tags)];
-  deps.invalidateLocally(tags);
+  // The live loader lists again first: a feed or page rendered right after this answer links by the new list.
+  await deps.invalidateLocally(tags);
   const routeCache = context.cache?.enabled === true;
   if (routeCache) {
     try {

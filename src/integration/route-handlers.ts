@@ -11,6 +11,7 @@ import {
 } from './feed-transform.js';
 import { robotsTxtBody } from './conflicts.js';
 import { knownArticlesKey } from './known-articles.js';
+import { liveArticlesSeen } from '../loader/live-articles-seen.js';
 import { blogUrl, type RouteConfig } from './route-config.js';
 import { tagRouteCache } from './route-cache-tags.js';
 
@@ -33,26 +34,38 @@ export interface FeedRouteContext {
   cache?: Parameters<typeof tagRouteCache>[0]['cache'];
 }
 
-// One cache per upstream URL, shared by the sitemap route and its parts route (same bundle, same module).
-const caches = new Map<string, FeedCache<unknown>>();
+// One cache per upstream URL, shared by the sitemap route and its parts route (same bundle, same module), with the
+// variant of what the blog has that it was built for.
+const caches = new Map<string, { variant: string; cache: FeedCache<unknown> }>();
 
 /**
  * At build time (prerendering) every build fetches afresh: Node keeps the route module, and so its cache,
  * between programmatic builds in one process, and a build must never publish a copy of an earlier build.
  */
 function cacheFor<T>(
-  key: string,
+  feed: string,
   create: () => FeedCache<T>,
   context: FeedRouteContext,
   config: RouteConfig,
 ): FeedCache<T> {
   if (context.isPrerendered && !config.dev) return create();
-  let cache = caches.get(key) as FeedCache<T> | undefined;
-  if (!cache) {
-    cache = create();
-    caches.set(key, cache as FeedCache<unknown>);
-  }
+  // What the blog has, as the feed's mapping read it: the loaders' record under `astro dev`, the live list on demand.
+  const variant = `${knownArticlesKey(config)}${liveListKey(config)}`;
+  const kept = caches.get(feed);
+  if (kept?.variant === variant) return kept.cache as FeedCache<T>;
+  // A copy built for another variant is not served again (nor kept: one copy per feed).
+  const cache = create();
+  caches.set(feed, { variant, cache: cache as FeedCache<unknown> });
   return cache;
+}
+
+/**
+ * On demand, the feeds map their links by liveArticlesLoader's last list (feed-transform.ts): a new list is a new
+ * copy, also when the service answers 304 to the next request (its feed the same, the blog's articles not).
+ */
+function liveListKey(config: RouteConfig): string {
+  const live = liveArticlesSeen(config.siteId);
+  return live === undefined ? '' : ` live#${live.generation}`;
 }
 
 /** The route cache tags of a feed route: the site's and the feed's own (see cache-tags.ts). */
@@ -66,7 +79,7 @@ function warnStale(error: Error): void {
 
 function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache<SitemapFiles> {
   return cacheFor(
-    `sitemap ${config.sitemapUrl}${knownArticlesKey(config)}`,
+    `sitemap ${config.sitemapUrl}`,
     () =>
       new FeedCache({
         url: config.sitemapUrl,
@@ -90,7 +103,7 @@ function rssCache(config: RouteConfig, context: FeedRouteContext): FeedCache<str
       ? { dir: config.lastGoodDir, warn: noteStale }
       : undefined;
   return cacheFor(
-    `rss ${config.rssUrl}${knownArticlesKey(config)}`,
+    `rss ${config.rssUrl}`,
     () =>
       new FeedCache({
         url: config.rssUrl,

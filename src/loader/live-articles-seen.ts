@@ -8,6 +8,10 @@ import { processRecord } from './process-record.js';
 export interface LiveArticlesSeen {
   known: ReadonlySet<string>;
   languages: Readonly<Record<string, readonly string[]>>;
+  /** Counts the changes of what is listed: what was built from an older list (a feed's mapping) is rebuilt. */
+  generation: number;
+  /** The loader that listed last (a reloaded live.config.ts leaves older ones behind): the one to list again. */
+  lister: WeakRef<object> | undefined;
 }
 
 function seen(): Map<number, LiveArticlesSeen> {
@@ -21,6 +25,7 @@ function seen(): Map<number, LiveArticlesSeen> {
 export function noteLiveArticles(
   siteId: number,
   items: ReadonlyArray<{ slug: string; status: string; language?: string | null }>,
+  lister?: object,
 ): void {
   const languages: Record<string, string[]> = {};
   for (const item of items) {
@@ -29,7 +34,15 @@ export function noteLiveArticles(
     const language = item.language ?? '';
     if (!list.includes(language)) list.push(language);
   }
-  seen().set(siteId, { known: new Set(Object.keys(languages)), languages });
+  const before = seen().get(siteId);
+  const same = before !== undefined && JSON.stringify(before.languages) === JSON.stringify(languages);
+  const generation = before === undefined ? 1 : same ? before.generation : before.generation + 1;
+  seen().set(siteId, {
+    known: new Set(Object.keys(languages)),
+    languages,
+    generation,
+    lister: lister === undefined ? undefined : new WeakRef(lister),
+  });
 }
 
 /** The published articles last listed for `siteId`, or undefined before any list. */

@@ -19,7 +19,7 @@ import { liveApiKey, liveBaseUrl, liveLoaderConstructionSchema, liveSiteId } fro
 import { createClientWithHints } from '../client/client.js';
 import { LOADER_HINTS } from './clients.js';
 import { knownRemaining, recordRemaining } from './rate-window.js';
-import { noteLiveArticles } from './live-articles-seen.js';
+import { liveArticlesSeen, noteLiveArticles } from './live-articles-seen.js';
 import { noteServiceOrigins, serviceOriginsSeen } from './service-origins.js';
 import { linkedServiceArticles } from '../html/linked-articles.js';
 import { describeError } from './warnings.js';
@@ -132,21 +132,31 @@ export function liveArticlesLoader(
   const lists = new TtlCache<ArticleListItem[]>(ttlMs, 100);
   // An invalidation by tag (the integration's endpoint) also ends this loader's own reuse of what it names, so
   // that the page rendered again shows the new content; the old copies stay as the fallback of a failed call.
-  const expireInvalidated = (tags: ReadonlySet<string>): void => {
-    if (siteId === undefined) return; // no call yet: nothing reused
+  const expireInvalidated = (tags: ReadonlySet<string>): Promise<void> | undefined => {
+    if (siteId === undefined) return undefined; // no call yet: nothing reused
     if (tags.has(cacheTags.site(siteId))) {
       answers.expireAll();
       lists.expireAll();
-      return;
+    } else {
+      if (tags.has(cacheTags.list(siteId))) lists.expireAll();
+      for (const tag of tags) {
+        const parsed = parseCacheTag(tag);
+        if (parsed?.kind !== 'article' || parsed.siteId !== siteId) continue;
+        answers.expire(parsed.slug);
+        // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
+        if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
+      }
     }
-    if (tags.has(cacheTags.list(siteId))) lists.expireAll();
-    for (const tag of tags) {
-      const parsed = parseCacheTag(tag);
-      if (parsed?.kind !== 'article' || parsed.siteId !== siteId) continue;
-      answers.expire(parsed.slug);
-      // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
-      if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
-    }
+    // The unfiltered list says which articles the blog serves, and the feeds and the pages' links read it: listed
+    // again now (the call the next page would send), and the endpoint answers after it, so that a feed rendered
+    // right after the invalidation does not link an article the service just stopped publishing.
+    // Only the loader whose list the feeds read: an older one (before live.config.ts was evaluated again) does not.
+    const known = lists.get(KNOWN);
+    if (known === undefined || known.fresh || liveArticlesSeen(siteId)?.lister?.deref() !== loader) return undefined;
+    return list({}).then(
+      () => undefined,
+      () => undefined,
+    );
   };
   const inFlight = new Map<string, Promise<ArticleListItem[]>>();
   // One detail call per slug at a time: a burst of readers of an uncached page waits for the same answer.
@@ -210,7 +220,7 @@ export function liveArticlesLoader(
       const items = (await pending).map((item) => safeEntryData(item, apiKey));
       lists.set(key, items);
       // The unfiltered list says which article pages the blog serves: links in its pages go to the blog for these.
-      if (key === KNOWN && siteId !== undefined) noteLiveArticles(siteId, items);
+      if (key === KNOWN && siteId !== undefined) noteLiveArticles(siteId, items, loader);
       return { items };
     } catch (error) {
       // Only what the service answered (or did not) pauses: a key set after the server started is used at once.

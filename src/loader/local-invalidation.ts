@@ -13,7 +13,8 @@
 
 import { processRecord } from './process-record.js';
 
-export type InvalidationListener = (tags: ReadonlySet<string>) => void;
+/** Told the tags of an invalidation; may return the work it started (the live loader's new list), which is awaited. */
+export type InvalidationListener = (tags: ReadonlySet<string>) => void | Promise<unknown>;
 
 function listeners(): Set<WeakRef<InvalidationListener>> {
   return processRecord('local-invalidation', () => new Set<WeakRef<InvalidationListener>>());
@@ -30,14 +31,23 @@ export function onLocalInvalidation(owner: object, listener: InvalidationListene
   registry.add(new WeakRef(listener));
 }
 
-/** Tells every listener of this process that these tags were invalidated. */
-export function invalidateLocally(tags: Iterable<string>): void {
+/**
+ * Tells every listener of this process that these tags were invalidated; resolves when the work they started is
+ * done (failed or not): the endpoint answers after it, so that what is rendered next reads the new state.
+ */
+export async function invalidateLocally(tags: Iterable<string>): Promise<void> {
   const set = new Set(tags);
   if (set.size === 0) return;
   const registry = listeners();
+  const started: Array<Promise<unknown>> = [];
   for (const ref of [...registry]) {
     const listener = ref.deref();
-    if (listener) listener(set);
-    else registry.delete(ref);
+    if (!listener) {
+      registry.delete(ref);
+      continue;
+    }
+    const work = listener(set);
+    if (work) started.push(work);
   }
+  await Promise.allSettled(started);
 }
