@@ -3,7 +3,7 @@
 // already rewritten feed, like the rewriters: everything else stays byte for byte.
 
 import { z } from 'zod';
-import { articleLanguage, blogArticleRef, type BlogLayout } from '../html/article-links.js';
+import { applyTrailingSlash, articleLanguage, blogArticleRef, type BlogLayout } from '../html/article-links.js';
 import { parseRssDocument } from '../feeds/rss-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
 import { textOf, type XmlElement } from '../feeds/xml-scan.js';
@@ -11,13 +11,21 @@ import { escapeXmlText } from '../feeds/xml-text.js';
 import { knownArticlesOf } from './known-articles.js';
 import type { RouteConfig } from './route-config.js';
 
-/** One item of the blog's own, added to the feed (the fields `@astrojs/rss` users know). */
-export const extraRssItemSchema = z.strictObject({
+/**
+ * One item of the blog's own, added to the feed (the fields `@astrojs/rss` users know). Other fields are ignored,
+ * not refused: the usual mapping spreads a post's frontmatter (`{ ...post.data, link }`).
+ */
+export const extraRssItemSchema = z.looseObject({
   title: z.string({ error: '`items[].title` must be a string.' }),
-  /** Absolute URL, or a path on the blog (resolved against the blog's site and base). */
+  /**
+   * Absolute URL, or a path on the blog: resolved against the blog's site and base (a path from the site's root,
+   * like `/blog/post/`, goes under the base too), with the blog's `trailingSlash`.
+   */
   link: z.string({ error: '`items[].link` must be a string URL or path.' }),
   pubDate: z.date({ error: '`items[].pubDate` must be a Date.' }).optional(),
   description: z.string({ error: '`items[].description` must be a string.' }).optional(),
+  /** Written as `<category>` elements. */
+  categories: z.array(z.string(), { error: '`items[].categories` must be an array of strings.' }).optional(),
 });
 export type ExtraRssItem = z.input<typeof extraRssItemSchema>;
 
@@ -72,8 +80,23 @@ export interface CustomizeContext extends BlogLayout {
 
 const plain = (parent: XmlElement, local: string) => parent.children.find((c) => c.prefix === '' && c.local === local);
 
-function itemXml(item: z.output<typeof extraRssItemSchema>, blogSite: string): string {
-  const link = new URL(item.link, blogSite).href;
+/** An item's link on the blog: under its base (also from the site's root) and by its trailingSlash rule. */
+function itemLink(link: string, layout: Pick<BlogLayout, 'blogSite' | 'trailingSlash'>): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(link)) return new URL(link).href;
+  const site = new URL(layout.blogSite);
+  const base = site.pathname.replace(/\/$/, '');
+  const path = link.startsWith('/') && !(link === base || link.startsWith(`${base}/`)) ? `${base}${link}` : link;
+  const url = new URL(path, site);
+  if (url.origin === site.origin && url.pathname !== '/' && url.pathname !== site.pathname)
+    url.pathname = applyTrailingSlash(url.pathname, layout.trailingSlash);
+  return url.href;
+}
+
+function itemXml(
+  item: z.output<typeof extraRssItemSchema>,
+  layout: Pick<BlogLayout, 'blogSite' | 'trailingSlash'>,
+): string {
+  const link = itemLink(item.link, layout);
   const parts = [
     `<title>${escapeXmlText(item.title)}</title>`,
     `<link>${escapeXmlText(link)}</link>`,
@@ -81,6 +104,7 @@ function itemXml(item: z.output<typeof extraRssItemSchema>, blogSite: string): s
   ];
   if (item.pubDate) parts.push(`<pubDate>${item.pubDate.toUTCString()}</pubDate>`);
   if (item.description !== undefined) parts.push(`<description>${escapeXmlText(item.description)}</description>`);
+  for (const category of item.categories ?? []) parts.push(`<category>${escapeXmlText(category)}</category>`);
   return `<item>${parts.join('')}</item>`;
 }
 
@@ -141,7 +165,7 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
   if (doc.items.length === 0 && options.items.length === 0) return splice(source, 0, source.length, edits);
   for (const item of options.items)
     kept.push({
-      xml: itemXml(item, ctx.blogSite),
+      xml: itemXml(item, ctx),
       time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY,
     });
   const ordered = kept.map((k, i) => ({ ...k, i })).sort((a, b) => b.time - a.time || a.i - b.i);

@@ -24,7 +24,9 @@ export interface RssHandlerOptions {
    */
   language?: string | undefined;
   /**
-   * Items of the blog's own (local posts), merged with the service's by `pubDate`, newest first.
+   * Items of the blog's own (local posts), merged with the service's by `pubDate`, newest first: `title`, `link`
+   * (a path goes under the blog's base, with its `trailingSlash`), `pubDate`, `description`, `categories`; other
+   * fields (a spread frontmatter) are ignored.
    * @default []
    */
   items?: ExtraRssItem[] | undefined;

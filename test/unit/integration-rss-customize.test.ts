@@ -58,6 +58,26 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
     );
   });
 
+  it("items as @astrojs/rss users map them: a path from the site's root goes under the base, trailingSlash applies, the frontmatter spread is not refused, categories are written", () => {
+    const never = { ...ctx, trailingSlash: 'never' as const };
+    const post = { title: 'Post', heroImage: './a.jpg', updatedDate: new Date('2026-06-04T00:00:00Z') };
+    const options = rssHandlerOptionsSchema.parse({
+      items: [
+        { ...post, link: '/blog/post-1/', categories: ['a & b'] },
+        { ...post, link: 'blog/post-2/' },
+        { ...post, link: '/docs/blog/post-3/' },
+        { ...post, link: 'https://elsewhere.example/x/' },
+      ],
+    });
+    const links = [...customizeRss(source, options, never).matchAll(/<link>([^<]+)<\/link>/g)].map((m) => m[1]);
+    // Found by a new user migrating a blog under base '/docs' and trailingSlash 'never': both answered 404.
+    expect(links).toContain('https://blog.example.com/docs/blog/post-1');
+    expect(links).toContain('https://blog.example.com/docs/blog/post-2');
+    expect(links).toContain('https://blog.example.com/docs/blog/post-3');
+    expect(links).toContain('https://elsewhere.example/x/');
+    expect(customizeRss(source, options, never)).toContain('<category>a &amp; b</category>');
+  });
+
   it('a bad option is named', () => {
     expect(rssHandlerOptionsSchema.safeParse({ items: [{ title: 'x' }] }).error?.issues[0]?.message).toBe(
       '`items[].link` must be a string URL or path.',
