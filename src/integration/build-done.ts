@@ -17,7 +17,7 @@ import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from 
 import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir, pruneLastGood } from './last-good-files.js';
 import { splitNoindex } from './noindex.js';
-import { checkBuiltSitemapLink, settleBuiltRobotsTxt } from './own-files.js';
+import { builtIndexListsOurs, checkBuiltSitemapLink, settleBuiltRobotsTxt } from './own-files.js';
 import type { ResolvedOptions } from './resolve-options.js';
 import type { PageRouteFacts } from './route-facts.js';
 import { blogUrl, pathIn, type RouteConfig } from './route-config.js';
@@ -32,6 +32,8 @@ export interface BuildFacts extends PageRouteFacts {
   sitemapAtBuildDone: boolean;
   /** A route of the blog's own serves the sitemap's path. */
   ownSitemapRoute: boolean;
+  /** Another sitemap integration (`@astrojs/sitemap`) is in `integrations`: its index may list ours. */
+  otherSitemapIntegration: boolean;
   /** Our output files as an earlier build left them (own-files.ts earlierOutputs). */
   leftover: (path: string) => boolean;
   cacheDir: URL | undefined;
@@ -213,8 +215,9 @@ export async function finishBuild(
     warnOnce(logger, sharedSlugProblem(articles, route));
   }
   const sitemapUrl = blogUrl(route, sitemapPath);
-  warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl));
-  const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt);
+  const listsOurs = builtIndexListsOurs(dir, route.blogSite, sitemapUrl, facts.otherSitemapIntegration);
+  warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl, listsOurs));
+  const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt, listsOurs);
   if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
   warnOnce(logger, robots.warning);
   pruneCopies();

@@ -20,7 +20,7 @@ export interface ResolvedRouteView {
 }
 
 /** Names of Astro integrations that publish a sitemap of their own. */
-const SITEMAP_INTEGRATIONS = new Set(['@astrojs/sitemap', 'astro-sitemap']);
+export const SITEMAP_INTEGRATIONS = new Set(['@astrojs/sitemap', 'astro-sitemap']);
 
 /** At `astro:config:setup`: another sitemap integration in the same project. */
 export function integrationConflicts(
@@ -33,7 +33,7 @@ export function integrationConflicts(
     .filter((name) => SITEMAP_INTEGRATIONS.has(name))
     .map(
       (name) =>
-        `${PREFIX} ${name} is also in \`integrations\`: the blog then has two sitemaps (${name}'s sitemap-index.xml and this integration's ${routes.sitemap === false ? '' : routes.sitemap.path}), and robots.txt can point at only one of them. ` +
+        `${PREFIX} ${name} is also in \`integrations\`: the blog then has two sitemaps (${name}'s sitemap-index.xml and this integration's ${routes.sitemap === false ? '' : routes.sitemap.path}), and crawlers find ours only where robots.txt or the other's index names it. ` +
         `Either keep ours only (remove ${name}: this integration already lists the blog's own pages), or keep both: set publisher({ sitemap: { includeLocalPages: false } }), add ours to the other's index with ${name === '@astrojs/sitemap' ? 'sitemap' : name}({ customSitemaps: ["${blogSitemapUrl}"] }) and leave the article pages out of the other's with its \`filter\` option (ours lists them). See https://www.npmjs.com/package/astro-content-publisher#migrating-from-astrojssitemap-and-astrojsrss`,
     );
 }
@@ -78,13 +78,22 @@ export function robotsTxtBody(sitemapUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${sitemapUrl}\n`;
 }
 
+/** Whether a sitemap URL is this integration's, or a built sitemap index that lists it (see own-files.ts). */
+export type ListsOurSitemap = (url: string) => boolean;
+
 /**
  * The warning for a `robots.txt` of the blog's own that does not name this integration's sitemap (search
  * engines that do not get the sitemap submitted find it there), or undefined when it does.
  */
-export function robotsTxtProblem(robots: string, sitemapUrl: string, where: string): string | undefined {
+export function robotsTxtProblem(
+  robots: string,
+  sitemapUrl: string,
+  where: string,
+  listsOurs: ListsOurSitemap = (url) => url === sitemapUrl,
+): string | undefined {
   const sitemaps = [...robots.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1] ?? '');
-  if (sitemaps.includes(sitemapUrl)) return undefined;
+  // An index that lists ours (@astrojs/sitemap's, with customSitemaps) leads crawlers to it too.
+  if (sitemaps.some(listsOurs)) return undefined;
   const others = sitemaps.length > 0 ? ` (it names ${sitemaps.join(', ')})` : '';
   return `${PREFIX} ${where} has no "Sitemap: ${sitemapUrl}" line${others}: crawlers that read robots.txt do not find the sitemap with the service's articles. Add the line to it, or delete it and let this integration serve one (publisher({ robotsTxt: true }), the default).`;
 }
@@ -261,7 +270,12 @@ export function siteIdMismatch(collections: ReadonlyArray<{ siteId: number }>, s
  * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
  * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
  */
-export function sitemapLinkProblem(html: string, pageUrl: string, sitemapUrl: string): string | undefined {
+export function sitemapLinkProblem(
+  html: string,
+  pageUrl: string,
+  sitemapUrl: string,
+  listsOurs: ListsOurSitemap = (url) => url === sitemapUrl,
+): string | undefined {
   const hrefs: string[] = [];
   for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
     if (!/\brel\s*=\s*["']?sitemap["'\s>]/i.test(tag)) continue;
@@ -269,6 +283,6 @@ export function sitemapLinkProblem(html: string, pageUrl: string, sitemapUrl: st
     const value = href?.[1] ?? href?.[2] ?? href?.[3];
     if (value !== undefined && URL.canParse(value, pageUrl)) hrefs.push(new URL(value, pageUrl).href);
   }
-  if (hrefs.length === 0 || hrefs.includes(sitemapUrl)) return undefined;
+  if (hrefs.length === 0 || hrefs.some(listsOurs)) return undefined;
   return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (https://www.npmjs.com/package/astro-content-publisher#migrating-from-astrojssitemap-and-astrojsrss).`;
 }

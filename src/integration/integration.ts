@@ -7,7 +7,7 @@ import { setupDevRefresh } from './dev-refresh.js';
 import { loadPublisherEnvFiles } from './env-files.js';
 import { serviceImagePatterns } from './image-hosts.js';
 import { publisherEnvSchema } from './env-schema.js';
-import { integrationConflicts, routeServesArticles, routeConflicts } from './conflicts.js';
+import { integrationConflicts, routeServesArticles, routeConflicts, SITEMAP_INTEGRATIONS } from './conflicts.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
 import { articlesOfSite } from './known-articles.js';
 import {
@@ -91,6 +91,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
+  let otherSitemapIntegration = false;
   let astroCommand = '';
   // The prerendered routes that serve the service's feed (built-feeds.ts).
   let feedRoutes: string[] = [];
@@ -228,6 +229,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           const { route } = resolved;
           if (route.sitemap !== false) {
             const sitemapUrl = blogUrl(route, route.sitemap.path);
+            otherSitemapIntegration = config.integrations.some((i) => SITEMAP_INTEGRATIONS.has(i.name));
             for (const message of integrationConflicts(
               config.integrations.map((i) => i.name),
               route,
@@ -296,6 +298,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             staticOutput,
             sitemapAtBuildDone,
             ownSitemapRoute,
+            otherSitemapIntegration,
             leftover,
             cacheDir: dirs?.cacheDir,
             publicDir: dirs?.publicDir,

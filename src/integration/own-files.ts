@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem } from './conflicts.js';
+import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem, type ListsOurSitemap } from './conflicts.js';
 import { pathIn } from './route-config.js';
 
 /**
@@ -36,14 +36,47 @@ export function checkPublicRobotsTxt(publicDir: URL, sitemapUrl: string): string
   return robotsTxtProblem(readFileSync(file, 'utf8'), sitemapUrl, 'public/robots.txt');
 }
 
+/** The sitemap index `@astrojs/sitemap` writes. */
+const OTHER_INDEX = 'sitemap-index.xml';
+
+/**
+ * Whether a sitemap URL is ours or leads to ours: a sitemap index of the built site that lists it (the "Both"
+ * setup of the migrating guide: `@astrojs/sitemap`'s index names ours through `customSitemaps`). With that
+ * integration in `integrations`, its `sitemap-index.xml` not written yet (it writes at the end of the build too,
+ * after us when listed after us) is given the benefit of the doubt: the conflict warning says to list ours in it.
+ */
+export function builtIndexListsOurs(
+  outDir: URL,
+  blogSite: string,
+  sitemapUrl: string,
+  otherSitemapIntegration: boolean,
+): ListsOurSitemap {
+  const site = new URL(blogSite);
+  return (url) => {
+    if (url === sitemapUrl) return true;
+    const parsed = URL.parse(url);
+    if (!parsed || parsed.origin !== site.origin || !parsed.pathname.startsWith(site.pathname)) return false;
+    const file = pathIn(outDir, parsed.pathname.slice(site.pathname.length));
+    if (!existsSync(file)) return otherSitemapIntegration && parsed.pathname.endsWith(`/${OTHER_INDEX}`);
+    try {
+      const xml = readFileSync(file, 'utf8');
+      return /<sitemapindex\b/.test(xml) && xml.includes(`<loc>${sitemapUrl}</loc>`);
+    } catch {
+      return false;
+    }
+  };
+}
+
 /**
  * Static output, at `astro:build:done`: keeps a robots.txt the build produced (from `public/` or a route)
- * and returns the warning when it lacks the sitemap; otherwise writes ours when `serve` is set.
+ * and returns the warning when it leads to no sitemap of ours (see builtIndexListsOurs); otherwise writes ours
+ * when `serve` is set.
  */
 export async function settleBuiltRobotsTxt(
   outDir: URL,
   sitemapUrl: string,
   serve: boolean,
+  listsOurs: ListsOurSitemap,
 ): Promise<{ written: boolean; warning?: string | undefined }> {
   const file = new URL('robots.txt', outDir);
   let existing: string | undefined;
@@ -53,7 +86,7 @@ export async function settleBuiltRobotsTxt(
     existing = undefined;
   }
   if (existing !== undefined)
-    return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, "The blog's robots.txt") };
+    return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, "The blog's robots.txt", listsOurs) };
   if (!serve) return { written: false };
   await mkdir(outDir, { recursive: true });
   await writeFile(file, robotsTxtBody(sitemapUrl), 'utf8');
@@ -99,9 +132,11 @@ export async function checkBuiltSitemapLink(
   outDir: URL,
   homeUrl: string,
   sitemapUrl: string,
+  listsOurs: ListsOurSitemap,
 ): Promise<string | undefined> {
   try {
-    return sitemapLinkProblem(await readFile(new URL('index.html', outDir), 'utf8'), homeUrl, sitemapUrl);
+    const html = await readFile(new URL('index.html', outDir), 'utf8');
+    return sitemapLinkProblem(html, homeUrl, sitemapUrl, listsOurs);
   } catch {
     return undefined;
   }

@@ -11,6 +11,11 @@ import {
   sitemapLinkProblem,
 } from '../../src/integration/conflicts.js';
 import { routeSegments } from '../support/route-segments.js';
+import { builtIndexListsOurs } from '../../src/integration/own-files.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ours = { sitemap: { path: '/sitemap.xml' }, rss: { path: '/rss.xml' } };
 const SITEMAP = 'https://blog.example.com/sitemap.xml';
@@ -168,6 +173,36 @@ describe('<link rel="sitemap">', () => {
       'link to https://blog.example.com/sitemap-index.xml',
     );
     expect(sitemapLinkProblem('<link rel="stylesheet" href="/x.css">', home, SITEMAP)).toBeUndefined();
+  });
+
+  it("the migrating guide's 'Both': a built index that lists ours leads to it (the link and robots.txt are fine); one that does not, or another file, does not", () => {
+    // Found by a new user migrating a blog: the guide's own setup warned on every build.
+    const outDir = mkdtempSync(join(tmpdir(), 'own-files-'));
+    try {
+      const index = (locs: string[]) =>
+        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`).join('')}</sitemapindex>`;
+      writeFileSync(join(outDir, 'sitemap-index.xml'), index(['https://blog.example.com/sitemap-0.xml', SITEMAP]));
+      writeFileSync(join(outDir, 'other-index.xml'), index(['https://blog.example.com/sitemap-0.xml']));
+      const listsOurs = builtIndexListsOurs(pathToFileURL(`${outDir}/`), 'https://blog.example.com/', SITEMAP, true);
+      const home = 'https://blog.example.com/';
+      const link = (href: string) => `<link rel="sitemap" href="${href}">`;
+      expect(sitemapLinkProblem(link('/sitemap-index.xml'), home, SITEMAP, listsOurs)).toBeUndefined();
+      expect(sitemapLinkProblem(link('/other-index.xml'), home, SITEMAP, listsOurs)).toContain('not to');
+      const robots = (url: string) => `User-agent: *\nSitemap: ${url}\n`;
+      expect(robotsTxtProblem(robots(`${home}sitemap-index.xml`), SITEMAP, 'robots.txt', listsOurs)).toBeUndefined();
+      expect(robotsTxtProblem(robots(`${home}other-index.xml`), SITEMAP, 'robots.txt', listsOurs)).toContain(
+        'has no "Sitemap:',
+      );
+      // Not written yet (@astrojs/sitemap listed after publisher() writes after it): the benefit of the doubt,
+      // only where that integration is in `integrations` (a theme's link to an index nobody writes is a mistake).
+      const empty = builtIndexListsOurs(pathToFileURL(join(outDir, 'empty/')), home, SITEMAP, true);
+      expect(empty(`${home}sitemap-index.xml`)).toBe(true);
+      expect(empty(`${home}other-index.xml`)).toBe(false);
+      const alone = builtIndexListsOurs(pathToFileURL(join(outDir, 'empty/')), home, SITEMAP, false);
+      expect(alone(`${home}sitemap-index.xml`)).toBe(false);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
 
