@@ -76,6 +76,8 @@ export type ParsedRssHandlerOptions = z.output<typeof rssHandlerOptionsSchema>;
 export interface CustomizeContext extends BlogLayout {
   /** The languages the blog has each slug in, from the loaders. */
   languages: Readonly<Record<string, readonly string[]>>;
+  /** Told the link of an item of the blog's own left out: the service's feed has an article at that URL. */
+  onDuplicate?: (link: string) => void;
 }
 
 const plain = (parent: XmlElement, local: string) => parent.children.find((c) => c.prefix === '' && c.local === local);
@@ -141,6 +143,7 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
   }
   // Items: the service's kept ones and the blog's own, newest first (stable for equal dates).
   const kept: Array<{ xml: string; time: number }> = [];
+  const serviceLinks = new Set<string>();
   for (const item of doc.items) {
     const title = plain(item, 'title');
     const link = plain(item, 'link');
@@ -152,6 +155,7 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
     // The feed is already rewritten: an article's link is its page on the blog.
     const article = blogArticleRef(view.link, ctx);
     view.language = article === undefined ? undefined : articleLanguage(article, ctx);
+    serviceLinks.add(view.link);
     const pubDate = plain(item, 'pubDate');
     const keep =
       (options.language === undefined || view.language === options.language) &&
@@ -163,11 +167,16 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
       });
   }
   if (doc.items.length === 0 && options.items.length === 0) return splice(source, 0, source.length, edits);
-  for (const item of options.items)
-    kept.push({
-      xml: itemXml(item, ctx),
-      time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY,
-    });
+  for (const item of options.items) {
+    // A post of the blog's own at an article's URL (the same slug under a shared path): that page shows the
+    // article, so the feed lists the article once, not two items with one guid.
+    const link = itemLink(item.link, ctx);
+    if (serviceLinks.has(link)) {
+      ctx.onDuplicate?.(link);
+      continue;
+    }
+    kept.push({ xml: itemXml(item, ctx), time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY });
+  }
   const ordered = kept.map((k, i) => ({ ...k, i })).sort((a, b) => b.time - a.time || a.i - b.i);
   const first = doc.items[0];
   const last = doc.items[doc.items.length - 1];
@@ -182,6 +191,17 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
   return splice(source, 0, source.length, edits);
 }
 
+/** The links already warned about (once per process: an on-demand feed is rendered per request). */
+const warnedDuplicates = new Set<string>();
+
+function warnDuplicate(link: string): void {
+  if (warnedDuplicates.has(link)) return;
+  warnedDuplicates.add(link);
+  console.warn(
+    `[astro-content-publisher] rssHandler(): an item of \`items\` has the link ${link}, which the service's feed gives to one of its articles (a post of yours with an article's slug under the same path): the feed lists the article only, as that page shows it. Give your post another slug to list both.`,
+  );
+}
+
 /** A feed route's answer with the options applied (an error answer goes out as it is). */
 export async function customizedRss(
   response: Response,
@@ -194,6 +214,7 @@ export async function customizedRss(
     articlePattern: config.articlePattern,
     trailingSlash: config.trailingSlash,
     languages: knownArticlesOf(config)?.languages ?? {},
+    onDuplicate: warnDuplicate,
   });
   return new Response(xml, { status: 200, headers: response.headers });
 }

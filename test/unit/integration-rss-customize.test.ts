@@ -78,6 +78,21 @@ describe('rssHandler options (issue 13: the RSS route as a handler)', () => {
     expect(customizeRss(source, options, never)).toContain('<category>a &amp; b</category>');
   });
 
+  it("an item of the blog's own at an article's URL (the same slug under a shared path) is left out and named: one guid, one item", () => {
+    const named: string[] = [];
+    const options = rssHandlerOptionsSchema.parse({
+      items: [
+        { title: 'My own A', link: '/blog/a/' },
+        { title: 'Mine', link: 'blog/mine/' },
+      ],
+    });
+    const out = customizeRss(source, options, { ...ctx, onDuplicate: (link) => named.push(link) });
+    expect(out.match(/<link>https:\/\/blog\.example\.com\/docs\/blog\/a\/<\/link>/g)).toHaveLength(1);
+    expect(out).not.toContain('My own A');
+    expect(out).toContain('<title>Mine</title>');
+    expect(named).toEqual(['https://blog.example.com/docs/blog/a/']);
+  });
+
   it('a bad option is named', () => {
     expect(rssHandlerOptionsSchema.safeParse({ items: [{ title: 'x' }] }).error?.issues[0]?.message).toBe(
       '`items[].link` must be a string URL or path.',
