@@ -145,7 +145,7 @@ export function missingArticlePages(
   const routes = (found.routes ?? []).slice(0, 6);
   const fix =
     routes.length > 0
-      ? `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter are ${routes.map((r) => JSON.stringify(r)).join(', ')}${(found.routes?.length ?? 0) > routes.length ? ' and more' : ''} (one pattern per language, such as { en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }, where each language has its own)`
+      ? `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter, as patterns, are ${routes.map((r) => JSON.stringify(asArticlePattern(r))).join(', ')}${(found.routes?.length ?? 0) > routes.length ? ' and more' : ''} (one pattern per language, such as { en: "/blog/[slug]/", fr: "/fr/blog/[slug]/" }, where each language has its own)`
       : 'Set publisher({ articlePattern }) to your article route (such as "/posts/[slug]/", "/[lang]/blog/[slug]/" or one per language)';
   return (
     `${PREFIX} ${missing.length} of the ${expected.length} article pages of your collections were not built at articlePattern ${JSON.stringify(layout.articlePattern)} (e.g. ${example}): the sitemap and the feed leave them out, and the links inside articles go to them on the service. ` +
@@ -224,6 +224,15 @@ export function routeIsArticlePage(route: PageRoute, layout: Pick<BlogLayout, 'a
       .join('');
     return file.endsWith('.html') && last === file;
   });
+}
+
+/**
+ * A route as an `articlePattern` value: its last parameter as `[slug]` (a rest parameter too: `/blog/[...slug]`
+ * is no pattern), and the trailing slash of a page (not of a file such as `.html`).
+ */
+function asArticlePattern(route: string): string {
+  const pattern = route.replace(/\[(?:\.\.\.)?[^\]/]+\](?!.*\[)/, '[slug]');
+  return pattern.endsWith('/') || /\.[A-Za-z0-9]+$/.test(pattern) ? pattern : `${pattern}/`;
 }
 
 /** The warning for a build whose blog has no route at `articlePattern` (see routeServesArticles). */

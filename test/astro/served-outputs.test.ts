@@ -232,7 +232,7 @@ describe('an articlePattern that matches no article page', () => {
         const built = await chain.build();
         expect(built.error).toBeUndefined();
         expect(built.logs).toContain('2 of the 2 article pages of your collections were not built at articlePattern');
-        expect(built.logs).toContain(`the blog's page routes with a parameter are "/blog/[slug]"`);
+        expect(built.logs).toContain(`the blog's page routes with a parameter, as patterns, are "/blog/[slug]/"`);
       },
     );
   });

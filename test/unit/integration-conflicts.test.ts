@@ -130,10 +130,11 @@ describe('articlePattern against the built pages', () => {
   });
   it("names the blog's page routes with a parameter as the candidates, when the build knows them", () => {
     const message = missingArticlePages({ slugs: ['a', 'b'] }, ['posts/a/', 'posts/b/'], layout, {
-      routes: ['/posts/[slug]', '/fr/posts/[slug]'],
+      routes: ['/posts/[slug]', '/fr/posts/[...id]'],
     });
+    // As articlePattern takes them (found by a new user: "/blog/[...slug]" was suggested, and refused).
     expect(message).toContain(
-      `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter are "/posts/[slug]", "/fr/posts/[slug]" (one pattern per language`,
+      `Set publisher({ articlePattern }) to the route that shows your articles; the blog's page routes with a parameter, as patterns, are "/posts/[slug]/", "/fr/posts/[slug]/" (one pattern per language`,
     );
     expect(message).not.toContain('such as "/posts/[slug]/", "/[lang]/blog/[slug]/"');
   });
