@@ -132,7 +132,9 @@ async function writeSitemap(
       },
     },
   );
-  logger.info(`Wrote ${written.join(', ')} (${listed.localPages.length} local pages merged).`);
+  // The blog's own pages and its posts under the article pattern; the files by their URL (under the base).
+  const local = listed.localPages.length + (listed.localArticlePages?.length ?? 0);
+  logger.info(`Wrote ${written.map((path) => blogUrl(config, path)).join(', ')} (${local} local pages merged).`);
   // Without any article route, articleRoutesProblem already said why.
   if (!articlesKnown && facts.articleRouteFound) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
   if (noindex[0])
@@ -218,7 +220,16 @@ export async function finishBuild(
   const listsOurs = builtIndexListsOurs(dir, route.blogSite, sitemapUrl, facts.otherSitemapIntegration);
   warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl, listsOurs));
   const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt, listsOurs);
-  if (robots.written) logger.info(`Wrote robots.txt naming ${sitemapUrl}.`);
+  if (robots.written) {
+    const at = blogUrl(route, 'robots.txt');
+    // Under a base the file is not at the domain's root, the only place crawlers read it.
+    const root = new URL('/robots.txt', at).href;
+    logger.info(
+      at === root
+        ? `Wrote robots.txt naming ${sitemapUrl}.`
+        : `Wrote ${at} naming ${sitemapUrl}; crawlers read only ${root}: add the Sitemap line to the robots.txt served there.`,
+    );
+  }
   warnOnce(logger, robots.warning);
   pruneCopies();
 }

@@ -175,7 +175,7 @@ describe('integration alone, on a blog without article pages', () => {
   });
 
   /** A static build of integration-ssr (no article route of its own) with `extra` integrations. */
-  async function build(extra: AstroIntegration[]) {
+  async function build(extra: AstroIntegration[], base?: string) {
     const dirs = await tempDirs('no-article-pages', root);
     const result = await buildFixture({
       root,
@@ -184,6 +184,7 @@ describe('integration alone, on a blog without article pages', () => {
       env: {},
       inline: {
         site: 'https://blog.example.com',
+        ...(base ? { base } : {}),
         integrations: [publisher({ siteId: 12, baseUrl: sim.url }), ...extra],
       },
     });
@@ -193,6 +194,15 @@ describe('integration alone, on a blog without article pages', () => {
     expect(result.error).toBeUndefined();
     return { logs: result.logs, locs: locsOf(sitemap), feed };
   }
+
+  it('under a base, the log names the files by their URLs, and says that crawlers read robots.txt only at the root', async () => {
+    // Found by a new user migrating a blog under '/docs': "Wrote /sitemap.xml" and "Wrote robots.txt" hid both.
+    const { logs } = await build([], '/docs');
+    expect(logs).toMatch(/Wrote https:\/\/blog\.example\.com\/docs\/sitemap\.xml \(\d+ local pages merged\)/);
+    expect(logs).toContain(
+      'Wrote https://blog.example.com/docs/robots.txt naming https://blog.example.com/docs/sitemap.xml; crawlers read only https://blog.example.com/robots.txt: add the Sitemap line to the robots.txt served there.',
+    );
+  });
 
   it('no route at articlePattern: only its own pages are listed, no article linked, and the build says so', async () => {
     const { logs, locs, feed } = await build([]);
