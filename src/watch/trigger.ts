@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readBodyCapped } from '../client/read-body.js';
 import { WATCH_REPORT_ENV } from '../loader/watch-report.js';
 import { changedArticles, type Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
@@ -128,27 +129,14 @@ const MAX_INVALIDATE_ANSWER_BYTES = 512 * 1024;
 
 /**
  * Whether the answer is the invalidation endpoint's (`{"invalidated": [...]}`, every tag sent among them). Read up
- * to MAX_INVALIDATE_ANSWER_BYTES and never shown (a page may echo anything).
+ * to MAX_INVALIDATE_ANSWER_BYTES (readBodyCapped) and never shown (a page may echo anything).
  */
 async function confirmsInvalidation(response: Response, tags: readonly string[]): Promise<boolean> {
-  const reader = response.body?.getReader();
-  if (!reader) return false;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_INVALIDATE_ANSWER_BYTES) return false;
-      chunks.push(value);
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
+  const body = await readBodyCapped(response, MAX_INVALIDATE_ANSWER_BYTES);
+  if (!body.ok) return false;
   let answer: unknown;
   try {
-    answer = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    answer = JSON.parse(body.text);
   } catch {
     return false;
   }
