@@ -66,8 +66,27 @@ export function incompleteElsewhere(state: EntryState): boolean {
  * Built from the feed because the budget (or a failed call) did not reach its detail: on the blog without the
  * detail-only fields until a later build fetches it. Pending, as an `incompleteElsewhere` entry is.
  */
-export function awaitingDetail(state: EntryState | undefined): boolean {
+function awaitingDetail(state: EntryState | undefined): boolean {
   return state?.partial === true && state.detailElsewhere !== true;
+}
+
+/**
+ * The stored entries still waiting for a detail call, both kinds (they never overlap): `incomplete`, stored from
+ * the feed while the detail answers another language; `partial`, built from the feed (awaitingDetail). Pending in
+ * the summary of a build that synced and of one that kept its store.
+ */
+export function storedAwaitingDetail(
+  ids: readonly string[],
+  state: SyncState,
+): { incomplete: string[]; partial: string[] } {
+  const incomplete: string[] = [];
+  const partial: string[] = [];
+  for (const id of ids) {
+    const entry = state.entries[id];
+    if (entry && incompleteElsewhere(entry)) incomplete.push(id);
+    else if (awaitingDetail(entry)) partial.push(id);
+  }
+  return { incomplete, partial };
 }
 
 export const syncStateSchema = z.object({

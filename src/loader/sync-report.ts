@@ -3,7 +3,7 @@ import { emptyStoreNotice, isCi } from './ci-notice.js';
 import type { LoaderClients } from './clients.js';
 import type { ImageStep } from './images-step.js';
 import type { Notice } from './notice-memory.js';
-import { awaitingDetail, incompleteElsewhere, type SyncState } from './state.js';
+import { storedAwaitingDetail, type SyncState } from './state.js';
 import type { ApplyOutcome } from './sync-apply.js';
 import { incompleteLine, partialLine, warnAboutFailures } from './sync-notices.js';
 import type { SyncPlan } from './sync-plan.js';
@@ -34,10 +34,8 @@ export function reportSync(input: {
 }): void {
   const { ctx, state, site, plan, outcome, clients, warn } = input;
   const { store, logger } = ctx;
-  // Stored from the feed while the detail answers another language: pending until a detail completes them.
-  const incomplete = store.keys().filter((id) => state.entries[id] && incompleteElsewhere(state.entries[id]));
-  // Built from the feed (the budget did not reach their detail calls): shown, but without detail-only fields.
-  const partial = store.keys().filter((id) => awaitingDetail(state.entries[id]));
+  // Stored from the feed (the detail answers another language, or the budget did not reach it): pending.
+  const { incomplete, partial } = storedAwaitingDetail(store.keys(), state);
   logger.info(
     summaryLine(
       summarise({

@@ -6,14 +6,7 @@ import { createLoaderClients } from './clients.js';
 import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
-import {
-  awaitingDetail,
-  incompleteElsewhere,
-  nextUnpublished,
-  readState,
-  rememberElsewhereNew,
-  type SyncState,
-} from './state.js';
+import { nextUnpublished, readState, rememberElsewhereNew, storedAwaitingDetail, type SyncState } from './state.js';
 import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { isTransient } from './transient.js';
@@ -69,9 +62,8 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
 
 /** The stored entries that wait for a detail call (built from the feed), for the line of a build that kept them. */
 function storedPending(ids: readonly string[], state: SyncState): number {
-  return ids.filter(
-    (id) => awaitingDetail(state.entries[id]) || (state.entries[id] && incompleteElsewhere(state.entries[id])),
-  ).length;
+  const { incomplete, partial } = storedAwaitingDetail(ids, state);
+  return incomplete.length + partial.length;
 }
 
 /** What a rename keeps: the title and the publication day. */
