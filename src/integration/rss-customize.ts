@@ -94,11 +94,8 @@ function itemLink(link: string, layout: Pick<BlogLayout, 'blogSite' | 'trailingS
   return url.href;
 }
 
-function itemXml(
-  item: z.output<typeof extraRssItemSchema>,
-  layout: Pick<BlogLayout, 'blogSite' | 'trailingSlash'>,
-): string {
-  const link = itemLink(item.link, layout);
+/** An item of the blog's own as RSS, at `link` (its link on the blog, itemLink). */
+function itemXml(item: z.output<typeof extraRssItemSchema>, link: string): string {
   const parts = [
     `<title>${escapeXmlText(item.title)}</title>`,
     `<link>${escapeXmlText(link)}</link>`,
@@ -175,7 +172,7 @@ export function customizeRss(xml: string, options: ParsedRssHandlerOptions, ctx:
       ctx.onDuplicate?.(link);
       continue;
     }
-    kept.push({ xml: itemXml(item, ctx), time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY });
+    kept.push({ xml: itemXml(item, link), time: item.pubDate ? item.pubDate.getTime() : Number.NEGATIVE_INFINITY });
   }
   const ordered = kept.map((k, i) => ({ ...k, i })).sort((a, b) => b.time - a.time || a.i - b.i);
   const first = doc.items[0];
