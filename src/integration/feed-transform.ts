@@ -318,7 +318,7 @@ export function buildRss(body: string, config: RouteConfig): string {
   return rewriteRss(source, {
     url,
     upstreamOrigins: origins,
-    mapUrl: (upstream) => mapUrl(upstream),
+    mapUrl,
     // A link naming no language in an item's HTML goes where the article's page sends it: the item's language.
     mapItemLink: (upstream, itemUrl) => mapUrl(upstream, itemLanguage(itemUrl)),
     maxBytes: RSS_MAX_BYTES,
