@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { beforeEach, vi } from 'vitest';
 
 // Runs before each test file. A worker runs file after file (`isolate: false` in vitest.config.ts: a new
 // process per file cost about a tenth of the suite), so what a file left in the process is undone here:
@@ -26,3 +26,14 @@ if (process.cwd() !== start.cwd) process.chdir(start.cwd);
 globalThis.fetch = start.fetch;
 vi.useRealTimers();
 vi.restoreAllMocks();
+
+// What the loaders saw of a service's hourly window is kept per service address and key. A simulator that a
+// test closed frees its port, and the next test's simulator may be given the same one: it would inherit the
+// count an earlier test drained (a build refused at the reserve before its first request). Each test starts
+// as a new build process does, knowing nothing of the window.
+beforeEach(() => {
+  for (const name of ['rate-window', 'rate-window-forgotten']) {
+    const record = global[Symbol.for(`astro-content-publisher.${name}`)];
+    if (record instanceof Map) record.clear();
+  }
+});
