@@ -1,4 +1,5 @@
 import type { ArticleListItem } from '../client/index.js';
+import { offsetOfNext } from '../client/resources/articles.js';
 import type { LoaderClients } from './clients.js';
 import { shortHash, stableStringify } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
@@ -48,20 +49,6 @@ export function indexListed(listed: ArticleListItem[], nextOffset?: number, page
     else items.set(item.slug, item);
   }
   return { listed, items, repeated, rejected, nextOffset, pages };
-}
-
-/**
- * The offset a `next` hint asks for: only its `offset` parameter is read, and only when the URL is the same
- * list path; the URL itself is never requested (it could name another host, which must not get the key).
- */
-export function offsetOfNext(next: string | null | undefined, after: number): number | undefined {
-  if (!next) return undefined;
-  try {
-    const offset = Number(new URL(next, 'http://x.invalid').searchParams.get('offset'));
-    return Number.isSafeInteger(offset) && offset >= after ? offset : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const queryOf = (opts: ResolvedArticlesLoaderOptions) =>

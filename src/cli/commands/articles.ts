@@ -1,26 +1,15 @@
 /** `articles <site>` and `article <site> <slug>`. */
-import { moreArticles, type ArticlePage, type ArticleQuery } from '../../client/resources/articles.js';
+import { moreArticles, offsetOfNext, type ArticlePage, type ArticleQuery } from '../../client/resources/articles.js';
 import { nonNegativeInteger, positiveInteger, siteArgument, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { keyValues, table } from '../format.js';
 import { printResult } from '../result.js';
 
-/** The offset the service's `next` asks for (its `offset` parameter only, as the loader reads it). */
-function nextOffset(next: string | null | undefined, after: number): number | undefined {
-  if (!next) return undefined;
-  try {
-    const offset = Number(new URL(next, 'http://x.invalid').searchParams.get('offset') ?? NaN);
-    return Number.isSafeInteger(offset) && offset >= after ? offset : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The stderr line when the service says more articles exist: how many, and the command for the next page. */
 function morePages(page: ArticlePage, site: number, query: ArticleQuery, offset: number): string {
   const shown = `${page.results.length}${page.count === undefined ? '' : ` of ${page.count}`} articles shown`;
   const after = offset + page.results.length;
-  const next = page.next ? nextOffset(page.next, after) : after;
+  const next = page.next ? offsetOfNext(page.next, after) : after;
   if (next === undefined) {
     return `${shown}; the service pages this list, and its next page (${page.next}) carries no \`offset\` this command can follow.`;
   }

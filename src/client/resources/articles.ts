@@ -65,6 +65,21 @@ export function moreArticles(page: ArticlePage, query?: ArticleQuery, offset = 0
   return Boolean(page.next) || (page.count !== undefined && page.count > offset + page.results.length);
 }
 
+/**
+ * The offset a page's `next` hint asks for: only its `offset` parameter is read, never the URL itself (it could
+ * name another host, which must not get the key). Undefined without that parameter, or when it would not move
+ * past `after` (the articles already read).
+ */
+export function offsetOfNext(next: string | null | undefined, after: number): number | undefined {
+  if (!next) return undefined;
+  try {
+    const offset = Number(new URL(next, 'http://x.invalid').searchParams.get('offset') ?? Number.NaN);
+    return Number.isSafeInteger(offset) && offset >= after ? offset : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One page of the list; when the service says more exist, a warning names `articlesPage()`, which reads them. */
 export async function articles(ctx: ResourceContext, siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]> {
   const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/' };
