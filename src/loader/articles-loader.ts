@@ -1,4 +1,4 @@
-import type { Loader } from 'astro/loaders';
+import type { Loader, LoaderContext } from 'astro/loaders';
 import { loaderKey } from './fingerprint.js';
 import { articlesLoaderOptionsSchema, parseContentLoaderOptions, type ArticlesLoaderOptions } from './options.js';
 import { LOADER_NAMES } from './names.js';
@@ -10,6 +10,7 @@ import { runArticlesSync } from './sync-run.js';
 import { holdStoreWrites } from './store-write-hold.js';
 import { readState } from './state.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
+import { loadForAstro } from './astro-errors.js';
 
 /**
  * The build-time loader of a site's published articles: one entry per article (id: the slug), sanitised HTML
@@ -29,7 +30,7 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     schema: articleDataSchema,
     // One budget per key: the loaders of a build that share the key take turns (ledger.ts). The log label
     // keeps the site and filters apart when a project has several articles loaders.
-    load: async (context) => {
+    load: loadForAstro(async (context: LoaderContext) => {
       noteLoaderRun(LOADER_NAMES.articles);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
@@ -59,6 +60,6 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
           resolved.language ?? '',
         ),
       );
-    },
+    }),
   } satisfies Loader;
 }

@@ -17,6 +17,7 @@ import { LOADER_NAMES } from './names.js';
 import { takeTurn } from './ledger.js';
 import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
+import { loadForAstro } from './astro-errors.js';
 import { digestDataSchema, keywordDataSchema } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -159,7 +160,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.keywords,
     schema: keywordDataSchema,
-    load: async (context) => {
+    load: loadForAstro(async (context: LoaderContext) => {
       noteLoaderRun(LOADER_NAMES.keywords);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
@@ -174,7 +175,7 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
         'one',
         seeded,
       );
-    },
+    }),
   } satisfies Loader;
 }
 
@@ -185,7 +186,7 @@ export function digestLoader(options: DataLoaderOptions = {}) {
   return {
     name: LOADER_NAMES.digest,
     schema: digestDataSchema,
-    load: async (context) => {
+    load: loadForAstro(async (context: LoaderContext) => {
       noteLoaderRun(LOADER_NAMES.digest);
       const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
@@ -200,6 +201,6 @@ export function digestLoader(options: DataLoaderOptions = {}) {
         'one',
         seeded,
       );
-    },
+    }),
   } satisfies Loader;
 }

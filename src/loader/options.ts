@@ -3,7 +3,8 @@ import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema, siteIdSchema } from '../options/fields.js';
-import { formatIssue } from '../options/issues.js';
+import { formatIssue, type OptionProblem } from '../options/issues.js';
+import { asAstroUserError } from './astro-errors.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 import { withSyncPlaceholders } from './loader-runs.js';
 
@@ -165,7 +166,8 @@ export interface ParseContext {
   /**
    * The factory runs in content.config.ts. Astro reports an error thrown there as "`astro sync` command
    * failed to generate content collection types: <message>." and adds the final period itself, so the
-   * message leaves its own out (else the user reads "... PUBLISHER_SITE_ID..").
+   * message leaves its own out (else the user reads "required..") and the fix is the error's hint, which
+   * Astro prints after it (astro-errors.ts).
    */
   contentConfig?: boolean;
 }
@@ -177,25 +179,29 @@ export function parseOptions<S extends z.ZodType>(
   raw: unknown,
   context: ParseContext = {},
 ): z.output<S> {
-  const sentence = (text: string) => (context.contentConfig ? text.replace(/\.$/, '') : text);
+  const fail = (problem: OptionProblem): never => {
+    // Outside Astro the message is all a caller may show: it carries the fix too.
+    if (!context.contentConfig) throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
+    throw asAstroUserError(new ConfigError({ ...problem, message: problem.message.replace(/\.$/, '') }));
+  };
   const input = raw ?? {};
   const result = schema.safeParse(input);
   if (result.success) {
     const { baseUrl, allowInsecureHttp } = result.data as { baseUrl?: string; allowInsecureHttp?: boolean };
     const cleartext = baseUrl === undefined ? undefined : cleartextRefusal(baseUrl, allowInsecureHttp);
     if (cleartext) {
-      const fix = `Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`;
-      throw new ConfigError({ option: 'baseUrl', message: sentence(`\`baseUrl\` ${cleartext}. ${fix}`), hint: fix });
+      const hint = `Use https, or set ${factory}({ allowInsecureHttp: true }) on a trusted private network.`;
+      fail({ option: 'baseUrl', message: `\`baseUrl\` ${cleartext}.`, hint });
     }
     return result.data;
   }
-  const problem = formatIssue(result.error.issues[0]!, input, {
-    call: `${factory}()`,
-    docs: 'articlesloader-options',
-    env: ENV_HINT,
-  });
-  // Astro shows a config error's message, not its hint: the message carries the fix too.
-  throw new ConfigError({ ...problem, message: sentence(`${problem.message} ${problem.hint}`) });
+  return fail(
+    formatIssue(result.error.issues[0]!, input, {
+      call: `${factory}()`,
+      docs: 'articlesloader-options',
+      env: ENV_HINT,
+    }),
+  );
 }
 
 /**
