@@ -238,12 +238,17 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           return;
         }
         // A retry of an entry that lives on its feed copy, answered in the other language again: the held copy
-        // stays as it is (still incomplete, counted pending), and the next retry waits its turn.
+        // stays as it is (still incomplete, counted pending), and the next retry waits its turn. So does a change
+        // of such an entry (planSync holds it until then), whose feed copy is tried below.
         const held = input.state.entries[action.slug];
-        if (action.reason === 'elsewhere' && error instanceof LanguageMismatchError && held) {
+        if (
+          error instanceof LanguageMismatchError &&
+          held &&
+          (action.reason === 'elsewhere' || held.detailElsewhere === true)
+        ) {
           held.retriedAt = Date.now();
           held.retriesElsewhere = (held.retriesElsewhere ?? 0) + 1;
-          return;
+          if (action.reason === 'elsewhere') return;
         }
         outcome.failures.push({ slug: action.slug, error });
         // A refused detail (another language's) of a held entry has only the feed to go to, like a new one. A

@@ -193,7 +193,7 @@ export function warnAboutFailures(
   if (!failures.length) return;
   const first = failures[0]!;
   warn(
-    `${failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; the next build tries again.`,
+    `${failures.length} article(s) of ${site} could not be fetched (first: "${first.slug}": ${describeError(first.error)}). Their previous versions are kept; later builds try again.`,
     first.error,
   );
 }

@@ -205,14 +205,16 @@ export function planSync(input: PlanInput): SyncPlan {
       rss,
       input.heldUpdatedAt?.get(item.slug),
     );
-    if (signal) {
-      needs.push({
-        slug: item.slug,
-        reason: 'changed',
-        signal,
-        checkedAt: state.checkedAt,
-        rssOk: rssIsNewer(state, rss),
-      });
+    const rssOk = signal !== undefined && rssIsNewer(state, rss);
+    if (signal && state.detailElsewhere && !(rssOk && input.rssWhole !== false)) {
+      // Its detail answers another language: a detail call would only find that one again, and the feed has no
+      // whole copy to take. The change waits for the entry's next retry, as its completion does (found by a
+      // trial: a feed turned to teasers sent one refused detail per shared slug on every build).
+      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
+        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk });
+      else waitingRetry.push(item.slug);
+    } else if (signal) {
+      needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk });
     } else if (!otherNeeds(item.slug, state, rss)) unchanged.push(item.slug);
   }
 

@@ -83,7 +83,7 @@ describe('a detail call whose connection breaks before the answer', () => {
       expect(r.logs).toContain(
         `1 article(s) of site 12 could not be fetched (first: "${slug}": [GET] /api/v1/sites/12/articles/${slug}/: network error`,
       );
-      expect(r.logs).toContain('Their previous versions are kept; the next build tries again.');
+      expect(r.logs).toContain('Their previous versions are kept; later builds try again.');
       expect(await titleOnPage(slug)).not.toBe('Retitled with no request to spare');
     } finally {
       await clearFaults(sim);

@@ -82,3 +82,36 @@ describe('a language variant whose detail answers another language', () => {
     expect(third.logs).not.toMatch(/lang-fr\][^\n]*"both"[^\n]*another language/);
   });
 });
+
+describe('a language variant whose detail answers another language, when the feed turns to teasers', () => {
+  it('keeps its feed copy and waits for its retry: a build with nothing changed sends no detail call', async () => {
+    // Found by a trial on the blog starter (multilingual profile): once the feed carried teasers, the feed item's
+    // new hash read as a change of every such entry, and each build sent one refused detail per shared slug.
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'variant-teaser');
+    own(sim, site);
+    await publishModelArticle(sim.url, 'both', 'en');
+    await publishModelArticle(sim.url, 'both', 'fr');
+    await publishModelArticle(sim.url, 'own', 'fr');
+    const build = modelSiteBuild(site, sim, 6);
+    expect((await build()).error).toBeUndefined();
+
+    await admin(sim.url, 'PUT', 'variants', { variants: { sharedSlugs: true, rssContent: 'teaser' } });
+    // The first build after the change asks for the details of the two entries whose detail answers their
+    // language (each feed item's hash changed), once; never for fr "both", and the next build for none.
+    for (const [round, details] of [
+      [1, 2],
+      [2, 0],
+    ] as const) {
+      sim.resetStats();
+      const later = await build();
+      expect(later.error, `build ${round}`).toBeUndefined();
+      expect(sim.stats().routes[DETAIL]?.['200'] ?? 0, `build ${round}`).toBe(details);
+      expect(sim.stats().authenticated, `build ${round}: one list call per loader`).toBe(2 + details);
+      expect(summaryOf(later.logs, 'fr'), `build ${round}`).toEqual({ total: 2, pending: 1 });
+      expect(later.logs, `build ${round}`).not.toContain('could not be fetched');
+      // The body the fr entry had from the whole feed: not replaced by a teaser.
+      expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    }
+  });
+});
