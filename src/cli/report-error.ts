@@ -26,7 +26,7 @@ interface ErrorShape {
  * line has flags and variables instead, so these say what to do here.
  */
 const CLI_HINTS = {
-  401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it with --api-key-file FILE or PUBLISHER_API_KEY.',
+  401: 'The service refused the API key (unknown or revoked): create one in the dashboard at /account/api-keys (it starts with btb_) and pass it with --api-key-file FILE or PUBLISHER_API_KEY.',
   timeout: 'Retry later.',
   reachable: '(--base-url or PUBLISHER_BASE_URL)',
   cleartext: 'Use an https:// address: the command line sends the key over plain http only to this machine.',
@@ -113,6 +113,8 @@ function lineOf(error: unknown): string {
   }
   if (e.code === 'invalid_option' && e.option === 'baseUrl') {
     const problem = withoutHint(e).replace(/^`baseUrl`/, '--base-url (or PUBLISHER_BASE_URL)');
+    // A problem that names its fix already (drop the /api/v1, as in "<address>") needs no second example.
+    if (/\/api\/v1/.test(problem)) return `${problem}${problem.endsWith('.') ? '' : '.'}`;
     return `${problem}${problem.endsWith('.') ? '' : '.'} ${/cleartext/.test(problem) ? CLI_HINTS.cleartext : CLI_HINTS.baseUrl}`;
   }
   if (e.code === 'invalid_option' && e.option === 'apiKey') {

@@ -40,6 +40,12 @@ export const HINTS = {
   403: 'The API is only available on the Pro and Agence plans: move to Pro or higher.',
   402: 'The monthly article quota and the credits are used up: buy credits or wait for the first day of the month.',
   404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
+  /** A 404 that cannot be about an id (a path naming none, or an answer that is not the service's error). */
+  noEndpoint:
+    'Nothing answers this call at that address: check `baseUrl`, the service address (scheme, host and port, without /api/v1 or another path), then the site id.',
+  /** A 404 of a public feed (no token sent). */
+  publicFeed404:
+    'Check the site id (the service has no public feed for an unknown or inactive site) and `baseUrl`, the service address.',
   502: retryHint(SERVER_FAILURES[502]),
   server: retryHint(SERVER_FAILURES.server),
   client: 'Check the arguments of the call (query parameters and body) against the API reference.',
@@ -81,7 +87,6 @@ const CLASS_BY_STATUS: Record<number, [ErrorClass, string]> = {
   401: [UnauthorizedError, HINTS[401]],
   402: [PaymentRequiredError, HINTS[402]],
   403: [ForbiddenError, HINTS[403]],
-  404: [NotFoundError, HINTS[404]],
   502: [CmsUnavailableError, HINTS[502]],
 };
 
@@ -112,6 +117,17 @@ export interface HintOverrides {
   inDoubt?: string;
 }
 
+/**
+ * What a 404 is about. Only a call naming a site (`/api/v1/sites/<id>/...`) answered with the service's own error
+ * body can be about the id or slug; `/me/`, `/sites/`, audit or brief exist at the right address, and a 404 that is
+ * not the service's JSON error (an HTML page, a proxy's) comes from something else at that address.
+ */
+function notFoundHint(failure: HttpFailure): string {
+  if (/^\/api\/sites\/[^/]+\//.test(failure.path)) return HINTS.publicFeed404;
+  if (failure.apiMessage === undefined || !/^\/api\/v1\/sites\/[^/]+\//.test(failure.path)) return HINTS.noEndpoint;
+  return HINTS[404];
+}
+
 export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = {}): PublisherError {
   const base = { method: failure.method, path: failure.path, status: failure.status, apiMessage: failure.apiMessage };
   if (failure.status === 429) {
@@ -125,7 +141,9 @@ export function errorForStatus(failure: HttpFailure, overrides: HintOverrides = 
   }
   const known = CLASS_BY_STATUS[failure.status];
   const [ErrorCtor, defaultHint]: [ErrorClass, string] =
-    known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]);
+    failure.status === 404
+      ? [NotFoundError, notFoundHint(failure)]
+      : (known ?? (failure.status >= 500 ? [ServerError, HINTS.server] : [ApiError, HINTS.client]));
   let hint = (failure.status === 401 && overrides[401]) || defaultHint;
   if (failure.status >= 500 && overrides.inDoubt)
     hint = inDoubtHint(failure.status === 502 ? SERVER_FAILURES[502] : SERVER_FAILURES.server, overrides.inDoubt);

@@ -349,7 +349,7 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       code: 4,
       args: ['me', '--verbose'],
       env: { PUBLISHER_API_KEY: 'btb_leakcheck_cli_1' },
-      line: /^content-publisher: 401: Send the header `Authorization: Bearer <API_KEY>` with a valid token: .* pass it with --api-key-file FILE or PUBLISHER_API_KEY\. \[GET/m,
+      line: /^content-publisher: 401: The service refused the API key \(unknown or revoked\): .* pass it with --api-key-file FILE or PUBLISHER_API_KEY\. \[GET/m,
     },
     {
       name: 'no key at all',
@@ -479,7 +479,8 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       name: 'base URL with /api/v1',
       code: 2,
       args: ['me', '--base-url', 'https://publisher.example.com/api/v1'],
-      line: /^content-publisher: --base-url \(or PUBLISHER_BASE_URL\) must be the service address without \/api\/v1 .*Pass the service address without \/api\/v1, like --base-url https:\/\/publisher\.example\.com\.$/m,
+      // The fix once: the address to use, not a second example of another one.
+      line: /^content-publisher: --base-url \(or PUBLISHER_BASE_URL\) must be the service address without \/api\/v1 \(got "https:\/\/publisher\.example\.com\/api\/v1"\): drop the \/api\/v1, as in "https:\/\/publisher\.example\.com"\.$/m,
     },
     {
       name: 'bad response',
@@ -540,6 +541,15 @@ describe('errors: one line with the hint, a distinct exit code per class', () =>
       expect(result.stderr).not.toMatch(CLIENT_TERMS);
       noKey(result);
     });
+  });
+
+  it('404 where nothing answers the API (a path prefix the service lacks): check --base-url, not the site id', async () => {
+    const result = await cli(['me'], { PUBLISHER_BASE_URL: `${sim.url}/foo` });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(
+      /^content-publisher: 404: Nothing answers this call at that address: check --base-url \(or PUBLISHER_BASE_URL\), the service address \(scheme, host and port, without \/api\/v1 or another path\), then the site id\. \[GET \/api\/v1\/me\//m,
+    );
+    expect(result.stderr).not.toMatch(CLIENT_TERMS);
   });
 
   for (const testCase of cases.filter((c) => c.fault)) {

@@ -67,6 +67,31 @@ describe('one error class per status, with the hint of the API document', () => 
     expect(error.message).toMatch(/^\[POST\] \/api\/v1\/sites\/12\/generate\/: 402 Payment Required: /);
   });
 
+  it('404 from something else at the address (an HTML page) or on a path naming no site: check baseUrl, not the id', async () => {
+    // Found by a trial: a wrong base URL answering 404 was reported as "Check the site id or the article slug".
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const wrong = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'btb_sim_pro_1' });
+      const noEndpoint =
+        'Nothing answers this call at that address: check `baseUrl`, the service address (scheme, host and port, without /api/v1 or another path), then the site id.';
+      for (const call of [wrong.me(), wrong.articles(12)]) {
+        const error = await rejection(call);
+        expect(error).toBeInstanceOf(NotFoundError);
+        expect((error as NotFoundError).hint).toBe(noEndpoint);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // The service's own 404 on a call naming no site (here: a path prefix it does not have) says the same.
+    const prefixed = createClient({ baseUrl: `${sim().url}/foo`, apiKey: sim().tokens.pro });
+    expect(((await rejection(prefixed.me())) as NotFoundError).hint).toMatch(/^Nothing answers this call/);
+  });
+
   it('404 -> NotFoundError for another user’s site or an unknown slug, not retried', async () => {
     const client = proClient(sim());
     const otherSite = await rejection(client.articles(21));
