@@ -5,6 +5,7 @@ import { invalidateLocally } from '../loader/local-invalidation.js';
 import { loadersRunDuring } from '../loader/loader-runs.js';
 import { BUILD_TIME_LOADER_NAMES } from '../loader/names.js';
 import { forgetWindow, lowestKnownWindow } from '../loader/rate-window.js';
+import { undoneMark, undoneSince } from '../loader/watch-report.js';
 import { allowedHostsOf, hostRefusal } from './dev-host.js';
 import { startFeedPoll } from './dev-poll.js';
 
@@ -62,6 +63,19 @@ export class RefreshRefused extends Error {
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A refresh that ran, but whose loaders kept stored content (the service failed, the budget ran out): the
+ * endpoint answers 502 so that a webhook retries, and the RSS poll sees the change again next time.
+ */
+export class RefreshIncomplete extends Error {
+  constructor(
+    readonly loaders: string[],
+    readonly undone: string,
+  ) {
+    super(`the loaders kept stored content (${undone})`);
   }
 }
 
@@ -160,10 +174,19 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     lastStarted = now();
     running ??= (async () => {
       const names = publisherLoaderNames(setup.loaders);
+      const mark = undoneMark();
       const ran = await loadersRunDuring(() => setup.refreshContent({ loaders: names }), names);
       // An edit keeps the set of slugs (the feed routes' cache key in dev): without this, /sitemap.xml and
       // /rss.xml kept serving the copy fetched before the edit until the service's max-age (an hour) ran out.
       void invalidateLocally(setup.feedTags ?? []);
+      // A loader that kept its stored content (the service failed, the budget ran out) does not fail the refresh:
+      // the caller is told, so that a webhook retries rather than count the change as shown.
+      const undone = undoneSince(mark);
+      if (undone.length) {
+        const what = undone.map((u) => `${u.site}: ${u.undone}`).join('; ');
+        logger.warn(`Refreshed content (${why}), but the loaders kept stored content: ${what}`);
+        throw new RefreshIncomplete(ran, what);
+      }
       logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
       return ran;
     })().finally(() => {
@@ -200,6 +223,13 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     refresh(`POST ${setup.endpoint}`).then(
       (loaders) => send(res, 200, { refreshed: loaders }),
       (error: unknown) => {
+        if (error instanceof RefreshIncomplete) {
+          send(res, 502, {
+            error: `Refreshed, but the loaders kept stored content (${error.undone}): retry later.`,
+            refreshed: error.loaders,
+          });
+          return;
+        }
         if (error instanceof RefreshRefused) {
           send(
             res,

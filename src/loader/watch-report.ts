@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { processRecord } from './process-record.js';
 
 /**
  * Set by `content-publisher watch --run` for the command it runs: a file where the loaders of that build say what
@@ -8,8 +9,25 @@ import { appendFileSync } from 'node:fs';
  */
 export const WATCH_REPORT_ENV = 'PUBLISHER_WATCH_REPORT';
 
-/** Tells the watcher that ran this build what `site` left undone (nothing outside `watch --run`). */
+/** What the loaders of this process left undone, oldest first: read by the dev refresh (`undoneSince`). */
+const undoneHere = processRecord('undone', () => [] as Array<{ site: string; undone: string }>);
+
+/** How many reports this process has seen: pass it to `undoneSince` after a run of the loaders. */
+export function undoneMark(): number {
+  return undoneHere.length;
+}
+
+/** What the loaders reported since `mark` (a refresh of `astro dev` that kept stale content says so). */
+export function undoneSince(mark: number): Array<{ site: string; undone: string }> {
+  return undoneHere.slice(mark);
+}
+
+/**
+ * Tells the watcher that ran this build what `site` left undone (nothing outside `watch --run`), and the dev
+ * refresh of this process.
+ */
 export function reportUndoneToWatch(site: string, undone: string): void {
+  undoneHere.push({ site, undone }); // a few per failed build or refresh: kept for the life of the process
   const file = globalThis.process?.env?.[WATCH_REPORT_ENV];
   if (!file) return;
   try {

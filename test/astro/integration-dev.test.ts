@@ -149,6 +149,27 @@ describe('integration, astro dev', () => {
     expect(await sitemapLastmod()).not.toBe(before);
   });
 
+  it('POST /_publisher/refresh while the service fails: 502 naming what the loaders kept, the page keeps its articles', async () => {
+    // Found by a trial: the loaders keep their stored articles through an outage, and the endpoint answered
+    // 200 {"refreshed": [...]}: a webhook could not tell that nothing was refreshed.
+    const before = /(\d+) articles/.exec(await (await fetch(blog)).text())?.[1];
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/v1/sites/:id/articles/', status: 503 });
+    try {
+      const response = await fetch(`${blog}/_publisher/refresh`, { method: 'POST' });
+      expect(response.status).toBe(502);
+      const body = (await response.json()) as { error: string; refreshed: string[] };
+      expect(body.refreshed).toEqual(['astro-content-publisher:articles']);
+      expect(body.error).toMatch(
+        /^Refreshed, but the loaders kept stored content \(site 12: could not list the articles: .*503.*\): retry later\.$/,
+      );
+      expect(body.error).not.toContain(sim.tokens.pro);
+      expect(await (await fetch(blog)).text()).toContain(`${before} articles`);
+    } finally {
+      await admin(sim.url, 'DELETE', 'faults');
+    }
+    expect((await fetch(`${blog}/_publisher/refresh`, { method: 'POST' })).status).toBe(200);
+  });
+
   it('a cross-site POST to the refresh endpoint (another page in the browser): 403 with a plain message, no loader run', async () => {
     sim.resetStats();
     // Astro's dev server already blocks cross-site fetches, but not navigations: an auto-submitted <form
