@@ -1,6 +1,6 @@
 import { cacheTags, STALE_MAX_AGE_SECONDS, STALE_TAG } from '../loader/cache-tags.js';
 import { FeedCache, type CacheOutcome } from './feed-cache.js';
-import { noteStale } from './last-good.js';
+import { FeedBuildError, noteStale } from './last-good.js';
 import {
   buildRss,
   buildSitemap,
@@ -166,8 +166,13 @@ export const VISITOR_502 = 'Bad Gateway: this feed is unavailable right now. Ple
  * and the reason); on demand the details go to the server log and the visitor gets a generic 502 (an
  * upstream that redirects to an internal address must not learn, through visitors, what answered there).
  */
-function upstreamFailure(error: unknown, config: RouteConfig, context: FeedRouteContext): Response {
-  if (context.isPrerendered && !config.dev) throw error;
+function upstreamFailure(
+  error: unknown,
+  config: RouteConfig,
+  context: FeedRouteContext,
+  feed: 'sitemap' | 'rss',
+): Response {
+  if (context.isPrerendered && !config.dev) throw new FeedBuildError(error, feed);
   const message = error instanceof Error ? error.message : String(error);
   console.error(message);
   return plain(502, VISITOR_502);
@@ -180,7 +185,7 @@ export async function handleSitemap(config: RouteConfig, context: FeedRouteConte
   try {
     ({ value: files, outcome } = await sitemapCache(config, context).get());
   } catch (error) {
-    return upstreamFailure(error, config, context);
+    return upstreamFailure(error, config, context, 'sitemap');
   }
   if (rawPart === undefined) return xmlResponse(files.xml, XML_TYPE, context, outcome);
   const part = /^[1-9][0-9]{0,5}$/.test(rawPart) ? Number(rawPart) : 0;
@@ -201,7 +206,7 @@ export async function handleRss(config: RouteConfig, context: FeedRouteContext):
     const { value, outcome } = await rssCache(config, context).get();
     return xmlResponse(value, RSS_TYPE, context, outcome);
   } catch (error) {
-    return upstreamFailure(error, config, context);
+    return upstreamFailure(error, config, context, 'rss');
   }
 }
 

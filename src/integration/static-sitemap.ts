@@ -4,6 +4,7 @@ import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { bodyOrLastGood, keepLastGood } from './last-good-files.js';
+import { feedFailureHint } from './last-good.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
 import { withoutPrefix } from '../options/prefix.js';
 
@@ -62,7 +63,7 @@ export async function writeStaticSitemap(
     const message = error instanceof Error ? error.message : String(error);
     throw new AstroError(
       `[astro-content-publisher] The sitemap was not built: ${withoutPrefix(message)}`,
-      'The build stops rather than publish a broken sitemap. Check `siteId` and `baseUrl`, that the service is up, and retry; or set publisher({ sitemap: false }).',
+      feedFailureHint(error, 'sitemap'),
     );
   }
   const outputs: Array<[string, string]> = [[path, files.xml]];

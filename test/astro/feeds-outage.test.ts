@@ -59,7 +59,13 @@ describe('a static build while the service is down', () => {
     const build = modelSiteBuild(site, sim);
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', status: 503 });
     const cold = await build();
-    expect(cold.error?.message).toMatch(/Could not get http:\/\/127\.0\.0\.1:\d+\/api\/sites\/12\/rss\.xml/);
+    expect(cold.error?.message).toMatch(
+      /The RSS feed was not built: Could not get http:\/\/127\.0\.0\.1:\d+\/api\/sites\/12\/rss\.xml/,
+    );
+    // What to do, as the hint Astro prints after the message (found by a trial: the feed's failure had none).
+    expect((cold.error as Error & { hint?: string }).hint).toBe(
+      'The build stops rather than publish a broken feed, and no earlier build kept a copy of it: retry once the service answers, or set publisher({ rss: false }).',
+    );
     await admin(sim.url, 'DELETE', 'faults');
 
     expect((await build()).error).toBeUndefined();
@@ -67,5 +73,16 @@ describe('a static build while the service is down', () => {
     await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 404 });
     const missing = await build();
     expect(missing.error?.message).toMatch(/The sitemap was not built: Could not get .*sitemap\.xml/);
+    expect((missing.error as Error & { hint?: string }).hint).toBe(
+      'The build stops rather than publish a broken sitemap. Check `siteId` (the site must exist and be active) and `baseUrl`, or set publisher({ sitemap: false }).',
+    );
+    // A body that is not a feed points at the address, or at the service's feed itself.
+    await admin(sim.url, 'DELETE', 'faults');
+    await admin(sim.url, 'POST', 'faults', { route: 'GET /api/sites/:id/rss.xml', body: 'html' });
+    const html = await build();
+    expect(html.error?.message).toMatch(/The RSS feed was not built: .*HTML page/);
+    expect((html.error as Error & { hint?: string }).hint).toBe(
+      "The build stops rather than publish a broken feed. Check that `baseUrl` is the service's address; if it is, the service's feed is broken: retry once it is whole again, or set publisher({ rss: false }).",
+    );
   });
 });

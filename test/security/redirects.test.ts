@@ -94,9 +94,16 @@ describe('the on-demand routes', () => {
     const error = await handleRss({ ...routeFor(12), dev: false }, { params: {}, isPrerendered: true }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(UpstreamFeedError);
-    expect((error as UpstreamFeedError).reason).toBe('redirect');
-    expect((error as Error).message).toMatch(/only same-origin redirects are followed/);
+    // The build's error: the upstream failure as its cause, what to check as its hint.
+    const cause = (error as Error).cause;
+    expect(cause).toBeInstanceOf(UpstreamFeedError);
+    expect((cause as UpstreamFeedError).reason).toBe('redirect');
+    expect((error as Error).message).toMatch(
+      /^\[astro-content-publisher\] The RSS feed was not built: .*only same-origin redirects are followed/,
+    );
+    expect((error as Error & { hint: string }).hint).toMatch(
+      /Check `baseUrl`: it must be the service's own address, not one that redirects elsewhere/,
+    );
     expect(internal.requests).toEqual([]);
   });
 
