@@ -104,7 +104,7 @@ async function runDataSync(
         ? `Kept the ${stored} stored entr${stored === 1 ? 'y' : 'ies'}`
         : 'Nothing is stored yet, so the collection stays empty';
     warn(
-      `Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve})${restored ? ` (${restored})` : ''}. ${kept}; the next build tries again (or lower ${loaderName}({ budget: { reserve } })).`,
+      `Did not fetch the ${source.what} of site ${opts.siteId}: only ${remaining} request(s) left this hour, at or below budget.reserve (${opts.budget.reserve})${restored ? ` (${restored})` : ''}. ${kept}; the first build after the hourly limit resets fetches it again${remaining > 0 ? ` (or lower ${loaderName}({ budget: { reserve } }))` : ''}.`,
     );
     return;
   }

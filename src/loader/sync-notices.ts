@@ -45,16 +45,20 @@ export function reserveReachedLine(input: {
   reserve: number;
   /** What the builds before this one saw of the window (rate-window.ts), when it is known. */
   restored: string | undefined;
+  /** The requests left this hour, as last seen. */
+  remaining: number | undefined;
 }): string {
-  const { site, held, reserve } = input;
+  const { site, held, reserve, remaining } = input;
   const who = input.restored
-    ? `the requests left this hour are at or below budget.reserve (${reserve}) (${input.restored})`
-    : `the loaders of this build using the same API key left no request above budget.reserve (${reserve}) this hour`;
+    ? `the ${remaining === undefined ? '' : `${remaining} `}requests left this hour are at or below budget.reserve (${reserve}) (${input.restored})`
+    : `the loaders of this build using the same API key left no request above budget.reserve (${reserve}) this hour${remaining === undefined ? '' : ` (${remaining} left)`}`;
+  // With none left, a lower reserve changes nothing.
+  const otherwise = `or raise the plan's limit${remaining === 0 ? '' : ', or lower budget.reserve'}`;
   if (held === 0 && !input.found)
     throw new BudgetSpentError(
-      `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the hourly limit resets (or raise the plan's limit, or lower budget.reserve).`,
+      `${PREFIX} Did not list the articles of ${site}: ${who}, and nothing is stored yet (a first build, a fresh cache, or a store Astro cleared after a config change). The build stops rather than deploy the blog without its articles: retry once the hourly limit resets (${otherwise}).`,
     );
-  return `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the next build tries again (or raise the plan's limit, or lower budget.reserve).`;
+  return `Did not list the articles of ${site}: ${who}. ${held ? `Kept the ${held} stored articles` : 'The collection stays empty, as the last build left it'}; the first build after the hourly limit resets lists them again (${otherwise}).`;
 }
 
 /** A notice's key for a set of slugs: the same slugs in any order, repeated or not, give the same key. */

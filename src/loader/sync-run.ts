@@ -7,7 +7,7 @@ import { toDate } from './entries.js';
 import { loaderFingerprint } from './fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { nextUnpublished, readState, rememberElsewhereNew, storedAwaitingDetail, type SyncState } from './state.js';
-import { recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
+import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
@@ -120,8 +120,9 @@ export async function runArticlesSync(
   const restored = restoreWindow(cacheDir, opts.baseUrl, opts.apiKey);
   if (availableBeforeStart(opts.baseUrl, opts.apiKey, opts.budget.reserve) === 0) {
     const held = store.keys().length;
-    warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored }));
-    logger.info(keptLine(held, 0, undefined, storedPending(store.keys(), state)));
+    const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
+    warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored, remaining }));
+    logger.info(keptLine(held, 0, remaining, storedPending(store.keys(), state)));
     reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`);
     return keepStored();
   }

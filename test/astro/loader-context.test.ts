@@ -74,10 +74,11 @@ describe('articlesLoader: request budget against X-RateLimit-Remaining', () => {
       expect(small.stats().authenticated).toBe(6);
       const lines = ctx.take();
       expect(summary(lines)).toBe(
-        '12 articles: 0 new, 0 changed, 0 removed, 5 unchanged, 7 pending; 0 requests, rate limit unknown',
+        '12 articles: 0 new, 0 changed, 0 removed, 5 unchanged, 7 pending; 0 requests, 4 left this hour',
       );
+      // The count it saw, when it lists again, and a lower reserve as a way out while requests are left.
       expect(lines.join('\n')).toMatch(
-        /Did not list the articles of site 12: .* no request above budget.reserve \(4\)/,
+        /Did not list the articles of site 12: .* no request above budget.reserve \(4\) this hour \(4 left\)\. Kept the 12 stored articles; the first build after the hourly limit resets lists them again \(or raise the plan's limit, or lower budget.reserve\)\./,
       );
 
       // A collection never synced (a fresh store: a new CI cache, a store Astro cleared after a config change)
@@ -123,7 +124,7 @@ describe('articlesLoader: budget.reserve across builds', () => {
         await loader.load(ctx.context);
         // The warning says where the count came from, until when it holds, and how to ask the service now.
         expect(ctx.take().join('\n')).toMatch(
-          /Did not list the articles of site 12: the requests left this hour are at or below budget.reserve \(4\) \(what an earlier build saw of this hour's rate limit, which holds until \d\d:\d\d UTC; after a plan upgrade, delete \S+rate-limit\.json to ask the service now\)/,
+          /Did not list the articles of site 12: the 4 requests left this hour are at or below budget.reserve \(4\) \(what an earlier build saw of this hour's rate limit, which holds until \d\d:\d\d UTC; after a plan upgrade, delete \S+rate-limit\.json to ask the service now\)/,
         );
       }
       expect(small.stats().authenticated).toBe(6);
@@ -505,7 +506,7 @@ describe('keywordsLoader and digestLoader', () => {
       expect(small.stats().authenticated).toBe(7);
       expect(dctx.entries.get('latest')).toEqual(kept);
       expect(dctx.take()).toContain(
-        'warn Did not fetch the weekly digest of site 12: only 3 request(s) left this hour, at or below budget.reserve (3). Kept the 1 stored entry; the next build tries again (or lower digestLoader({ budget: { reserve } })).',
+        'warn Did not fetch the weekly digest of site 12: only 3 request(s) left this hour, at or below budget.reserve (3). Kept the 1 stored entry; the first build after the hourly limit resets fetches it again (or lower digestLoader({ budget: { reserve } })).',
       );
 
       const keywords = keywordsLoader({ ...own, budget: { reserve: 5 } });
