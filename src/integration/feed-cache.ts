@@ -23,12 +23,18 @@ export const ONE_HOUR_MS = 3_600_000;
 /** The shortest time a copy is served without asking the upstream again, whatever the upstream says. */
 export const MIN_LIFETIME_MS = 60_000;
 
+/**
+ * How a transform gets the other documents the feed names (a sitemap index's parts): `fetch` gets one; the cache
+ * keeps what it got with the copy, and gives it back when the copy is made again (`remake`).
+ */
+export type PartSource = (url: string, fetch: () => Promise<string>) => Promise<string>;
+
 export interface FeedCacheOptions<T> {
   url: string;
   timeoutMs: number;
   maxBytes: number;
-  /** Makes the served value from the upstream body; throwing marks the body as unusable. */
-  transform: (body: string) => T | Promise<T>;
+  /** Makes the served value from the upstream body (and its parts); throwing marks the body as unusable. */
+  transform: (body: string, part: PartSource) => T | Promise<T>;
   /** @default one hour: the service's own CDN cache time. */
   maxAgeMs?: number;
   /** The floor of the lifetime (an upstream `no-store` or `max-age=0` is raised to it). @default 60 s */
@@ -62,7 +68,26 @@ export type CacheOutcome = 'fresh' | 'fetched' | 'revalidated' | 'stale' | 'refr
 interface Entry<T> extends FeedValidators {
   value: T;
   expiresAt: number;
+  /** The upstream body the value was made from, and the parts the transform got (by URL). */
+  source: { body: string; parts: Map<string, string> };
 }
+
+/** Parts got by `fetch`, kept in `parts`. */
+function recording(parts: Map<string, string>): PartSource {
+  return async (url, fetch) => {
+    const body = await fetch();
+    parts.set(url, body);
+    return body;
+  };
+}
+
+/** The parts kept with a copy; one it did not get is fetched (a transform that reads another part now). */
+function replaying(parts: ReadonlyMap<string, string>): PartSource {
+  return async (url, fetch) => parts.get(url) ?? fetch();
+}
+
+/** Parts fetched, not kept (a static build's copy from an earlier build). */
+const fetching: PartSource = (_url, fetch) => fetch();
 
 export class FeedCache<T> {
   readonly #options: FeedCacheOptions<T>;
@@ -71,6 +96,8 @@ export class FeedCache<T> {
   /** The last failure while nothing good was cached, rethrown until `#retryAfter`. */
   #lastFailure: Error | undefined;
   #inFlight: Promise<{ value: T; outcome: CacheOutcome }> | undefined;
+  /** The value must be made again from its source (`remake`): what it was made for no longer holds. */
+  #remake = false;
 
   constructor(options: FeedCacheOptions<T>) {
     this.#options = options;
@@ -87,6 +114,22 @@ export class FeedCache<T> {
     this.#retryAfter = 0;
   }
 
+  /**
+   * What the value is made for changed (on demand: the articles the blog has): it is not served again, and the
+   * next `get()` makes it anew, after a conditional request, from the new body or (a 304, or an upstream that
+   * fails) from the kept one and its parts. So a copy kept through an outage survives the change.
+   */
+  remake(): void {
+    if (this.#entry) this.#remake = true;
+    this.expire();
+  }
+
+  async #remade(entry: Entry<T>): Promise<T> {
+    entry.value = await this.#options.transform(entry.source.body, replaying(entry.source.parts));
+    this.#remake = false;
+    return entry.value;
+  }
+
   #now(): number {
     return (this.#options.now ?? Date.now)();
   }
@@ -98,7 +141,8 @@ export class FeedCache<T> {
   }
 
   async get(): Promise<{ value: T; outcome: CacheOutcome }> {
-    const entry = this.#entry;
+    // A value made for what no longer holds is never served (`remake`).
+    const entry = this.#remake ? undefined : this.#entry;
     const now = this.#now();
     if (entry && now < entry.expiresAt) return { value: entry.value, outcome: 'fresh' };
     if (now < this.#retryAfter) {
@@ -118,6 +162,7 @@ export class FeedCache<T> {
 
   async #refresh(): Promise<{ value: T; outcome: CacheOutcome }> {
     const entry = this.#entry;
+    const parts = new Map<string, string>();
     let fetched: FetchedFeed;
     let value: T;
     try {
@@ -135,12 +180,13 @@ export class FeedCache<T> {
             status: 304,
             detail: 'the service answered 304 to an unconditional request.',
           });
+        if (this.#remake) await this.#remade(entry);
         entry.expiresAt = this.#now() + this.#lifetime(fetched.maxAgeMs);
         if (fetched.etag) entry.etag = fetched.etag;
         if (fetched.lastModified) entry.lastModified = fetched.lastModified;
         return { value: entry.value, outcome: 'revalidated' };
       }
-      value = await this.#options.transform(fetched.body);
+      value = await this.#options.transform(fetched.body, recording(parts));
       const lastGood = this.#options.lastGood;
       // Loaded only here: the module reads and writes files, and the routes' bundle also runs on edge runtimes.
       if (lastGood) (await import('./last-good-files.js')).keepLastGood(lastGood.dir, this.#options.url, fetched.body);
@@ -153,23 +199,33 @@ export class FeedCache<T> {
           ? (await import('./last-good-files.js')).copyOnOutage(lastGood.dir, this.#options.url, failure)
           : undefined;
       if (lastGood && copy) {
-        const stale = await this.#options.transform(copy.body);
+        const stale = await this.#options.transform(copy.body, fetching);
         lastGood.warn(copy.notice);
         return { value: stale, outcome: 'stale' };
       }
-      if (!entry) {
+      // A copy to remake is made again from what it was made from: no copy when that fails too.
+      const kept =
+        entry && this.#remake
+          ? await this.#remade(entry).then(
+              () => entry,
+              () => undefined,
+            )
+          : entry;
+      if (!kept) {
         this.#lastFailure = failure;
         throw failure;
       }
       this.#options.onStale?.(failure);
-      return { value: entry.value, outcome: 'stale' };
+      return { value: kept.value, outcome: 'stale' };
     }
     this.#entry = {
       value,
       etag: fetched.etag,
       lastModified: fetched.lastModified,
       expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs),
+      source: { body: fetched.body, parts },
     };
+    this.#remake = false;
     this.#retryAfter = 0;
     this.#lastFailure = undefined;
     return { value, outcome: 'fetched' };

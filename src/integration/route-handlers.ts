@@ -52,8 +52,15 @@ function cacheFor<T>(
   // What the blog has, as the feed's mapping read it: the loaders' record under `astro dev`, the live list on demand.
   const variant = `${knownArticlesKey(config)}${liveListKey(config)}`;
   const kept = caches.get(feed);
-  if (kept?.variant === variant) return kept.cache as FeedCache<T>;
-  // A copy built for another variant is not served again (nor kept: one copy per feed).
+  if (kept) {
+    // A copy made for another variant is not served again: it is made anew from the upstream body it was made
+    // from (after a conditional request), which an outage then still has (FeedCache.remake).
+    if (kept.variant !== variant) {
+      kept.cache.remake();
+      kept.variant = variant;
+    }
+    return kept.cache as FeedCache<T>;
+  }
   const cache = create();
   caches.set(feed, { variant, cache: cache as FeedCache<unknown> });
   return cache;
@@ -85,8 +92,10 @@ function sitemapCache(config: RouteConfig, context: FeedRouteContext): FeedCache
         url: config.sitemapUrl,
         timeoutMs: config.timeoutMs,
         maxBytes: SITEMAP_MAX_BYTES,
-        transform: (body) =>
-          buildSitemap(body, config, config.localPages, (part, limits) => fetchSitemapPart(part, config, limits)),
+        transform: (body, kept) =>
+          buildSitemap(body, config, config.localPages, (part, limits) =>
+            kept(part, () => fetchSitemapPart(part, config, limits)),
+          ),
         onStale: warnStale,
         staleWhileRevalidate: true,
         tags: feedTags(config, 'sitemap'),

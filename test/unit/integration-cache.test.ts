@@ -61,6 +61,29 @@ describe('integration feed cache', () => {
     expect((await uncached.get()).outcome).toBe('revalidated');
   });
 
+  it('remake: the copy is made again for what changed, from a 304, and from the kept body while the upstream fails', async () => {
+    // On demand, a new live list changes what the feed routes make of the same feed (route-handlers.ts): a copy
+    // made for the old list is never served again, and an outage at that moment still has the kept body.
+    let made = 'list-1';
+    const feeds = cache({ transform: (body) => `${made}:${body.length}` });
+    const first = await feeds.get();
+    expect(first.value).toMatch(/^list-1:\d+$/);
+    made = 'list-2';
+    feeds.remake();
+    sim.resetStats();
+    const revalidated = await feeds.get();
+    expect(revalidated).toEqual({ outcome: 'revalidated', value: first.value.replace('list-1', 'list-2') });
+    expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 304: 1 });
+
+    await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, status: 503 });
+    made = 'list-3';
+    feeds.remake();
+    const stale = await feeds.get();
+    expect(stale).toEqual({ outcome: 'stale', value: first.value.replace('list-1', 'list-3') });
+    // Within errorRetryMs the remade copy is served, not the one made for list-2.
+    expect((await feeds.get()).value).toBe(stale.value);
+  });
+
   it('a changed feed is fetched again in full', async () => {
     const feeds = cache({ transform: (body) => body });
     const before = (await feeds.get()).value;
