@@ -6,6 +6,7 @@
  * is shown with Astro's own hint, "often caused by a syntax error inside your content", unless it says it is a
  * user's error as `astro/errors`' AstroError does (`type: 'AstroUserError'`): then Astro shows its hint.
  */
+import type { LoaderContext } from 'astro/loaders';
 
 interface Hinted {
   message: string;
@@ -40,9 +41,11 @@ export function asAstroUserError<E extends Error & Hinted>(error: E): E {
 }
 
 /** A loader's `load()`: what it throws reaches Astro with its advice once. */
-export function loadForAstro<A extends unknown[]>(load: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
-  return (...args) =>
-    load(...args).catch((error: unknown) => {
+export function loadForAstro(
+  load: (context: LoaderContext) => Promise<void>,
+): (context: LoaderContext) => Promise<void> {
+  return (context) =>
+    load(context).catch((error: unknown) => {
       throw hintShownOnce(error);
     });
 }
