@@ -66,17 +66,10 @@ export class RefreshRefused extends Error {
   }
 }
 
-/**
- * A refresh that ran, but whose loaders kept stored content (the service failed, the budget ran out): the
- * endpoint answers 502 so that a webhook retries, and the RSS poll sees the change again next time.
- */
-export class RefreshIncomplete extends Error {
-  constructor(
-    readonly loaders: string[],
-    readonly undone: string,
-  ) {
-    super(`the loaders kept stored content (${undone})`);
-  }
+/** A refresh that ran: the loaders run, and what those that kept their stored content (without listing) said. */
+interface RefreshDone {
+  loaders: string[];
+  kept: string | undefined;
 }
 
 /** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
@@ -120,7 +113,7 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   const firstProbeMs = setup.probeAfterMs ?? 60_000;
   let probeAfterMs = firstProbeMs;
   let lastProbe = -Infinity;
-  let running: Promise<string[]> | undefined;
+  let running: Promise<RefreshDone> | undefined;
   let lastStarted = -Infinity;
   const allowedHosts = allowedHostsOf(setup.server.config);
 
@@ -156,7 +149,7 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
   // One refresh at a time; a call during a refresh waits for it rather than queueing another. At most one
   // per `minIntervalMs`, and none when the loaders last saw the hourly window at or below the reserve: every
   // refresh runs the loaders, and each loader's list call is a request of the owner's budget.
-  const refresh = (why: string): Promise<string[]> => {
+  const refresh = (why: string): Promise<RefreshDone> => {
     if (running) return running;
     const wait = lastStarted + minIntervalMs - now();
     if (wait > 0) {
@@ -179,16 +172,14 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
       // An edit keeps the set of slugs (the feed routes' cache key in dev): without this, /sitemap.xml and
       // /rss.xml kept serving the copy fetched before the edit until the service's max-age (an hour) ran out.
       void invalidateLocally(setup.feedTags ?? []);
-      // A loader that kept its stored content (the service failed, the budget ran out) does not fail the refresh:
-      // the caller is told, so that a webhook retries rather than count the change as shown.
-      const undone = undoneSince(mark);
-      if (undone.length) {
-        const what = undone.map((u) => `${u.site}: ${u.undone}`).join('; ');
-        logger.warn(`Refreshed content (${why}), but the loaders kept stored content: ${what}`);
-        throw new RefreshIncomplete(ran, what);
-      }
-      logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
-      return ran;
+      // A loader that kept its stored content without listing (the service failed, the hourly reserve) does not
+      // fail the refresh, but the caller is told (articles left for later builds by the budget are not a failure).
+      const kept = undoneSince(mark).filter((u) => u.kind === 'kept');
+      const what = kept.length ? kept.map((u) => `${u.site}: ${u.undone}`).join('; ') : undefined;
+      if (what) logger.warn(`Refreshed content (${why}), but the loaders kept their stored content: ${what}`);
+      else
+        logger.info(`Refreshed content (${why}): ${ran.length ? ran.join(', ') : 'no collection uses these loaders'}`);
+      return { loaders: ran, kept: what };
     })().finally(() => {
       running = undefined;
     });
@@ -221,15 +212,15 @@ export function setupDevRefresh(setup: DevRefreshSetup): () => void {
     }
     req.resume(); // the body (a webhook's payload) is not needed
     refresh(`POST ${setup.endpoint}`).then(
-      (loaders) => send(res, 200, { refreshed: loaders }),
+      ({ loaders, kept }) =>
+        kept === undefined
+          ? send(res, 200, { refreshed: loaders })
+          : // A webhook retries a 502: the pages show the stored content meanwhile.
+            send(res, 502, {
+              error: `Refreshed, but the loaders kept their stored content (${kept}): retry later.`,
+              refreshed: loaders,
+            }),
       (error: unknown) => {
-        if (error instanceof RefreshIncomplete) {
-          send(res, 502, {
-            error: `Refreshed, but the loaders kept stored content (${error.undone}): retry later.`,
-            refreshed: error.loaders,
-          });
-          return;
-        }
         if (error instanceof RefreshRefused) {
           send(
             res,

@@ -3,7 +3,7 @@ import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema, siteIdSchema } from '../options/fields.js';
-import { formatIssue, type OptionProblem } from '../options/issues.js';
+import { formatIssue, README_URL, type OptionProblem } from '../options/issues.js';
 import { asAstroUserError } from './astro-errors.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 import { withSyncPlaceholders } from './loader-runs.js';
@@ -141,6 +141,10 @@ export const dataLoaderOptionsSchema = connectionSchema.extend({
 });
 export type ResolvedDataLoaderOptions = z.output<typeof dataLoaderOptionsSchema>;
 
+/** The README heading that lists the loaders' options, and the line that names it (as formatIssue words it). */
+const OPTIONS_ANCHOR = 'articlesloader-options';
+const OPTIONS_DOCS = `Every option and its default: ${README_URL}#${OPTIONS_ANCHOR}`;
+
 const ENV_HINT = {
   siteId: 'PUBLISHER_SITE_ID',
   baseUrl: 'PUBLISHER_BASE_URL',
@@ -180,9 +184,12 @@ export function parseOptions<S extends z.ZodType>(
   context: ParseContext = {},
 ): z.output<S> {
   const fail = (problem: OptionProblem): never => {
-    // Outside Astro the message is all a caller may show: it carries the fix too.
-    if (!context.contentConfig) throw new ConfigError({ ...problem, message: `${problem.message} ${problem.hint}` });
-    throw asAstroUserError(new ConfigError({ ...problem, message: problem.message.replace(/\.$/, '') }));
+    // The message carries the fix: `astro dev`, and callers outside Astro, show the message alone.
+    const message = `${problem.message} ${problem.hint}`;
+    if (!context.contentConfig) throw new ConfigError({ ...problem, message });
+    // A build prints the hint after it: where every option is described (said once), not Astro's syntax advice.
+    const fix = message.replace(` ${OPTIONS_DOCS}`, '').replace(/\.$/, '');
+    throw asAstroUserError(new ConfigError({ ...problem, message: fix, hint: OPTIONS_DOCS }));
   };
   const input = raw ?? {};
   const result = schema.safeParse(input);

@@ -92,5 +92,5 @@ export function reportSync(input: {
     ...outcome.unsent,
     ...outcome.failures.map((f) => f.slug),
   ]);
-  if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`);
+  if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`, 'behind');
 }

@@ -123,7 +123,7 @@ export async function runArticlesSync(
     const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
     warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored, remaining }));
     logger.info(keptLine(held, 0, remaining, storedPending(store.keys(), state)));
-    reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`);
+    reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`, 'kept');
     return keepStored();
   }
   // State of ids that the store no longer holds (Astro cleared it) is forgotten: those are new again.
@@ -161,7 +161,7 @@ export async function runArticlesSync(
       error,
     );
     logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining(), storedPending(storedIds, state)));
-    reportUndoneToWatch(site, `could not list the articles: ${describeError(error)}`);
+    reportUndoneToWatch(site, `could not list the articles: ${describeError(error)}`, 'kept');
     return keepStored();
   }
   shareWindow();

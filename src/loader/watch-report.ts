@@ -9,8 +9,14 @@ import { processRecord } from './process-record.js';
  */
 export const WATCH_REPORT_ENV = 'PUBLISHER_WATCH_REPORT';
 
+/**
+ * What a loader left undone: `kept`, it kept its stored content without listing (the service failed, the hourly
+ * reserve); `behind`, it synced but left changed articles for later builds (its budget, a failed detail call).
+ */
+export type UndoneKind = 'kept' | 'behind';
+
 /** What the loaders of this process left undone, oldest first: read by the dev refresh (`undoneSince`). */
-const undoneHere = processRecord('undone', () => [] as Array<{ site: string; undone: string }>);
+const undoneHere = processRecord('undone', () => [] as Array<{ site: string; undone: string; kind: UndoneKind }>);
 
 /** How many reports this process has seen: pass it to `undoneSince` after a run of the loaders. */
 export function undoneMark(): number {
@@ -18,7 +24,7 @@ export function undoneMark(): number {
 }
 
 /** What the loaders reported since `mark` (a refresh of `astro dev` that kept stale content says so). */
-export function undoneSince(mark: number): Array<{ site: string; undone: string }> {
+export function undoneSince(mark: number): Array<{ site: string; undone: string; kind: UndoneKind }> {
   return undoneHere.slice(mark);
 }
 
@@ -26,8 +32,8 @@ export function undoneSince(mark: number): Array<{ site: string; undone: string 
  * Tells the watcher that ran this build what `site` left undone (nothing outside `watch --run`), and the dev
  * refresh of this process.
  */
-export function reportUndoneToWatch(site: string, undone: string): void {
-  undoneHere.push({ site, undone }); // a few per failed build or refresh: kept for the life of the process
+export function reportUndoneToWatch(site: string, undone: string, kind: UndoneKind): void {
+  undoneHere.push({ site, undone, kind }); // a few per build or refresh that left work: kept for the process's life
   const file = globalThis.process?.env?.[WATCH_REPORT_ENV];
   if (!file) return;
   try {

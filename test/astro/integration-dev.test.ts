@@ -160,7 +160,7 @@ describe('integration, astro dev', () => {
       const body = (await response.json()) as { error: string; refreshed: string[] };
       expect(body.refreshed).toEqual(['astro-content-publisher:articles']);
       expect(body.error).toMatch(
-        /^Refreshed, but the loaders kept stored content \(site 12: could not list the articles: .*503.*\): retry later\.$/,
+        /^Refreshed, but the loaders kept their stored content \(site 12: could not list the articles: .*503.*\): retry later\.$/,
       );
       expect(body.error).not.toContain(sim.tokens.pro);
       expect(await (await fetch(blog)).text()).toContain(`${before} articles`);

@@ -77,9 +77,7 @@ describe('item 14: plain http to another machine is refused when a key is set', 
         error = e;
       }
       expect(error, name).toBeInstanceOf(ConfigError);
-      // The content-config loaders give the fix as the hint Astro prints; the live loader's message holds it.
-      const { message, hint } = error as ConfigError;
-      expect(`${message} ${hint}`).toContain(`${name}({ allowInsecureHttp: true })`);
+      expect((error as Error).message).toContain(`${name}({ allowInsecureHttp: true })`);
     }
   });
 

@@ -150,10 +150,8 @@ describe('articlesLoader', () => {
       const error = thrown(() => articlesLoader({ ...base, ...options } as never));
       expect(error, label).toBeInstanceOf(ConfigError);
       expect(error.option, label).toBe(option);
-      // The fix names the call: in the hint Astro prints after the message (src/loader/astro-errors.ts).
-      expect(`${error.message} ${error.hint}`, label).toContain('articlesLoader(');
+      expect(error.message, label).toContain('articlesLoader(');
       expect(error.message, label).not.toContain(SECRET);
-      expect(error.hint, label).not.toContain(SECRET);
     }
     noRequests();
   });

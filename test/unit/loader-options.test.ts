@@ -13,9 +13,9 @@ import { publisherLoaderNames } from '../../src/integration/dev-refresh.js';
 const ok = { siteId: 12, baseUrl: 'http://127.0.0.1:9', apiKey: 'btb_sim_pro_1' };
 
 /**
- * What Astro prints of a content-config loader's ConfigError (src/loader/astro-errors.ts): its message (Astro
- * adds the period), then its hint, once; the error says it is a user's error, so Astro shows that hint rather
- * than its own advice about a syntax error.
+ * The message of a loader's ConfigError. Those of the content-config loaders say they are a user's error, so that
+ * a build prints their hint (where every option is described) rather than Astro's advice about a syntax error
+ * (src/loader/astro-errors.ts); the fix is in the message, which `astro dev` prints alone.
  */
 function messageOf(fn: () => unknown): string {
   try {
@@ -23,9 +23,14 @@ function messageOf(fn: () => unknown): string {
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     const { message, hint, type } = error as ConfigError & { type?: unknown };
-    expect(type).toBe('AstroUserError');
-    expect(message).not.toContain(hint);
-    return `${message}. Hint: ${hint}`;
+    if (type !== undefined) {
+      expect(type).toBe('AstroUserError');
+      expect(hint).toBe(
+        'Every option and its default: https://www.npmjs.com/package/astro-content-publisher#articlesloader-options',
+      );
+      expect(message).not.toContain(hint);
+    }
+    return message;
   }
   throw new Error('expected a ConfigError');
 }
@@ -42,7 +47,7 @@ describe('articlesLoader options', () => {
 
   it('siteId: names the option, the bad value and both ways to set it', () => {
     expect(messageOf(() => articlesLoader({ ...ok, siteId: 'abc' as unknown as number }))).toBe(
-      '`siteId` must be a positive integer (got "abc"). Hint: Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
+      '`siteId` must be a positive integer (got "abc"). Set it in articlesLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID',
     );
     expect(messageOf(() => articlesLoader({ ...ok, siteId: -3 }))).toContain(
       '`siteId` must be a positive integer (got -3)',
@@ -56,10 +61,10 @@ describe('articlesLoader options', () => {
       delete process.env.PUBLISHER_API_KEY;
       const rest = { baseUrl: ok.baseUrl, apiKey: ok.apiKey };
       expect(messageOf(() => keywordsLoader(rest))).toBe(
-        '`siteId` is required. Hint: Set it in keywordsLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID.',
+        '`siteId` is required. Set it in keywordsLoader({ siteId }) or the environment variable PUBLISHER_SITE_ID',
       );
       expect(messageOf(() => digestLoader({ siteId: 12, baseUrl: ok.baseUrl }))).toBe(
-        '`apiKey` is required. Hint: Set it in digestLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY.',
+        '`apiKey` is required. Set it in digestLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY',
       );
       // A live collection's config is not evaluated by astro sync: its message is a whole sentence. A setting
       // missing at import is read again at the first call (an edge adapter's environment exists only then): the
@@ -78,7 +83,7 @@ describe('articlesLoader options', () => {
       expect(error?.message).toContain('`apiKey` must start with btb_ (the value is not shown)');
       expect(error?.message).not.toContain('leakcheck');
       expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://cms.example.com' }))).toBe(
-        '`baseUrl` uses plain http to cms.example.com, which is not this machine: the API key would travel in cleartext. Hint: Use https, or set articlesLoader({ allowInsecureHttp: true }) on a trusted private network.',
+        '`baseUrl` uses plain http to cms.example.com, which is not this machine: the API key would travel in cleartext. Use https, or set articlesLoader({ allowInsecureHttp: true }) on a trusted private network',
       );
     } finally {
       process.env = saved;
@@ -94,7 +99,7 @@ describe('articlesLoader options', () => {
       expect(articlesLoader().name).toBe('astro-content-publisher:articles');
       delete process.env.PUBLISHER_API_KEY;
       expect(messageOf(() => articlesLoader())).toBe(
-        '`apiKey` is required. Hint: Set it in articlesLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY.',
+        '`apiKey` is required. Set it in articlesLoader({ apiKey }) or the environment variable PUBLISHER_API_KEY',
       );
     } finally {
       process.env = saved;
@@ -138,7 +143,7 @@ describe('articlesLoader options', () => {
   it("baseUrl: a query string or fragment is refused up front with the loader's message, without echoing it", () => {
     const message = messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/?token=btb_leakcheck_q' }));
     expect(message).toBe(
-      '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Hint: Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+      '`baseUrl` must not contain a query string or fragment (got "https://x.example/?..."). Set it in keywordsLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL',
     );
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'https://x.example/#top' }))).toContain(
       '`baseUrl` must not contain a query string or fragment (got "https://x.example/#...")',
@@ -147,7 +152,7 @@ describe('articlesLoader options', () => {
 
   it('baseUrl: an address ending in /api/v1 is refused with the address to use, from the option or PUBLISHER_BASE_URL', () => {
     expect(messageOf(() => articlesLoader({ ...ok, baseUrl: 'http://127.0.0.1:4321/api/v1' }))).toBe(
-      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Hint: Set it in articlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL.',
+      '`baseUrl` must be the service address without /api/v1 (got "http://127.0.0.1:4321/api/v1"): drop the /api/v1, as in "http://127.0.0.1:4321". Set it in articlesLoader({ baseUrl }) or the environment variable PUBLISHER_BASE_URL',
     );
     expect(messageOf(() => keywordsLoader({ ...ok, baseUrl: 'https://x.example/svc/api/v1/' }))).toContain(
       'drop the /api/v1, as in "https://x.example/svc"',
@@ -169,7 +174,7 @@ describe('articlesLoader options', () => {
 
   it('budget, limit, language, refresh are checked; unknown options are refused by name', () => {
     expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 0 } }))).toContain(
-      '`budget.maxRequests` must be a whole number of requests from 1 to 100000 (got 0). Hint: Fix it in articlesLoader({ budget }).',
+      '`budget.maxRequests` must be a whole number of requests from 1 to 100000 (got 0). Fix it in articlesLoader({ budget })',
     );
     // Over the bound, the message says the bound (it said "must be a positive integer (got 1000000)").
     expect(messageOf(() => articlesLoader({ ...ok, budget: { maxRequests: 1_000_000 } }))).toContain(
@@ -189,8 +194,9 @@ describe('articlesLoader options', () => {
   });
 
   it('timeoutMs: a positive integer of milliseconds up to the timer range, on every loader', () => {
+    // The content-config loaders' link to the options is their hint (messageOf); the live loader's message has it.
     const expected = (factory: string, got: string) =>
-      `\`timeoutMs\` must be a whole number of milliseconds from 1 to 2147483647 (got ${got}). Hint: Fix it in ${factory}({ timeoutMs }). Every option and its default: https://www.npmjs.com/package/astro-content-publisher#articlesloader-options`;
+      `\`timeoutMs\` must be a whole number of milliseconds from 1 to 2147483647 (got ${got}). Fix it in ${factory}({ timeoutMs })${factory === 'liveArticlesLoader' ? '. Every option and its default: https://www.npmjs.com/package/astro-content-publisher#articlesloader-options' : ''}`;
     expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 0 }))).toBe(expected('articlesLoader', '0'));
     expect(messageOf(() => articlesLoader({ ...ok, timeoutMs: 1.5 }))).toBe(expected('articlesLoader', '1.5'));
     expect(messageOf(() => keywordsLoader({ ...ok, timeoutMs: 2_147_483_648 }))).toBe(
@@ -199,10 +205,7 @@ describe('articlesLoader options', () => {
     expect(messageOf(() => digestLoader({ ...ok, timeoutMs: '300' as unknown as number }))).toBe(
       expected('digestLoader', '"300"'),
     );
-    // live.config.ts is not evaluated by astro sync: the message is whole, with its fix.
-    expect(() => liveArticlesLoader({ ...ok, timeoutMs: -1 })).toThrow(
-      expected('liveArticlesLoader', '-1').replace('. Hint: ', '. '),
-    );
+    expect(messageOf(() => liveArticlesLoader({ ...ok, timeoutMs: -1 }))).toBe(expected('liveArticlesLoader', '-1'));
     expect(() => articlesLoader({ ...ok, timeoutMs: 2_147_483_647 })).not.toThrow();
     expect(() => liveArticlesLoader({ ...ok, timeoutMs: 1 })).not.toThrow();
   });
