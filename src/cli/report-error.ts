@@ -114,7 +114,7 @@ function lineOf(error: unknown): string {
   if (e.code === 'invalid_option' && e.option === 'baseUrl') {
     const problem = withoutHint(e).replace(/^`baseUrl`/, '--base-url (or PUBLISHER_BASE_URL)');
     // A problem that names its fix already (drop the /api/v1, as in "<address>") needs no second example.
-    if (/\/api\/v1/.test(problem)) return `${problem}${problem.endsWith('.') ? '' : '.'}`;
+    if (problem.includes('drop the /api/v1')) return `${problem}${problem.endsWith('.') ? '' : '.'}`;
     return `${problem}${problem.endsWith('.') ? '' : '.'} ${/cleartext/.test(problem) ? CLI_HINTS.cleartext : CLI_HINTS.baseUrl}`;
   }
   if (e.code === 'invalid_option' && e.option === 'apiKey') {

@@ -39,7 +39,7 @@ export const HINTS = {
   401: 'Send the header `Authorization: Bearer <API_KEY>` with a valid token: create one in the dashboard at /account/api-keys (it starts with btb_) and pass it to createClient({ apiKey }).',
   403: 'The API is only available on the Pro and Agence plans: move to Pro or higher.',
   402: 'The monthly article quota and the credits are used up: buy credits or wait for the first day of the month.',
-  404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token.',
+  404: 'Check the site id or the article slug: the resource does not exist or does not belong to the owner of this token (if every call answers 404, check `baseUrl`).',
   /** A 404 that cannot be about an id (a path naming none, or an answer that is not the service's error). */
   noEndpoint:
     'Nothing answers this call at that address: check `baseUrl`, the service address (scheme, host and port, without /api/v1 or another path), then the site id.',

@@ -98,6 +98,10 @@ export class FeedCache<T> {
   #inFlight: Promise<{ value: T; outcome: CacheOutcome }> | undefined;
   /** The value must be made again from its source (`remake`): what it was made for no longer holds. */
   #remake = false;
+  /** Counts the `remake` calls: a refresh that began before one makes no value that counts as current. */
+  #generation = 0;
+  /** The generation the refresh in flight began at. */
+  #inFlightAt = 0;
 
   constructor(options: FeedCacheOptions<T>) {
     this.#options = options;
@@ -120,13 +124,15 @@ export class FeedCache<T> {
    * fails) from the kept one and its parts. So a copy kept through an outage survives the change.
    */
   remake(): void {
+    this.#generation += 1;
     if (this.#entry) this.#remake = true;
     this.expire();
   }
 
   async #remade(entry: Entry<T>): Promise<T> {
+    const generation = this.#generation;
     entry.value = await this.#options.transform(entry.source.body, replaying(entry.source.parts));
-    this.#remake = false;
+    this.#remake = this.#generation !== generation;
     return entry.value;
   }
 
@@ -149,19 +155,30 @@ export class FeedCache<T> {
       if (entry) return { value: entry.value, outcome: 'stale' };
       if (this.#lastFailure) throw this.#lastFailure;
     }
-    this.#inFlight ??= this.#refresh().finally(() => {
-      this.#inFlight = undefined;
-    });
+    // A refresh that began before a `remake` runs to its end; a new one follows it (its value counts).
+    if (this.#inFlight === undefined || this.#inFlightAt !== this.#generation) {
+      const before = this.#inFlight?.catch(() => undefined) ?? Promise.resolve();
+      this.#inFlightAt = this.#generation;
+      const run: Promise<{ value: T; outcome: CacheOutcome }> = before
+        .then(() => this.#refresh())
+        .finally(() => {
+          if (this.#inFlight === run) this.#inFlight = undefined;
+        });
+      this.#inFlight = run;
+    }
     // #refresh never rejects while a copy exists (a failure serves that copy), so the background one is safe.
     // An invalidated copy (expire(): the owner asked for the new content) is not served while it refreshes.
     const invalidated = entry?.expiresAt === Number.NEGATIVE_INFINITY;
-    if (entry && !invalidated && this.#options.staleWhileRevalidate === true)
+    if (entry && !invalidated && this.#options.staleWhileRevalidate === true) {
+      this.#inFlight.catch(() => undefined); // in the background: its failure is the next caller's to see
       return { value: entry.value, outcome: 'refreshing' };
+    }
     return this.#inFlight;
   }
 
   async #refresh(): Promise<{ value: T; outcome: CacheOutcome }> {
     const entry = this.#entry;
+    const generation = this.#generation;
     const parts = new Map<string, string>();
     let fetched: FetchedFeed;
     let value: T;
@@ -225,7 +242,8 @@ export class FeedCache<T> {
       expiresAt: this.#now() + this.#lifetime(fetched.maxAgeMs),
       source: { body: fetched.body, parts },
     };
-    this.#remake = false;
+    // Made for what held when the refresh began: made again at the next get() if a remake came meanwhile.
+    this.#remake = this.#generation !== generation;
     this.#retryAfter = 0;
     this.#lastFailure = undefined;
     return { value, outcome: 'fetched' };

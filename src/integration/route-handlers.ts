@@ -1,6 +1,7 @@
 import { cacheTags, STALE_MAX_AGE_SECONDS, STALE_TAG } from '../loader/cache-tags.js';
 import { FeedCache, type CacheOutcome } from './feed-cache.js';
-import { FeedBuildError, noteStale } from './last-good.js';
+import { FeedBuildError } from './feed-build-error.js';
+import { noteStale } from './last-good.js';
 import {
   buildRss,
   buildSitemap,

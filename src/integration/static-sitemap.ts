@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { AstroError } from 'astro/errors';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import { buildSitemap, fetchSitemapPart, SITEMAP_MAX_BYTES, type SitemapFiles } from './feed-transform.js';
 import { bodyOrLastGood, keepLastGood } from './last-good-files.js';
-import { feedFailureHint } from './last-good.js';
+import { FeedBuildError } from './feed-build-error.js';
 import { pathIn, sitemapPartPath, type RouteConfig } from './route-config.js';
-import { withoutPrefix } from '../options/prefix.js';
 
 /** The sitemap's files in `outDir`: the file at `path`, then its numbered parts while they exist. */
 export function sitemapFilesIn(outDir: URL, path: string): string[] {
@@ -60,11 +58,7 @@ export async function writeStaticSitemap(
     );
     if (lastGood) for (const [url, text] of fresh) keepLastGood(lastGood.dir, url, text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new AstroError(
-      `[astro-content-publisher] The sitemap was not built: ${withoutPrefix(message)}`,
-      feedFailureHint(error, 'sitemap'),
-    );
+    throw new FeedBuildError(error, 'sitemap');
   }
   const outputs: Array<[string, string]> = [[path, files.xml]];
   if (files.kind === 'index') files.parts.forEach((xml, i) => outputs.push([sitemapPartPath(path, i + 1), xml]));

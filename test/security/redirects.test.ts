@@ -94,8 +94,8 @@ describe('the on-demand routes', () => {
     const error = await handleRss({ ...routeFor(12), dev: false }, { params: {}, isPrerendered: true }).catch(
       (e: unknown) => e,
     );
-    // The build's error: the upstream failure as its cause, what to check as its hint.
-    const cause = (error as Error).cause;
+    // The build's error: the upstream failure in its message and as `upstream`, what to check as its hint.
+    const cause = (error as Error & { upstream: unknown }).upstream;
     expect(cause).toBeInstanceOf(UpstreamFeedError);
     expect((cause as UpstreamFeedError).reason).toBe('redirect');
     expect((error as Error).message).toMatch(

@@ -84,6 +84,32 @@ describe('integration feed cache', () => {
     expect((await feeds.get()).value).toBe(stale.value);
   });
 
+  it('remake during a refresh: the value that refresh makes is not kept as current; the next one is made for the change', async () => {
+    let made = 'list-1';
+    let hold: Promise<void> | undefined = undefined; // the first transform runs at once
+    const feeds = cache({
+      transform: async (body) => {
+        const list = made; // what the value is made for: read when the transform starts
+        await hold;
+        return `${list}:${body.length}`;
+      },
+    });
+    await feeds.get();
+    made = 'list-2';
+    feeds.remake();
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const during = feeds.get(); // its transform reads list-2, then waits
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    made = 'list-3';
+    feeds.remake();
+    const after = feeds.get();
+    release();
+    expect((await during).value).toMatch(/^list-2:/);
+    expect((await after).value).toMatch(/^list-3:/);
+    expect((await feeds.get()).value).toMatch(/^list-3:/);
+  });
+
   it('a changed feed is fetched again in full', async () => {
     const feeds = cache({ transform: (body) => body });
     const before = (await feeds.get()).value;
