@@ -16,6 +16,7 @@ import { keepNamedAssets } from './kept-assets.js';
 import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
 import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir, pruneLastGood } from './last-good-files.js';
+import { reportUndoneToWatch } from '../loader/watch-report.js';
 import { splitNoindex } from './noindex.js';
 import { builtIndexListsOurs, checkBuiltSitemapLink, settleBuiltRobotsTxt } from './own-files.js';
 import type { ResolvedOptions } from './resolve-options.js';
@@ -129,6 +130,7 @@ async function writeSitemap(
       warn: (message) => {
         usedCopy = true;
         logger.warn(message);
+        reportUndoneToWatch(`site ${config.siteId}`, 'the sitemap was written from a kept copy', 'kept');
       },
     },
   );
@@ -157,6 +159,9 @@ export async function finishBuild(
   // The prerendered feed built from an earlier build's copy (the service was down): said once, here.
   const staleNotes = takeStaleNotes();
   for (const message of staleNotes) logger.warn(message);
+  // `watch --run` keeps the change for its next run: the feed shows what it showed before (found by a trial).
+  if (staleNotes.length && resolved)
+    reportUndoneToWatch(`site ${resolved.route.siteId}`, 'the RSS feed was written from a kept copy', 'kept');
   // The outage copies of documents no build fetched for a month (a sitemap part whose URL changed), once
   // everything was read; not after a build that used a copy (the service is down: keep what is left).
   let usedCopy = staleNotes.length > 0;

@@ -37,8 +37,22 @@ describe('a static build while the service is down', () => {
     for (const name of await readdir(copies)) await utimes(join(copies, name), old, old);
     // Every request to the service is dropped before it answers: the API, the feed, the sitemap.
     await admin(sim.url, 'POST', 'faults', { route: '*', drop: 'before-headers' });
-    const second = await build();
+    // Under `watch --run`, the build tells the watcher that it used copies: the change is kept for its next run.
+    const report = join(site.cacheDir, 'watch-report.jsonl');
+    process.env.PUBLISHER_WATCH_REPORT = report;
+    const second = await build().finally(() => delete process.env.PUBLISHER_WATCH_REPORT);
     expect(second.error).toBeUndefined();
+    const undone = (await readFile(report, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { undone: string }).undone);
+    expect(undone).toEqual(
+      expect.arrayContaining([
+        'the RSS feed was written from a kept copy',
+        'the sitemap was written from a kept copy',
+        expect.stringMatching(/^could not list the articles: /),
+      ]),
+    );
     expect(second.logs).toMatch(/Kept the 2 stored articles as they were/);
     expect(second.logs).toMatch(/lang-fr\] .*The collection stays empty, as the last build left it/);
     expect(second.logs).toMatch(

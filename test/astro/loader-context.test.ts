@@ -2,6 +2,7 @@
  * The loaders against the real simulator over HTTP, with an in-memory loader context: the rate-limit reserve,
  * a fingerprint change, the mass-removal guard, detail failures, the data loaders and the live loader.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -434,7 +435,14 @@ describe('articlesLoader: a site above the list maximum (1000)', () => {
 
       plant();
       await admin(big.url, 'POST', 'faults', { route: 'GET /api/sites/:id/sitemap.xml', status: 500 });
-      await loader.load(ctx.context);
+      // Under `watch --run`, the removals it could not confirm are undone work: the watcher runs again.
+      const reportDir = mkdtempSync(join(tmpdir(), 'watch-report-'));
+      process.env.PUBLISHER_WATCH_REPORT = join(reportDir, 'report.jsonl');
+      await loader.load(ctx.context).finally(() => delete process.env.PUBLISHER_WATCH_REPORT);
+      expect(readFileSync(join(reportDir, 'report.jsonl'), 'utf8')).toContain(
+        '"undone":"2 article(s) missing from the list kept: the public sitemap could not be read"',
+      );
+      rmSync(reportDir, { recursive: true, force: true });
       expect(ctx.entries.has(oldest)).toBe(true);
       expect(ctx.entries.has('unpublished-long-ago')).toBe(true);
       expect(ctx.take()).toContainEqual(
