@@ -150,7 +150,16 @@ export async function runWatch(input: WatchRunOptions): Promise<OnceOutcome | un
               detail: `${describeTrigger(options.trigger)} failed: ${result.detail}`,
               retryInMs: options.once ? 0 : retryInMs,
             });
-            if (options.once) return { outcome: 'trigger-failed', changes: [], detail: result.detail };
+            if (options.once) {
+              // The next run (with the flag or not) triggers: a state that knew no article sees every one as new
+              // (found by a trial: a run without the flag recorded the baseline, and the build never came).
+              await saveState(options.statePath, {
+                ...baseline,
+                rss: { items: [] },
+                sitemap: { entries: {} },
+              });
+              return { outcome: 'trigger-failed', changes: [], detail: result.detail };
+            }
             await pause(retryInMs, signal);
             continue;
           }

@@ -142,6 +142,19 @@ describe('watch --once', () => {
     expect(await lines(counter)).toBe(1);
   });
 
+  it('--trigger-on-first-run that fails (13): the next run triggers, with the flag or without it', async () => {
+    // Found by a trial: no state was written, so the next run without the flag recorded the baseline and the
+    // first build never came.
+    const counter = join(dir, 'first-runs.txt');
+    const failing = await runCli(watchArgs(['--once', '--trigger-on-first-run', '--run', 'exit 1']));
+    expect(failing.code).toBe(13);
+    expect(failing.stderr).toContain('retried on the next run');
+    const next = await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]));
+    expect(next.code).toBe(0);
+    expect(await lines(counter)).toBe(1);
+    expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
+  });
+
   it('a failing hook exits 13 and keeps the change; the next run delivers it once; a restart does not trigger again', async () => {
     expect((await runCli(watchArgs(['--once', '--hook', hook.url]))).code).toBe(3);
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Fresh from the service' });
