@@ -190,7 +190,7 @@ export async function finishBuild(
   const [first] = removed;
   if (first)
     logger.info(
-      `Removed ${removed.length} article page(s) that an earlier build left in the output and this build did not build (their articles are no longer on the blog; first: /${first}).`,
+      `Removed ${removed.length} page(s) at article paths that an earlier build left in the output and this build did not build (an article no longer on the blog, or a page its route no longer makes; first: /${first}).`,
     );
   if (fixed > 0)
     logger.info(

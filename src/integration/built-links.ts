@@ -207,6 +207,9 @@ export function rewriteBuiltArticleLinks(
     const page = relative(root, file).split(sep).join('/');
     if (leftover(page)) {
       rmSync(file);
+      // Its folder (`blog/<slug>/`) goes with it when nothing else is in it.
+      const folder = dirname(file);
+      if (relative(root, folder) !== '' && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
       removed.push(page);
       continue;
     }

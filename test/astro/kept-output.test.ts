@@ -137,8 +137,10 @@ describe('incremental builds over a kept output (emptyOutDir: false)', () => {
       const second = await build();
       expect(second.error).toBeUndefined();
       expect(second.logs).toMatch(/lang-en\] 3 articles: 0 new, 0 changed, 1 removed/);
-      expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
+      expect(second.logs).toContain('Removed 1 page(s) at article paths that an earlier build left');
       expect(existsSync(page('gone'))).toBe(false);
+      // Its folder too: no empty `blog/gone/` left in the output (found by a trial).
+      expect(existsSync(join(site.outDir, 'en', 'blog', 'gone'))).toBe(false);
       for (const slug of ['stay', 'more', 'extra']) expect(existsSync(page(slug)), slug).toBe(true);
       const sitemap = await readFile(join(site.outDir, 'sitemap.xml'), 'utf8');
       expect(sitemap).toContain(`${BLOG}/en/blog/stay/`);

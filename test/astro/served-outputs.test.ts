@@ -107,7 +107,7 @@ describe('article pages made by a prerendered endpoint', () => {
         await admin(sim.url, 'DELETE', 'articles/12/two?language=en');
         const second = await chain.build();
         expect(second.error).toBeUndefined();
-        expect(second.logs).toContain('Removed 1 article page(s) that an earlier build left');
+        expect(second.logs).toContain('Removed 1 page(s) at article paths that an earlier build left');
         expect(chain.has('blog/two.html')).toBe(false);
         expect(chain.has('blog/one.html')).toBe(true);
         expect(await chain.read('sitemap.xml')).not.toContain('/blog/two.html');
@@ -151,7 +151,7 @@ describe('i18n fallback pages of articles in the default language only', () => {
         expect(chain.has('fr/blog/one/index.html')).toBe(true);
         expect(chain.has('blog/two/index.html')).toBe(false);
         expect(chain.has('fr/blog/two/index.html')).toBe(false);
-        expect(second.logs).toContain('Removed 2 article page(s) that an earlier build left');
+        expect(second.logs).toContain('Removed 2 page(s) at article paths that an earlier build left');
       },
     );
   });
