@@ -95,7 +95,7 @@ function assertPlausible(site: number, statePath: string, state: WatchState, obs
   if (problems.length === 0) return;
   throw new SuspectFeedError(
     `For site ${site}, ${problems.join(' and ')}: losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept.`,
-    `If those articles really were unpublished, delete the state file ${statePath} to record a new baseline.`,
+    `If those articles really were unpublished, delete the state file ${statePath} and run once with --trigger-on-first-run (the build then removes them; set articlesLoader({ allowMassRemoval: true }) for that build, or its guard keeps them too).`,
   );
 }
 

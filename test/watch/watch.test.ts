@@ -385,7 +385,7 @@ describe('watch (continuous)', () => {
     expect(suspect!.slice(suspect!.indexOf('For site 12'))).toBe(
       'For site 12, the RSS feed came back with 0 entries where 50 were seen and the sitemap came back with 0 entries where 60 were seen: ' +
         'losing more than half at once looks like an upstream accident, so nothing was triggered and the state was kept; retrying in 400ms. ' +
-        `If those articles really were unpublished, delete the state file ${state} to record a new baseline.`,
+        `If those articles really were unpublished, delete the state file ${state} and run once with --trigger-on-first-run (the build then removes them; set articlesLoader({ allowMassRemoval: true }) for that build, or its guard keeps them too).`,
     );
     for (const line of errors) {
       expect(line).not.toMatch(/retry later|\.;/);
