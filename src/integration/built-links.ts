@@ -7,6 +7,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -209,7 +210,13 @@ export function rewriteBuiltArticleLinks(
       rmSync(file);
       // Its folder (`blog/<slug>/`) goes with it when nothing else is in it.
       const folder = dirname(file);
-      if (relative(root, folder) !== '' && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+      if (relative(root, folder) !== '' && readdirSync(folder).length === 0) {
+        try {
+          rmdirSync(folder);
+        } catch {
+          // An empty folder left behind: harmless.
+        }
+      }
       removed.push(page);
       continue;
     }

@@ -98,7 +98,7 @@ export class FeedCache<T> {
   #inFlight: Promise<{ value: T; outcome: CacheOutcome }> | undefined;
   /** The value must be made again from its source (`remake`): what it was made for no longer holds. */
   #remake = false;
-  /** Counts the `remake` calls: a refresh that began before one makes no value that counts as current. */
+  /** Counts `expire` (and `remake`) calls: a refresh that began before one makes no value that counts as current. */
   #generation = 0;
   /** The generation the refresh in flight began at. */
   #inFlightAt = 0;
@@ -114,6 +114,8 @@ export class FeedCache<T> {
 
   /** The copy is revalidated on the next `get()` (a conditional request), and a failure is not waited out. */
   expire(): void {
+    // A refresh already running fetched before this: the next get() waits for one of its own.
+    this.#generation += 1;
     if (this.#entry) this.#entry.expiresAt = Number.NEGATIVE_INFINITY;
     this.#retryAfter = 0;
   }
@@ -124,7 +126,6 @@ export class FeedCache<T> {
    * fails) from the kept one and its parts. So a copy kept through an outage survives the change.
    */
   remake(): void {
-    this.#generation += 1;
     if (this.#entry) this.#remake = true;
     this.expire();
   }

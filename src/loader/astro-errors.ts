@@ -26,6 +26,8 @@ export function adviceOnce(error: unknown): unknown {
   if (!isHinted(error) || !error.message.trimEnd().endsWith(error.hint)) return error;
   const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Hinted;
   Object.defineProperty(copy, 'hint', { value: '', enumerable: true, configurable: true });
+  // Node keeps an error's stack behind an accessor of the original object: the copy's would read nothing.
+  Object.defineProperty(copy, 'stack', { value: error.stack, writable: true, configurable: true });
   return copy;
 }
 

@@ -93,11 +93,9 @@ export function reportSync(input: {
     ...outcome.failures.map((f) => f.slug),
   ]);
   if (behind.size) reportUndoneToWatch(site, `${behind.size} changed article(s) not fetched yet`, 'behind');
-  // Removals held back are undone work too (found by a trial: the watcher recorded an unpublish as done, and the
-  // article stayed on the blog): the mass-removal guard, and a list without stored articles the sitemap, unread,
-  // could not confirm gone.
-  if (plan.massRemoval)
-    reportUndoneToWatch(site, `${plan.massRemoval.removed} removal(s) held back by the mass-removal guard`, 'behind');
+  // Removals held back while the sitemap could not be read are undone work too (found by a trial: the watcher
+  // recorded an unpublish as done, and the article stayed on the blog). Not the mass-removal guard's: it holds
+  // until the user decides (its warning says how), and a retry at every run would change nothing.
   const unconfirmed = plan.capped && !plan.capped.checkedAgainstSitemap ? plan.capped.kept : 0;
   if (unconfirmed > 0)
     reportUndoneToWatch(

@@ -29,12 +29,19 @@ export function changedSlugs(changes: readonly Change[]): string[] | undefined {
 }
 
 /**
+ * Changed articles beyond which the site's one tag is sent instead of theirs: the endpoint takes at most 1000
+ * tags and 64 KiB (a first run after a failed one sees every article as new).
+ */
+export const MAX_ARTICLE_TAGS = 200;
+
+/**
  * The tags to invalidate for these changes: each changed article's, plus the lists', the sitemap's and the
- * feed's. No changes (a first run with `triggerOnFirstRun`) or a change without a slug: the site's tag.
+ * feed's. No changes (a first run with `triggerOnFirstRun`), a change without a slug, or more than
+ * MAX_ARTICLE_TAGS articles: the site's tag.
  */
 export function invalidationTags(site: number, changes: readonly Change[]): string[] {
   const slugs = changes.length === 0 ? undefined : changedSlugs(changes);
-  return tagsForChangedArticles(site, slugs);
+  return tagsForChangedArticles(site, slugs && slugs.length > MAX_ARTICLE_TAGS ? undefined : slugs);
 }
 
 export interface InvalidateRequest {

@@ -222,6 +222,8 @@ describe('articlesLoader in an Astro build', () => {
     );
     // Astro prints a hint after the message: none, or the advice would be printed twice.
     expect(error?.hint).toBe('');
+    // The copy Astro gets keeps the stack trace (Astro prints it, and finds the error's location in it).
+    expect(error?.stack).toMatch(/\n\s+at .*errorForStatus/);
   });
 
   it('a bad option fails the build with a message naming the option and the fix', async () => {

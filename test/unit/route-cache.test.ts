@@ -79,6 +79,16 @@ describe('watch --invalidate: the tags of the detected changes', () => {
     expect(invalidationTags(12, [{ kind: 'new-item', guid: 'urn:uuid:1234' }])).toEqual(['publisher:site-12']);
     expect(invalidationTags(12, [])).toEqual(['publisher:site-12']);
   });
+
+  it('more changed articles than the endpoint would take in one request (a first run after a failed one): the site', () => {
+    const changes = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        kind: 'new-item' as const,
+        guid: `https://pro-blog.example.com/blog/post-${i}/`,
+      }));
+    expect(invalidationTags(12, changes(200))).toHaveLength(203);
+    expect(invalidationTags(12, changes(201))).toEqual(['publisher:site-12']);
+  });
 });
 
 describe('the invalidation endpoint', () => {
