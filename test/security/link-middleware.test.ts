@@ -75,7 +75,9 @@ describe('the link rewrite, chunk by chunk (pure)', () => {
     expect(rewriteLinkChunk(latin1, byTarget, true).out).toBe(latin1);
   });
 
-  it('is linear: 1 MiB of "<a " (in 1 KiB chunks and whole) takes well under a second', () => {
+  // The three shapes take about 0.12 s on an idle 2-core machine, and once took 1.2 s with the suite's three
+  // workers on it: the bound leaves room for load, twenty times the idle time.
+  it('is linear: 1 MiB of "<a " (in 1 KiB chunks and whole) takes well under three seconds', () => {
     for (const input of ['<a '.repeat(350_000), '<a href="'.repeat(120_000), '<a title="x" '.repeat(80_000)]) {
       const started = performance.now();
       let carry = '';
@@ -90,7 +92,7 @@ describe('the link rewrite, chunk by chunk (pure)', () => {
       length += rewriteLinkChunk(carry, target, true, state).out.length;
       length += rewriteLinkChunk(input, target, true).out.length;
       expect(length).toBe(2 * input.length);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(performance.now() - started).toBeLessThan(2500);
     }
   });
 });
