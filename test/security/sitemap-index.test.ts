@@ -154,7 +154,8 @@ describe('the upstream sitemap index on demand (issue 21: 3)', () => {
     const visitors = await Promise.all([1, 2, 3].map(() => timed(`${blog}/sitemap-1.xml`)));
     for (const visitor of visitors) {
       expect(visitor.status).toBe(200);
-      expect(visitor.ms).toBeLessThan(400);
+      // At once: well before the refresh's second wave of parts (about 1 s); 409 ms seen once on a loaded machine.
+      expect(visitor.ms).toBeLessThan(750);
       expect(locsOf(visitor.body)).toContain('https://blog.example.com/blog/g1-p1-0/');
     }
     // One refresh for the three visitors: the index and its 8 parts, once.
