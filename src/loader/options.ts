@@ -3,7 +3,7 @@ import { IMAGE_DEFAULTS, imagesOptionSchema } from './image-options.js';
 import { sanitizeOptionsSchema } from '../html/index.js';
 import { ConfigError } from '../client/index.js';
 import { apiKeySchema, baseUrlSchema, durationMsSchema, integerSchema, siteIdSchema } from '../options/fields.js';
-import { formatIssue, README_URL, type OptionProblem } from '../options/issues.js';
+import { formatIssue, optionsDocsLine, type OptionProblem } from '../options/issues.js';
 import { asAstroUserError } from './astro-errors.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 import { withSyncPlaceholders } from './loader-runs.js';
@@ -141,9 +141,9 @@ export const dataLoaderOptionsSchema = connectionSchema.extend({
 });
 export type ResolvedDataLoaderOptions = z.output<typeof dataLoaderOptionsSchema>;
 
-/** The README heading that lists the loaders' options, and the line that names it (as formatIssue words it). */
+/** The README heading that lists the loaders' options, and the line that names it (formatIssue's own). */
 const OPTIONS_ANCHOR = 'articlesloader-options';
-const OPTIONS_DOCS = `Every option and its default: ${README_URL}#${OPTIONS_ANCHOR}`;
+const OPTIONS_DOCS = optionsDocsLine(OPTIONS_ANCHOR);
 
 const ENV_HINT = {
   siteId: 'PUBLISHER_SITE_ID',

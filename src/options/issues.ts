@@ -35,6 +35,11 @@ type Issue = z.core.$ZodIssue;
 /** The published README, whose headings the messages link (`README_URL#integration-options`). */
 export const README_URL = 'https://www.npmjs.com/package/astro-content-publisher';
 
+/** The sentence that points at the README heading listing every option of a call (`anchor`). */
+export function optionsDocsLine(anchor: string): string {
+  return `Every option and its default: ${README_URL}#${anchor}`;
+}
+
 /** A value for "(got ...)": short, secrets and URL credentials or queries masked. */
 export function describeInput(value: unknown): string {
   if (typeof value === 'string')
@@ -59,7 +64,7 @@ function specific(issue: Issue): Issue {
 export function formatIssue(raw: Issue, input: unknown, context: IssueContext): OptionProblem {
   const issue = specific(raw);
   const path = [...(context.under ? [context.under] : []), ...issue.path.map(String)].join('.');
-  const docs = `Every option and its default: ${README_URL}#${context.docs}`;
+  const docs = optionsDocsLine(context.docs);
   const top = (path || 'options').split('.')[0];
   const fix = (option: string) =>
     context.fixes?.[option] ??
