@@ -22,6 +22,9 @@ interface Seen {
 }
 
 // On globalThis: the integration (dev refresh) and the loaders may load this module as separate instances.
+/** The service's window slides over one hour (API.md, Limits). */
+const HOUR_MS = 3_600_000;
+
 const lastSeen = processRecord('rate-window', () => new Map<string, Seen>());
 
 function windowKey(baseUrl: string, apiKey: string): string {
@@ -36,13 +39,9 @@ export function recordRemaining(
   now = Date.now(),
 ): void {
   if (!rateLimit) return;
-  // X-RateLimit-Reset as epoch seconds (the document's sample) or, from some services, seconds from now.
-  const expires =
-    rateLimit.reset > 1_000_000_000
-      ? rateLimit.reset * 1000
-      : rateLimit.reset > 0
-        ? now + rateLimit.reset * 1000
-        : now + 3_600_000;
+  // The client read X-RateLimit-Reset in whatever form it came (rate-limit.ts); a window never outlasts the hour
+  // it slides over, whatever a saved or misread reset says.
+  const expires = Math.min(rateLimit.reset > 0 ? rateLimit.reset * 1000 : now + HOUR_MS, now + HOUR_MS);
   lastSeen.set(windowKey(baseUrl, apiKey), { remaining: rateLimit.remaining, expires, seenAt: now });
 }
 
@@ -138,6 +137,9 @@ export function restoreWindow(
   const file = windowFile(cacheDir);
   const saved = readRecords(file, isSeen)[key];
   if (!saved || now >= saved.expires || saved.seenAt <= forgottenAt(key)) return undefined;
+  // A file an older version wrote may hold a reset read in the wrong unit: no window outlasts the hour.
+  saved.expires = Math.min(saved.expires, saved.seenAt + HOUR_MS, now + HOUR_MS);
+  if (now >= saved.expires) return undefined;
   const mine = lastSeen.get(key);
   if (mine && saved.seenAt <= mine.seenAt) return undefined;
   lastSeen.set(key, saved);

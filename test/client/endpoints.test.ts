@@ -19,7 +19,12 @@ describe('authenticated endpoints', () => {
     expect(account.usage).toMatchObject({ articles_this_month: 0, articles_per_month_limit: 30 });
     expect(account.usage?.month_key).toMatch(/^\d{4}-\d{2}$/);
     expect(client.requestCount).toBe(1);
-    expect(client.rateLimit).toEqual({ limit: 60, remaining: 59, reset: expect.any(Number) });
+    expect(client.rateLimit).toEqual({
+      limit: 60,
+      remaining: 59,
+      reset: expect.any(Number),
+      resetForm: 'epoch-seconds',
+    });
     expect(client.rateLimit!.reset).toBeGreaterThan(Date.now() / 1000 - 5);
     const [record] = sim().stats().requests;
     expect(record).toMatchObject({ path: '/api/v1/me/', status: 200, authorization: true, tokenIn: ['header'] });
