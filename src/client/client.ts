@@ -42,7 +42,11 @@ export interface Client {
   articles(siteId: number, query?: ArticleQuery): Promise<ArticleListItem[]>;
   /** One page of the list with the paging hints a service may add (`count`, `next`); `offset` only when given. */
   articlesPage(siteId: number, query?: ArticleQuery, offset?: number): Promise<ArticlePage>;
-  article(siteId: number, slug: string): Promise<ArticleDetail>;
+  /**
+   * One article with its full HTML. `language` is sent as a query parameter: API.md shows none for the detail,
+   * but a service that keeps one slug in several languages may honour it (the answer's `language` says).
+   */
+  article(siteId: number, slug: string, options?: { language?: string | undefined }): Promise<ArticleDetail>;
   /** Never retried automatically: it consumes quota and runs 60 to 120 s (timeout `generateTimeoutMs`). */
   generate(siteId: number, body: GenerateBody): Promise<GenerateResult>;
   audit(body: AuditBody): Promise<AuditResult>;
@@ -87,7 +91,7 @@ export function createClientWithHints(options: ClientOptions, hints: HintOverrid
     sites: () => sites(ctx),
     articles: (siteId, query) => articles(ctx, siteId, query),
     articlesPage: (siteId, query, offset) => articlesPage(ctx, siteId, query, offset),
-    article: (siteId, slug) => article(ctx, siteId, slug),
+    article: (siteId, slug, options) => article(ctx, siteId, slug, options),
     generate: (siteId, body) => generate(ctx, siteId, body),
     audit: (body) => audit(ctx, body),
     brief: (body) => brief(ctx, body),

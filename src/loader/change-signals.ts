@@ -1,3 +1,4 @@
+import { feedCopyIsNews, lastmodIsLater } from './evidence.js';
 import type { EntryState } from './state.js';
 
 /** An RSS item reduced to what the plan needs: whether it carries the full HTML, and its hash. */
@@ -5,7 +6,7 @@ export interface RssSignal {
   contentHash?: string;
 }
 
-export type ChangeReason = 'sitemap' | 'list' | 'rss';
+export type ChangeReason = 'held' | 'sitemap' | 'list' | 'rss';
 
 /** Same instant? Compares as dates when both parse (formats differ between sitemap and API), else as text. */
 export function sameInstant(a: string, b: string): boolean {
@@ -16,11 +17,14 @@ export function sameInstant(a: string, b: string): boolean {
 }
 
 /**
- * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing says it changed.
- * - sitemap: its lastmod moved since the version we hold was fetched (or, when none was recorded then, it is
- *   later than the held version's updated_at);
+ * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing shows a newer
+ * version (evidence.ts: a signal that merely differs from what was held may be an older CDN copy):
+ * - held: an earlier build saw a change it could not fetch (`changedAt`); it waits for its detail whatever the
+ *   signals show now;
+ * - sitemap: its lastmod is later than the one recorded with the version we hold (or, when none was recorded
+ *   then, later than the held version's updated_at);
  * - list: the list item's own fields changed (title, status, language, published_at; not the view count);
- * - rss: the feed's content:encoded differs from what the feed carried last time.
+ * - rss: the feed's content:encoded is a copy neither held nor seen before the held detail was fetched.
  */
 export function changeReason(
   state: EntryState,
@@ -29,7 +33,8 @@ export function changeReason(
   rss: RssSignal | undefined,
   heldUpdatedAt?: number,
 ): ChangeReason | undefined {
-  if (sitemapLastmod !== undefined && state.lastmod !== undefined && !sameInstant(sitemapLastmod, state.lastmod)) {
+  if (state.changedAt !== undefined) return 'held';
+  if (sitemapLastmod !== undefined && state.lastmod !== undefined && lastmodIsLater(sitemapLastmod, state.lastmod)) {
     return 'sitemap';
   }
   // No lastmod was recorded with the held version (the sitemap was unreadable then): the held detail's own
@@ -39,17 +44,6 @@ export function changeReason(
     if (Number.isFinite(lastmod) && lastmod > heldUpdatedAt) return 'sitemap';
   }
   if (listDigest !== state.listDigest) return 'list';
-  if (rss?.contentHash !== undefined && state.rssHash !== undefined && rss.contentHash !== state.rssHash) return 'rss';
+  if (feedCopyIsNews(rss?.contentHash, state)) return 'rss';
   return undefined;
-}
-
-/**
- * Can the feed's content:encoded stand in for a detail call? Only when it is newer than what we hold: it
- * differs from what the feed carried last time, or (first sighting) from the HTML we hold.
- */
-export function rssIsNewer(state: EntryState | undefined, rss: RssSignal | undefined): boolean {
-  if (rss?.contentHash === undefined) return false;
-  if (!state) return true;
-  if (state.rssHash !== undefined) return rss.contentHash !== state.rssHash;
-  return rss.contentHash !== state.contentHash;
 }

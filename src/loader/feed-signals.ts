@@ -107,8 +107,8 @@ export async function readSitemap(
 export interface RssSignals {
   /** slug -> the feed's item and the hash of its content:encoded. Empty after a 304 (nothing new to use). */
   items: Map<string, { item: RssItem; signal: RssSignal }>;
-  /** Hashes of every item's content:encoded, other languages' included (evidence that the feed is whole). */
-  hashes: Set<string>;
+  /** Hash -> length of every item's content:encoded, other languages' included (evidence that the feed is whole). */
+  hashes: Map<string, number>;
   state: SyncState['rss'];
   notModified: boolean;
 }
@@ -137,11 +137,11 @@ export async function readRss(
       ? withoutUndefined({ etag: previous.etag, lastModified: previous.lastModified })
       : undefined;
   const response = await client.rss(siteId, conditional);
-  if (response.notModified) return { items: new Map(), hashes: new Set(), state: previous, notModified: true };
+  if (response.notModified) return { items: new Map(), hashes: new Map(), state: previous, notModified: true };
   const bySlug = new Map<string, RssItem[]>();
-  const hashes = new Set<string>();
+  const hashes = new Map<string, number>();
   for (const item of parseRssFeed(response.body, { url: response.url }).items) {
-    if (item.contentEncoded) hashes.add(shortHash(item.contentEncoded));
+    if (item.contentEncoded) hashes.set(shortHash(item.contentEncoded), item.contentEncoded.length);
     const slug = slugFromArticleUrl(item.link ?? item.guid ?? '');
     if (slug === undefined || !isStorableSlug(slug)) continue;
     bySlug.set(slug, [...(bySlug.get(slug) ?? []), item]);

@@ -48,12 +48,14 @@ export function loaderFingerprint(
 export function loaderKey(parts: {
   siteId: number;
   language?: string | undefined;
-  status?: string | undefined;
+  status?: string | readonly string[] | undefined;
   limit?: number | undefined;
 }): string {
+  // `published` is the default: the key (and the state kept under it) stays what it was before it was one.
+  const status = [parts.status ?? []].flat().filter((s) => s !== 'published');
   const filters = [
     parts.language ? `lang-${parts.language}` : '',
-    parts.status ? `status-${parts.status}` : '',
+    status.length ? `status-${[parts.status].flat().join('+')}` : '',
     parts.limit ? `limit-${parts.limit}` : '',
   ].filter(Boolean);
   return [`site-${parts.siteId}`, ...filters].join(':');

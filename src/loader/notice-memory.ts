@@ -55,3 +55,18 @@ export function rememberedNotice(
   state.notices = { ...state.notices, [kind]: { key, at: now } };
   return notice;
 }
+
+/**
+ * For a fact worth saying once (how the service writes a header): `notice` when its key differs from the one
+ * remembered for `kind`, else nothing. No notice forgets nothing: the fact may come back in the next build.
+ */
+export function saidOnce(
+  state: SyncState,
+  kind: NoticeKind,
+  notice: Notice | undefined,
+  now: number,
+): Notice | undefined {
+  if (notice?.key === undefined || state.notices?.[kind]?.key === notice.key) return undefined;
+  state.notices = { ...state.notices, [kind]: { key: notice.key, at: now } };
+  return notice;
+}

@@ -97,10 +97,12 @@ export interface ConnectionOptions {
 /** The options of `articlesLoader(options)`. */
 export interface ArticlesLoaderOptions extends ConnectionOptions {
   /**
-   * Only articles with this status (the list call's `status` filter).
-   * @default undefined (the service's default)
+   * The statuses built: one (sent as the list call's `status` filter) or several (the list is asked unfiltered).
+   * Every list item's and detail's status is checked whatever the service did with the filter: another status
+   * is never stored. API.md documents only `published`; widen it explicitly, e.g. `['published', 'scheduled']`.
+   * @default 'published'
    */
-  status?: string | undefined;
+  status?: string | string[] | undefined;
   /**
    * Only articles in this language (the list call's `language` filter), e.g. `'fr'`.
    * @default undefined (all)

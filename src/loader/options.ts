@@ -75,8 +75,13 @@ export const connectionSchema = z.strictObject({
 });
 
 export const articlesLoaderOptionsSchema = connectionSchema.extend({
-  /** Only articles with this status (the list call's `status` filter). @default undefined (the service's default) */
-  status: z.string().min(1).max(50).optional(),
+  /**
+   * The statuses built: one (sent as the list call's `status` filter) or several (the list is asked unfiltered).
+   * Every list item's and detail's status is checked whatever the service did with the filter: another status
+   * is never stored. API.md documents only `published`; widen it explicitly, e.g. `['published', 'scheduled']`.
+   * @default 'published'
+   */
+  status: z.union([z.string().min(1).max(50), z.array(z.string().min(1).max(50)).min(1).max(20)]).default('published'),
   /** Only articles in this language (the list call's `language` filter), e.g. `'fr'`. @default undefined (all) */
   language: z
     .string()
@@ -225,7 +230,7 @@ export function parseContentLoaderOptions<
 
 export const liveArticlesLoaderOptionsSchema = connectionSchema.extend({
   /** Default `status` filter of `getLiveCollection` (a filter passed there wins). @default undefined */
-  status: articlesLoaderOptionsSchema.shape.status,
+  status: z.string().min(1).max(50).optional(),
   /** Default `language` filter of `getLiveCollection`. @default undefined */
   language: articlesLoaderOptionsSchema.shape.language,
   /** Default `limit` of `getLiveCollection`. @default undefined */

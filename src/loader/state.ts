@@ -18,6 +18,17 @@ export const entryStateSchema = z.object({
   contentHash: z.string().optional(),
   /** Hash of this article's RSS `content:encoded` when we last saw it in the feed. */
   rssHash: z.string().optional(),
+  /**
+   * Hashes of the feed copies seen before the held detail was fetched: the held version is at least as new as
+   * each, so another CDN edge serving one again is no change (evidence.ts feedCopyIsNews).
+   */
+  rssSeen: z.array(z.string()).optional(),
+  /**
+   * A free signal (sitemap, feed, list item) showed a change the build could not fetch (ms since epoch): the
+   * entry waits for its detail, first in the next build, whatever the signals show then (an older CDN copy may
+   * hide the change again).
+   */
+  changedAt: z.number().optional(),
   /** When the service's detail last confirmed this entry (ms since epoch; 0 for an RSS-built entry). */
   checkedAt: z.number(),
   /** The loader fingerprint under which the stored HTML was produced. */
@@ -126,11 +137,26 @@ export const syncStateSchema = z.object({
    */
   elsewhereNew: z.record(z.string(), z.object({ retriedAt: z.number(), retries: z.number().int().min(0) })).optional(),
   /**
+   * Slugs whose detail did not give this loader an article: `missing` (404 for a listed article), `foreign` (a
+   * slug only the sitemap showed whose detail is another language's). The next request waits 1, 2, 4 ... up
+   * to 24 hours (`retryDelayMs`), or until the sitemap changes. Dropped once stored, or when neither the list nor
+   * the sitemap shows the slug.
+   */
+  unanswered: z
+    .record(
+      z.string(),
+      z.object({ why: z.enum(['missing', 'foreign']), retriedAt: z.number(), retries: z.number().int().min(0) }),
+    )
+    .optional(),
+  /**
    * The lasting conditions a build warned about (notice-memory.ts), by kind: the condition's key and when the
    * warning was said. While the key stays the same, later builds say it as an info line.
    */
   notices: z
-    .partialRecord(z.enum(['capped', 'repeated', 'rejected']), z.object({ key: z.string(), at: z.number() }))
+    .partialRecord(
+      z.enum(['capped', 'repeated', 'rejected', 'status', 'language', 'withheld', 'reset']),
+      z.object({ key: z.string(), at: z.number() }),
+    )
     .optional(),
 });
 export type SyncState = z.infer<typeof syncStateSchema>;

@@ -4,8 +4,8 @@ import { DETAIL_CONCURRENCY, type LoaderClients } from './clients.js';
 import { createDetailGate } from './detail-gate.js';
 import { exchangedDetail } from './detail-exchange.js';
 import { dataFromDetail, dataFromRss, listItemOf } from './entries.js';
+import { feedCopiesSeen, feedCopyProvenWhole, sameLanguage, statusesOf } from './evidence.js';
 import { shortHash } from './fingerprint.js';
-import type { SyncState } from './state.js';
 import { storeEntry, type EntryTarget } from './store-entry.js';
 import type { FreeSignals } from './sync-signals.js';
 import { listDigest } from './sync-list.js';
@@ -22,8 +22,8 @@ export interface ApplyInput extends EntryTarget {
   items: Map<string, ArticleListItem>;
   signals: FreeSignals;
   fingerprint: string;
-  /** slug -> hash of the detail content fetched in this build (filled by the detail calls). */
-  fetchedHashes?: Map<string, string>;
+  /** Hashes of the detail HTML answered in this build, any language (filled by the detail calls): evidence about the feed. */
+  answeredHashes?: Set<string>;
   /** Called once per planned fetch when it is through (stored, skipped or failed): the build's progress. */
   onFetched?: () => void;
   /**
@@ -48,8 +48,6 @@ export interface ApplyOutcome {
   failures: Array<{ slug: string; error: unknown }>;
   /** Feed copies not used because nothing showed the feed carries whole articles: they wait for a detail call. */
   skipped: string[];
-  /** Articles stored from the feed's copy after their detail call failed (new) or was refused (another language's). */
-  fellBack: string[];
   /** Articles the collection's schema refused: not stored (the previous version stays), and the build fails. */
   refused: EntrySchemaError[];
   /** Planned detail calls not sent because the schema had refused an article (detail-gate.ts): pending. */
@@ -58,27 +56,14 @@ export interface ApplyOutcome {
   touched: Set<string>;
 }
 
-/**
- * Does the feed carry whole articles? Only evidence counts: an article whose feed copy is the very HTML a
- * detail call gave (held from an earlier build, or fetched in this one). A feed of teasers never matches.
- */
-export function feedIsWhole(
-  state: SyncState,
-  signals: FreeSignals,
-  fetched: ReadonlyMap<string, string> = new Map(),
-): boolean {
-  for (const hash of fetched.values()) if (signals.rssHashes.has(hash)) return true;
-  for (const [slug, { signal }] of signals.rss) {
-    if (signal.contentHash === undefined) continue;
-    const held = state.entries[slug];
-    if (held && !held.partial && held.checkedAt > 0 && held.contentHash === signal.contentHash) return true;
-  }
-  return false;
-}
-
 /** The detail call answered another language's article of the same slug. */
 export class LanguageMismatchError extends Error {
   override name = 'LanguageMismatchError';
+}
+
+/** The detail answered an article of a status the loader does not build (the list said otherwise, or knew nothing). */
+export class StatusMismatchError extends Error {
+  override name = 'StatusMismatchError';
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
@@ -102,27 +87,39 @@ async function fromDetail(
       listedSince: input.listedSince ?? Number.POSITIVE_INFINITY,
       roundSince: input.roundSince ?? Number.POSITIVE_INFINITY,
     },
-    () => clients.detail.article(opts.siteId, action.slug),
+    () => clients.detail.article(opts.siteId, action.slug, { language: opts.language }),
   );
   answered();
   // Any detail is evidence about the feed, even one that is not stored (another language's).
-  input.fetchedHashes?.set(action.slug, 'detail' in answer ? shortHash(answer.detail.content) : answer.contentHash);
+  input.answeredHashes?.add('detail' in answer ? shortHash(answer.detail.content) : answer.contentHash);
   const language = 'detail' in answer ? answer.detail.language : answer.elsewhere;
-  if (!('detail' in answer) || (opts.language && language && language !== opts.language)) {
-    // Same slug in several languages: the detail endpoint has no language parameter and sent another one.
+  // The entry's language: the loader's, else the list item's (a list item proves its own language).
+  const expected = opts.language ?? items.get(action.slug)?.language;
+  if (!('detail' in answer) || (expected && language && !sameLanguage(language, expected))) {
+    // Same slug in several languages: the detail endpoint sent another one, whatever `language` it was asked.
     throw new LanguageMismatchError(
-      `the service's detail of "${action.slug}" is in "${language}", not "${opts.language}": the slug exists in several languages and the detail call cannot ask for one. Give each language its own slug on the service (or load that language without \`language\`); the entry was not stored, so no other language's body is shown under it.`,
+      `the service's detail of "${action.slug}" is in "${language}", not "${expected}": the slug exists in several languages and the service's detail call answers another one (it was asked with ?language=${expected}). Give each language its own slug on the service; the entry was not stored, so no other language's body is shown under it.`,
+    );
+  }
+  const status = answer.detail.status;
+  if (status !== undefined && !statusesOf(opts.status).has(status)) {
+    throw new StatusMismatchError(
+      `the service's detail of "${action.slug}" has status "${status}", which this loader does not build: not stored (the list showed it as ${items.get(action.slug)?.status ?? 'unlisted'}); it is asked again in a later build.`,
     );
   }
   const { detail } = answer;
   const item = items.get(action.slug) ?? listItemOf(detail);
   const lastmod = signals.sitemap?.get(action.slug);
-  const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? state.entries[action.slug]?.rssHash;
+  const held = state.entries[action.slug];
+  const rssHash = signals.rss.get(action.slug)?.signal.contentHash ?? held?.rssHash;
+  // The feed copies seen before this detail are at most as new as it: another CDN edge serving one is no change.
+  const rssSeen = feedCopiesSeen(held, rssHash);
   return storeEntry(input, action.slug, dataFromDetail(item, detail), detail.content, {
     listDigest: listDigest(item),
     ...optional('lastmod', lastmod),
     contentHash: shortHash(detail.content),
     ...optional('rssHash', rssHash),
+    ...(rssSeen.length ? { rssSeen } : {}),
     checkedAt: Date.now(),
     fingerprint,
     // Answered while the list lacks it: published, so the list is cut short (list-evidence.ts).
@@ -166,6 +163,20 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
   );
 }
 
+/** What the feed and the details show of each other (evidence.ts feedCopyProvenWhole). */
+function feedEvidence(input: ApplyInput) {
+  const answered = new Set(input.answeredHashes);
+  const own: Array<{ feed: string; held: string }> = [];
+  for (const [slug, held] of Object.entries(input.state.entries)) {
+    if (!held.contentHash || held.checkedAt <= 0 || held.partial || held.detailElsewhere) continue;
+    answered.add(held.contentHash);
+    const feed = input.signals.rss.get(slug)?.signal.contentHash;
+    // A copy seen before the held detail was fetched is an older one, not a cut one.
+    if (feed !== undefined && !held.rssSeen?.includes(feed)) own.push({ feed, held: held.contentHash });
+  }
+  return { copies: input.signals.rssHashes, answered, own };
+}
+
 /** Removes what the plan says is gone. */
 export function applyRemovals(input: ApplyInput, remove: readonly string[]): void {
   for (const id of remove) {
@@ -176,9 +187,9 @@ export function applyRemovals(input: ApplyInput, remove: readonly string[]): voi
 
 /**
  * Runs the plan's fetches (their number was bounded by the budget beforehand): the detail calls side by side
- * first, then the feed copies, which are used only when they are known to be whole articles (an exact match
- * for a re-render; else evidence that the feed carries whole articles). A new article whose detail call
- * failed, or whose detail answered another language, falls back to its feed copy under the same rule.
+ * first, then the feed copies, which are used only where they are the very HTML held (a re-render). A failed
+ * detail leaves its entry as it was (or absent), pending: the feed's copy of an article is no evidence that it
+ * is whole, of this language, or newer than what is held (evidence.ts).
  */
 export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetch'>): Promise<ApplyOutcome> {
   const outcome: ApplyOutcome = {
@@ -186,19 +197,15 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
     changed: 0,
     failures: [],
     skipped: [],
-    fellBack: [],
     refused: [],
     unsent: [],
     touched: new Set(),
   };
-  const fetchedHashes = (input.fetchedHashes ??= new Map());
   const count = (slug: string, result: 'added' | 'changed' | 'same') => {
     if (result === 'added') outcome.added += 1;
     else if (result === 'changed') outcome.changed += 1;
     if (result !== 'same') outcome.touched.add(slug);
   };
-  const failedNew: PlannedFetch[] = [];
-  const failedNewSlugs = () => new Set(failedNew.map((f) => f.slug));
   const details = plan.fetch.filter((a) => a.via === 'detail');
   // A detail whose connection broke before any answer (the service may never have seen it) is sent once more
   // while the budget has a request to spare; one the service began answering is not (it was served). A build
@@ -207,6 +214,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   // would reach the pages one build late. Without a spare request it stays pending, and the warning names it.
   let spare = Math.max(0, input.spareDetails ?? 0);
   // No detail goes out once the schema refused an article: the build fails on it anyway (detail-gate.ts).
+  input.answeredHashes ??= new Set();
   const gate = createDetailGate(DETAIL_CONCURRENCY);
   const resend = (error: unknown) => {
     if (gate.closed || spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
@@ -251,52 +259,44 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
           if (action.reason === 'elsewhere') return;
         }
         outcome.failures.push({ slug: action.slug, error });
-        // A refused detail (another language's) of a held entry has only the feed to go to, like a new one. A
-        // retry of a slug never stored has no feed copy either: only the failure, named as the first time; its
-        // next retry waits longer (rememberElsewhereNew).
-        const elsewhere = error instanceof LanguageMismatchError && action.reason !== 'elsewhere';
-        if (action.reason === 'new' || elsewhere) failedNew.push(action);
       } finally {
         pass.done(through);
         input.onFetched?.();
       }
     }),
   );
-  const whole = feedIsWhole(input.state, input.signals, fetchedHashes);
-  const fromFeed = [
-    ...plan.fetch.filter((a) => a.via === 'rss'),
-    ...failedNew
-      .filter((a) => input.signals.rss.get(a.slug)?.signal.contentHash !== undefined)
-      .map((a) => ({ ...a, via: 'rss' as const })),
-  ];
-  const fellBackCandidates = failedNewSlugs();
-  for (const action of fromFeed) {
-    if (!fellBackCandidates.has(action.slug)) input.onFetched?.(); // a fallback was counted with its detail
-    const exact =
-      input.signals.rss.get(action.slug)?.signal.contentHash === input.state.entries[action.slug]?.contentHash;
-    if (!whole && !(action.reason === 'fingerprint' && exact)) {
-      if (!fellBackCandidates.has(action.slug)) outcome.skipped.push(action.slug);
+  // The feed's copies are content only where they are the very HTML held (a re-render under a new policy), or
+  // for a listed slug whose detail answers another language (no detail can give this language's article) when
+  // the feed is shown to carry whole articles (evidence.ts feedCopyProvenWhole).
+  const provenWhole = (slug: string) => {
+    const copy = input.signals.rss.get(slug)?.item.contentEncoded;
+    return copy !== undefined && feedCopyProvenWhole({ ...feedEvidence(input), copyLength: copy.length });
+  };
+  const refused = outcome.failures
+    .filter((f) => f.error instanceof LanguageMismatchError && input.items.has(f.slug))
+    .map((f) => plan.fetch.find((a) => a.slug === f.slug)!)
+    .filter((a) => a.reason !== 'elsewhere');
+  for (const action of [...plan.fetch.filter((a) => a.via === 'rss'), ...refused]) {
+    if (action.via === 'rss') input.onFetched?.(); // a refused detail was counted already
+    const held = input.state.entries[action.slug];
+    const exact = input.signals.rss.get(action.slug)?.signal.contentHash === held?.contentHash;
+    const elsewhere = action.via === 'detail' || held?.detailElsewhere === true;
+    if (!(action.reason === 'fingerprint' && exact) && !(elsewhere && provenWhole(action.slug))) {
+      if (action.via === 'rss') outcome.skipped.push(action.slug);
       continue;
     }
     try {
       count(action.slug, await fromRss(input, action));
-      if (fellBackCandidates.has(action.slug)) {
-        outcome.fellBack.push(action.slug);
-        const refused = outcome.failures.find((f) => f.slug === action.slug)?.error instanceof LanguageMismatchError;
-        const entryState = input.state.entries[action.slug];
-        // Still `partial` when it had no detail before: the feed has no featured image nor keywords. The answer in
-        // the other language counts as the first try: the next waits an hour (retryDelayMs), not the next build.
-        if (refused && entryState)
-          Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now(), retriesElsewhere: 1 });
-        outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
-      }
+      outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
+      const entryState = input.state.entries[action.slug];
+      // Lives on its feed copy, without the detail-only fields (featured image, keywords unless the feed lists
+      // them): pending, and its detail is retried after an hour, then 2, 4 ... (retryDelayMs).
+      if (action.via === 'detail' && entryState)
+        Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now(), retriesElsewhere: 1 });
     } catch (error) {
-      if (error instanceof EntrySchemaError) {
-        outcome.refused.push(error);
-        outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
-        continue;
-      }
-      if (!outcome.failures.some((f) => f.slug === action.slug)) outcome.failures.push({ slug: action.slug, error });
+      if (error instanceof EntrySchemaError) outcome.refused.push(error);
+      else if (!outcome.failures.some((f) => f.slug === action.slug))
+        outcome.failures.push({ slug: action.slug, error });
     }
   }
   return outcome;

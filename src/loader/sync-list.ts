@@ -2,6 +2,7 @@ import type { ArticleListItem } from '../client/index.js';
 import { offsetOfNext } from '../client/resources/articles.js';
 import type { LoaderClients } from './clients.js';
 import { shortHash, stableStringify } from './fingerprint.js';
+import { judgeList, statusesOf } from './evidence.js';
 import type { ResolvedArticlesLoaderOptions } from './options.js';
 import { slugProblem } from './slugs.js';
 import type { SyncState } from './state.js';
@@ -24,7 +25,18 @@ export interface ListedArticles {
   nextOffset?: number | undefined;
   /** Pages read (each one authenticated request). */
   pages: number;
+  /** Items the service sent that the loader's filters leave out (evidence.ts judgeList): never stored. */
+  dropped: Dropped;
 }
+
+/** What the list sent beyond the loader's filters: a service that ignored `status`, `language` or `limit`. */
+export interface Dropped {
+  otherStatus: ArticleListItem[];
+  otherLanguage: ArticleListItem[];
+  beyondLimit: number;
+}
+
+const NONE_DROPPED: Dropped = { otherStatus: [], otherLanguage: [], beyondLimit: 0 };
 
 /** The list item's own fields; the view count is left out because every detail GET moves it. */
 export function listDigest(item: ArticleListItem): string {
@@ -38,7 +50,12 @@ export function listDigest(item: ArticleListItem): string {
   );
 }
 
-export function indexListed(listed: ArticleListItem[], nextOffset?: number, pages = 1): ListedArticles {
+export function indexListed(
+  listed: ArticleListItem[],
+  nextOffset?: number,
+  pages = 1,
+  dropped: Dropped = NONE_DROPPED,
+): ListedArticles {
   const items = new Map<string, ArticleListItem>();
   const repeated: string[] = [];
   const rejected: ListedArticles['rejected'] = [];
@@ -48,15 +65,33 @@ export function indexListed(listed: ArticleListItem[], nextOffset?: number, page
     else if (items.has(item.slug)) repeated.push(item.slug);
     else items.set(item.slug, item);
   }
-  return { listed, items, repeated, rejected, nextOffset, pages };
+  return { listed, items, repeated, rejected, nextOffset, pages, dropped };
 }
 
+/** One status is sent as the filter; several are asked for unfiltered (the API takes one value) and checked. */
 const queryOf = (opts: ResolvedArticlesLoaderOptions) =>
   Object.fromEntries(
-    Object.entries({ status: opts.status, language: opts.language, limit: opts.limit }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      status: typeof opts.status === 'string' ? opts.status : opts.status.length === 1 ? opts.status[0] : undefined,
+      language: opts.language,
+      limit: opts.limit,
+    }).filter(([, v]) => v !== undefined),
   );
+
+/** The pages read so far as evidence (evidence.ts judgeList): only items this loader may build, at most `limit`. */
+function judged(
+  all: ArticleListItem[],
+  opts: ResolvedArticlesLoaderOptions,
+  nextOffset: number | undefined,
+  pages: number,
+) {
+  const { kept, ...dropped } = judgeList(all, {
+    statuses: statusesOf(opts.status),
+    language: opts.language,
+    limit: opts.limit,
+  });
+  return indexListed(kept, nextOffset, pages, dropped);
+}
 
 /** Sends the list call with the loader's filters; errors are the caller's to judge (transient or not). */
 export async function listArticles(
@@ -66,7 +101,7 @@ export async function listArticles(
   const page = await clients.list.articlesPage(opts.siteId, queryOf(opts));
   // With a `limit` the newest `limit` were asked for: no further page.
   const next = opts.limit === undefined ? offsetOfNext(page.next, page.results.length) : undefined;
-  return indexListed(page.results, next);
+  return judged(page.results, opts, next, 1);
 }
 
 /**
@@ -79,7 +114,7 @@ export async function followPages(
   first: ListedArticles,
   maxPages: number,
 ): Promise<ListedArticles> {
-  let all = first.listed;
+  let all = [...first.listed, ...first.dropped.otherStatus, ...first.dropped.otherLanguage];
   let offset = first.nextOffset;
   let pages = first.pages;
   while (offset !== undefined && pages - first.pages < maxPages) {
@@ -97,7 +132,7 @@ export async function followPages(
     all = [...all, ...page.results];
     offset = offsetOfNext(page.next, offset + page.results.length);
   }
-  return indexListed(all, offset, pages);
+  return judged(all, opts, offset, pages);
 }
 
 /**
@@ -119,7 +154,10 @@ export async function followPagesForNews(
   },
 ): Promise<ListedArticles> {
   const { state, sitemapSlugs, stored } = known;
-  const filtered = opts.language !== undefined || opts.status !== undefined;
+  // The sitemap shows published articles of every language: a loader of one language, or of other statuses, sees
+  // in it articles that are not its own.
+  const onlyPublished = [opts.status].flat().every((status) => status === 'published');
+  const filtered = opts.language !== undefined || !onlyPublished;
   const notOurs = new Set(filtered ? (state.notOurs ?? []) : []);
   const unknown = sitemapSlugs
     ? [...sitemapSlugs].filter((slug) => !listed.items.has(slug) && !stored(slug) && !notOurs.has(slug)).length

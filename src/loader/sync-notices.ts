@@ -1,6 +1,6 @@
 import { shortHash } from './fingerprint.js';
 import type { Notice } from './notice-memory.js';
-import type { ListedArticles } from './sync-list.js';
+import type { Dropped, ListedArticles } from './sync-list.js';
 import type { SyncPlan } from './sync-plan.js';
 import { MASS_REMOVAL_SHARE } from './sync-removals.js';
 import { summaryLine } from './summary.js';
@@ -90,6 +90,73 @@ export function repeatedNotice(listed: ListedArticles, site: string): Notice | u
     level: 'warn',
     key: slugsKey(repeated),
     message: `The list of ${site} repeats ${repeated.length} slug(s) (first: "${repeated[0]}"); only the first of each is kept. If a slug exists in several languages, use one articlesLoader per language ({ language: 'fr' }) in separate collections.`,
+  };
+}
+
+/** Up to three slugs, quoted, for a message. */
+const someSlugs = (items: ReadonlyArray<{ slug: string }>) =>
+  items
+    .slice(0, 3)
+    .map((item) => `"${item.slug}"`)
+    .join(', ') + (items.length > 3 ? ', ...' : '');
+
+/**
+ * Items of a status the loader does not build (a draft, a scheduled article, an unknown word), sent by a list that
+ * ignored the `status` filter or asked without it: skipped, not stored, not requested. A lasting condition.
+ */
+export function statusNotice(dropped: Dropped, site: string, statuses: ReadonlySet<string>): Notice | undefined {
+  const { otherStatus } = dropped;
+  if (!otherStatus.length) return undefined;
+  const seen = [...new Set(otherStatus.map((item) => item.status))].map((s) => `"${s}"`).join(', ');
+  const built = [...statuses].map((s) => `"${s}"`).join(', ');
+  return {
+    level: 'warn',
+    key: slugsKey(otherStatus.map((item) => `${item.slug}|${item.status}`)),
+    message: `The list of ${site} sent ${otherStatus.length} article(s) whose status is not ${built} (${seen}; ${someSlugs(otherStatus)}): skipped, not stored, not requested. The status filter of the list call was not applied by the service; to build another status too, set articlesLoader({ status: [${built}, ...] }).`,
+  };
+}
+
+/**
+ * Items of another language than the loader's, sent by a list that ignored `language`: skipped, never stored
+ * under this loader (another collection's loader of that language builds them). A lasting condition.
+ */
+export function languageNotice(dropped: Dropped, site: string, language: string | undefined): Notice | undefined {
+  const { otherLanguage } = dropped;
+  if (!otherLanguage.length || language === undefined) return undefined;
+  const seen = [...new Set(otherLanguage.map((item) => item.language))].map((l) => `"${l}"`).join(', ');
+  return {
+    level: 'warn',
+    key: slugsKey(otherLanguage.map((item) => `${item.slug}|${item.language}`)),
+    message: `The list of ${site} ignored language "${language}": it sent ${otherLanguage.length} article(s) in ${seen} (${someSlugs(otherLanguage)}), which this loader leaves out; only "${language}" articles are stored here. Give each language its own articlesLoader({ language }) and collection.`,
+  };
+}
+
+/**
+ * Stored articles the list lacks, kept because the sitemap read in this build is no evidence as new as the list
+ * (evidence.ts sitemapAsNewAsList). A lasting condition while the same articles wait.
+ */
+export function withheldNotice(plan: Pick<SyncPlan, 'withheld'>, site: string): Notice | undefined {
+  const { withheld } = plan;
+  if (!withheld) return undefined;
+  const why =
+    withheld.reason === 'empty'
+      ? 'the public sitemap read in this build lists no article'
+      : `the public sitemap read in this build lacks ${withheld.missing} of the listed articles, so it is an older copy (the service's CDN keeps one for up to an hour)`;
+  return {
+    level: 'warn',
+    key: `${withheld.reason}|${withheld.count}`,
+    message: `Kept ${withheld.count} stored article(s) of ${site} that the list no longer shows: ${why}, which is no evidence that they were unpublished. They are removed once a sitemap as new as the list lacks them too.`,
+  };
+}
+
+/** `X-RateLimit-Reset` came in another form than the epoch seconds of API.md's sample: how it was read. */
+export function resetFormNotice(form: string | undefined, site: string): Notice | undefined {
+  if (form === undefined || form === 'epoch-seconds' || form === 'absent') return undefined;
+  const as = form.replaceAll('-', ' ');
+  return {
+    level: 'info',
+    key: form,
+    message: `The service of ${site} sends X-RateLimit-Reset as ${as} (API.md's sample shows epoch seconds): read as ${as}, and never as more than an hour ahead.`,
   };
 }
 

@@ -1,4 +1,5 @@
-import { changeReason, rssIsNewer, sameInstant, type ChangeReason, type RssSignal } from './change-signals.js';
+import { changeReason, type ChangeReason, type RssSignal } from './change-signals.js';
+import { lastmodIsLater } from './evidence.js';
 import { incompleteElsewhere, retryDelayMs, type EntryState } from './state.js';
 import { plannedRemovals } from './sync-removals.js';
 
@@ -15,9 +16,11 @@ export interface ListedArticle {
 
 /**
  * `elsewhere`: an entry built from the feed because its slug's detail answered another language, missing the
- * detail-only fields: its detail is retried in case the service answers this language now.
+ * detail-only fields: its detail is retried in case the service answers this language now. `missing` (pending
+ * only): a listed article whose detail answered 404, waiting for its retry.
  */
-export type FetchReason = 'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'elsewhere' | 'revalidate';
+export type FetchReason =
+  'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'elsewhere' | 'revalidate' | 'missing' | 'probe';
 
 export interface PlannedFetch {
   slug: string;
@@ -33,6 +36,11 @@ export interface PlanInput {
   listed: ListedArticle[];
   /** Listed slugs never stored, whose detail answered another language (the state's `elsewhereNew`). */
   elsewhereNew?: Readonly<Record<string, { retriedAt: number; retries: number }>> | undefined;
+  /**
+   * Slugs whose detail gave no article (404: `missing`; another language's for a sitemap-only slug: `foreign`),
+   * with their next retry (the state's `unanswered`): a listed one waits for it without a request.
+   */
+  unanswered?: Readonly<Record<string, { retriedAt: number; retries: number }>> | undefined;
   /** State of the entries present in the store. An id in the store without state is passed with `undefined`. */
   stored: Map<string, EntryState | undefined>;
   /**
@@ -75,18 +83,19 @@ export interface PlanInput {
   revalidateSlots?: number;
   allowMassRemoval: boolean;
   /**
-   * Does the feed carry whole articles, as far as held evidence shows (sync-apply feedIsWhole)? When not
-   * known to, a changed article spends a detail call first and the feed's copy is only a fallback, which
-   * the apply step uses once a detail of this build proves the feed whole.
-   * @default true
-   */
-  rssWhole?: boolean;
-  /**
    * Published articles that only the sitemap shows (neither listed nor stored), which this loader may load
    * with a detail call each: the list was cut short. They come after the listed new articles.
    * @default []
    */
   sitemapOnly?: string[];
+  /**
+   * The sitemap shows every language's articles (a loader with `language`): its other slugs may be this language's
+   * articles beyond a list cut short, or, more often, the other languages'. Only a detail tells, so they are
+   * probed (`probe`) within the revalidation share, after everything else: a whole list never costs a request per
+   * article of the other languages in one build.
+   * @default false
+   */
+  sitemapOnlyProbed?: boolean;
 }
 
 export interface SyncPlan {
@@ -95,6 +104,11 @@ export interface SyncPlan {
   pending: Array<{ slug: string; reason: FetchReason }>;
   /** Stored ids that the list no longer has. */
   remove: string[];
+  /**
+   * Stored articles the list lacks and the sitemap lacks too, kept because that sitemap copy is no evidence as
+   * new as the list (`empty`: it shows no article; `older`: it lacks `missing` listed articles).
+   */
+  withheld?: { count: number; reason: 'empty' | 'older'; missing: number };
   /** Set when the removals look like an upstream accident and were withheld (see allowMassRemoval). */
   massRemoval?: { removed: number; stored: number; listed: number };
   /**
@@ -131,6 +145,8 @@ export function planSync(input: PlanInput): SyncPlan {
   const elsewhere: Array<{ slug: string; retriedAt: number }> = [];
   /** Incomplete entries whose next retry is not due: pending, without a request. */
   const waitingRetry: string[] = [];
+  /** Listed articles whose detail answered 404, whose next retry is not due: pending, without a request. */
+  const waitingMissing: string[] = [];
   /** A retry of a detail answered in another language: due after its wait, or at once when the sitemap changed. */
   const retryDue = (retriedAt: number, retries: number | undefined) =>
     input.sitemapChanged === true || input.now - retriedAt >= retryDelayMs(retries);
@@ -181,21 +197,24 @@ export function planSync(input: PlanInput): SyncPlan {
     const state = input.stored.get(item.slug);
     const rss = input.rss?.get(item.slug);
     const answeredElsewhere = input.elsewhereNew?.[item.slug];
-    if (!isStored && answeredElsewhere && (rss?.contentHash === undefined || input.rssWhole === false)) {
-      // Its detail answered another language and the feed has no copy it may use (none, or only teasers):
-      // retried like an incomplete entry (below), within the revalidation share, once its wait is over.
-      if (retryDue(answeredElsewhere.retriedAt, answeredElsewhere.retries))
-        elsewhere.push({ slug: item.slug, retriedAt: answeredElsewhere.retriedAt });
-      else waitingRetry.push(item.slug);
+    const unanswered = input.unanswered?.[item.slug];
+    if (!isStored && (answeredElsewhere ?? unanswered)) {
+      // Its detail answered another language, or 404: a feed copy is no evidence of this language's whole
+      // article, so it is retried like an incomplete entry (below), within the revalidation share, once its wait
+      // is over, and waits meanwhile.
+      const last = (answeredElsewhere ?? unanswered)!;
+      if (retryDue(last.retriedAt, last.retries)) elsewhere.push({ slug: item.slug, retriedAt: last.retriedAt });
+      else (answeredElsewhere ? waitingRetry : waitingMissing).push(item.slug);
       continue;
     }
     if (!isStored) {
-      needs.push({ slug: item.slug, reason: 'new', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
+      needs.push({ slug: item.slug, reason: 'new', checkedAt: 0, rssOk: false });
       continue;
     }
     if (!state) {
-      // In the store but unknown to us (state lost): refresh it like a fingerprint change, never drop it.
-      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: 0, rssOk: rss?.contentHash !== undefined });
+      // In the store but unknown to us (state lost): refresh it like a fingerprint change, never drop it. Nothing
+      // shows which HTML is held, so the feed's copy is no stand-in.
+      needs.push({ slug: item.slug, reason: 'fingerprint', checkedAt: 0, rssOk: false });
       continue;
     }
     const signal = changeReason(
@@ -205,16 +224,21 @@ export function planSync(input: PlanInput): SyncPlan {
       rss,
       input.heldUpdatedAt?.get(item.slug),
     );
-    const rssOk = signal !== undefined && rssIsNewer(state, rss);
-    if (signal && state.detailElsewhere && !(rssOk && input.rssWhole !== false)) {
-      // Its detail answers another language: a detail call would only find that one again, and the feed has no
-      // whole copy to take. The change waits for the entry's next retry, as its completion does (found by a
-      // trial: a feed turned to teasers sent one refused detail per shared slug on every build).
-      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
-        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk });
+    // A change is content only from the detail: the feed's copy may be cut, a teaser, another language's or an
+    // older CDN edge's, and it lacks the detail-only fields (the featured image, the meta description).
+    if (signal && state.detailElsewhere && signal !== 'held') {
+      // Its detail answers another language: a detail call would only find that one again. The change waits for
+      // the entry's next retry, as its completion does (found by a trial: a feed turned to teasers sent one
+      // refused detail per shared slug on every build).
+      // Its own feed copy, when the feed shows a newer one, may stand in (the apply step checks the feed is
+      // shown whole: evidence.ts feedCopyProvenWhole).
+      if (signal === 'rss')
+        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: true });
+      else if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
+        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: false });
       else waitingRetry.push(item.slug);
     } else if (signal) {
-      needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk });
+      needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: false });
     } else if (!otherNeeds(item.slug, state, rss)) unchanged.push(item.slug);
   }
 
@@ -222,7 +246,9 @@ export function planSync(input: PlanInput): SyncPlan {
   // stored ones it keeps need what a listed one would (a new fingerprint, a forced refresh, completing, a
   // revalidation), with their sitemap lastmod the only change signal left: all by detail, as the feed's copy
   // is built over a list item.
-  for (const slug of input.sitemapOnly ?? []) needs.push({ slug, reason: 'new', checkedAt: 0, rssOk: false });
+  const probes = input.sitemapOnlyProbed ? (input.sitemapOnly ?? []) : [];
+  if (!input.sitemapOnlyProbed)
+    for (const slug of input.sitemapOnly ?? []) needs.push({ slug, reason: 'new', checkedAt: 0, rssOk: false });
   if (input.listMayBeCapped && input.sitemapSlugs) {
     for (const [slug, state] of input.stored) {
       if (listedSlugs.has(slug) || !input.sitemapSlugs.has(slug)) continue;
@@ -231,37 +257,41 @@ export function planSync(input: PlanInput): SyncPlan {
         continue;
       }
       const lastmod = input.sitemap?.get(slug);
-      if (lastmod !== undefined && state.lastmod !== undefined && !sameInstant(lastmod, state.lastmod)) {
+      if (state.changedAt !== undefined) {
+        needs.push({ slug, reason: 'changed', signal: 'held', checkedAt: state.checkedAt, rssOk: false });
+      } else if (lastmod !== undefined && state.lastmod !== undefined && lastmodIsLater(lastmod, state.lastmod)) {
         needs.push({ slug, reason: 'changed', signal: 'sitemap', checkedAt: state.checkedAt, rssOk: false });
       } else otherNeeds(slug, state, undefined);
     }
   }
 
   // Stable sort by priority; inside fingerprint/force/partial the entries checked longest ago go first.
-  const rank = (r: FetchReason) => PRIORITY.indexOf(r);
+  // A change an earlier build saw and could not fetch comes first of all: it has waited one build already.
+  const rank = (need: { reason: FetchReason; signal?: ChangeReason }) =>
+    need.signal === 'held' ? -1 : PRIORITY.indexOf(need.reason);
   const ordered = needs
     .map((n, index) => ({ ...n, index }))
     .sort(
       (a, b) =>
-        rank(a.reason) - rank(b.reason) ||
+        rank(a) - rank(b) ||
         (a.reason === 'new' || a.reason === 'changed' ? 0 : a.checkedAt - b.checkedAt) ||
         a.index - b.index,
     );
 
   const fetch: PlannedFetch[] = [];
-  const pending: SyncPlan['pending'] = waitingRetry.map((slug) => ({ slug, reason: 'elsewhere' as const }));
+  const pending: SyncPlan['pending'] = [
+    ...waitingRetry.map((slug) => ({ slug, reason: 'elsewhere' as const })),
+    ...waitingMissing.map((slug) => ({ slug, reason: 'missing' as const })),
+  ];
   let slots = input.slots;
   for (const need of ordered) {
     const base = { slug: need.slug, reason: need.reason, ...(need.signal ? { signal: need.signal } : {}) };
-    // A changed or re-fingerprinted article whose newer HTML is in the feed costs nothing; a new one prefers
-    // the detail (it has fields the feed lacks) and falls back to the feed when the budget is spent.
-    const feedFirst = need.reason === 'fingerprint' || input.rssWhole !== false;
-    if (need.rssOk && need.reason !== 'new' && feedFirst) fetch.push({ ...base, via: 'rss' });
+    // A re-fingerprinted article whose very HTML is in the feed costs nothing; everything else needs its detail.
+    if (need.rssOk && (need.reason === 'fingerprint' || need.reason === 'changed')) fetch.push({ ...base, via: 'rss' });
     else if (slots > 0) {
       fetch.push({ ...base, via: 'detail' });
       slots -= 1;
-    } else if (need.rssOk) fetch.push({ ...base, via: 'rss' });
-    else pending.push({ slug: need.slug, reason: need.reason });
+    } else pending.push({ slug: need.slug, reason: need.reason });
   }
 
   // Leftover budget, within the revalidation share (the answer may be another language's again, every build):
@@ -275,6 +305,13 @@ export function planSync(input: PlanInput): SyncPlan {
       slots -= 1;
       revalidations -= 1;
     } else pending.push({ slug: candidate.slug, reason: 'elsewhere' });
+  }
+  for (const slug of probes) {
+    if (slots > 0 && revalidations > 0) {
+      fetch.push({ slug, reason: 'probe', via: 'detail' });
+      slots -= 1;
+      revalidations -= 1;
+    } else pending.push({ slug, reason: 'probe' });
   }
 
   // Leftover budget: revalidate what was checked longest ago. Not pending when it does not fit: it is current
@@ -297,6 +334,7 @@ export function planSync(input: PlanInput): SyncPlan {
     unchanged: unchanged.filter((slug) => !revalidated.has(slug)),
   };
   if (removals.massRemoval) plan.massRemoval = removals.massRemoval;
+  if (removals.withheld) plan.withheld = removals.withheld;
   const kept = removals.kept;
   const beyond = input.sitemapOnly?.length ?? 0;
   if (input.listMayBeCapped && (kept > 0 || beyond > 0)) {

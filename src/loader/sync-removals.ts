@@ -3,6 +3,7 @@
  * confirms they are gone; none when that looks like an upstream accident (allowMassRemoval); and a renamed
  * slug's old entry waits for its new one (removalsNow). Pure, with the sync plan's unit tests.
  */
+import { sitemapAsNewAsList } from './evidence.js';
 import type { PlanInput, SyncPlan } from './sync-plan.js';
 
 /** An upstream list that loses more than this share of the stored entries at once is suspect. */
@@ -33,32 +34,50 @@ export function removalsNow(
 }
 
 /**
- * The removals of a plan: the stored entries the list left out, those the sitemap still shows kept when the list
- * may be cut short (`kept`), and none at all when they look like an upstream accident (`massRemoval`) unless
- * allowMassRemoval.
+ * The removals of a plan: the stored entries the list left out; when the list may be cut short, only those a
+ * sitemap copy as new as the list lacks (one that shows every listed article: evidence.ts), the rest kept
+ * (`kept`) and, when no such copy was read, said (`withheld`); and none at all when they look like an upstream
+ * accident (`massRemoval`) unless allowMassRemoval.
  */
 export function plannedRemovals(
   input: Pick<PlanInput, 'listed' | 'stored' | 'listMayBeCapped' | 'sitemapSlugs' | 'allowMassRemoval'>,
   listedSlugs: ReadonlySet<string>,
-): Pick<SyncPlan, 'remove' | 'massRemoval'> & { kept: number } {
+): Pick<SyncPlan, 'remove' | 'massRemoval' | 'withheld'> & { kept: number } {
   const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
-  // A capped list says nothing about what it left out: the sitemap decides, and without it nothing leaves.
+  // A capped list says nothing about what it left out: a sitemap as new as the list decides, and without one
+  // nothing leaves (an older CDN copy lacks articles published since, an empty one lacks everything).
+  const evidence = input.listMayBeCapped ? sitemapAsNewAsList(input.sitemapSlugs, listedSlugs) : undefined;
   const removeAll = !input.listMayBeCapped
     ? unlisted
-    : input.sitemapSlugs
+    : evidence?.asNew
       ? unlisted.filter((id) => !input.sitemapSlugs!.has(id))
       : [];
+  const withheld =
+    evidence && !evidence.asNew && input.sitemapSlugs
+      ? unlisted.filter((id) => !input.sitemapSlugs!.has(id)).length
+      : 0;
   const storedCount = input.stored.size;
   const kept = unlisted.length - removeAll.length;
+  const said =
+    withheld > 0
+      ? {
+          withheld: {
+            count: withheld,
+            reason: input.sitemapSlugs!.size === 0 ? ('empty' as const) : ('older' as const),
+            missing: evidence!.missing,
+          },
+        }
+      : {};
   // With or without state: a lost state or a changed filter must not let an empty list empty the store.
   const suspect =
     storedCount > 0 &&
     removeAll.length > 0 &&
     (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
-  if (!suspect || input.allowMassRemoval) return { remove: removeAll, kept };
+  if (!suspect || input.allowMassRemoval) return { remove: removeAll, kept, ...said };
   return {
     remove: [],
     massRemoval: { removed: removeAll.length, stored: storedCount, listed: input.listed.length },
     kept,
+    ...said,
   };
 }

@@ -41,8 +41,9 @@ export function reportSync(input: {
       summarise({
         plan: {
           fetch: plan.fetch,
+          // A probe is a slug that may be another language's: said on its own line, not counted as pending.
           pending: [
-            ...plan.pending,
+            ...plan.pending.filter((p) => p.reason !== 'probe'),
             ...outcome.skipped.map((slug) => ({ slug })),
             ...outcome.unsent.map((slug) => ({ slug })),
             ...incomplete.map((slug) => ({ slug })),
@@ -74,19 +75,26 @@ export function reportSync(input: {
   if (imageLine) logger.info(imageLine);
   // New slugs waiting for their retry (their detail answered another language): not on the blog, said every build.
   const waiting = plan.pending
-    .filter((p) => p.reason === 'elsewhere' && !store.has(p.slug))
+    .filter((p) => (p.reason === 'elsewhere' || p.reason === 'missing') && !store.has(p.slug))
     .map((p) => ({
       slug: p.slug,
       error: new Error(
-        `its detail answered another language than "${input.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
+        p.reason === 'missing'
+          ? 'its detail answered 404 although the list shows it (not published yet, or no longer); asked again after 1, 2, 4 ... hours, or when the sitemap changes'
+          : `its detail answered another language than "${input.language ?? '?'}" (the slug exists in several languages); asked again after 1, 2, 4 ... hours, or when the sitemap changes`,
       ),
     }));
+  const probes = plan.pending.filter((p) => p.reason === 'probe').length;
+  if (probes)
+    logger.info(
+      `${probes} article(s) that the public sitemap of ${site} shows and the list does not may be in "${input.language ?? '?'}": the sitemap does not say which language, so their details are asked for a few per build (within a share of the hourly window) and another language's are left to that language's loader.`,
+    );
   input.say(input.capped);
   warnAboutFailures([...outcome.failures, ...waiting], site, warn);
   // Changed articles this build did not fetch (budget, failed calls; not those waiting for their language's
   // detail): `watch --run` retries such a build (watch-report.ts).
   const behind = new Set([
-    ...plan.pending.filter((p) => p.reason !== 'elsewhere').map((p) => p.slug),
+    ...plan.pending.filter((p) => !['elsewhere', 'missing', 'probe'].includes(p.reason)).map((p) => p.slug),
     ...partial,
     ...outcome.skipped,
     ...outcome.unsent,

@@ -10,7 +10,9 @@ import { nextUnpublished, readState, rememberElsewhereNew, storedAwaitingDetail,
 import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { isTransient } from './transient.js';
-import { applyFetches, applyRemovals, feedIsWhole, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
+import { applyFetches, applyRemovals, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
+import { rememberUnanswered, unansweredDue } from './unanswered.js';
+import { urlMayBeOf } from './evidence.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync } from './sync-plan.js';
 import { removalsNow } from './sync-removals.js';
@@ -20,13 +22,18 @@ import { describeError, makeWarn } from './warnings.js';
 import {
   cappedNotice,
   keptLine,
+  languageNotice,
   rejectedNotice,
   repeatedNotice,
+  resetFormNotice,
+  statusNotice,
+  withheldNotice,
   reserveReachedLine,
   warnAboutMassRemoval,
 } from './sync-notices.js';
 import { reportSync } from './sync-report.js';
-import { rememberedNotice, type Notice } from './notice-memory.js';
+import { rememberedNotice, saidOnce, type Notice } from './notice-memory.js';
+import { statusesOf } from './evidence.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
@@ -184,6 +191,27 @@ export async function runArticlesSync(
   const { items, repeated } = listed;
   say(rememberedNotice(state, 'rejected', rejectedNotice(listed, site), Date.now(), opts.strict));
   say(rememberedNotice(state, 'repeated', repeatedNotice(listed, site), Date.now(), opts.strict));
+  say(
+    rememberedNotice(
+      state,
+      'status',
+      statusNotice(listed.dropped, site, statusesOf(opts.status)),
+      Date.now(),
+      opts.strict,
+    ),
+  );
+  say(
+    rememberedNotice(state, 'language', languageNotice(listed.dropped, site, opts.language), Date.now(), opts.strict),
+  );
+  say(saidOnce(state, 'reset', resetFormNotice(clients.rateLimit()?.resetForm, site), Date.now()));
+  if (listed.dropped.beyondLimit > 0)
+    logger.info(
+      `The list of ${site} sent ${listed.dropped.beyondLimit} article(s) more than \`limit\` (${opts.limit}) asked for: only the first ${opts.limit} are built.`,
+    );
+  // A feed item is this entry's copy only when its URL is not another language's (evidence.ts): one slug's only
+  // item may be another language's article of the same slug.
+  for (const [slug, { item }] of signals.rss)
+    if (!urlMayBeOf(item.link ?? item.guid, opts.language ?? items.get(slug)?.language)) signals.rss.delete(slug);
 
   const slots = detailSlots({
     maxRequests: opts.budget.maxRequests,
@@ -197,11 +225,22 @@ export async function runArticlesSync(
   );
   const now = Date.now();
   const mayBeCapped = listMayBeCapped(listed.listed.length, opts.limit);
-  // Articles only the sitemap shows can be loaded when the sitemap describes this loader's whole set (no
-  // language or status filter: the sitemap cannot tell languages apart).
+  // The list's items of another language or status: the list proved what they are, the sitemap cannot.
+  const knownOthers = new Set(
+    [...listed.dropped.otherLanguage, ...listed.dropped.otherStatus].map((item) => item.slug),
+  );
+  // Articles only the sitemap shows (published: the sitemap is public) are loaded by their detail, which proves
+  // their language and status: one whose detail gave no article of this loader waits for its retry (unanswered.ts).
   const sitemapOnly =
-    mayBeCapped && signals.sitemapSlugs && opts.language === undefined && opts.status === undefined
-      ? [...signals.sitemapSlugs].filter((slug) => !items.has(slug) && !store.has(slug) && !repeated.includes(slug))
+    mayBeCapped && signals.sitemapSlugs
+      ? [...signals.sitemapSlugs].filter(
+          (slug) =>
+            !items.has(slug) &&
+            !store.has(slug) &&
+            !repeated.includes(slug) &&
+            !knownOthers.has(slug) &&
+            unansweredDue(state, slug, now, signals.sitemapChanged),
+        )
       : [];
   const limit = clients.rateLimit()?.limit ?? opts.budget.maxRequests;
   // The key's revalidations of the last hour, by every loader on it (revalidation-log.ts), else this one's.
@@ -209,12 +248,14 @@ export async function runArticlesSync(
   const plan = planSync({
     listed: [...items.values()].map((item) => ({ slug: item.slug, listDigest: listDigest(item) })),
     elsewhereNew: state.elsewhereNew,
+    unanswered: state.unanswered,
     stored: new Map(storedIds.map((id) => [id, state.entries[id]])),
     hadState: found,
     ...(signals.sitemap ? { sitemap: signals.sitemap } : {}),
     heldUpdatedAt: heldUpdatedAt(ctx, state, storedIds),
     listMayBeCapped: mayBeCapped,
     sitemapOnly,
+    sitemapOnlyProbed: opts.language !== undefined,
     ...(signals.sitemapSlugs ? { sitemapSlugs: signals.sitemapSlugs } : {}),
     sitemapChanged: signals.sitemapChanged,
     rss: new Map([...signals.rss].map(([slug, value]) => [slug, value.signal])),
@@ -225,9 +266,9 @@ export async function runArticlesSync(
     revalidateAfterMs: opts.revalidateAfterHours === false ? false : opts.revalidateAfterHours * 3_600_000,
     revalidateSlots: revalidationSlots(limit, recent, now),
     allowMassRemoval: opts.allowMassRemoval,
-    rssWhole: feedIsWhole(state, signals),
   });
   warnAboutMassRemoval(plan, site, warn);
+  say(rememberedNotice(state, 'withheld', withheldNotice(plan, site), now, opts.strict));
 
   const progress = startProgress({
     total: plan.fetch.length,
@@ -257,6 +298,26 @@ export async function runArticlesSync(
     now,
     (error) => error instanceof LanguageMismatchError,
   );
+  // A slug only the sitemap showed whose detail is another language's is that language's loader's article: no
+  // failure, said as one line (its retry waits, unanswered.ts).
+  const foreign = outcome.failures.filter((f) => f.error instanceof LanguageMismatchError && !items.has(f.slug));
+  if (foreign.length)
+    logger.info(
+      `${foreign.length} article(s) that the public sitemap of ${site} shows and the list does not are in another language than "${opts.language ?? '?'}" (first: "${foreign[0]!.slug}"): left to that language's loader; asked again after 1, 2, 4 ... hours, or when the sitemap changes.`,
+    );
+  rememberUnanswered(state, outcome.failures, {
+    stored: (slug) => store.has(slug),
+    listed: (slug) => items.has(slug),
+    inSitemap: (slug) => signals.sitemapSlugs?.has(slug) ?? true,
+    now,
+  });
+  // A change seen and not fetched waits for its detail, first in the next build, whatever the signals show then.
+  const notDone = new Set([...outcome.failures.map((f) => f.slug), ...outcome.unsent, ...outcome.skipped]);
+  for (const need of [...plan.pending, ...plan.fetch.filter((f) => notDone.has(f.slug))]) {
+    const entry = state.entries[need.slug];
+    if (entry && need.reason === 'changed') entry.changedAt ??= now;
+  }
+  outcome.failures = outcome.failures.filter((f) => !foreign.includes(f));
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
@@ -284,7 +345,7 @@ export async function runArticlesSync(
   });
   const unsent = new Set(outcome.unsent);
   const revalidatedNow = plan.fetch
-    .filter((f) => (f.reason === 'revalidate' || f.reason === 'elsewhere') && !unsent.has(f.slug))
+    .filter((f) => ['revalidate', 'elsewhere', 'probe'].includes(f.reason) && !unsent.has(f.slug))
     .map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);

@@ -17,8 +17,8 @@ export interface FreeSignals {
   sitemapSlugs: Set<string> | undefined;
   /** slug -> the feed's item and the hash of its content:encoded (empty when unreadable or unchanged). */
   rss: Map<string, { item: RssItem; signal: RssSignal }>;
-  /** Hashes of every feed item's content (all languages). */
-  rssHashes: Set<string>;
+  /** Hash -> length of every feed item's content:encoded (all languages): evidence of what the feed carries. */
+  rssHashes: Map<string, number>;
   /** The sitemap answered with a body (not a 304): something the service publishes may have changed. */
   sitemapChanged: boolean;
 }
@@ -55,7 +55,7 @@ export async function readFreeSignals(
     sitemap: undefined,
     sitemapSlugs: undefined,
     rss: new Map(),
-    rssHashes: new Set(),
+    rssHashes: new Map(),
     sitemapChanged: false,
   };
   if ('error' in sitemapR) {

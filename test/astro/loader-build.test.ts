@@ -131,15 +131,20 @@ describe('articlesLoader in an Astro build', () => {
 
     const r = await run();
     expect(r.error).toBeUndefined();
-    // The content change came with the RSS feed (content:encoded); the title-only change needed a detail call.
-    expect(r.summary).toMatch(/^30 articles: 1 new, 2 changed, 1 removed, 27 unchanged, 0 pending; 3 requests, /);
-    expect(r.stats.authenticated).toBe(3);
+    // One list call and one detail per new or changed article: the feed shows the content change, and only the
+    // detail carries the whole edit (its meta description, featured image and keywords with the body).
+    expect(r.summary).toMatch(/^30 articles: 1 new, 2 changed, 1 removed, 27 unchanged, 0 pending; 4 requests, /);
+    expect(r.stats.authenticated).toBe(4);
     const details = r.stats.requests
       .filter((q) => q.route === DETAIL)
       .map((q) => q.path)
       .sort();
     expect(details).toEqual(
-      [`/api/v1/sites/12/articles/${created.slug}/`, `/api/v1/sites/12/articles/${titleSlug}/`].sort(),
+      [
+        `/api/v1/sites/12/articles/${created.slug}/`,
+        `/api/v1/sites/12/articles/${titleSlug}/`,
+        `/api/v1/sites/12/articles/${contentSlug}/`,
+      ].sort(),
     );
 
     const after = await pages();

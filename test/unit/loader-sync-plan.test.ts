@@ -63,20 +63,40 @@ describe('planSync: change signals', () => {
     expect(planSync(p).fetch).toEqual([{ slug: 'b', reason: 'changed', signal: 'list', via: 'detail' }]);
   });
 
-  it('rss: content that differs from what the feed carried last time marks it changed and replaces the detail call', () => {
+  it('rss: a feed copy neither held nor seen before the held detail marks it changed, and costs its detail (the feed copy is no content)', () => {
     const plan = planSync(
       input({
-        storedStates: { a: state({ rssHash: 'r1' }), b: state({ rssHash: 'r1' }) },
+        storedStates: {
+          a: state({ rssHash: 'r1' }),
+          b: state({ rssHash: 'r1' }),
+          c: state({ rssHash: 'r2', rssSeen: ['r1'] }),
+        },
         rss: new Map([
           ['a', { contentHash: 'r2' }],
           ['b', { contentHash: 'r1' }],
+          // Another CDN edge serves a copy seen before c's detail was fetched: at most as new as what is held.
+          ['c', { contentHash: 'r1' }],
         ]),
       }),
     );
-    expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'rss', via: 'rss' }]);
+    expect(plan.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'rss', via: 'detail' }]);
+    expect(plan.unchanged).toEqual(['b', 'c']);
   });
 
-  it('rss: a sitemap change is served from the feed when the feed holds newer HTML, by detail when the feed lags', () => {
+  it('sitemap: a lastmod earlier than the held one is an older copy, not a change', () => {
+    const plan = planSync(input({ sitemap: new Map([['a', '2026-04-30T00:00:00Z']]) }));
+    expect(plan.fetch).toEqual([]);
+  });
+
+  it('a change an earlier build could not fetch (changedAt) comes first, before new articles, whatever the signals show now', () => {
+    const p = input({ storedStates: { a: state(), b: state({ changedAt: NOW - HOUR }) }, slots: 1 });
+    p.listed = [{ slug: 'n1', listDigest: 'd' }, ...p.listed];
+    const plan = planSync(p);
+    expect(plan.fetch).toEqual([{ slug: 'b', reason: 'changed', signal: 'held', via: 'detail' }]);
+    expect(plan.pending).toEqual([{ slug: 'n1', reason: 'new' }]);
+  });
+
+  it('a sitemap change is fetched by detail, whatever the feed holds', () => {
     const plan = planSync(
       input({
         storedStates: { a: state({ rssHash: 'old' }), b: state({ rssHash: 'same' }) },
@@ -91,7 +111,7 @@ describe('planSync: change signals', () => {
       }),
     );
     expect(plan.fetch).toEqual([
-      { slug: 'a', reason: 'changed', signal: 'sitemap', via: 'rss' },
+      { slug: 'a', reason: 'changed', signal: 'sitemap', via: 'detail' },
       { slug: 'b', reason: 'changed', signal: 'sitemap', via: 'detail' },
     ]);
   });
@@ -121,7 +141,7 @@ describe('planSync: change signals', () => {
     expect(plan.unchanged).toEqual(['b', 'c']);
   });
 
-  it('new articles take a detail call (the feed lacks fields) while the budget lasts, then the feed, then wait', () => {
+  it('new articles take a detail call while the budget lasts, then wait: the feed copy is no stand-in', () => {
     const p = input({ storedStates: {}, slots: 1, hadState: false });
     p.listed = [
       { slug: 'n1', listDigest: 'd' },
@@ -130,11 +150,20 @@ describe('planSync: change signals', () => {
     ];
     p.rss = new Map([['n2', { contentHash: 'x' }]]);
     const plan = planSync(p);
-    expect(plan.fetch).toEqual([
-      { slug: 'n1', reason: 'new', via: 'detail' },
-      { slug: 'n2', reason: 'new', via: 'rss' },
+    expect(plan.fetch).toEqual([{ slug: 'n1', reason: 'new', via: 'detail' }]);
+    expect(plan.pending).toEqual([
+      { slug: 'n2', reason: 'new' },
+      { slug: 'n3', reason: 'new' },
     ]);
-    expect(plan.pending).toEqual([{ slug: 'n3', reason: 'new' }]);
+  });
+
+  it('a listed article whose detail answered 404 waits for its retry without a request, then is asked again', () => {
+    const p = input({ storedStates: {}, hadState: true });
+    p.listed = [{ slug: 'gone', listDigest: 'd' }];
+    p.unanswered = { gone: { retriedAt: NOW - 10 * 60_000, retries: 1 } };
+    expect(planSync(p)).toMatchObject({ fetch: [], pending: [{ slug: 'gone', reason: 'missing' }] });
+    p.unanswered = { gone: { retriedAt: NOW - HOUR, retries: 1 } };
+    expect(planSync(p).fetch).toEqual([{ slug: 'gone', reason: 'elsewhere', via: 'detail' }]);
   });
 
   it('an RSS-built (partial) entry is completed by a detail call when the budget allows, and waits silently otherwise', () => {
@@ -323,6 +352,17 @@ describe("planSync: a list at the service's maximum (1000) may be capped", () =>
     expect(plan.massRemoval).toBeUndefined();
   });
 
+  it('a sitemap copy older than the list (it lacks a listed article) or empty removes nothing, and says why', () => {
+    const older = planSync(
+      cappedInput({ listMayBeCapped: true, sitemapSlugs: new Set([...many.slice(1), 'old-kept']) }),
+    );
+    expect(older.remove).toEqual([]);
+    expect(older.withheld).toEqual({ count: 1, reason: 'older', missing: 1 });
+    const empty = planSync(cappedInput({ listMayBeCapped: true, sitemapSlugs: new Set() }));
+    expect(empty.remove).toEqual([]);
+    expect(empty.withheld).toMatchObject({ count: 2, reason: 'empty' });
+  });
+
   it('without the sitemap: nothing unlisted is removed', () => {
     const plan = planSync(cappedInput({ listMayBeCapped: true }));
     expect(plan.remove).toEqual([]);
@@ -333,7 +373,7 @@ describe("planSync: a list at the service's maximum (1000) may be capped", () =>
     const p = cappedInput({
       listMayBeCapped: true,
       slots: 3,
-      sitemapSlugs: new Set([...many, 'old-kept', 'beyond-1', 'beyond-2']),
+      sitemapSlugs: new Set([...many, 'listed-new', 'old-kept', 'beyond-1', 'beyond-2']),
       sitemapOnly: ['beyond-1', 'beyond-2'],
     });
     p.sitemap = new Map([['old-kept', '2026-06-01T00:00:00Z']]);
@@ -477,19 +517,13 @@ describe('budget arithmetic', () => {
     expect(plan({ elsewhereNew: { x: { retriedAt: NOW - HOUR, retries: 1 } }, revalidateSlots: 0 }).pending).toEqual([
       { slug: 'x', reason: 'elsewhere' },
     ]);
-    // At once when the sitemap changed; and an ordinary new article when the feed now has a copy of it.
+    // At once when the sitemap changed; a feed copy does not end the wait (it proves neither the language nor a
+    // whole body).
     expect(plan({ elsewhereNew: { x: { retriedAt: NOW, retries: 3 } }, sitemapChanged: true }).fetch).toHaveLength(1);
-    const fed = plan({
-      elsewhereNew: { x: { retriedAt: NOW, retries: 3 } },
-      rss: new Map([['x', { contentHash: 'h' }]]),
-    });
-    expect(fed.fetch).toEqual([{ slug: 'x', reason: 'new', via: 'detail' }]);
-    // A copy the loader may not use (a feed of teasers) does not end the wait.
     expect(
       plan({
         elsewhereNew: { x: { retriedAt: NOW, retries: 3 } },
         rss: new Map([['x', { contentHash: 'h' }]]),
-        rssWhole: false,
       }).pending,
     ).toEqual([{ slug: 'x', reason: 'elsewhere' }]);
   });

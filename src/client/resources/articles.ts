@@ -122,9 +122,19 @@ export async function articlesPage(
   });
 }
 
-export async function article(ctx: ResourceContext, siteId: number, slug: string): Promise<ArticleDetail> {
+export async function article(
+  ctx: ResourceContext,
+  siteId: number,
+  slug: string,
+  options?: { language?: string | undefined },
+): Promise<ArticleDetail> {
   const call = { method: 'GET', path: '/api/v1/sites/<id>/articles/<slug>/' };
   assertSiteId(siteId, call);
   assertSlug(slug, call);
-  return getJson(ctx, `/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`, articleDetailSchema);
+  return getJson(
+    ctx,
+    `/api/v1/sites/${siteId}/articles/${encodeURIComponent(slug)}/`,
+    articleDetailSchema,
+    options?.language === undefined ? undefined : { language: options.language },
+  );
 }
