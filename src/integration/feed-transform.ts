@@ -23,7 +23,7 @@ import {
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf, onDemandContextOf } from './article-links-response.js';
-import { noteServiceOrigins } from '../loader/service-origins.js';
+import { noteServiceHome, noteServiceOrigins } from '../loader/service-origins.js';
 import { boundUrlset, urlBoundWarning } from '../feeds/sitemap-url-bound.js';
 import { liveArticlesSeen } from '../loader/live-articles-seen.js';
 import { articleLinkContextOf, blogPageServedOf, knownArticlesOf } from './known-articles.js';
@@ -313,7 +313,12 @@ export function buildRss(body: string, config: RouteConfig): string {
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
   const feedOrigins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  noteServiceOrigins(config.siteId, feedOrigins);
+  // For the pages' links (the middleware): the site's home, and the hosts of most article URLs, not any item's.
+  noteServiceHome(config.siteId, feed.link);
+  noteServiceOrigins(
+    config.siteId,
+    feed.items.flatMap((item) => (item.link === undefined ? [] : [item.link])),
+  );
   const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   const onBlog = articleTargetOf(ctx);

@@ -255,7 +255,7 @@ export function liveArticlesLoader(
       const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
       // The site's domain on the service: links to its articles in the blog's pages point at the blog (the middleware).
-      if (url && URL.canParse(url)) noteServiceOrigins(site, [new URL(url).origin]);
+      if (url) noteServiceOrigins(site, [url]);
       const { html, headings } = sanitizeArticle(content, {
         ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
         ...(url ? { articleUrl: url } : {}),
