@@ -225,15 +225,14 @@ export class AllowListWriter {
     } else if (rule.url === undefined) {
       value = escapeXmlText(text);
     } else {
-      let kind: UrlKind = rule.url === 'permalink' ? 'page' : rule.url;
-      if (
+      // A guid with isPermaLink="false" is an identifier, not a URL: written as it is.
+      const identifier =
         rule.url === 'permalink' &&
         attributesOf(this.#o.xml, element)
           .find((a) => a.name === 'isPermaLink')
-          ?.value.trim() === 'false'
-      )
-        kind = 'file';
-      value = escapeXmlText(kind === 'file' ? text.trim() : this.#o.mapUrl(kind, text.trim(), element));
+          ?.value.trim() === 'false';
+      const kind: UrlKind = rule.url === 'permalink' ? 'page' : rule.url;
+      value = escapeXmlText(identifier ? text.trim() : this.#o.mapUrl(kind, text.trim(), element));
     }
     const tags = this.#tagsOf(qname, attributes);
     out.push(tags[0], value, tags[1]);

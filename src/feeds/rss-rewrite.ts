@@ -11,6 +11,7 @@ import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
 import { parseRssDocument } from './rss-parse.js';
 import { RSS1_ROOT, RSS2_ROOT, RSS2_ROOT_WITHOUT_CHANNEL } from './rss-rules.js';
 import { XML_DECLARATION } from './sitemap-split.js';
+import { declaredBaseOf, resolveAgainst } from './xml-base.js';
 import { NamespaceResolver, RDF_NS } from './xml-namespaces.js';
 import { attributesOf, textOf, type XmlElement } from './xml-scan.js';
 
@@ -30,12 +31,19 @@ export const rewriteRssOptionsSchema = rewriteOptionsSchema.extend({
 });
 export type RewriteRssOptions = z.input<typeof rewriteRssOptionsSchema>;
 
-/** The upstream page an item's HTML belongs to: its `<link>`, else its RSS 1.0 `rdf:about`. */
-function itemLink(xml: string, item: XmlElement | undefined): string | undefined {
+/**
+ * The upstream page an item's HTML belongs to: its `<link>`, else its RSS 1.0 `rdf:about`; a relative one resolved
+ * against the `xml:base` in scope.
+ */
+function itemLink(
+  xml: string,
+  item: XmlElement | undefined,
+  baseOf: (element: XmlElement) => string | undefined,
+): string | undefined {
   if (!item) return undefined;
   const link = item.children.find((c) => c.local === 'link' && c.prefix === '');
   const value = link
-    ? textOf(xml, link).trim()
+    ? resolveAgainst(textOf(xml, link).trim(), baseOf(link))
     : attributesOf(xml, item)
         .find((a) => a.name.endsWith(':about') || a.name === 'about')
         ?.value.trim();
@@ -47,7 +55,8 @@ function itemLink(xml: string, item: XmlElement | undefined): string | undefined
  * `<comments>`, `feedburner:origLink` and RSS 1.0 `rdf:about`/`rdf:resource` on `upstreamOrigins` go
  * through `mapUrl`; `atom:link rel="self"` becomes `selfUrl`; files (enclosures, media, images) keep their
  * URL. Item `description` and `content:encoded` are sanitised as articles whose address is the item's
- * link (relative URLs resolved, links to the service mapped). Output: UTF-8, every prefix declared, no
+ * link (relative URLs resolved, links to the service mapped). A relative URL under a declared `xml:base` is
+ * resolved against it (the output declares none). Output: UTF-8, every prefix declared, no
  * processing instruction, comment or XHTML/SVG/MathML element. Throws XmlSafetyError for unsafe input.
  */
 export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions): string {
@@ -56,7 +65,9 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
   const source = doc.xml;
   const origins = toOriginSet(opts.upstreamOrigins);
   const page = (value: string): string => (isOnOrigins(value, origins) ? opts.mapUrl(value) : value);
-  const channelLink = itemLink(source, doc.channel);
+  // Relative links resolve against the `xml:base` declared around them (root, channel or item), where one is.
+  const baseOf = declaredBaseOf(source, opts.url);
+  const channelLink = itemLink(source, doc.channel, baseOf);
   const ns = new NamespaceResolver(source);
   const rss1 = doc.root.local === 'RDF';
   const sourceNs = (rss1 ? ns.resolve(doc.channel) : ns.resolve(doc.root)) ?? '';
@@ -65,9 +76,13 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
     ns,
     sourceNs,
     targetNs: rss1 ? sourceNs : '',
-    mapUrl: (kind: UrlKind, value: string) => (kind === 'self' ? opts.selfUrl : kind === 'page' ? page(value) : value),
+    mapUrl: (kind: UrlKind, value: string, element: XmlElement) => {
+      if (kind === 'self') return opts.selfUrl;
+      const url = resolveAgainst(value, baseOf(element));
+      return kind === 'page' ? page(url) : url;
+    },
     html: (html, element) => {
-      const articleUrl = itemLink(source, element.parent) ?? channelLink ?? opts.url;
+      const articleUrl = baseOf(element) ?? itemLink(source, element.parent, baseOf) ?? channelLink ?? opts.url;
       const mapItemLink = opts.mapItemLink;
       const link = mapItemLink
         ? (value: string) => (isOnOrigins(value, origins) ? mapItemLink(value, articleUrl) : value)

@@ -23,7 +23,8 @@ import {
 } from '../html/article-links.js';
 import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf, onDemandContextOf } from './article-links-response.js';
-import { noteServiceOrigins } from '../loader/service-origins.js';
+import { noteServiceHome, noteServiceOrigins } from '../loader/service-origins.js';
+import { boundUrlset, urlBoundWarning } from '../feeds/sitemap-url-bound.js';
 import { liveArticlesSeen } from '../loader/live-articles-seen.js';
 import { articleLinkContextOf, blogPageServedOf, knownArticlesOf } from './known-articles.js';
 import { hreflangAlternates } from './hreflang.js';
@@ -141,6 +142,13 @@ function knownFor(
 const warn = (message: string): void =>
   console.warn(message.startsWith('[') ? message : `[astro-content-publisher] ${message}`);
 
+/** An upstream file within the protocol's 50,000 URLs (cut before parsing: see sitemap-url-bound.ts), said once. */
+function bounded(text: string, url: string): string {
+  const bound = boundUrlset(text);
+  if (bound.total !== undefined) warn(urlBoundWarning(url, bound.total));
+  return bound.xml;
+}
+
 /** Every `<loc>` of a urlset: their origins are the service's site domain. */
 function* locs(doc: ReturnType<typeof urlsetDocument>): Iterable<string | undefined> {
   for (const url of doc.urls) {
@@ -225,9 +233,10 @@ export async function buildSitemap(
       .map((page) => page.url);
     return [...localPages, ...localArticles].map((loc) => ({ loc }));
   };
-  const doc = parseAnySitemap(body, { url, maxBytes: SITEMAP_MAX_BYTES });
+  const urlsetBody = bounded(body, url);
+  const doc = parseAnySitemap(urlsetBody, { url, maxBytes: SITEMAP_MAX_BYTES });
   if (doc.root.local === 'urlset') {
-    const entries = writeUrlset(doc, url, body);
+    const entries = writeUrlset(doc, url, urlsetBody);
     entries.push(...writeExtraUrls(extras(), seen));
     return { ...packSitemap(entries, pack), leftOut };
   }
@@ -262,11 +271,12 @@ export async function buildSitemap(
       },
       (partBody, i) => {
         const part = parts[i]!;
-        const partDoc = parseAnySitemap(partBody, { url: part.loc, maxBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES });
+        const partText = bounded(partBody, part.loc);
+        const partDoc = parseAnySitemap(partText, { url: part.loc, maxBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES });
         if (partDoc.root.local !== 'urlset')
           refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
         // Packed right away: only the part texts stay in memory, not this part's tree and entries.
-        groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partBody), lastmod: part.lastmod }, pack));
+        groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partText), lastmod: part.lastmod }, pack));
       },
     );
   } catch (error) {
@@ -303,7 +313,12 @@ export function buildRss(body: string, config: RouteConfig): string {
   const url = config.rssUrl;
   const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
   const feedOrigins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
-  noteServiceOrigins(config.siteId, feedOrigins);
+  // For the pages' links (the middleware): the site's home, and the hosts of most article URLs, not any item's.
+  noteServiceHome(config.siteId, feed.link);
+  noteServiceOrigins(
+    config.siteId,
+    feed.items.flatMap((item) => (item.link === undefined ? [] : [item.link])),
+  );
   const { origins, known, ctx } = knownFor(config, feedOrigins);
   const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
   const onBlog = articleTargetOf(ctx);

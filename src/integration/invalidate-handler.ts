@@ -15,6 +15,8 @@ export const INVALIDATE_TOKEN_ENV = 'PUBLISHER_INVALIDATE_TOKEN';
 /** A shorter token is refused as not configured: it would be guessable. */
 export const MIN_TOKEN_LENGTH = 16;
 const MAX_BODY_BYTES = 64 * 1024;
+/** Longer than any tag of this package (MAX_TAG_LENGTH, 128): a page's tags of its owner's may be longer. */
+export const MAX_ENDPOINT_TAG_LENGTH = 256;
 
 /** The part of Astro's APIContext the handler uses (`cache` exists from Astro 7). */
 export interface InvalidateContext {
@@ -40,7 +42,7 @@ const bodySchema = z.strictObject({
       z
         .string()
         .min(1)
-        .max(256)
+        .max(MAX_ENDPOINT_TAG_LENGTH)
         .regex(/^[^\s,]+$/, { error: 'a tag holds no comma or white space' }),
     )
     .min(1)
@@ -105,7 +107,7 @@ export async function handleInvalidate(context: InvalidateContext, deps: Invalid
     const issue = body.error.issues[0]!;
     const where = issue.path.length ? `\`${issue.path.join('.')}\`` : 'the body';
     return json(400, {
-      error: `${where}: ${issue.message}. Send { "tags": [...] }: 1 to 1000 tags of at most 256 characters.`,
+      error: `${where}: ${issue.message}. Send { "tags": [...] }: 1 to 1000 tags of at most ${MAX_ENDPOINT_TAG_LENGTH} characters.`,
     });
   }
   const tags = [...new Set(body.data.tags)];

@@ -5,6 +5,9 @@
  * ASCII `href` is ever rewritten (a service URL is ASCII; anything else is left as it is).
  */
 
+import { ALLOWED_SCHEMES } from '../html/policy.js';
+import { rewriteUrl } from '../html/urls.js';
+
 /**
  * The new `href` of a link (absolute, ASCII), undefined to leave it, or '' to take it away (the link stays as
  * text: its article's page answers 404 everywhere); with the page's `<html lang>`, if any. A taken address is
@@ -46,6 +49,22 @@ const PARKED = /(\sdata-unpublished-href\s*=\s*)(["'])([^"'<>]*)\2/i;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * Whether a parked address may come back as `href`: only one the sanitiser would have kept (src/html/urls.ts
+ * under the policy's schemes). An article may write `data-unpublished-href` itself where its owner allows
+ * `data-*` on `<a>`, and the sanitiser does not read that attribute as a URL: `//evil.example/login`, `tel:` or
+ * `ftp:` would otherwise become a link the sanitiser removes. (The entities an attribute may hold are decoded
+ * first, as a browser would: `jav&#x09;ascript:` is `jav\tascript:`.)
+ */
+function restorable(value: string): boolean {
+  const decoded = value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);?/gi, (entity, name: string) => {
+    if (name[0] !== '#') return name.toLowerCase() === 'amp' ? '&' : entity;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : '';
+  });
+  return rewriteUrl(decoded, { base: undefined, origin: undefined, schemes: ALLOWED_SCHEMES }) !== undefined;
+}
+
 const decodeAttribute = (value: string) => value.replaceAll('&amp;', '&');
 const encodeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -71,9 +90,12 @@ function rewriteTag(tag: string, target: LinkTarget, page: PageState): string {
   }
   const next = target(decodeAttribute(href), page.language);
   const replace = (attribute: string) => tag.slice(0, match.index) + attribute + tag.slice(match.index + whole.length);
-  // Still unpublished: parked as it is. Answering again: the address comes back (mapped, or as it was).
-  if (parked)
-    return next === '' ? tag : replace(` href=${quote}${next === undefined ? value : encodeAttribute(next)}${quote}`);
+  // Still unpublished: parked as it is. Answering again: the address comes back (mapped, or as it was, where the
+  // sanitiser would keep it).
+  if (parked) {
+    if (next === '' || (next === undefined && !restorable(href))) return tag;
+    return replace(` href=${quote}${next === undefined ? value : encodeAttribute(next)}${quote}`);
+  }
   if (next === '') return replace(` data-unpublished-href=${quote}${value}${quote}`);
   // The new href is ASCII (the blog's URL, percent-encoded), so it goes back into the bytes as is.
   // eslint-disable-next-line no-control-regex

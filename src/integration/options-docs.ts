@@ -39,7 +39,8 @@ export interface SitemapOptions {
   customPages?: string[] | undefined;
   /**
    * The most URLs in one sitemap file; above it `/sitemap.xml` becomes a sitemap index. The protocol's
-   * limit is 50,000 (and 50 MB, which is always enforced).
+   * limit is 50,000 (and 50 MB, which is always enforced). An upstream file is read up to 50,000 URLs too
+   * (the rest is left out, with a warning naming the file).
    * @default 50000
    */
   maxUrlsPerFile?: number | undefined;

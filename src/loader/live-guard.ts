@@ -25,6 +25,11 @@ export class TtlCache<V> {
     if (item) item.at = Number.NEGATIVE_INFINITY;
   }
 
+  /** The keys held now, oldest first. */
+  keys(): string[] {
+    return [...this.#items.keys()];
+  }
+
   expireAll(): void {
     for (const item of this.#items.values()) item.at = Number.NEGATIVE_INFINITY;
   }

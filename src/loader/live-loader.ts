@@ -142,9 +142,13 @@ export function liveArticlesLoader(
       for (const tag of tags) {
         const parsed = parseCacheTag(tag);
         if (parsed?.kind !== 'article' || parsed.siteId !== siteId) continue;
-        answers.expire(parsed.slug);
+        // A long slug's tag names only its digest: the slugs held are matched by their tag.
+        const named = (slug: string) =>
+          parsed.slug !== undefined ? slug === parsed.slug : cacheTags.article(siteId!, slug) === tag;
+        for (const slug of parsed.slug !== undefined ? [parsed.slug] : answers.keys().filter(named))
+          answers.expire(slug);
         // A new article is not among the known slugs yet: without a fresh list it would stay "not found".
-        if (!lists.get(KNOWN)?.value.some((item) => item.slug === parsed.slug)) lists.expire(KNOWN);
+        if (!lists.get(KNOWN)?.value.some((item) => named(item.slug))) lists.expire(KNOWN);
       }
     }
     // The unfiltered list says which articles the blog serves, and the feeds and the pages' links read it: listed
@@ -251,7 +255,7 @@ export function liveArticlesLoader(
       const { data, html: content } = safeEntry(dataFromDetail(listItemOf(detail), detail), detail.content, apiKey); // no secret, no non-http(s) url/featuredImage
       const url = typeof data.url === 'string' ? data.url : undefined;
       // The site's domain on the service: links to its articles in the blog's pages point at the blog (the middleware).
-      if (url && URL.canParse(url)) noteServiceOrigins(site, [new URL(url).origin]);
+      if (url) noteServiceOrigins(site, [url]);
       const { html, headings } = sanitizeArticle(content, {
         ...(opts.sanitize ? { sanitize: opts.sanitize } : {}),
         ...(url ? { articleUrl: url } : {}),

@@ -57,7 +57,8 @@ export interface HookTriggerOptions {
 
 /**
  * POST the changed articles' cache tags (and the lists', sitemap's and feed's) to the blog's invalidation
- * endpoint (`publisher({ invalidate: true })`); a 2xx answer within `timeoutMs` means success.
+ * endpoint (`publisher({ invalidate: true })`); a 2xx answer within `timeoutMs` means success. A refusal of the
+ * request itself (400, 413, 422) would come again on every run: the site's one tag is sent instead, and said.
  */
 export interface InvalidateTriggerOptions {
   /**

@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBodyCapped } from '../client/read-body.js';
+import { cacheTags } from '../loader/cache-tags.js';
 import { WATCH_REPORT_ENV } from '../loader/watch-report.js';
 import { changedArticles, type Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
@@ -98,6 +99,28 @@ async function postInvalidate(
   context: TriggerContext,
 ): Promise<TriggerResult> {
   const tags = invalidationTags(context.site, context.changes);
+  const first = await sendInvalidate(spec, tags);
+  const siteTag = [cacheTags.site(context.site)];
+  // A refusal of the body (an older endpoint's shorter tag limit, say) answers the same to every retry: each poll
+  // would rebuild and fail for ever while no page is purged. The site's one short tag covers every change.
+  if (!first.ok && first.refused && tags.join() !== siteTag.join()) {
+    const fallback = await sendInvalidate(spec, siteTag);
+    if (!fallback.ok) return fallback;
+    return {
+      ok: true,
+      detail: `${describeInvalidateUrl(spec.url)} refused the article tags (${first.status}); invalidated the site's tag ${siteTag[0]} instead (every page of the site renders again)`,
+    };
+  }
+  return first;
+}
+
+/** Statuses that refuse the request itself: the same tags would be refused again. */
+const REFUSED = new Set([400, 413, 422]);
+
+async function sendInvalidate(
+  spec: Extract<TriggerSpec, { kind: 'invalidate' }>,
+  tags: readonly string[],
+): Promise<TriggerResult & { refused?: boolean; status?: number }> {
   const request = buildInvalidateRequest(spec.url, spec.token, tags);
   try {
     const response = await fetch(request.url, {
@@ -107,7 +130,12 @@ async function postInvalidate(
     });
     if (!response.ok) {
       await discardBody(response);
-      return { ok: false, detail: describeInvalidateStatus(response.status) };
+      return {
+        ok: false,
+        detail: describeInvalidateStatus(response.status),
+        refused: REFUSED.has(response.status),
+        status: response.status,
+      };
     }
     // Any page answers 200 to a POST on some hosts: only the endpoint's own answer says the tags were purged.
     if (!(await confirmsInvalidation(response, tags)))

@@ -81,6 +81,27 @@ describe('local invalidation by tag', () => {
     expect({ detail: count(DETAIL), list: count(LIST) }).toEqual({ detail: 2, list: 1 });
   });
 
+  it('live loader: a long non-Latin slug is tagged by its digest; that tag ends its reuse and makes it known', async () => {
+    const live = liveArticlesLoader({ siteId: 12, baseUrl: sim.url, apiKey: sim.tokens.pro, cacheSeconds: 3600 });
+    const entry = (slug: string) => live.loadEntry({ collection: 'live', filter: { id: slug } });
+    const slug = 'как-выбрать-правильный-тариф-для-небольшого-блога';
+    expect(await entry(slugs[0]!)).toBeDefined(); // lists: the new slug is not known yet
+    await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Длинный', slug });
+    expect(await entry(slug)).toBeUndefined();
+    invalidateLocally([cacheTags.article(12, slug)]);
+    const found = await entry(slug);
+    if (!found || 'error' in found) throw new Error('the article did not become known');
+    const tag = found.cacheHint?.tags?.[1];
+    expect(tag).toMatch(/^publisher:site-12\/slug-[0-9a-f]{32}$/);
+    expect(tag).toBe(cacheTags.article(12, slug));
+    await admin(sim.url, 'PATCH', `articles/12/${encodeURIComponent(slug)}`, { title: 'Изменено' });
+    sim.resetStats();
+    invalidateLocally([tag!]);
+    const edited = await entry(slug);
+    expect(edited && !('error' in edited) && edited.data.title).toBe('Изменено');
+    expect({ detail: count(DETAIL), list: count(LIST) }).toEqual({ detail: 1, list: 0 });
+  });
+
   it('feed cache: one of its tags makes the copy expire (revalidated upstream); other tags do not', async () => {
     const url = `${sim.url}/api/sites/12/rss.xml`;
     const feed = new FeedCache<string>({

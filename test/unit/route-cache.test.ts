@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { handleInvalidate, sameSecret } from '../../src/integration/invalidate-handler.js';
+import { handleInvalidate, MAX_ENDPOINT_TAG_LENGTH, sameSecret } from '../../src/integration/invalidate-handler.js';
 import { injectInvalidateRoute, invalidateWithoutProvider } from '../../src/integration/invalidate-setup.js';
 import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { cacheTags, parseCacheTag, tagsForChangedArticles } from '../../src/loader/cache-tags.js';
+import { cacheTags, MAX_TAG_LENGTH, parseCacheTag, tagsForChangedArticles } from '../../src/loader/cache-tags.js';
 import { changedSlugs, invalidationTags } from '../../src/watch/invalidate-request.js';
 
 const TOKEN = 'a-random-secret-of-32-characters';
@@ -24,6 +24,29 @@ describe('cache tags', () => {
     const tag = cacheTags.article(12, 'a, b c');
     expect(tag).not.toMatch(/[\s,]/);
     expect(parseCacheTag(tag)).toEqual({ siteId: 12, kind: 'article', slug: 'a, b c' });
+  });
+
+  it('a slug too long for a tag (any script) is named by a digest: at most 128 visible ASCII characters, stable', () => {
+    for (const slug of [
+      'как-выбрать-правильный-тариф-для-небольшого-блога',
+      'πώς-να-επιλέξετε-το-σωστό-πρόγραμμα-για-το-ιστολόγιο',
+      '如何为您的小型博客选择合适的定价方案以及常见问题解答',
+      'अपने-छोटे-ब्लॉग-के-लिए-सही-योजना-कैसे-चुनें',
+      '🚀-launch-day-🎉-what-we-shipped-✨-and-what-comes-next-🔥-for-everyone',
+      'a'.repeat(300),
+    ]) {
+      const tag = cacheTags.article(9_007_199_254_740_991, slug);
+      expect(tag.length).toBeLessThanOrEqual(MAX_TAG_LENGTH);
+      expect(tag).toMatch(/^publisher:site-9007199254740991\/slug-[0-9a-f]{32}$/);
+      expect(parseCacheTag(tag)).toEqual({ siteId: 9_007_199_254_740_991, kind: 'article', slug: undefined });
+    }
+    // Pinned: a page cached by one version is purged by the tag another version's `watch` sends.
+    expect(cacheTags.article(12, 'как-выбрать-правильный-тариф-для-небольшого-блога')).toBe(
+      'publisher:site-12/slug-7a9b8e324a2052b31c05f326f65e35d9',
+    );
+    // A short one stays readable; the endpoint takes every tag this package writes.
+    expect(cacheTags.article(12, 'привет')).toBe('publisher:site-12:%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82');
+    expect(MAX_TAG_LENGTH).toBeLessThanOrEqual(MAX_ENDPOINT_TAG_LENGTH);
   });
 
   it('parses its own tags and nothing else', () => {
