@@ -1,5 +1,6 @@
 import type { AstroIntegrationLogger, HookParameters } from 'astro';
 import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { publishedCollections } from '../loader/published-articles.js';
 import type { AssetLocation, EmittedAsset } from './asset-refs.js';
 import { settleBuiltFeeds } from './built-feeds.js';
@@ -18,10 +19,11 @@ import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir, pruneLastGood } from './last-good-files.js';
 import { reportUndoneToWatch } from '../loader/watch-report.js';
 import { splitNoindex } from './noindex.js';
-import { builtIndexListsOurs, checkBuiltSitemapLink, settleBuiltRobotsTxt } from './own-files.js';
+import { builtFileAt, builtIndexListsOurs, checkBuiltSitemapLinks, settleBuiltRobotsTxt } from './own-files.js';
 import type { ResolvedOptions } from './resolve-options.js';
 import type { PageRouteFacts } from './route-facts.js';
 import { blogUrl, pathIn, type RouteConfig } from './route-config.js';
+import { sitemapAliasPath } from './sitemap-links.js';
 import { writeStaticSitemap } from './static-sitemap.js';
 
 /** What the integration's earlier hooks learned about this build, read when it is done. */
@@ -33,6 +35,8 @@ export interface BuildFacts extends PageRouteFacts {
   sitemapAtBuildDone: boolean;
   /** A route of the blog's own serves the sitemap's path. */
   ownSitemapRoute: boolean;
+  /** A route of the blog's own serves `/sitemap-index.xml` (sitemap-links.ts): no copy of ours is written there. */
+  ownSitemapAliasRoute: boolean;
   /** Another sitemap integration (`@astrojs/sitemap`) is in `integrations`: its index may list ours. */
   otherSitemapIntegration: boolean;
   /** Our output files as an earlier build left them (own-files.ts earlierOutputs). */
@@ -92,7 +96,7 @@ async function writeSitemap(
   dir: URL,
   logger: AstroIntegrationLogger,
   articlesKnown: boolean,
-): Promise<boolean> {
+): Promise<{ usedCopy: boolean; alias?: string | undefined }> {
   const { resolved, warnOnce } = facts;
   // Never two sitemaps at one path: a sitemap of the blog's own (a route, public/) stays as it is.
   if (facts.ownSitemapRoute || (existsSync(pathIn(dir, sitemapPath)) && !facts.leftover(sitemapPath))) {
@@ -102,7 +106,7 @@ async function writeSitemap(
         logger,
         `[astro-content-publisher] The build already has ${sitemapPath} (from a route or public/ of the blog's own): this integration does not overwrite it, so the service's articles are not in the blog's sitemap. Remove yours, or move ours: publisher({ sitemap: { path: "/sitemap-articles.xml" } }).`,
       );
-    return false;
+    return { usedCopy: false };
   }
   // The blog's own pages that ask not to be indexed stay out (not the customPages named in the options).
   const custom = new Set(resolved.options.sitemap === false ? [] : resolved.options.sitemap.customPages);
@@ -134,16 +138,33 @@ async function writeSitemap(
       },
     },
   );
+  const alias = await writeSitemapAlias(facts, sitemapPath, dir);
   // The blog's own pages and its posts under the article pattern; the files by their URL (under the base).
   const local = listed.localPages.length + (listed.localArticlePages?.length ?? 0);
-  logger.info(`Wrote ${written.map((path) => blogUrl(config, path)).join(', ')} (${local} local pages merged).`);
+  logger.info(
+    `Wrote ${written.map((path) => blogUrl(config, path)).join(', ')} (${local} local pages merged)${alias ? `, and the same at ${blogUrl(config, alias)}, the name themes link to` : ''}.`,
+  );
   // Without any article route, articleRoutesProblem already said why.
   if (!articlesKnown && facts.articleRouteFound) warnOnce(logger, unservedArticlesProblem(leftOut, resolved.route));
   if (noindex[0])
     logger.info(
       `Left ${noindex.length} page(s) of the blog's own out of ${sitemapPath}: they carry <meta name="robots" content="noindex"> (first: ${noindex[0]}).`,
     );
-  return usedCopy;
+  return { usedCopy, alias };
+}
+
+/**
+ * Our sitemap (the file at `sitemapPath`: a sitemap or, split, the index of its parts) copied to
+ * `/sitemap-index.xml`, the name themes written for @astrojs/sitemap link to, unless the blog has a file of its
+ * own there (a route, `public/`, another sitemap integration). Returns the alias's path when written.
+ */
+async function writeSitemapAlias(facts: BuildFacts, sitemapPath: string, dir: URL): Promise<string | undefined> {
+  const alias = sitemapAliasPath(sitemapPath);
+  if (alias === undefined || facts.otherSitemapIntegration || facts.ownSitemapAliasRoute) return undefined;
+  const target = pathIn(dir, alias);
+  if (existsSync(target) && !facts.leftover(alias)) return undefined;
+  await copyFile(pathIn(dir, sitemapPath), target);
+  return alias;
 }
 
 /**
@@ -215,16 +236,27 @@ export async function finishBuild(
   }
   if (!facts.sitemapAtBuildDone || route.sitemap === false) return pruneCopies();
   const sitemapPath = route.sitemap.path;
-  if (await writeSitemap({ ...facts, resolved }, sitemapPath, config, dir, logger, articles !== undefined))
-    usedCopy = true;
+  const written = await writeSitemap({ ...facts, resolved }, sitemapPath, config, dir, logger, articles !== undefined);
+  if (written.usedCopy) usedCopy = true;
   if (articles) {
     warnOnce(logger, missingArticlePages(articles, served, route, { unbuilt, routes: facts.parameterRoutes }));
     warnOnce(logger, sharedSlugProblem(articles, route));
   }
   const sitemapUrl = blogUrl(route, sitemapPath);
-  const listsOurs = builtIndexListsOurs(dir, route.blogSite, sitemapUrl, facts.otherSitemapIntegration);
-  warnOnce(logger, await checkBuiltSitemapLink(dir, route.blogSite, sitemapUrl, listsOurs));
-  const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt, listsOurs);
+  const aliasUrl = written.alias === undefined ? undefined : blogUrl(route, written.alias);
+  const indexListsOurs = builtIndexListsOurs(dir, route.blogSite, sitemapUrl, facts.otherSitemapIntegration);
+  const listsOurs = (url: string) => url === aliasUrl || indexListsOurs(url);
+  const servedFile = builtFileAt(dir, route.blogSite, facts.otherSitemapIntegration);
+  const htmlFiles = config.writtenFiles ?? outputFilesOf(outputs, dir);
+  warnOnce(
+    logger,
+    await checkBuiltSitemapLinks(dir, htmlFiles, route.blogSite, {
+      sitemapUrl,
+      leadsToOurs: listsOurs,
+      served: servedFile,
+    }),
+  );
+  const robots = await settleBuiltRobotsTxt(dir, sitemapUrl, resolved.options.robotsTxt, listsOurs, servedFile);
   if (robots.written) {
     const at = blogUrl(route, 'robots.txt');
     // Under a base the file is not at the domain's root, the only place crawlers read it.

@@ -90,11 +90,16 @@ export function robotsTxtProblem(
   sitemapUrl: string,
   where: string,
   listsOurs: ListsOurSitemap = (url) => url === sitemapUrl,
+  served?: (url: string) => boolean,
 ): string | undefined {
   const sitemaps = [...robots.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1] ?? '');
   // An index that lists ours (@astrojs/sitemap's, with customSitemaps) leads crawlers to it too.
   if (sitemaps.some(listsOurs)) return undefined;
-  const others = sitemaps.length > 0 ? ` (it names ${sitemaps.join(', ')})` : '';
+  const dead = served ? sitemaps.filter((url) => !served(url) && url.startsWith(new URL(sitemapUrl).origin)) : [];
+  const others =
+    sitemaps.length > 0
+      ? ` (it names ${sitemaps.join(', ')}${dead.length > 0 ? `; the build does not write ${dead.join(', ')}: it answers 404` : ''})`
+      : '';
   return `${PREFIX} ${where} has no "Sitemap: ${sitemapUrl}" line${others}: crawlers that read robots.txt do not find the sitemap with the service's articles. Add the line to it, or delete it and let this integration serve one (publisher({ robotsTxt: true }), the default).`;
 }
 
@@ -273,25 +278,4 @@ export function siteIdMismatch(collections: ReadonlyArray<{ siteId: number }>, s
     `${PREFIX} publisher() proxies the sitemap and the feed of site ${siteId}, but the articles loaders load site ${others.join(', ')}: the blog's sitemap and feed list another site's articles, and only the pages this build wrote. ` +
     `Give publisher() and the loaders the same siteId (or set PUBLISHER_SITE_ID for both).`
   );
-}
-
-/**
- * The warning for a home page whose `<link rel="sitemap">` names another sitemap (a theme written for
- * `@astrojs/sitemap` points at `/sitemap-index.xml`), or undefined.
- */
-export function sitemapLinkProblem(
-  html: string,
-  pageUrl: string,
-  sitemapUrl: string,
-  listsOurs: ListsOurSitemap = (url) => url === sitemapUrl,
-): string | undefined {
-  const hrefs: string[] = [];
-  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
-    if (!/\brel\s*=\s*["']?sitemap["'\s>]/i.test(tag)) continue;
-    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
-    const value = href?.[1] ?? href?.[2] ?? href?.[3];
-    if (value !== undefined && URL.canParse(value, pageUrl)) hrefs.push(new URL(value, pageUrl).href);
-  }
-  if (hrefs.length === 0 || hrefs.some(listsOurs)) return undefined;
-  return `${PREFIX} The blog's pages link to ${hrefs.join(', ')} with <link rel="sitemap">, not to ${sitemapUrl}. Point the link in your layout (often BaseHead.astro) at ${new URL(sitemapUrl).pathname}, or combine the two sitemaps (https://www.npmjs.com/package/astro-content-publisher#migrating-from-astrojssitemap-and-astrojsrss).`;
 }

@@ -1,4 +1,5 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cacheTags } from '../loader/cache-tags.js';
 import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/loader-runs.js';
@@ -20,7 +21,8 @@ import {
 import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
 import type { PublisherOptions } from './options.js';
 import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './resolve-options.js';
-import { blogUrl, sitemapPartPattern, type RouteConfig } from './route-config.js';
+import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
+import { SITEMAP_ALIAS_PATH, sitemapAliasPath } from './sitemap-links.js';
 import { sitemapFilesIn } from './static-sitemap.js';
 import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir } from './last-good-files.js';
@@ -91,6 +93,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   let pathnames: string[] = [];
   let usesAstroRss = false;
   let ownSitemapRoute = false;
+  let ownSitemapAliasRoute = false;
   let otherSitemapIntegration = false;
   let astroCommand = '';
   // The prerendered routes that serve the service's feed (built-feeds.ts).
@@ -185,6 +188,16 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             entrypoint: prerender ? ROUTES.sitemapPart : ROUTES.sitemap,
             prerender,
           });
+          // The same sitemap under the name themes link to, unless the blog has its own there.
+          const alias = sitemapAliasPath(route.sitemap.path);
+          const otherSitemap = config.integrations.some((i) => SITEMAP_INTEGRATIONS.has(i.name));
+          if (
+            alias !== undefined &&
+            !otherSitemap &&
+            !hasOwnRouteFile(pagesDir, alias) &&
+            !existsSync(pathIn(config.publicDir, alias))
+          )
+            injectRoute({ pattern: alias, entrypoint: ROUTES.sitemap, prerender });
         }
         if (route.rss !== false && !hasOwnRouteFile(pagesDir, route.rss.path))
           injectRoute({ pattern: route.rss.path, entrypoint: ROUTES.rss, prerender });
@@ -254,7 +267,10 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
       'astro:build:start': () => {
         const sitemap = resolved?.route.sitemap;
         if (dirs && sitemapAtBuildDone && sitemap)
-          leftover = earlierOutputs(dirs.outDir, dirs.publicDir, sitemapFilesIn(dirs.outDir, sitemap.path));
+          leftover = earlierOutputs(dirs.outDir, dirs.publicDir, [
+            ...sitemapFilesIn(dirs.outDir, sitemap.path),
+            ...[sitemapAliasPath(sitemap.path) ?? []].flat(),
+          ]);
       },
       'astro:routes:resolved': ({ routes, logger }) => {
         // For routes that answer on demand: the static pages are all that is known before the build.
@@ -262,6 +278,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         if (!resolved) return;
         const ours = resolved.route.sitemap;
         ownSitemapRoute = ours !== false && routes.some((r) => r.origin === 'project' && r.pattern === ours.path);
+        ownSitemapAliasRoute = routes.some((r) => r.origin === 'project' && r.pattern === SITEMAP_ALIAS_PATH);
         for (const message of routeConflicts(routes, resolved.route, usesAstroRss)) warnOnce(logger, message);
         const rss = resolved.route.rss;
         if (staticOutput && dirs) feedRoutes = feedRoutesOf(routes, rss === false ? undefined : rss.path, dirs.root);
@@ -298,6 +315,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             staticOutput,
             sitemapAtBuildDone,
             ownSitemapRoute,
+            ownSitemapAliasRoute,
             otherSitemapIntegration,
             leftover,
             cacheDir: dirs?.cacheDir,

@@ -16,7 +16,9 @@ import type {
 export interface SitemapOptions {
   /**
    * Where the blog serves its sitemap. Parts of a split sitemap are served beside it
-   * (`/sitemap.xml` -> `/sitemap-1.xml`, `/sitemap-2.xml`, ...).
+   * (`/sitemap.xml` -> `/sitemap-1.xml`, `/sitemap-2.xml`, ...). The same sitemap is served at
+   * `/sitemap-index.xml` as well (the name themes written for `@astrojs/sitemap` link to), unless the blog has
+   * a file or route of its own there or `@astrojs/sitemap` is in `integrations`.
    * @default '/sitemap.xml'
    */
   path?: string | undefined;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { robotsTxtBody, robotsTxtProblem, sitemapLinkProblem, type ListsOurSitemap } from './conflicts.js';
+import { robotsTxtBody, robotsTxtProblem, type ListsOurSitemap } from './conflicts.js';
+import { sitemapLinksIn, sitemapLinksProblem, type SitemapFacts, type SitemapLink } from './sitemap-links.js';
 import { pathIn } from './route-config.js';
 
 /**
@@ -77,6 +78,7 @@ export async function settleBuiltRobotsTxt(
   sitemapUrl: string,
   serve: boolean,
   listsOurs: ListsOurSitemap,
+  served?: (url: string) => boolean,
 ): Promise<{ written: boolean; warning?: string | undefined }> {
   const file = new URL('robots.txt', outDir);
   let existing: string | undefined;
@@ -86,7 +88,10 @@ export async function settleBuiltRobotsTxt(
     existing = undefined;
   }
   if (existing !== undefined)
-    return { written: false, warning: robotsTxtProblem(existing, sitemapUrl, "The blog's robots.txt", listsOurs) };
+    return {
+      written: false,
+      warning: robotsTxtProblem(existing, sitemapUrl, "The blog's robots.txt", listsOurs, served),
+    };
   if (!serve) return { written: false };
   await mkdir(outDir, { recursive: true });
   await writeFile(file, robotsTxtBody(sitemapUrl), 'utf8');
@@ -127,17 +132,58 @@ export function earlierOutputs(outDir: URL, publicDir: URL, paths: Iterable<stri
   return (path) => before.has(path) && mtime(path) === before.get(path) && !existsSync(pathIn(publicDir, path));
 }
 
-/** Static output: the warning for a built home page whose `<link rel="sitemap">` names another sitemap. */
-export async function checkBuiltSitemapLink(
-  outDir: URL,
-  homeUrl: string,
-  sitemapUrl: string,
-  listsOurs: ListsOurSitemap,
-): Promise<string | undefined> {
-  try {
-    const html = await readFile(new URL('index.html', outDir), 'utf8');
-    return sitemapLinkProblem(html, homeUrl, sitemapUrl, listsOurs);
-  } catch {
-    return undefined;
+/** At most this many built pages are read for links to a sitemap: a theme's head and footer repeat on every page. */
+const SITEMAP_LINK_PAGES = 40;
+
+/**
+ * The built pages read for links to a sitemap: the home page, the 404 page, and the first page of each folder
+ * of the output (`blog/`, `tags/`, `about/`), so that each of a theme's layouts is seen once.
+ */
+export function sitemapLinkPages(htmlFiles: readonly string[]): string[] {
+  const sorted = [...htmlFiles].filter((file) => file.endsWith('.html')).sort();
+  const chosen = new Set<string>(sorted.filter((file) => file === 'index.html' || file === '404.html'));
+  const folders = new Set<string>();
+  for (const file of sorted) {
+    if (chosen.size >= SITEMAP_LINK_PAGES) break;
+    const folder = file.includes('/') ? file.slice(0, file.indexOf('/')) : '';
+    if (folders.has(folder)) continue;
+    folders.add(folder);
+    chosen.add(file);
   }
+  return [...chosen];
+}
+
+/** Whether the built output (or, for its names, another sitemap integration writing after us) has a file at `url`. */
+export function builtFileAt(outDir: URL, blogSite: string, otherSitemapIntegration: boolean): (url: string) => boolean {
+  const site = new URL(blogSite);
+  return (url) => {
+    const parsed = URL.parse(url);
+    if (!parsed || parsed.origin !== site.origin || !parsed.pathname.startsWith(site.pathname)) return false;
+    if (existsSync(pathIn(outDir, decodeURIComponent(parsed.pathname.slice(site.pathname.length))))) return true;
+    return otherSitemapIntegration && /\/(?:sitemap-index|sitemap-\d+)\.xml$/.test(parsed.pathname);
+  };
+}
+
+/**
+ * Static output: the warning for built pages that link to a sitemap the build does not write (a footer's
+ * `<a href>`, a `<link rel="sitemap">`), read from a sample of the pages (sitemapLinkPages).
+ */
+export async function checkBuiltSitemapLinks(
+  outDir: URL,
+  htmlFiles: readonly string[],
+  blogSite: string,
+  facts: SitemapFacts,
+): Promise<string | undefined> {
+  const found: Array<SitemapLink & { page: string }> = [];
+  for (const page of sitemapLinkPages(htmlFiles)) {
+    let html;
+    try {
+      html = await readFile(pathIn(outDir, page), 'utf8');
+    } catch {
+      continue;
+    }
+    const pageUrl = new URL(page.replace(/(^|\/)index\.html$/, '$1'), blogSite).href;
+    for (const link of sitemapLinksIn(html, pageUrl)) found.push({ ...link, page });
+  }
+  return sitemapLinksProblem(found, facts);
 }

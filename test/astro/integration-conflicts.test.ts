@@ -58,7 +58,7 @@ it("a robots.txt of the blog's own without our Sitemap line: kept as it is, one 
   expect(
     count(
       logs,
-      'has no "Sitemap: https://blog.example.com/sitemap.xml" line (it names https://blog.example.com/sitemap-index.xml)',
+      'has no "Sitemap: https://blog.example.com/sitemap.xml" line (it names https://blog.example.com/sitemap-index.xml; the build does not write https://blog.example.com/sitemap-index.xml: it answers 404)',
     ),
   ).toBe(1);
   expect(await readFile(join(dirs.outDir, 'robots.txt'), 'utf8')).toBe(
@@ -66,11 +66,11 @@ it("a robots.txt of the blog's own without our Sitemap line: kept as it is, one 
   );
 });
 
-it('a <link rel="sitemap"> of the theme naming another sitemap: one warning naming the layout to fix', () => {
+it('a <link rel="sitemap"> of the theme naming a sitemap nobody writes (ours is not written: the blog has its own): one warning naming the layout to fix', () => {
   expect(
     count(
       logs,
-      'The blog\'s pages link to https://blog.example.com/sitemap-index.xml with <link rel="sitemap">, not to https://blog.example.com/sitemap.xml.',
+      'The blog\'s pages link to https://blog.example.com/sitemap-index.xml (<link rel="sitemap"> in /index.html), which the build does not write (it answers 404). Point the link at /sitemap.xml',
     ),
   ).toBe(1);
 });

@@ -74,6 +74,13 @@ describe('integration, on-demand output (@astrojs/node)', () => {
     }
   });
 
+  it('/sitemap-index.xml, the name themes link to, answers the same sitemap (issue 38)', async () => {
+    const [ours, alias] = await Promise.all([fetch(`${blog}/sitemap.xml`), fetch(`${blog}/sitemap-index.xml`)]);
+    expect(alias.status).toBe(200);
+    expect(alias.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(await alias.text()).toBe(await ours.text());
+  });
+
   it('sitemap: content type, cache header, rewritten URLs and the static pages', async () => {
     const response = await fetch(`${blog}/sitemap.xml`);
     expect(response.status).toBe(200);

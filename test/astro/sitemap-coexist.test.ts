@@ -172,7 +172,11 @@ it('both integrations as they come: one warning naming the conflict and both fix
 it("ours only (the package still installed, not in integrations): no sitemap warning (the theme's @astrojs/rss route is named), one sitemap, robots.txt names it, every URL answers 200", async () => {
   const { outDir, config, logs } = await buildWith('ours', [publisher()]);
   expect(count(logs, CONFLICT)).toBe(0);
-  expect(sitemapFiles(outDir)).toEqual(['sitemap.xml']);
+  // Ours under the name themes link to as well (issue 38): the same file.
+  expect(sitemapFiles(outDir)).toEqual(['sitemap.xml', 'sitemap-index.xml']);
+  expect(await readFile(join(outDir, 'sitemap-index.xml'), 'utf8')).toBe(
+    await readFile(join(outDir, 'sitemap.xml'), 'utf8'),
+  );
   const locs = locsOf(await readFile(join(outDir, 'sitemap.xml'), 'utf8'));
   // The blog's own pages are in ours: nothing is lost by removing @astrojs/sitemap.
   expect(locs).toContain(`${SITE}/`);

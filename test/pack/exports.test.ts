@@ -114,6 +114,20 @@ const SURFACE: Record<string, { runtime: string[]; types: string[] }> = {
     runtime: ['rssHandler'],
     types: ['ExtraRssItem', 'RssHandlerOptions', 'RssItemView'],
   },
+  // An article page's head in one call (issue 38): the helper, its JSON-LD escaping, and their types.
+  './head': {
+    runtime: ['articleHead', 'jsonLdText'],
+    types: [
+      'ArticleHead',
+      'ArticleHeadEntry',
+      'ArticleHeadOptions',
+      'BlogPostingJsonLd',
+      'HeadLink',
+      'HeadMeta',
+      'HeadParty',
+      'JsonLdParty',
+    ],
+  },
   './simulator': {
     runtime: ['startSimulator'],
     types: [
@@ -127,7 +141,9 @@ const SURFACE: Record<string, { runtime: string[]; types: string[] }> = {
   },
 };
 
-const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
+/** The Astro components the package ships (`./components/ArticleHead.astro`): files, compiled by the blog's build. */
+const COMPONENTS = ['./components/ArticleHead.astro'];
+const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !COMPONENTS.includes(key));
 const specifier = (subpath: string): string => `astro-content-publisher${subpath.slice(1)}`;
 
 const typesFile = (subpath: string): string => {
@@ -170,6 +186,16 @@ describe('the public surface of every subpath', () => {
       expect(declaredExports(subpath)).toEqual([...expected.runtime, ...expected.types].sort());
     });
   }
+
+  it('the components subpaths: exactly these, each a file of the built package', () => {
+    const shipped = Object.keys(pkg.exports).filter((key) => key.startsWith('./components/'));
+    expect(shipped).toEqual(COMPONENTS);
+    for (const key of shipped) {
+      const target = pkg.exports[key];
+      expect(typeof target).toBe('string');
+      expect(readFileSync(`${REPO}${(target as string).slice(2)}`, 'utf8')).toContain('articleHead(');
+    }
+  });
 
   it('./loader and ./loaders are one module, not two copies', async () => {
     const [loader, loaders] = await Promise.all([

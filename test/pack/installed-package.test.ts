@@ -217,7 +217,12 @@ describe('the packed package, installed in a new Astro project', () => {
     expect(publint.stdout).toMatch(/All good/);
     // attw exits non-zero on any problem its profile counts (sh() would throw). The JSON lists every
     // resolution kind; the ESM-only profile leaves out node10 and require() from CJS by design.
-    const attw = await sh('attw', [tarball, '--profile', 'esm-only', '--format', 'json'], REPO);
+    // The shipped Astro component is compiled by the blog's build (Astro's tooling types it), not a module attw reads.
+    const attw = await sh(
+      'attw',
+      [tarball, '--profile', 'esm-only', '--format', 'json', '--exclude-entrypoints', './components/ArticleHead.astro'],
+      REPO,
+    );
     const report = JSON.parse(attw.stdout) as {
       problems: Record<string, Array<{ kind: string; entrypoint: string; resolutionKind?: string }>>;
     };

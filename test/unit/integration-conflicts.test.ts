@@ -8,10 +8,15 @@ import {
   robotsTxtProblem,
   routeConflicts,
   routeServesArticles,
-  sitemapLinkProblem,
 } from '../../src/integration/conflicts.js';
+import {
+  sitemapAliasPath,
+  sitemapLinksIn,
+  sitemapLinksProblem,
+  type SitemapFacts,
+} from '../../src/integration/sitemap-links.js';
 import { routeSegments } from '../support/route-segments.js';
-import { builtIndexListsOurs } from '../../src/integration/own-files.js';
+import { builtIndexListsOurs, sitemapLinkPages } from '../../src/integration/own-files.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,14 +171,63 @@ describe('the same slug in several languages', () => {
   });
 });
 
-describe('<link rel="sitemap">', () => {
-  it('names ours: fine; names another (relative or absolute): a warning; none: nothing', () => {
-    const home = 'https://blog.example.com/';
-    expect(sitemapLinkProblem('<link rel="sitemap" href="/sitemap.xml">', home, SITEMAP)).toBeUndefined();
-    expect(sitemapLinkProblem('<link href=/sitemap-index.xml rel=sitemap>', home, SITEMAP)).toContain(
-      'link to https://blog.example.com/sitemap-index.xml',
+describe('links to a sitemap', () => {
+  const home = 'https://blog.example.com/';
+  const facts = (served: string[] = []): SitemapFacts => ({
+    sitemapUrl: SITEMAP,
+    leadsToOurs: (url) => url === SITEMAP || url === `${home}sitemap-index.xml`,
+    served: (url) => url === SITEMAP || url === `${home}sitemap-index.xml` || served.includes(url),
+  });
+  const problem = (html: string, served?: string[]) =>
+    sitemapLinksProblem(
+      sitemapLinksIn(html, home).map((link) => ({ ...link, page: 'index.html' })),
+      facts(served),
     );
-    expect(sitemapLinkProblem('<link rel="stylesheet" href="/x.css">', home, SITEMAP)).toBeUndefined();
+
+  it('finds <link rel="sitemap"> of any href, and <a href>/<link href> to a file named like a sitemap, on the blog only', () => {
+    const html =
+      '<link href=/x.xml rel=sitemap><link rel="alternate sitemap" href="/y.xml"><link rel="stylesheet" href="/x.css">' +
+      '<footer><a href="/sitemap-index.xml">Sitemap</a> <a href="https://other.example/sitemap.xml">x</a>' +
+      '<a href="sitemap_index.xml#top">y</a><a href="/blog/">Blog</a></footer>';
+    expect(sitemapLinksIn(html, home)).toEqual([
+      { url: `${home}x.xml`, element: '<link rel="sitemap">' },
+      { url: `${home}y.xml`, element: '<link rel="sitemap">' },
+      { url: `${home}sitemap-index.xml`, element: '<a href>' },
+      { url: `${home}sitemap_index.xml`, element: '<a href>' },
+    ]);
+    expect(sitemapLinksIn('<a href="/blog/">no such word</a>', home)).toEqual([]);
+  });
+
+  it('ours, or its alias at /sitemap-index.xml: fine; a footer link to a sitemap the build does not write: one warning with where and the fix', () => {
+    expect(problem('<link rel="sitemap" href="/sitemap.xml"><a href="/sitemap-index.xml">s</a>')).toBeUndefined();
+    const message = problem('<footer><a href="/sitemap-0.xml">Sitemap</a></footer>');
+    expect(message).toBe(
+      `[astro-content-publisher] The blog's pages link to ${home}sitemap-0.xml (<a href> in /index.html), which the build does not write (it answers 404). ` +
+        'Point the link at /sitemap.xml in the component that renders it (the layout\'s head, often BaseHead.astro, or the footer), or serve the sitemap under that name: publisher({ sitemap: { path: "/sitemap-0.xml" } }).',
+    );
+  });
+
+  it('a footer link to a sitemap file of the blog\'s own is fine; a <link rel="sitemap"> to it is not (crawlers miss the articles)', () => {
+    const own = [`${home}sitemap-pages.xml`];
+    expect(problem('<a href="/sitemap-pages.xml">s</a>', own)).toBeUndefined();
+    expect(problem('<link rel="sitemap" href="/sitemap-pages.xml">', own)).toContain(
+      `${home}sitemap-pages.xml (<link rel="sitemap"> in /index.html), which does not list the service's articles`,
+    );
+  });
+
+  it('the pages read: the home page, the 404 page and the first page of each folder', () => {
+    const files = ['index.html', 'blog/a/index.html', 'blog/b/index.html', 'tags/x/index.html', '404.html', 'rss.xml'];
+    expect(sitemapLinkPages(files).sort()).toEqual([
+      '404.html',
+      'blog/a/index.html',
+      'index.html',
+      'tags/x/index.html',
+    ]);
+  });
+
+  it('the alias is /sitemap-index.xml, unless ours is there already', () => {
+    expect(sitemapAliasPath('/sitemap.xml')).toBe('/sitemap-index.xml');
+    expect(sitemapAliasPath('/sitemap-index.xml')).toBeUndefined();
   });
 
   it("the migrating guide's 'Both': a built index that lists ours leads to it (the link and robots.txt are fine); one that does not, or another file, does not", () => {
@@ -187,9 +241,18 @@ describe('<link rel="sitemap">', () => {
       const listsOurs = builtIndexListsOurs(pathToFileURL(`${outDir}/`), 'https://blog.example.com/', SITEMAP, true);
       const home = 'https://blog.example.com/';
       const link = (href: string) => `<link rel="sitemap" href="${href}">`;
-      expect(sitemapLinkProblem(link('/sitemap-index.xml'), home, SITEMAP, listsOurs)).toBeUndefined();
-      expect(sitemapLinkProblem(link('/other-index.xml'), home, SITEMAP, listsOurs)).toContain('not to');
+      const linked = (href: string) =>
+        sitemapLinksProblem(
+          sitemapLinksIn(link(href), home).map((l) => ({ ...l, page: 'index.html' })),
+          { sitemapUrl: SITEMAP, leadsToOurs: listsOurs, served: () => true },
+        );
+      expect(linked('/sitemap-index.xml')).toBeUndefined();
+      expect(linked('/other-index.xml')).toContain("which does not list the service's articles");
       const robots = (url: string) => `User-agent: *\nSitemap: ${url}\n`;
+      // A Sitemap line naming a file the build does not write says so.
+      expect(
+        robotsTxtProblem(robots(`${home}sitemap_index.xml`), SITEMAP, 'robots.txt', listsOurs, () => false),
+      ).toContain(`the build does not write ${home}sitemap_index.xml: it answers 404`);
       expect(robotsTxtProblem(robots(`${home}sitemap-index.xml`), SITEMAP, 'robots.txt', listsOurs)).toBeUndefined();
       expect(robotsTxtProblem(robots(`${home}other-index.xml`), SITEMAP, 'robots.txt', listsOurs)).toContain(
         'has no "Sitemap:',
