@@ -16,6 +16,7 @@ import {
   RSS_ROUTE,
   SITEMAP_ROUTE,
 } from '../fixtures/integration-helpers/index.js';
+import { fakeDateAhead } from '../support/timing.js';
 
 type Handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
 
@@ -55,7 +56,7 @@ describe('integration, on-demand output (@astrojs/node)', () => {
   it('502 with a generic plain message when the upstream fails and nothing is cached; not asked again within errorRetryMs', async () => {
     // The server runs in this process: its clock is set a minute back while the upstream fails, so that the
     // failure's retry time (30 s) has passed when the real clock is back for the next tests.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 60_000 });
+    fakeDateAhead(-60_000);
     try {
       await admin(sim.url, 'POST', 'faults', { route: SITEMAP_ROUTE, status: 500 });
       for (let i = 0; i < 3; i++) {
@@ -112,15 +113,14 @@ describe('integration, on-demand output (@astrojs/node)', () => {
   it('revalidation: an expired copy is revalidated with a conditional request, and a 304 reuses it', async () => {
     sim.resetStats();
     // max-age=0 is raised to the one-minute floor: the server (in this process) is moved past it each time.
-    vi.useFakeTimers({ toFake: ['Date'] });
     // The expired copy is served at once and revalidated in the background (stale-while-revalidate).
-    vi.setSystemTime(Date.now() + 61_000);
+    fakeDateAhead(61_000);
     const first = await (await fetch(`${blog}/rss.xml`)).text();
     await vi.waitFor(() => expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 304: 1 }));
     // The 304 is counted when the simulator sends it; the cache takes its new lifetime a moment later,
     // from the (fake) clock of that moment: let it, before the clock moves on.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    vi.setSystemTime(Date.now() + 61_000);
+    fakeDateAhead(122_000);
     const second = await fetch(`${blog}/rss.xml`);
     expect(await second.text()).toBe(first);
     await vi.waitFor(() => expect(sim.stats().routes[RSS_ROUTE]).toEqual({ 304: 2 }));
@@ -131,7 +131,8 @@ describe('integration, on-demand output (@astrojs/node)', () => {
     await admin(sim.url, 'DELETE', 'faults');
     await admin(sim.url, 'POST', 'faults', { route: RSS_ROUTE, status: 500 });
     sim.resetStats();
-    vi.setSystemTime(Date.now() + 61_000);
+    // Past the lifetime the last revalidation gave the copy (at 122 s ahead, one minute).
+    fakeDateAhead(183_000);
     const response = await fetch(`${blog}/rss.xml`);
     vi.useRealTimers();
     expect(response.status).toBe(200);

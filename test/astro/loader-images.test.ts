@@ -365,37 +365,49 @@ describe('articlesLoader images: the featured image', () => {
 });
 
 describe('articlesLoader images: images.maxDownloads', () => {
-  it('bounds the downloads of one build; the rest stay remote without a warning and come with the next build', async () => {
+  it('bounds the downloads of one build, failed ones included; the rest stay remote without a warning and come with the next build', async () => {
     const { sim, build } = await setUp('images-max');
+    const media = () => sim.stats().requests.filter((r) => r.route === MEDIA);
+    // 12 images (3 articles, 3 in each body and a featured one), all served: exactly 2 downloads, none failed.
+    // Which two is a matter of timing; the counts are not.
     const first = await build({ IMAGES_TEST_MAX_DOWNLOADS: '2' });
     expect(first.error).toBeUndefined();
-    // Which images wait is a matter of timing; the counts are not.
-    const line =
-      /images: (\d+) downloaded, 0 cached, (?:(\d+) failed, )?(\d+) left for the next build \(images.maxDownloads 2\)/.exec(
-        first.logs,
-      );
-    expect(line).not.toBeNull();
-    const failed = Number(line![2] ?? 0);
-    const deferred = Number(line![3]);
-    // Two attempts in all, whether they succeeded or not.
-    expect(Number(line![1]) + failed).toBe(2);
-    if (failed === 0) expect(first.logs).not.toContain('could not be fetched');
-    const fetchedFirst = sim
-      .stats()
-      .requests.filter((r) => r.route === MEDIA && r.status === 200)
-      .map((r) => r.path);
-    expect(fetchedFirst).toHaveLength(2 - failed);
+    expect(media().map((r) => r.status)).toEqual([200, 200]);
+    expect(first.logs).toContain('images: 2 downloaded, 0 cached, 10 left for the next build (images.maxDownloads 2)');
+    expect(first.logs).not.toContain('could not be fetched');
+    const fetchedFirst = media().map((r) => r.path);
 
     sim.resetStats();
     const second = await build({ IMAGES_TEST_MAX_DOWNLOADS: '100' });
     expect(second.error).toBeUndefined();
-    const requested = sim
-      .stats()
-      .requests.filter((r) => r.route === MEDIA)
-      .map((r) => r.path);
-    // The waiting ones and the failed ones (tried again), never the two already downloaded.
-    expect(requested).toHaveLength(deferred + failed);
-    expect(requested.filter((path) => fetchedFirst.includes(path))).toEqual([]);
+    // The ten waiting ones, never the two already downloaded.
+    expect(media()).toHaveLength(10);
+    expect(media().filter((r) => fetchedFirst.includes(r.path))).toEqual([]);
+    expect(second.logs).toMatch(/images: 10 downloaded, \d+ cached/);
     expect(second.logs).not.toContain('left for the next build');
+
+    // An article whose four images the service does not have (404): a failed download is an attempt too,
+    // and a failed image is asked for again by the next build.
+    const missing = (n: number) => `${sim.url}/media/sites/12/all-missing/missing-${n}.jpg`;
+    await admin(sim.url, 'POST', 'articles', {
+      site: 12,
+      title: 'All missing',
+      slug: 'all-missing',
+      featured_image: missing(0),
+      content: [1, 2, 3].map((n) => `<img src="${missing(n)}" alt="gone ${n}" width="10" height="10">`).join(''),
+    });
+    sim.resetStats();
+    const third = await build({ IMAGES_TEST_MAX_DOWNLOADS: '2' });
+    expect(third.error).toBeUndefined();
+    expect(media().map((r) => r.status)).toEqual([404, 404]);
+    expect(third.logs).toMatch(
+      /images: 0 downloaded, \d+ cached, 2 failed, 2 left for the next build \(images.maxDownloads 2\)/,
+    );
+    const failedThird = media().map((r) => r.path);
+    sim.resetStats();
+    const fourth = await build({ IMAGES_TEST_MAX_DOWNLOADS: '100' });
+    expect(fourth.error).toBeUndefined();
+    expect(media().map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    expect(media().map((r) => r.path)).toEqual(expect.arrayContaining(failedThird));
   });
 });

@@ -211,10 +211,27 @@ it('language filter: articles in other languages are neither listed nor linked t
   const config = siteConfig();
   await buildTruth(where, config, { maxRequests: 100, language: 'en' });
   const { built, check } = await expectOneTruth('language "en"', where, config);
-  expect(built.size).toBeGreaterThan(0);
-  expect(built.size).toBeLessThan(60);
+  // The service's own answer of which articles are English (all of them: 100 requests are enough for 60).
+  const english = await serviceSlugs('en');
+  expect(english.size).toBeGreaterThan(0);
+  expect(english.size).toBeLessThan(60);
+  expect([...built].sort()).toEqual([...english].sort());
+  // The feed lists English articles only (every item link is a built page: expectOneTruth), and fewer than
+  // the service's 50 newest of every language.
+  expect(check.rssLinks.length).toBeGreaterThan(0);
   expect(check.rssLinks.length).toBeLessThan(50);
 });
+
+/** The slugs of every article of site 12 in `language`, as the service's list answers (one page: the whole list). */
+async function serviceSlugs(language: string): Promise<Set<string>> {
+  const response = await fetch(`${sim.url}/api/v1/sites/12/articles/?language=${language}`, {
+    headers: { authorization: `Bearer ${sim.tokens.pro}` },
+  });
+  expect(response.status).toBe(200);
+  const { results } = (await response.json()) as { results: Array<{ slug: string; language: string }> };
+  for (const article of results) expect(article.language).toBe(language);
+  return new Set(results.map((a) => a.slug));
+}
 
 it('a theme that builds fewer article pages than the loaders hold: neither feed (the injected one, an rssHandler endpoint) nor the sitemap lists them, no link names them', async () => {
   const where = await newDirs('skipped');

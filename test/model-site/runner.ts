@@ -1,6 +1,7 @@
 /**
  * Real `astro build` runs of the model site, each in its own process: started directly, or by
- * `content-publisher watch --once` as its `--run` command; either can be killed with SIGKILL mid-build.
+ * `content-publisher watch --once` as its `--run` command; either can be killed with SIGKILL while the service
+ * holds one of its calls.
  * Only this file's sequences build this fixture's temporary outDir/cacheDir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,7 +9,8 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Simulator } from '../../src/simulator/index.js';
+import type { Simulator, SimulatorRequestRecord } from '../../src/simulator/index.js';
+
 import { LANGS, SITE_ID, type Lang } from './service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,6 +73,8 @@ export interface BuildRun {
   logs: string;
   /** Authenticated requests the service saw during the run. */
   requests: number;
+  /** Every request the service answered during the run, as it recorded them (the service's side of the build). */
+  records: SimulatorRequestRecord[];
 }
 
 /** Per language: the loader's summary (`N pending`), from `[astro-content-publisher:articles:site-12:lang-xx]`. */
@@ -118,36 +122,62 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Where a build is killed: while the service holds its `n`-th list or detail call (the build waits on it). */
+export interface KillPoint {
+  call: 'list' | 'detail';
+  n: number;
+}
+
+const HELD_ROUTES = {
+  list: 'GET /api/v1/sites/:id/articles/',
+  detail: 'GET /api/v1/sites/:id/articles/:slug/',
+} as const;
+
+async function faultIds(sim: Simulator): Promise<string[]> {
+  const response = await fetch(`${sim.url}/__simulator/faults`);
+  const { faults } = (await response.json()) as { faults: Array<{ id: string }> };
+  return faults.map((f) => f.id);
+}
+
 /**
- * Kills the build with SIGKILL once the service saw its first authenticated request (its loaders run), after
- * `delayMs` more: anywhere from the sync to the page rendering. Returns whether it was still running.
+ * Kills the build with SIGKILL while the service holds its `n`-th call of a kind: a fault delays that one
+ * answer for longer than the test runs, and is gone from the service's list once applied. The build is then
+ * certainly alive and mid-sync, whatever the machine's speed (a signal from inside the build, not a delay).
+ * A build that never makes that call finishes: not killed.
  */
-async function killMidBuild(sim: Simulator, dirs: SiteDirs, delayMs: number, startedAt: number): Promise<boolean> {
-  const before = sim.stats().authenticated;
-  const pid = await buildPid(dirs, startedAt);
-  if (pid === undefined) return false;
-  while (sim.stats().authenticated === before && alive(pid) && Date.now() - startedAt < 120_000) await sleep(20);
-  await sleep(delayMs);
-  if (!alive(pid)) return false;
+async function killAtCall(sim: Simulator, dirs: SiteDirs, at: KillPoint, exited: () => boolean): Promise<boolean> {
+  const response = await fetch(`${sim.url}/__simulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // `share` 1/n: the n-th matching call (the simulator's share is deterministic); held 10 minutes, the
+    // simulator's longest delay: its answer (and its record) never comes within the test.
+    body: JSON.stringify({ route: HELD_ROUTES[at.call], delayMs: 600_000, share: 1 / at.n, times: 1 }),
+  });
+  const { id } = (await response.json()) as { id: string };
+  while (!exited() && (await faultIds(sim)).includes(id)) await sleep(20);
+  if (exited()) return false;
+  const pid = await buildPid(dirs, Date.now());
+  if (pid === undefined || !alive(pid)) return false;
   process.kill(pid, 'SIGKILL');
   return true;
 }
 
-/** One build, direct or by `watch --once`; `killAfterMs` kills it mid-build. */
+/** One build, direct or by `watch --once`; `killAt` kills it while the service holds that call. */
 export async function runBuild(
   sim: Simulator,
   dirs: SiteDirs,
   how: 'build' | 'watch',
-  killAfterMs?: number,
+  killAt?: KillPoint,
 ): Promise<BuildRun> {
   await rm(dirs.pidFile, { force: true });
+  await rm(`${dirs.pidFile}.exit`, { force: true });
   const env = {
     ...process.env,
     PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
     ...siteEnv(sim, dirs),
   };
   const requestsBefore = sim.stats().authenticated;
-  const startedAt = Date.now();
+  const recordsBefore = sim.stats().requests.length;
   const args =
     how === 'build'
       ? ['build.mjs']
@@ -169,18 +199,23 @@ export async function runBuild(
         ];
   const child = spawn(NODE, args, { cwd: FIXTURE, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const { output, done } = collect(child);
-  const killed = killAfterMs === undefined ? false : await killMidBuild(sim, dirs, killAfterMs, startedAt);
+  let exited = false;
+  void done.then(() => (exited = true));
+  const killed = killAt === undefined ? false : await killAtCall(sim, dirs, killAt, () => exited);
   const code = await done;
   const logs = plain(output());
-  const requests = sim.stats().authenticated - requestsBefore;
-  if (how === 'build') return { how, buildExit: killed ? 'killed' : (code ?? -1), logs, requests };
+  const stats = sim.stats();
+  const requests = stats.authenticated - requestsBefore;
+  const records = stats.requests.slice(recordsBefore);
+  if (how === 'build') return { how, buildExit: killed ? 'killed' : (code ?? -1), logs, requests, records };
   const ran = (await readFile(dirs.pidFile, 'utf8').catch(() => '')) !== '';
-  const failed = /BUILD FAILED/.test(logs);
+  const buildCode = Number(await readFile(`${dirs.pidFile}.exit`, 'utf8').catch(() => '-1'));
   return {
     how,
-    buildExit: killed ? 'killed' : !ran ? 'not-run' : failed ? 1 : code === 0 ? 0 : 1,
+    buildExit: killed ? 'killed' : !ran ? 'not-run' : buildCode,
     watchExit: code,
     logs,
     requests,
+    records,
   };
 }

@@ -48,8 +48,14 @@ export interface Model {
   seq: number;
   /** A change the watcher has not recorded a trigger for yet (it must trigger on its next run). */
   watchDirty: boolean;
-  /** A fault or storm was set for the next build (a failed build is then allowed). */
-  faulted: boolean;
+  /** The faults and storms set for the next build, with the simulator's id of each (cleared after it). */
+  faults: InjectedFault[];
+  /** Kinds of service change made since the last build that ran (they reach that build). */
+  pending: Set<string>;
+  /** What reached a build, by kind (the coverage table): changes, applied faults, real kills, watch runs. */
+  coverage: Map<string, number>;
+  /** Paths of images the service failed to serve to some build (a page may then name the remote image). */
+  imageFailures: Set<string>;
   /** Pages served by the last checked build, by key: what they showed (a build never loses them). */
   served: Map<string, Shown>;
   /** Builds run (every kind), for the closing note. */
@@ -57,6 +63,17 @@ export interface Model {
   /** Human-readable steps of this sequence, printed with a failure. */
   trace: string[];
 }
+
+/** A fault or a storm set on the simulator for the next build. */
+export interface InjectedFault {
+  id: string;
+  /** `list`, `detail`, `sitemap`, `rss`, `image`, or `storm` (every call). */
+  endpoint: string;
+  status: number;
+}
+
+/** Counts one kind of thing that reached a build. */
+export const cover = (model: Model, kind: string) => model.coverage.set(kind, (model.coverage.get(kind) ?? 0) + 1);
 
 /** What an article page showed. */
 export interface Shown {
@@ -77,7 +94,10 @@ export function newModel(feed: FeedContent): Model {
     next: 1,
     seq: 1,
     watchDirty: true,
-    faulted: false,
+    faults: [],
+    pending: new Set(),
+    coverage: new Map(),
+    imageFailures: new Set(),
     served: new Map(),
     builds: 0,
     trace: [],
@@ -149,6 +169,7 @@ export async function publishArticle(model: Model, sim: Simulator, article: Arti
   model.unpublished.delete(keyOf(article.lang, article.slug));
   model.published.set(keyOf(article.lang, article.slug), article);
   model.watchDirty = true;
+  model.pending.add('publish');
 }
 
 export async function patchArticle(
@@ -175,10 +196,23 @@ export async function unpublishArticle(model: Model, sim: Simulator, article: Ar
   model.unpublished.set(keyOf(article.lang, article.slug), article);
   model.served.delete(keyOf(article.lang, article.slug));
   model.watchDirty = true;
+  model.pending.add('unpublish');
 }
 
-export async function addFault(sim: Simulator, spec: Record<string, unknown>): Promise<void> {
-  await expectStatus(await admin(sim, 'POST', 'faults', spec), 201, 'add a fault');
+export async function addFault(sim: Simulator, spec: Record<string, unknown>): Promise<string> {
+  const response = await admin(sim, 'POST', 'faults', spec);
+  const text = await response.text();
+  expect(response.status, `add a fault: ${text}`).toBe(201);
+  return (JSON.parse(text) as { id: string }).id;
+}
+
+/** The ids of the faults the simulator applied at least once (a fault whose `times` ran out is gone). */
+export async function appliedFaults(sim: Simulator, ids: string[]): Promise<Set<string>> {
+  const { faults } = (await (await admin(sim, 'GET', 'faults')).json()) as {
+    faults: Array<{ id: string; applied: number }>;
+  };
+  const left = new Map(faults.map((f) => [f.id, f.applied]));
+  return new Set(ids.filter((id) => !left.has(id) || left.get(id)! > 0));
 }
 
 export async function clearFaults(sim: Simulator): Promise<void> {

@@ -18,6 +18,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { addFault, clearFaults, ROUTES } from '../faults/helpers.js';
 import { wellFormednessProblems } from '../support/xmllint.js';
+import { fastestMsAsync } from '../support/timing.js';
 
 const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
 const astro = {
@@ -108,7 +109,7 @@ describe('hostile XML through the routes', () => {
       const refused: string[] = [];
       // On demand the route logs the failure once per request (as a server would); keep the test output quiet.
       const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-      let worstMs = 0;
+      let slowestSampleMs = 0;
       let worstHeap = 0;
       for (const [index, sample] of all.entries()) {
         await clearFaults(sim);
@@ -128,7 +129,15 @@ describe('hostile XML through the routes', () => {
         }
         const onDemand = await handle(route, { params: {}, isPrerendered: false });
 
-        worstMs = Math.max(worstMs, performance.now() - started);
+        // Timed as the fastest of three runs (test/support/timing.ts): this one and two more, each with a site id
+        // of its own so that no cache answers; the bound is on the slowest sample's fastest run.
+        const firstMs = performance.now() - started;
+        const againMs = await fastestMsAsync(async (run) => {
+          const again = resolveOptions({ siteId: 1000 + (run + 1) * all.length + index, baseUrl: sim.url }, astro, {});
+          await handle(again.route, { params: {}, isPrerendered: true }).catch(() => undefined);
+          await handle(again.route, { params: {}, isPrerendered: false });
+        }, 2);
+        slowestSampleMs = Math.max(slowestSampleMs, Math.min(firstMs, againMs));
         worstHeap = Math.max(worstHeap, process.memoryUsage().heapUsed - heapBefore);
         if (TOLERATED[feed].includes(sample.name)) {
           // Read tolerantly, written strictly: what the route serves must be well-formed for every reader.
@@ -161,9 +170,10 @@ describe('hostile XML through the routes', () => {
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.join('\n')).toMatch(/\[astro-content-publisher\] The (sitemap|RSS feed)/);
       for (const line of lines) expectNothingExpanded(line, 'console.error');
-      // Two requests per sample, a few milliseconds when idle (bounded with room for a busy machine); the heap
-      // never grows by an expansion's worth.
-      expect(worstMs).toBeLessThan(3_000);
+      // Two requests per sample, a few milliseconds when idle (bounded with room for a busy machine, on each
+      // sample's fastest run: load only slows a run, an expansion slows every one); the heap never grows by an
+      // expansion's worth.
+      expect(slowestSampleMs).toBeLessThan(3_000);
       expect(worstHeap).toBeLessThan(64 * 1024 * 1024);
       // The routes fetched their one configured upstream path each time, without credentials.
       for (const request of sim.stats().requests) {

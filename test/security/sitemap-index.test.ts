@@ -15,6 +15,7 @@ import node from '@astrojs/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { buildSite, fixtureArticles, locsOf, removeBuilds } from '../fixtures/integration-helpers/index.js';
+import { fakeDateAhead } from '../support/timing.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const SITE = 'https://pro-blog.example.com';
@@ -113,9 +114,9 @@ describe('the upstream sitemap index on demand (issue 21: 3)', () => {
     const entry = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: Handler };
     delete process.env.ASTRO_NODE_AUTOSTART;
     ({ url: blog } = await listen(entry.handler));
-    // The route's cache reads Date: moved forward by the tests to expire copies without waiting.
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   });
+  // The route's cache reads Date: each test sets it as far ahead of the real clock as it needs (fakeDateAhead),
+  // to expire copies without waiting.
 
   it('parts that each answer just within timeoutMs: a cold visitor gets a 502 within twice timeoutMs, not after 12 x timeoutMs', async () => {
     upstreamState.parts = 12;
@@ -133,7 +134,7 @@ describe('the upstream sitemap index on demand (issue 21: 3)', () => {
   }, 60_000);
 
   it('slow parts: fetched a few at once, so a cold visitor waits about the slowest wave, within twice timeoutMs', async () => {
-    vi.setSystemTime(Date.now() + 60_000); // past the failure's retry delay
+    fakeDateAhead(60_000); // past the failure's retry delay
     upstreamState.parts = 8;
     upstreamState.delayMs = 1000; // 8 s one after another; 2 s four at once
     requested.length = 0;
@@ -149,7 +150,7 @@ describe('the upstream sitemap index on demand (issue 21: 3)', () => {
   it('an expired copy is served at once while one refresh runs; the next visitor after it gets the new copy', async () => {
     upstreamState.delayMs = 500; // a refresh of about 1 s (two waves of four parts)
     upstreamState.generation = 2;
-    vi.setSystemTime(Date.now() + 2 * 3_600_000);
+    fakeDateAhead(60_000 + 2 * 3_600_000); // past the lifetime of the copy the last test made
     requested.length = 0;
     const visitors = await Promise.all([1, 2, 3].map(() => timed(`${blog}/sitemap-1.xml`)));
     for (const visitor of visitors) {

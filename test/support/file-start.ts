@@ -1,4 +1,4 @@
-import { beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 // Runs before each test file. A worker runs file after file (`isolate: false` in vitest.config.ts: a new
 // process per file cost about a tenth of the suite), so what a file left in the process is undone here:
@@ -36,4 +36,11 @@ beforeEach(() => {
     const record = global[Symbol.for(`astro-content-publisher.${name}`)];
     if (record instanceof Map) record.clear();
   }
+});
+
+// A test that faked the clock and failed before restoring it would hand the fake clock to the next test of its
+// file: every test starts with the real one (a test that moves a server's clock says where: fakeDateAhead in
+// test/support/timing.ts).
+afterEach(() => {
+  vi.useRealTimers();
 });

@@ -7,6 +7,7 @@ import { XmlSafetyError } from '../../src/feeds/index.js';
 import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
 import type { RouteConfig } from '../../src/integration/route-config.js';
 import { locsOf, XXE_DIR, xmllintString } from '../fixtures/integration-helpers/index.js';
+import { fastestMsAsync } from '../support/timing.js';
 
 const CORPUS = fileURLToPath(new URL('../corpora/xml/', import.meta.url));
 
@@ -86,19 +87,21 @@ describe('integration feed transform', () => {
     for (const file of files) {
       it(file, async () => {
         const xml = await readFile(join(XXE_DIR, file), 'utf8');
-        const started = performance.now();
-        for (const run of [() => buildSitemap(xml, config, []), () => buildRss(xml, config)]) {
-          let error: unknown;
-          try {
-            await run();
-          } catch (e) {
-            error = e;
+        const refuse = async () => {
+          for (const run of [() => buildSitemap(xml, config, []), () => buildRss(xml, config)]) {
+            let error: unknown;
+            try {
+              await run();
+            } catch (e) {
+              error = e;
+            }
+            expect(error).toBeInstanceOf(XmlSafetyError);
+            expect((error as Error).message).toContain('https://service.example.com/api/sites/12/');
+            expect((error as Error).message).not.toContain('root:x:0');
           }
-          expect(error).toBeInstanceOf(XmlSafetyError);
-          expect((error as Error).message).toContain('https://service.example.com/api/sites/12/');
-          expect((error as Error).message).not.toContain('root:x:0');
-        }
-        expect(performance.now() - started).toBeLessThan(1000);
+        };
+        // The fastest of three runs (test/support/timing.ts): load only slows a run, an expansion every one.
+        expect(await fastestMsAsync(refuse)).toBeLessThan(1000);
       });
     }
   });
