@@ -3,6 +3,7 @@ import { SITES, USERS } from './accounts.js';
 import { buildNewArticle, isoSeconds, metaDescriptionOf, uniqueSlug } from './articles.js';
 import type { HandlerContext } from './context.js';
 import { faultSchema } from './faults.js';
+import { patchSchema, publishSchema } from './admin-bodies.js';
 import { htmlToText, slugify, truncateText } from './html.js';
 import { errorResponse, isResponse, jsonResponse, noContent, type SimRequest, type SimResponse } from './http.js';
 import type { RouteDefinition } from './router.js';
@@ -15,62 +16,6 @@ import { PROFILES, serviceVariantsSchema, type ResolvedServiceVariants } from '.
  * No auth, but only loopback peers (checked in server.ts). Content is taken as given, hostile HTML included:
  * that is what the sanitiser downstream must cope with.
  */
-
-/**
- * An article's keywords as the service keeps them: the detail's `keywords` array and the RSS item's
- * `<category>` elements, in this order (the list items carry none). Blank or repeated ones are refused rather
- * than silently dropped: a test that sends them means something by it.
- */
-const keywordsSchema = z
-  .array(
-    z
-      .string({ error: 'must be a string' })
-      .trim()
-      .min(1, 'must not be blank')
-      .max(100, 'must be at most 100 characters'),
-    { error: 'must be an array of strings' },
-  )
-  .max(50, 'must hold at most 50 keywords')
-  .refine((keywords) => new Set(keywords).size === keywords.length, 'must not repeat a keyword');
-
-const publishSchema = z
-  .object({
-    site: z.coerce.number().int().positive(),
-    title: z.string().min(1),
-    slug: z
-      .string()
-      .min(1)
-      .max(200)
-      .refine((s) => !/[\s/]/.test(s), 'must not contain "/" or spaces')
-      .optional(),
-    language: z.string().min(1).max(16).optional(),
-    content: z.string().optional(),
-    excerpt: z.string().optional(),
-    /**
-     * Another featured image URL than the generated one (tests point it at a missing or foreign image);
-     * `null`: no featured image.
-     */
-    featured_image: z.string().url().nullable().optional(),
-    /** Instead of the ones derived from the title. */
-    keywords: keywordsSchema.optional(),
-    published_at: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-      .optional(),
-  })
-  .strict();
-
-const patchSchema = z
-  .object({
-    title: z.string().min(1).optional(),
-    content: z.string().optional(),
-    excerpt: z.string().optional(),
-    /** A new featured image URL, or `null` to remove it (the service's editor can do both). */
-    featured_image: z.string().url().nullable().optional(),
-    /** The whole new set (`[]`: none), as the service's editor saves it. */
-    keywords: keywordsSchema.optional(),
-  })
-  .strict();
 
 function parseBody<T>(req: SimRequest, schema: z.ZodType<T>): T | SimResponse {
   let raw: unknown;
@@ -104,7 +49,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   // With the sharedSlugs variant a slug is unique per language only.
   if (
     body.slug &&
-    ctx.store.find(site.id, body.slug, ctx.options.variants.sharedSlugs ? (body.language ?? 'en') : undefined)
+    ctx.store.findAny(site.id, body.slug, ctx.options.variants.sharedSlugs ? (body.language ?? 'en') : undefined)
   ) {
     return errorResponse(
       409,
@@ -130,6 +75,7 @@ function publish(req: SimRequest, ctx: HandlerContext): SimResponse {
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
   if (body.keywords !== undefined) article.keywords = [...body.keywords];
+  if (body.status !== undefined) article.status = body.status;
   ctx.store.add(article);
   return jsonResponse(201, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }
@@ -139,10 +85,10 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   if (isResponse(body)) return body;
   const site = ctx.store.site(Number(req.params.site));
   const article = site
-    ? ctx.store.find(site.id, req.params.slug ?? '', req.query.get('language') ?? undefined)
+    ? ctx.store.findAny(site.id, req.params.slug ?? '', req.query.get('language') ?? undefined)
     : undefined;
   if (!site || !article)
-    return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
+    return errorResponse(404, `No article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   const changedAt = ctx.store.changeTime(site.id, ctx.now());
   if (body.title !== undefined) article.title = body.title;
   if (body.content !== undefined) {
@@ -154,6 +100,9 @@ function update(req: SimRequest, ctx: HandlerContext): SimResponse {
   if (body.excerpt !== undefined) article.excerpt = body.excerpt;
   if (body.featured_image !== undefined) article.featuredImage = body.featured_image;
   if (body.keywords !== undefined) article.keywords = [...body.keywords];
+  // Into or out of the feeds: their Last-Modified must move even when the article's own date does not show.
+  if (body.status !== undefined && body.status !== article.status) ctx.store.feedsChanged(site.id, changedAt);
+  if (body.status !== undefined) article.status = body.status;
   article.updatedAt = isoSeconds(changedAt);
   return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
 }
@@ -169,7 +118,7 @@ function unpublish(req: SimRequest, ctx: HandlerContext): SimResponse {
       req.query.get('language') ?? undefined,
     )
   ) {
-    return errorResponse(404, `No published article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
+    return errorResponse(404, `No article "${req.params.slug ?? ''}" on site ${req.params.site ?? ''}.`);
   }
   return noContent();
 }

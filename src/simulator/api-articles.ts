@@ -67,12 +67,13 @@ export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResp
       : variants.paging === 'offset' || variants.paging === 'next-count'
         ? (offsetParam ?? 0)
         : 0;
-  const status = req.query.get('status');
-  const language = req.query.get('language');
-  // 'published' is the only status that exists: any other value matches nothing.
-  const matching = ctx.store
-    .published(site.id)
-    .filter(() => status === null || status === 'published')
+  // The `listStatus`/`listLanguage` variants: a service that ignores a filter answers as if it was not sent.
+  const status = variants.listStatus === 'honoured' ? req.query.get('status') : null;
+  const language = variants.listLanguage === 'honoured' ? req.query.get('language') : null;
+  // Without `listStatuses: 'all'` only published articles are listed, so any other `status` matches nothing.
+  const shown = variants.listStatuses === 'all' ? ctx.store.listed(site.id) : ctx.store.published(site.id);
+  const matching = shown
+    .filter((article) => status === null || article.status === status)
     .filter((article) => language === null || article.language === language);
   const results = matching.slice(offset, offset + size).map(listItem);
   if (variants.paging !== 'next-count') return jsonResponse(200, { results });
@@ -89,9 +90,15 @@ export function handleArticleList(req: SimRequest, ctx: HandlerContext): SimResp
 export function handleArticleDetail(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = ownedCmsSite(ctx, req.params.id);
   if (isResponse(site)) return site;
-  const article = ctx.store.find(site.id, req.params.slug ?? '');
+  const variants = ctx.options.variants;
+  // `detailLanguage: 'honoured'`: that language's article of a shared slug; ignored, the oldest of the slug.
+  const language = variants.detailLanguage === 'honoured' ? (req.query.get('language') ?? undefined) : undefined;
+  const article =
+    variants.draftDetail === 200
+      ? ctx.store.findAny(site.id, req.params.slug ?? '', language)
+      : ctx.store.find(site.id, req.params.slug ?? '', language);
   if (!article) return errorResponse(404, `Article "${req.params.slug ?? ''}" not found on site ${site.id}.`);
   // Views grow on every read: a loader must not take view_count as a content change.
   article.viewCount += 1;
-  return jsonResponse(200, articleDetail(article, site, ctx.options.variants.sharedSlugs));
+  return jsonResponse(200, articleDetail(article, site, variants.sharedSlugs));
 }

@@ -26,7 +26,14 @@ export interface ArticleRecord {
   /** `null`: the article has no featured image (the admin API can remove it). */
   featuredImage: string | null;
   keywords: string[];
-  published: boolean;
+  /**
+   * The service's word for the article's state: `published` (the only one the document shows), `draft`,
+   * `scheduled` or any other the admin API sets. Only published articles reach the feeds; the list and the
+   * detail show the others as the `listStatuses` and `draftDetail` variants say.
+   */
+  status: string;
+  /** Unpublished by `DELETE /__simulator/articles/...`: gone from the list, the feeds and the detail. */
+  removed: boolean;
 }
 
 /** Seeded content is anchored to a fixed date so that it is the same whatever day the tests run. */
@@ -159,7 +166,8 @@ function generateSeeded(site: SiteDefinition, seed: number, count: number, share
       viewCount: draft.views,
       content,
       ...deriveFields(site, draft.slug, draft.title, draft.topic, content),
-      published: true,
+      status: 'published',
+      removed: false,
     };
   });
 }
@@ -209,6 +217,7 @@ export function buildNewArticle(input: NewArticleInput): ArticleRecord {
     viewCount: 0,
     content,
     ...deriveFields(input.site, input.slug, input.title, input.topic, content),
-    published: true,
+    status: 'published',
+    removed: false,
   };
 }

@@ -1,6 +1,7 @@
 import { findUserByToken, PLANS, rateLimitFor, TOKEN_FORMAT, type UserDefinition } from './accounts.js';
 import type { HandlerContext } from './context.js';
 import { errorResponse, type SimRequest, type SimResponse } from './http.js';
+import { rateHeaders, retryAfterValue } from './rate-headers.js';
 
 /**
  * Authentication and rate limiting of /api/v1/ requests, in the order the service applies them:
@@ -9,30 +10,6 @@ import { errorResponse, type SimRequest, type SimResponse } from './http.js';
  */
 export type GateResult =
   { ok: true; user: UserDefinition; headers: Record<string, string> } | { ok: false; response: SimResponse };
-
-function rateHeaders(
-  decision: { limit: number; remaining: number; reset: number },
-  ctx: HandlerContext,
-): Record<string, string> {
-  // The `rateLimitReset` variant: epoch seconds (the document's sample) or seconds from now.
-  const reset =
-    ctx.options.variants.rateLimitReset === 'delta'
-      ? Math.max(0, decision.reset - Math.floor(ctx.now() / 1000))
-      : decision.reset;
-  return {
-    'x-ratelimit-limit': String(decision.limit),
-    'x-ratelimit-remaining': String(decision.remaining),
-    'x-ratelimit-reset': String(reset),
-  };
-}
-
-/** `Retry-After` of a 429 under the `retryAfter` variant. */
-function retryAfterValue(seconds: number, ctx: HandlerContext): string {
-  const variant = ctx.options.variants.retryAfter;
-  if (variant === 'zero') return '0';
-  if (variant === 'http-date') return new Date(Math.floor(ctx.now() / 1000) * 1000 - 1000).toUTCString();
-  return String(seconds);
-}
 
 export function authenticate(req: SimRequest, ctx: HandlerContext): GateResult {
   const header = req.headers.authorization;

@@ -16,8 +16,13 @@ export const faultSchema = z
     /** A JSON body to answer with instead of the real one. */
     json: z.unknown().optional(),
     headers: z.record(z.string(), z.string()).optional(),
-    /** Sets Retry-After (seconds). */
+    /** Sets Retry-After: these seconds, in the `retryAfter` variant's form on a 429. */
     retryAfter: z.number().int().min(0).optional(),
+    /**
+     * On a 429 of an authenticated route: the window headers as the service sends them (the caller's
+     * `X-RateLimit-Limit`, `Remaining: 0`, a reset `retryAfter` seconds ahead, default 1), in the variants' forms.
+     */
+    rateLimited: z.boolean().optional(),
     /** Wait before answering (after the handler ran). */
     delayMs: z.number().int().min(0).max(600_000).optional(),
     /** Destroy the connection before the headers, or after half of the body. */
@@ -188,6 +193,5 @@ export function transformResponse(response: SimResponse, spec: FaultSpec, ranHan
   if (spec.body === 'huge')
     out.body = hugeBody(out.body, out.headers['content-type'] ?? '', spec.hugeBytes ?? 64 * 1024 * 1024);
   for (const [name, value] of Object.entries(spec.headers ?? {})) out.headers[name.toLowerCase()] = value;
-  if (spec.retryAfter !== undefined) out.headers['retry-after'] = String(spec.retryAfter);
   return out;
 }

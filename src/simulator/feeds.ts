@@ -6,14 +6,30 @@ import { escapeHtml } from './html.js';
 import { errorResponse, type SimRequest, type SimResponse } from './http.js';
 import { articleUrl } from './shapes.js';
 import type { ResolvedServiceVariants } from './variants.js';
+import { copyHeaders, servedCopy, type ServedCopy } from './feed-copies.js';
 
-type FeedVariants = Pick<ResolvedServiceVariants, 'sitemapLastmod' | 'rssContent' | 'sharedSlugs' | 'sitemapPages'>;
+type FeedVariants = Pick<
+  ResolvedServiceVariants,
+  'sitemapLastmod' | 'rssContent' | 'sharedSlugs' | 'sitemapPages' | 'rssTruncateAt'
+>;
 const ORIGINAL: FeedVariants = {
   sitemapLastmod: 'updated',
   rssContent: 'full',
   sharedSlugs: false,
   sitemapPages: 'articles',
+  rssTruncateAt: 'none',
 };
+
+/**
+ * A long body cut as feed generators cut it: at a character count, a tag left open at the cut dropped, and a
+ * marker added. What is left is still HTML a reader shows, and carries no sign of being cut but the marker.
+ */
+export function cutBody(html: string, at: number): string {
+  if (html.length <= at) return html;
+  let cut = html.slice(0, at);
+  if (cut.lastIndexOf('<') > cut.lastIndexOf('>')) cut = cut.slice(0, cut.lastIndexOf('<'));
+  return `${cut} […]`;
+}
 
 function urlOf(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants): string {
   return articleUrl(site, a.slug, variants.sharedSlugs ? a.language : undefined);
@@ -37,10 +53,11 @@ function rssBody(site: SiteDefinition, a: ArticleRecord, variants: FeedVariants)
   if (variants.rssContent === 'none') return [];
   const description = `      <description>${xmlText(a.excerpt)}</description>`;
   if (variants.rssContent === 'description') return [description];
+  const full = variants.rssTruncateAt === 'none' ? a.content : cutBody(a.content, variants.rssTruncateAt);
   const teaser = `${/<p>[\s\S]*?<\/p>/.exec(a.content)?.[0] ?? ''}<p><a href="${urlOf(site, a, variants)}">Read more</a></p>`;
   return [
     description,
-    `      <content:encoded>${cdata(variants.rssContent === 'teaser' ? teaser : a.content)}</content:encoded>`,
+    `      <content:encoded>${cdata(variants.rssContent === 'teaser' ? teaser : full)}</content:encoded>`,
   ];
 }
 
@@ -145,52 +162,49 @@ function publicSite(ctx: HandlerContext, rawId: string | undefined): SiteDefinit
   return site?.active ? site : undefined;
 }
 
-function feedResponse(req: SimRequest, body: string, contentType: string, lastModifiedMs: number): SimResponse {
-  const etag = etagOf(body);
-  const headers = { 'cache-control': CACHE_CONTROL, etag, 'last-modified': new Date(lastModifiedMs).toUTCString() };
-  if (notModified(req, etag, lastModifiedMs)) return { status: 304, headers, body: '' };
-  return { status: 200, headers: { ...headers, 'content-type': contentType }, body };
+function feedResponse(req: SimRequest, copy: ServedCopy, contentType: string, nowMs: number): SimResponse {
+  const etag = etagOf(copy.body);
+  const headers = {
+    'cache-control': CACHE_CONTROL,
+    etag,
+    'last-modified': new Date(copy.lastModified).toUTCString(),
+    ...copyHeaders(copy, nowMs),
+  };
+  if (notModified(req, etag, copy.lastModified)) return { status: 304, headers, body: '' };
+  return { status: 200, headers: { ...headers, 'content-type': contentType }, body: copy.body };
 }
 
-/**
- * The feed as the CDN serves it: with `feedCdnMaxAgeSeconds`, a copy taken at most that long ago (so a
- * reader may see an article in the list that the feed does not have yet, or one it still has after removal).
- */
-function cdnCopy(
-  ctx: HandlerContext,
-  key: string,
-  fresh: () => { body: string; lastModified: number },
-): { body: string; lastModified: number } {
-  const maxAgeMs = ctx.options.variants.feedCdnMaxAgeSeconds * 1000;
-  if (maxAgeMs === 0) return fresh();
-  const now = ctx.now();
-  const held = ctx.store.feedCopies.get(key);
-  if (held && now - held.takenAt < maxAgeMs) return held;
-  const copy = { ...fresh(), takenAt: now };
-  ctx.store.feedCopies.set(key, copy);
-  return copy;
-}
+/** `sitemapState: 'empty'`: a sitemap that parses and validates, and lists nothing. */
+const EMPTY_SITEMAP = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+  '</urlset>',
+  '',
+].join('\n');
 
 export function handleSitemap(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = publicSite(ctx, req.params.id);
   if (!site) return errorResponse(404, `No public sitemap for site ${req.params.id ?? ''}: unknown or inactive site.`);
-  const copy = cdnCopy(ctx, `sitemap:${site.id}`, () => ({
-    body: sitemapXml(site, ctx.store.published(site.id), ctx.options.variants),
+  const copy = servedCopy(ctx, 'sitemap', site.id, () => ({
+    body:
+      ctx.options.variants.sitemapState === 'empty'
+        ? EMPTY_SITEMAP
+        : sitemapXml(site, ctx.store.published(site.id), ctx.options.variants),
     lastModified: ctx.store.lastModified(site.id),
   }));
-  return feedResponse(req, copy.body, 'application/xml; charset=utf-8', copy.lastModified);
+  return feedResponse(req, copy, 'application/xml; charset=utf-8', ctx.now());
 }
 
 export function handleRss(req: SimRequest, ctx: HandlerContext): SimResponse {
   const site = publicSite(ctx, req.params.id);
   if (!site) return errorResponse(404, `No public RSS feed for site ${req.params.id ?? ''}: unknown or inactive site.`);
   const selfUrl = `${ctx.baseUrl}/api/sites/${site.id}/rss.xml`;
-  const copy = cdnCopy(ctx, `rss:${site.id}`, () => {
+  const copy = servedCopy(ctx, 'rss', site.id, () => {
     const lastModified = ctx.store.lastModified(site.id);
     return {
       body: rssXml(site, ctx.store.published(site.id), selfUrl, new Date(lastModified), ctx.options.variants),
       lastModified,
     };
   });
-  return feedResponse(req, copy.body, 'application/rss+xml; charset=utf-8', copy.lastModified);
+  return feedResponse(req, copy, 'application/rss+xml; charset=utf-8', ctx.now());
 }

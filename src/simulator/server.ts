@@ -11,6 +11,8 @@ import { matchRoute, type RouteKind } from './router.js';
 import { ROUTES } from './routes.js';
 import { containsToken, recordedQuery, StatsCollector, type SimulatorStats } from './stats.js';
 import { ContentStore } from './store.js';
+import { serviceNow } from './clock.js';
+import { withFaultRateLimit } from './fault-rate-limit.js';
 import { resetAll } from './admin.js';
 import { adminRequestRefusal } from './admin-guard.js';
 import { createMediaLibrary, MEDIA_ROUTE, MEDIA_SEEDED_AT, serveMedia, withMediaOrigin } from './media.js';
@@ -57,13 +59,21 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 }
 
 /** Writes the response, or breaks the connection as a fault asks. Returns the status the client saw (0: none). */
-function send(res: ServerResponse, response: SimResponse, head: boolean, drop: FaultSpec['drop']): number {
+function send(
+  res: ServerResponse,
+  response: SimResponse,
+  head: boolean,
+  drop: FaultSpec['drop'],
+  nowMs: number,
+): number {
   if (drop === 'before-headers') {
     res.socket?.destroy();
     return 0;
   }
   const body = Buffer.from(response.body, 'utf8');
-  const headers: Record<string, string | number> = { ...response.headers };
+  // The service's clock, not Node's (which reads the global Date, faked by some tests): a feed's `Date` and
+  // `Age` must agree with its `Last-Modified`.
+  const headers: Record<string, string | number> = { date: new Date(nowMs).toUTCString(), ...response.headers };
   if (response.status !== 304 && response.status !== 204) headers['content-length'] = body.length;
   res.writeHead(response.status, headers);
   if (drop === 'mid-body') {
@@ -89,13 +99,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const media = await createMediaLibrary();
   const ctx: HandlerContext = {
     signal: lifetime.signal,
-    store: new ContentStore(resolved.seed, resolved.articles, () => resolved.variants),
+    store: new ContentStore(resolved.seed, resolved.articles, () => resolved.variants, serviceNow),
     options: resolved,
     baseUrl: '',
     stats: new StatsCollector(),
     faults: new FaultRegistry(),
     limiter: new SlidingWindowLimiter(resolved.windowMs),
-    now: () => Date.now(),
+    now: serviceNow,
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -166,12 +176,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       };
       if (fault && replacesResponse(fault)) response = transformResponse(replacementResponse(fault), fault, false);
       else response = fault ? transformResponse(await run(), fault, true) : await run();
+      if (fault) response = withFaultRateLimit(response, fault, simReq, ctx, route.kind === 'authenticated');
       // Closed while waiting: the connection is being destroyed, nothing to send or count.
       if (fault?.delayMs && !(await pause(fault.delayMs, ctx.signal))) return;
     }
 
     response = { ...response, body: withMediaOrigin(response.body, ctx.baseUrl) };
-    const status = send(res, response, method === 'HEAD', fault?.drop);
+    const status = send(res, response, method === 'HEAD', fault?.drop, ctx.now());
     if (kind !== 'admin') {
       const tokenIn: string[] = [];
       const headerText = Object.entries(req.headers)

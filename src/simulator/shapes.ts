@@ -12,7 +12,7 @@ export function listItem(article: ArticleRecord) {
   return {
     slug: article.slug,
     title: article.title,
-    status: 'published',
+    status: article.status,
     language: article.language,
     published_at: article.publishedAt,
     view_count: article.viewCount,

@@ -2,6 +2,8 @@ import { PLANS, SITES, USERS, type SiteDefinition, type UserDefinition } from '.
 import { relatedArticle, type RelatedArticle } from './article-body.js';
 import { seedArticles, type ArticleRecord } from './articles.js';
 import { seedKeywords, type KeywordState } from './keyword-data.js';
+import { serviceNow } from './clock.js';
+import type { FeedCopy } from './feed-copies.js';
 import { serviceVariantsSchema, type ResolvedServiceVariants } from './variants.js';
 
 interface UserState {
@@ -27,7 +29,9 @@ export class ContentStore {
   private nextSeq = 0;
   readonly auditCache = new Set<string>();
   /** The `feedCdnMaxAgeSeconds` variant: the copy of each feed the CDN serves, and when it was taken. */
-  readonly feedCopies = new Map<string, { body: string; lastModified: number; takenAt: number }>();
+  readonly feedCopies = new Map<string, FeedCopy>();
+  /** The `feedStaleEdgeSeconds` variant: requests so far per feed, to alternate between the two edges. */
+  readonly edgeTurns = new Map<string, number>();
   /** Images replaced in place (`imageCaching` other than `immutable`): path under /media/ -> version and time. */
   readonly mediaVersions = new Map<string, { version: number; changedAt: number }>();
 
@@ -36,6 +40,8 @@ export class ContentStore {
     readonly articlesPerSite: number,
     /** The service variants in force (they may change at run time through the admin API). */
     readonly variants: () => ResolvedServiceVariants = () => serviceVariantsSchema.parse({}),
+    /** The service's clock (`clock.ts`), not the global `Date` a test may fake. */
+    private readonly now: () => number = serviceNow,
   ) {
     this.reset();
   }
@@ -47,6 +53,7 @@ export class ContentStore {
     this.feedChangedAt.clear();
     this.auditCache.clear();
     this.feedCopies.clear();
+    this.edgeTurns.clear();
     this.mediaVersions.clear();
     this.nextSeq = this.articlesPerSite + 1;
     for (const site of SITES) {
@@ -54,7 +61,7 @@ export class ContentStore {
       this.keywords.set(site.id, seedKeywords(site, this.seed));
     }
     for (const user of USERS) {
-      this.users.set(user.username, { articlesThisMonth: 0, monthKey: monthKeyOf(Date.now()), credits: user.credits });
+      this.users.set(user.username, { articlesThisMonth: 0, monthKey: monthKeyOf(this.now()), credits: user.credits });
     }
   }
 
@@ -62,17 +69,32 @@ export class ContentStore {
     return SITES.find((site) => site.id === id);
   }
 
-  /** Published articles of a site, newest first. */
+  /** Published articles of a site (status `published`), newest first. */
   published(siteId: number): ArticleRecord[] {
+    return this.listed(siteId).filter((a) => a.status === 'published');
+  }
+
+  /** Articles of a site of any status (drafts, scheduled ones...), not removed, newest first. */
+  listed(siteId: number): ArticleRecord[] {
     return (this.articles.get(siteId) ?? [])
-      .filter((a) => a.published)
+      .filter((a) => !a.removed)
       .sort((a, b) => (a.publishedAt === b.publishedAt ? b.seq - a.seq : a.publishedAt < b.publishedAt ? 1 : -1));
   }
 
   /** The published article of this slug (of this language when given; else the oldest of that slug). */
   find(siteId: number, slug: string, language?: string): ArticleRecord | undefined {
+    return this.findAny(siteId, slug, language, (a) => a.status === 'published');
+  }
+
+  /** As `find`, among the articles of any status (a draft too), or those `which` accepts. */
+  findAny(
+    siteId: number,
+    slug: string,
+    language?: string,
+    which: (article: ArticleRecord) => boolean = () => true,
+  ): ArticleRecord | undefined {
     return (this.articles.get(siteId) ?? [])
-      .filter((a) => a.slug === slug && a.published && (language === undefined || a.language === language))
+      .filter((a) => a.slug === slug && !a.removed && which(a) && (language === undefined || a.language === language))
       .sort((a, b) => a.seq - b.seq)[0];
   }
 
@@ -104,11 +126,16 @@ export class ContentStore {
   }
 
   unpublish(siteId: number, slug: string, nowMs: number, language?: string): boolean {
-    const article = this.find(siteId, slug, language);
+    const article = this.findAny(siteId, slug, language);
     if (!article) return false;
-    article.published = false;
+    article.removed = true;
     this.feedChangedAt.set(siteId, nowMs);
     return true;
+  }
+
+  /** The feeds changed other than by an article's `updated_at` (an article left or joined them by its status). */
+  feedsChanged(siteId: number, nowMs: number): void {
+    this.feedChangedAt.set(siteId, nowMs);
   }
 
   /** Last change of anything a site's feeds show, in ms (drives Last-Modified). */

@@ -58,16 +58,77 @@ export const serviceVariantsSchema = z.strictObject({
    */
   sharedSlugs: z.boolean().default(false),
   /**
-   * `X-RateLimit-Reset` as epoch seconds (`'epoch'`) or as seconds until the reset (`'delta'`).
+   * `X-RateLimit-Reset` as epoch seconds (`'epoch'`, the document's sample), epoch milliseconds
+   * (`'epoch-ms'`), seconds until the reset (`'delta'`), an HTTP date (`'http-date'`) or not sent (`'absent'`).
    * @default 'epoch'
    */
-  rateLimitReset: z.enum(['epoch', 'delta']).default('epoch'),
+  rateLimitReset: z.enum(['epoch', 'epoch-ms', 'delta', 'http-date', 'absent']).default('epoch'),
   /**
    * `Retry-After` of a 429: seconds until a slot frees (`'seconds'`), `0` (`'zero'`), or an HTTP date
    * (`'http-date'`, one second in the past: some servers round down).
    * @default 'seconds'
    */
   retryAfter: z.enum(['seconds', 'zero', 'http-date']).default('seconds'),
+  /**
+   * The list's `status` parameter: filtered on (`'honoured'`) or ignored, every status answered (`'ignored'`).
+   * @default 'honoured'
+   */
+  listStatus: z.enum(['honoured', 'ignored']).default('honoured'),
+  /**
+   * The list's `language` parameter: filtered on (`'honoured'`) or ignored, every language answered (`'ignored'`).
+   * @default 'honoured'
+   */
+  listLanguage: z.enum(['honoured', 'ignored']).default('honoured'),
+  /**
+   * The list's `limit` parameter: honoured up to `listMax` (`'honoured'`) or ignored (`'ignored'`: the page is
+   * the one sent without `limit`, so more than asked).
+   * @default 'honoured'
+   */
+  listLimit: z.enum(['honoured', 'ignored']).default('honoured'),
+  /**
+   * Which articles the list shows: only `published` ones (`'published'`), or those of every status too
+   * (`'all'`: drafts, scheduled ones, any word the admin API set) unless `status` filters them out. The feeds
+   * only ever show published articles.
+   * @default 'published'
+   */
+  listStatuses: z.enum(['published', 'all']).default('published'),
+  /**
+   * The detail of an article whose status is not `published`: `404` (as if absent) or `200` (the article,
+   * its `status` in the body).
+   * @default 404
+   */
+  draftDetail: z.literal([404, 200]).default(404),
+  /**
+   * The detail's `language` parameter (with `sharedSlugs`): ignored, the oldest article of the slug answered
+   * (`'ignored'`), or that language's article of the slug (`'honoured'`, 404 when there is none).
+   * @default 'ignored'
+   */
+  detailLanguage: z.enum(['ignored', 'honoured']).default('ignored'),
+  /**
+   * A second CDN edge whose copy of each feed may be up to this many seconds old (`0`: one edge): successive
+   * requests alternate between the edge `feedCdnMaxAgeSeconds` describes and this one, each with its own
+   * `Age` and `Last-Modified`.
+   * @default 0
+   */
+  feedStaleEdgeSeconds: z.number().int().min(0).max(3600).default(0),
+  /**
+   * RSS `content:encoded` cut past this many characters (and ` […]` added) for the articles longer than that,
+   * the others whole (`'none'`: never cut). Only with `rssContent: 'full'`.
+   * @default 'none'
+   */
+  rssTruncateAt: z.union([z.number().int().positive(), z.literal('none')]).default('none'),
+  /**
+   * The sitemap: the articles now (`'live'`), a valid but empty `<urlset>` (`'empty'`), or a copy older than
+   * the list (`'stale'`: taken at a request and served until `sitemapStaleSeconds` old, so it lacks what was
+   * published since and still lists what was removed), while the RSS feed stays fresh.
+   * @default 'live'
+   */
+  sitemapState: z.enum(['live', 'empty', 'stale']).default('live'),
+  /**
+   * How long a `'stale'` sitemap copy is served before the next request takes a new one.
+   * @default 3600
+   */
+  sitemapStaleSeconds: z.number().int().min(1).max(3600).default(3600),
   /**
    * Whether an image's bytes can change under the same URL, and what the image CDN's answers say about it:
    * `'immutable'` (a changed image gets a new URL; `Cache-Control: public, max-age=31536000, immutable` and an
@@ -92,6 +153,21 @@ export const PROFILES = {
   sparse: { listDefault: 20, listMax: 20, paging: 'none', sitemapLastmod: 'date', rssContent: 'teaser' },
   /** One slug per language, language-prefixed URLs, delta resets and Retry-After 0. */
   multilingual: { sharedSlugs: true, rateLimitReset: 'delta', retryAfter: 'zero' },
+  /**
+   * A service that answers more than it is asked and from old copies: list parameters ignored, every status
+   * listed and its detail answered, resets in milliseconds, a stale CDN edge, cut feed bodies, a stale sitemap.
+   */
+  lax: {
+    listStatus: 'ignored',
+    listLanguage: 'ignored',
+    listLimit: 'ignored',
+    listStatuses: 'all',
+    draftDetail: 200,
+    rateLimitReset: 'epoch-ms',
+    feedStaleEdgeSeconds: 3600,
+    rssTruncateAt: 2000,
+    sitemapState: 'stale',
+  },
 } as const satisfies Record<string, ServiceVariants>;
 
 export type ProfileName = keyof typeof PROFILES;
@@ -99,16 +175,23 @@ export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[];
 
 /** The variants as `simulator --help` lists them. */
 export const VARIANTS_HELP = `Profiles (--profile): current (the default), paged, sparse, multilingual (one slug in several
-languages; PATCH and DELETE /__simulator/articles/<site>/<slug> take ?language=xx to pick one).
+languages; PATCH and DELETE /__simulator/articles/<site>/<slug> take ?language=xx to pick one), lax (list
+parameters ignored, every status listed, resets in ms, stale CDN edge and sitemap, cut feed bodies).
 
 Variants (what the API document leaves open; defaults in brackets), e.g. --variant listMax=50:
   listDefault=N|none [listMax]  listMax=N|none [1000]  paging=none|next-count|offset|page [none]
   sitemapLastmod=updated|date|published|absent [updated]  rssContent=full|teaser|description|none [full]
-  sitemapPages=articles|site [articles]  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]  rateLimitReset=epoch|delta [epoch]
-  retryAfter=seconds|zero|http-date [seconds]  imageCaching=immutable|revalidate|none [immutable]`;
+  sitemapPages=articles|site [articles]  feedCdnMaxAgeSeconds=0..3600 [0]  sharedSlugs=true|false [false]
+  rateLimitReset=epoch|epoch-ms|delta|http-date|absent [epoch]  retryAfter=seconds|zero|http-date [seconds]
+  imageCaching=immutable|revalidate|none [immutable]  listStatus=honoured|ignored [honoured]
+  listLanguage=honoured|ignored [honoured]  listLimit=honoured|ignored [honoured]  listStatuses=published|all [published]
+  draftDetail=404|200 [404]  detailLanguage=ignored|honoured [ignored]  feedStaleEdgeSeconds=0..3600 [0]
+  rssTruncateAt=N|none [none]  sitemapState=live|empty|stale [live]  sitemapStaleSeconds=1..3600 [3600]`;
 
 /** The list page size when the request sends `limit` (or not), under the variants. */
 export function pageSize(variants: ResolvedServiceVariants, limit: number | undefined): number {
+  // `listLimit: 'ignored'`: the page a request without `limit` gets, whatever was asked.
+  if (variants.listLimit === 'ignored') limit = undefined;
   const max = variants.listMax === 'none' ? Number.POSITIVE_INFINITY : variants.listMax;
   if (limit !== undefined) return Math.min(limit, max);
   const fallback = variants.listDefault ?? variants.listMax;

@@ -164,7 +164,7 @@ describe('parseSimulatorArgs', () => {
     });
     // Values the options schema refuses: named by the flag, not by startSimulator()'s option.
     const cases: Array<[string[], string]> = [
-      [['--profile', 'bogus'], '`--profile` must be one of current, paged, sparse, multilingual (got "bogus").'],
+      [['--profile', 'bogus'], '`--profile` must be one of current, paged, sparse, multilingual, lax (got "bogus").'],
       [['--variant', 'listMax=abc'], '`--variant listMax=abc`: listMax takes N|none (got "abc").'],
       [['--variant', 'nope=1'], '`--variant nope=1`: no variant "nope". Variants: listDefault, listMax, paging,'],
       [['--port', '99999'], '`--port` must be at most 65535 (got 99999).'],
