@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RASTER_EXTENSIONS } from '../html/images.js';
-import { inspectImage } from './image-header.js';
+import { decodedSize } from './image-decoder.js';
+import { decodeBound, inspectImage } from './image-header.js';
 import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
@@ -267,7 +268,9 @@ export class ImageCache {
   }
 
   /** A 200 answer's body, if it is an image Astro optimises within the bounds; else why not. */
-  private async readImage(response: Response): Promise<{ bytes: Buffer; ext: string } | { error: string }> {
+  private async readImage(
+    response: Response,
+  ): Promise<{ bytes: Buffer; ext: string; pixels: number } | { error: string }> {
     if (response.status !== 200) {
       await response.body?.cancel();
       return { error: `HTTP ${response.status}` };
@@ -298,7 +301,12 @@ export class ImageCache {
     // so the next build asks the service again.
     const header = inspectImage(bytes, this.limits.maxPixels);
     if ('error' in header) return { error: header.error };
-    return { bytes, ext: header.ext };
+    // Then as Astro's image service will decode it: a GIF's frames can grow its canvas past the header's size.
+    const decoded = await decodedSize(bytes);
+    if (decoded && 'error' in decoded) return decoded;
+    const bound = decodeBound(header, decoded, this.limits.maxPixels);
+    if ('error' in bound) return bound;
+    return { bytes, ext: header.ext, pixels: bound.pixels };
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

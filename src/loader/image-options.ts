@@ -25,10 +25,12 @@ export const imagesOptionSchema = z.union([
       .max(100 * 1024 * 1024)
       .default(IMAGE_DEFAULTS.maxBytes),
     /**
-     * Largest image accepted, in pixels (width x height, read from the image's header before Astro sees it); a
-     * larger one keeps its remote URL with a warning. A few hundred kilobytes can declare a canvas that takes
-     * Astro's image service gigabytes and tens of seconds to decode: this bound keeps one hostile or careless
-     * image from slowing every build. The default passes an 8K frame (33 MP) and most camera photos.
+     * Largest image accepted, in pixels as Astro's image service will decode it (width x height of the canvas
+     * its decoder reads, times the frames of an animation), read before Astro sees the image; a larger one keeps
+     * its remote URL with a warning. A few hundred kilobytes can declare a canvas that takes Astro's image service
+     * gigabytes and tens of seconds to decode, and a GIF's frames can grow its canvas past its header's size:
+     * this bound keeps one hostile or careless image from slowing every build. The default passes an 8K frame
+     * (33 MP), most camera photos, and 150 frames of 512 x 512.
      * @default 40000000 (40 megapixels)
      */
     maxPixels: z.number().int().min(1).max(1_000_000_000).default(IMAGE_DEFAULTS.maxPixels),

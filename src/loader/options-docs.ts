@@ -37,9 +37,10 @@ export interface ImagesOptions {
    */
   maxBytes?: number | undefined;
   /**
-   * Largest image accepted, in pixels (width x height, 1 to 1000000000), read from the image's header before
-   * Astro sees it; a larger one (a small file can declare a canvas that takes gigabytes and tens of seconds
-   * to decode) keeps its remote URL with a warning. A body whose header cannot be read is refused the same
+   * Largest image accepted, in pixels (1 to 1000000000) as Astro's image service will decode it: the canvas
+   * its decoder reads (a GIF's frames can grow it past the header's size) times the frames of an animation,
+   * read before Astro sees it; a larger one (a small file can declare a canvas that takes gigabytes and tens
+   * of seconds to decode) keeps its remote URL with a warning. A body whose header cannot be read is refused the same
    * way and never cached, so the next build asks again.
    * @default 40000000 (40 megapixels)
    */
