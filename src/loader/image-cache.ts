@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RASTER_EXTENSIONS } from '../html/images.js';
-import { decodedSize } from './image-decoder.js';
-import { decodeBound, inspectImage } from './image-header.js';
+import { readImageBody } from './image-body.js';
 import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
@@ -13,10 +11,15 @@ export interface ImageLimits {
   maxDownloads: number;
   timeoutMs: number;
   concurrency: number;
+  /** Pixels the image service may decode for the copies this build writes (see `spend`). */
+  maxPixelsPerBuild: number;
 }
 
-/** A local file, a failure (kept remote, warned), or a download left for the next build (images.maxDownloads). */
-export type ImageResult = { file: string } | { error: string } | { deferred: true };
+/**
+ * A local file, a failure (kept remote, warned), or an image left remote for a later build: past
+ * images.maxDownloads (`downloads`), or past images.maxPixelsPerBuild (`pixels`, warned).
+ */
+export type ImageResult = { file: string } | { error: string } | { deferred: 'downloads' | 'pixels' };
 
 /** Where the loader keeps its image copies: beside Astro's data store, in `cacheDir`. */
 export function imageCacheDir(cacheDir: URL): string {
@@ -64,6 +67,10 @@ export class ImageCache {
   keptStale = 0;
   /** Stale copies used without asking, images.maxDownloads being spent: asked about in a later build. */
   deferredChecks = 0;
+  /** Pixels the copies written in this build give the image service to decode (images.maxPixelsPerBuild). */
+  decodedPixels = 0;
+  /** Images whose new bytes were not written, images.maxPixelsPerBuild being spent: the first one's size. */
+  readonly overBudget: Array<{ url: string; pixels: number }> = [];
   private cached = new Map<string, string>();
   /** Revalidations that failed in a row, per host (see HOST_FAILURES_BEFORE_PAUSE). */
   private hostFailures = new Map<string, number>();
@@ -181,7 +188,7 @@ export class ImageCache {
   }
 
   private async download(url: string, hash: string): Promise<ImageResult> {
-    if (this.started >= this.limits.maxDownloads) return { deferred: true };
+    if (this.started >= this.limits.maxDownloads) return { deferred: 'downloads' };
     this.started += 1;
     return this.slot(async () => {
       try {
@@ -190,8 +197,10 @@ export class ImageCache {
           redirect: 'manual',
           signal: AbortSignal.timeout(this.limits.timeoutMs),
         });
-        const body = await this.readImage(response);
+        const body = await readImageBody(response, this.limits);
         if ('error' in body) return body;
+        // Not written: a copy in the cache would reach Astro in a later build without being counted.
+        if (!this.spend(url, body.pixels)) return { deferred: 'pixels' };
         const name = `${hash}.${body.ext}`;
         await this.write(name, body.bytes);
         this.cached.set(hash, name);
@@ -243,7 +252,7 @@ export class ImageCache {
           this.revalidated += 1;
           return { file: name };
         }
-        const body = await this.readImage(response);
+        const body = await readImageBody(response, this.limits);
         if ('error' in body) return kept();
         this.hostFailures.delete(host);
         const current = await readFile(join(this.dir, name)).catch(() => undefined);
@@ -252,6 +261,8 @@ export class ImageCache {
           this.revalidated += 1;
           return { file: name };
         }
+        // The old copy stays, unrecorded: asked again next build, when the budget starts anew.
+        if (!this.spend(url, body.pixels)) return { file: name };
         const content = createHash('sha256').update(body.bytes).digest('hex').slice(0, 12);
         const next = `${hash}-${content}.${body.ext}`;
         await this.write(next, body.bytes);
@@ -267,46 +278,19 @@ export class ImageCache {
     });
   }
 
-  /** A 200 answer's body, if it is an image Astro optimises within the bounds; else why not. */
-  private async readImage(
-    response: Response,
-  ): Promise<{ bytes: Buffer; ext: string; pixels: number } | { error: string }> {
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { error: `HTTP ${response.status}` };
+  /**
+   * Whether the image service may decode `pixels` more in this build (images.maxPixelsPerBuild): every copy written
+   * (a download, or new bytes under a known URL) is one Astro has not optimised yet. Copies reused from earlier
+   * builds cost nothing here: Astro keeps what it generated from them in its own cache. A hostile service can
+   * make each image reach images.maxPixels; this keeps the sum per build to what a normal build decodes.
+   */
+  private spend(url: string, pixels: number): boolean {
+    if (this.decodedPixels + pixels > this.limits.maxPixelsPerBuild) {
+      this.overBudget.push({ url, pixels });
+      return false;
     }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type === 'image/svg+xml') {
-      await response.body?.cancel();
-      return { error: 'an SVG (never fetched nor inlined: it can carry script)' };
-    }
-    if (!RASTER_EXTENSIONS[type]) {
-      await response.body?.cancel();
-      return { error: `content type "${type.slice(0, 60)}" is not an image Astro optimises` };
-    }
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > this.limits.maxBytes) {
-      await response.body?.cancel();
-      return { error: `${declared} bytes, over images.maxBytes (${this.limits.maxBytes})` };
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > this.limits.maxBytes) return { error: `over images.maxBytes (${this.limits.maxBytes} bytes)` };
-      chunks.push(chunk);
-    }
-    const bytes = Buffer.concat(chunks);
-    // Only a copy whose header decodes, within the pixel bound, is written: a failed one is never cached,
-    // so the next build asks the service again.
-    const header = inspectImage(bytes, this.limits.maxPixels);
-    if ('error' in header) return { error: header.error };
-    // Then as Astro's image service will decode it: a GIF's frames can grow its canvas past the header's size.
-    const decoded = await decodedSize(bytes);
-    if (decoded && 'error' in decoded) return decoded;
-    const bound = decodeBound(header, decoded, this.limits.maxPixels);
-    if ('error' in bound) return bound;
-    return { bytes, ext: header.ext, pixels: bound.pixels };
+    this.decodedPixels += pixels;
+    return true;
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

@@ -4,6 +4,7 @@ export const IMAGE_DEFAULTS = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
   maxDownloads: 500,
+  maxPixelsPerBuild: 100_000_000,
   timeoutMs: 15_000,
   concurrency: 4,
 } as const satisfies Record<string, number>;
@@ -40,6 +41,15 @@ export const imagesOptionSchema = z.union([
      * @default 500
      */
     maxDownloads: z.number().int().min(0).max(100_000).default(IMAGE_DEFAULTS.maxDownloads),
+    /**
+     * Pixels Astro's image service may decode in one build for the images this build downloads (or finds
+     * replaced), counted as `maxPixels` counts them; past it an image keeps its remote URL, with one warning,
+     * and comes in a later build. Images cached by earlier builds cost nothing (Astro keeps what it made of
+     * them). A hostile service can make each image reach `maxPixels`; this keeps a build's decoding near a normal
+     * build's: 100 megapixels are about 50 photos of 2 MP, or two images at the `maxPixels` default.
+     * @default 100000000 (100 megapixels)
+     */
+    maxPixelsPerBuild: z.number().int().min(1).max(100_000_000_000).default(IMAGE_DEFAULTS.maxPixelsPerBuild),
     /** Timeout of one image download, in milliseconds. @default 15000 */
     timeoutMs: z.number().int().min(100).max(600_000).default(IMAGE_DEFAULTS.timeoutMs),
     /** Downloads running at once. @default 4 */

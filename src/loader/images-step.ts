@@ -8,6 +8,15 @@ import type { ResolvedImagesOption } from './image-options.js';
 
 const PLACEHOLDER = /<img __ASTRO_IMAGE_="([^"]+)">/g;
 
+/** An image URL's host, all a warning names of it: the URL can carry a signed query string. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an unknown host';
+  }
+}
+
 /** What `store.set` needs for an article whose images were localised. */
 export interface LocalisedHtml {
   html: string;
@@ -67,7 +76,9 @@ export async function createImageStep(
   const dir = option === false ? '' : imageCacheDir(config.cacheDir);
   const cache = new ImageCache(
     dir,
-    option === false ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,
+    option === false
+      ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, maxPixelsPerBuild: 0, timeoutMs: 0, concurrency: 1 }
+      : option,
   );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);
@@ -99,8 +110,9 @@ export async function createImageStep(
           return;
         }
         const result = await cache.get(src);
-        if ('deferred' in result) deferred += 1;
-        else if ('error' in result) failures.push({ url: src, reason: result.error });
+        if ('deferred' in result) {
+          if (result.deferred === 'downloads') deferred += 1;
+        } else if ('error' in result) failures.push({ url: src, reason: result.error });
         else {
           local.set(src, `${prefix}${result.file}`);
           urls.set(result.file, src);
@@ -173,17 +185,13 @@ export async function createImageStep(
     finish(warn) {
       if (failures.length) {
         const first = failures[0]!;
-        let host = '';
-        try {
-          host = new URL(first.url).host;
-        } catch {
-          host = 'an unknown host';
-        }
         // The host only: an image URL can carry a signed query string.
+        const host = hostOf(first.url);
         warn(
           `${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`,
         );
       }
+      if (option !== false && cache.overBudget.length) warn(overBudgetLine(cache, option.maxPixelsPerBuild));
       if (option === false) return undefined;
       cache.save();
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
@@ -198,12 +206,21 @@ export async function createImageStep(
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
+      if (cache.overBudget.length)
+        parts.push(`${cache.overBudget.length} left remote past images.maxPixelsPerBuild (tried next build)`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
       return parts.length > 1 || cache.downloaded.length || cache.reused ? parts.join(', ') : undefined;
     },
     index: () => Object.fromEntries(urls),
     downloads: () => cache.downloaded.length,
   };
+}
+
+/** The one warning of a build that left images remote to stay within images.maxPixelsPerBuild. */
+function overBudgetLine(cache: ImageCache, budget: number): string {
+  const first = cache.overBudget[0]!;
+  const mp = (pixels: number) => `${Math.round(pixels / 100_000) / 10} MP`;
+  return `${cache.overBudget.length} article image(s) left remote in this build: decoding them would pass images.maxPixelsPerBuild (${mp(budget)}; ${mp(cache.decodedPixels)} decoded for the images localised, first left: ${mp(first.pixels)} from ${hostOf(first.url)}). They are tried again next build; to localise more per build, raise images.maxPixelsPerBuild in articlesLoader({ images }).`;
 }
 
 /** The name -> URL index kept in the loader's meta (unreadable: empty, the images are fetched again). */

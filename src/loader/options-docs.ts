@@ -52,6 +52,13 @@ export interface ImagesOptions {
    */
   maxDownloads?: number | undefined;
   /**
+   * Pixels Astro's image service may decode in one build for the images this build downloads or finds replaced
+   * (1 to 100000000000, counted as `maxPixels` counts them); past it an image keeps its remote URL, with one
+   * warning, and comes in a later build. Images cached by earlier builds cost nothing.
+   * @default 100000000 (100 megapixels)
+   */
+  maxPixelsPerBuild?: number | undefined;
+  /**
    * Timeout of one image download, in milliseconds (100 to 600000).
    * @default 15000
    */
@@ -151,7 +158,7 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
    * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
    * every image on the service's CDN.
-   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, timeoutMs: 15000, concurrency: 4 }
+   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, maxPixelsPerBuild: 100000000, timeoutMs: 15000, concurrency: 4 }
    */
   images?: false | ImagesOptions | undefined;
 }

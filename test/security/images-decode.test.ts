@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
-import { framesGif, offsetGif } from './hostile-gifs.js';
+import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
+import { framesGif, offsetGif, squareGif } from './hostile-gifs.js';
 import { buildInChild, goodPng, startImageServer, type ImageServer } from './hostile-images.js';
 
 const root = fixtureRoot('images-site');
@@ -55,6 +55,39 @@ describe('images.maxPixels against the decoder (issue 37, finding 1)', () => {
       expect(page).not.toContain(`src="${sources[2]}"`);
       // A decoded 16000 x 16000 canvas is 1 GiB of RGBA on its own (the build peaked at 1.6 GB before the fix).
       expect(result.maxRssMb).toBeLessThan(900);
+    } finally {
+      await unpublish();
+      await dirs.cleanup();
+    }
+  }, 180_000);
+});
+
+describe('images.maxPixelsPerBuild (issue 37, finding 2)', () => {
+  it('four GIFs of 2500 x 2500 against a 10 MP budget: one is optimised, three stay remote with one warning naming the option; the next build brings one more', async () => {
+    const sources = [0, 1, 2, 3].map((i) => `${images.url}/budget-${i}.gif`);
+    for (const src of sources) images.bodies.set(new URL(src).pathname, squareGif(2500));
+    const unpublish = await publish('budget-gifs', sources);
+    const dirs = await tempDirs('img-budget', root);
+    const build = () =>
+      buildFixture({ ...dirs, root, env: { ...env(), IMAGES_TEST_MAX_PIXELS_PER_BUILD: '10000000' } });
+    const remote = async () => {
+      const page = (await readTree(dirs.outDir)).get('blog/budget-gifs/index.html') ?? '';
+      return sources.filter((src) => page.includes(`src="${src}"`)).length;
+    };
+    try {
+      const first = await build();
+      expect(first.error).toBeUndefined();
+      const warnings = first.logs.split('\n').filter((l) => l.includes('images.maxPixelsPerBuild'));
+      // One warning; what was decoded includes the simulator's own article images (640 x 400 each).
+      expect(warnings.filter((l) => l.includes('[WARN]'))).toHaveLength(1);
+      expect(first.logs).toMatch(
+        /3 article image\(s\) left remote in this build: decoding them would pass images.maxPixelsPerBuild \(10 MP; [\d.]+ MP decoded for the images localised, first left: 6.3 MP from 127.0.0.1:\d+\)/,
+      );
+      expect(first.logs).toContain('raise images.maxPixelsPerBuild in articlesLoader({ images })');
+      expect(await remote()).toBe(3);
+      const second = await build();
+      expect(second.error).toBeUndefined();
+      expect(await remote()).toBe(2);
     } finally {
       await unpublish();
       await dirs.cleanup();

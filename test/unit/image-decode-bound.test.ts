@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageCache } from '../../src/loader/image-cache.js';
 import { framesGif, offsetGif, squareGif } from '../security/hostile-gifs.js';
 
-const LIMITS = { maxBytes: 1_000_000, maxPixels: 40_000_000, maxDownloads: 100, timeoutMs: 5_000, concurrency: 2 };
+const LIMITS = {
+  maxBytes: 1_000_000,
+  maxPixels: 40_000_000,
+  maxDownloads: 100,
+  maxPixelsPerBuild: 1_000_000_000,
+  timeoutMs: 5_000,
+  concurrency: 2,
+};
 const bodies = new Map<string, Buffer>();
 let server: Server;
 let base = '';
@@ -71,5 +78,40 @@ describe('images.maxPixels counts what the decoder decodes (issue 37, finding 1)
     expect(await fetchOne('/too-big.gif', squareGif(7000))).toEqual({
       error: '7000 x 7000 pixels, over images.maxPixels (40000000)',
     });
+  });
+});
+
+describe('images.maxPixelsPerBuild (issue 37, finding 2)', () => {
+  it('a build writes copies until the budget is spent; the rest stay remote, unwritten, and come in the next build', async () => {
+    const paths = Array.from({ length: 5 }, (_, i) => `/budget-${i}.gif`);
+    for (const path of paths) bodies.set(path, squareGif(2000));
+    const own = await mkdtemp(join(tmpdir(), 'acp-decode-budget-'));
+    try {
+      const limits = { ...LIMITS, maxPixelsPerBuild: 10_000_000 };
+      const build = async () => {
+        const cache = new ImageCache(own, limits);
+        await cache.open();
+        const results = [];
+        // One at a time: which images fit is then the order they come in.
+        for (const path of paths) results.push(await cache.get(`${base}${path}`));
+        return { cache, results };
+      };
+      const first = await build();
+      expect(first.results.map((r) => ('file' in r ? 'file' : r))).toEqual([
+        'file',
+        'file',
+        { deferred: 'pixels' },
+        { deferred: 'pixels' },
+        { deferred: 'pixels' },
+      ]);
+      expect(first.cache.decodedPixels).toBe(8_000_000);
+      expect(first.cache.overBudget.map((o) => o.pixels)).toEqual([4_000_000, 4_000_000, 4_000_000]);
+      expect((await readdir(own)).filter((f) => f.endsWith('.gif'))).toHaveLength(2);
+      const second = await build();
+      expect(second.cache.reused).toBe(0); // no caching header: the first two are asked again (same bytes)
+      expect(second.results.filter((r) => 'file' in r)).toHaveLength(4);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   });
 });
