@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readImageBody } from './image-body.js';
+import { pruneCopies } from './image-cache-prune.js';
 import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
@@ -13,6 +14,8 @@ export interface ImageLimits {
   concurrency: number;
   /** Pixels the image service may decode for the copies this build writes (see `spend`). */
   maxPixelsPerBuild: number;
+  /** Bytes the cache folder's copies may take in all (see `room`). */
+  maxCacheBytes: number;
 }
 
 /**
@@ -71,6 +74,12 @@ export class ImageCache {
   decodedPixels = 0;
   /** Images whose new bytes were not written, images.maxPixelsPerBuild being spent: the first one's size. */
   readonly overBudget: Array<{ url: string; pixels: number }> = [];
+  /** Replacements not written, the folder being at images.maxCacheBytes (the old copy stays). */
+  keptFull = 0;
+  /** Bytes the folder's copies take (read at `open`, then kept up to date). */
+  totalBytes = 0;
+  /** When this build opened the cache: what was written or used since then is never pruned. */
+  private openedAt = 0;
   private cached = new Map<string, string>();
   /** Revalidations that failed in a row, per host (see HOST_FAILURES_BEFORE_PAUSE). */
   private hostFailures = new Map<string, number>();
@@ -92,9 +101,22 @@ export class ImageCache {
 
   /** Reads what earlier builds downloaded. */
   async open(): Promise<void> {
+    // The wall clock, whatever `now` says: it is compared with the files' modification times.
+    this.openedAt = Date.now();
     await mkdir(this.dir, { recursive: true });
     this.freshness = readFreshness(this.dir);
     const files = new Set(await readdir(this.dir));
+    const sizes = await Promise.all(
+      [...files]
+        .filter((n) => CACHED_FILE.test(n))
+        .map((n) =>
+          stat(join(this.dir, n)).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        ),
+    );
+    this.totalBytes = sizes.reduce((a, b) => a + b, 0);
     for (const name of files) {
       const hash = CACHED_FILE.exec(name)?.[1];
       if (!hash) continue;
@@ -116,9 +138,40 @@ export class ImageCache {
     const hit = this.cached.get(hash);
     if (hit && this.fresh(hash, hit)) {
       this.reused += 1;
-      return Promise.resolve({ file: hit });
+      return this.used({ file: hit });
     }
-    return this.once(hash, () => (hit ? this.check(url, hash, hit) : this.download(url, hash)));
+    return this.once(hash, () => (hit ? this.check(url, hash, hit) : this.download(url, hash))).then((r) =>
+      this.used(r),
+    );
+  }
+
+  /**
+   * A copy handed to an entry is marked used now (its modification time), so that no loader that started
+   * before (another collection of this build, another process) prunes it before its entry is recorded.
+   */
+  private async used(result: ImageResult): Promise<ImageResult> {
+    if ('file' in result) {
+      const now = new Date();
+      await utimes(join(this.dir, result.file), now, now).catch(() => undefined);
+    }
+    return result;
+  }
+
+  /**
+   * Deletes the copies that no stored entry names (`named`: this collection's, as its build ends; the other
+   * collections' as their last builds recorded), and their freshness records: replaced copies and the images
+   * of articles that left would otherwise stay for ever.
+   */
+  prune(collection: string, named: ReadonlySet<string>): { files: number; bytes: number } {
+    const removed = pruneCopies(this.dir, collection, named, this.openedAt, (n) => CACHED_FILE.test(n));
+    if (removed.length === 0) return { files: 0, bytes: 0 };
+    const gone = new Set(removed.map((r) => r.name));
+    const bytes = removed.reduce((a, r) => a + r.size, 0);
+    this.totalBytes -= bytes;
+    const merged = readFreshness(this.dir);
+    for (const [hash, record] of merged) if (gone.has(record.name)) merged.delete(hash);
+    writeFreshness(this.dir, merged);
+    return { files: removed.length, bytes };
   }
 
   /** Asks the host again about a cached copy of `url` that is no longer fresh (nothing for a fresh or unknown one). */
@@ -201,6 +254,10 @@ export class ImageCache {
         if ('error' in body) return body;
         // Not written: a copy in the cache would reach Astro in a later build without being counted.
         if (!this.spend(url, body.pixels)) return { deferred: 'pixels' };
+        if (!this.reserve(body.bytes.length)) {
+          this.decodedPixels -= body.pixels;
+          return { error: this.fullReason() };
+        }
         const name = `${hash}.${body.ext}`;
         await this.write(name, body.bytes);
         this.cached.set(hash, name);
@@ -263,6 +320,11 @@ export class ImageCache {
         }
         // The old copy stays, unrecorded: asked again next build, when the budget starts anew.
         if (!this.spend(url, body.pixels)) return { file: name };
+        if (!this.reserve(body.bytes.length)) {
+          this.decodedPixels -= body.pixels;
+          this.keptFull += 1;
+          return { file: name };
+        }
         const content = createHash('sha256').update(body.bytes).digest('hex').slice(0, 12);
         const next = `${hash}-${content}.${body.ext}`;
         await this.write(next, body.bytes);
@@ -291,6 +353,21 @@ export class ImageCache {
     }
     this.decodedPixels += pixels;
     return true;
+  }
+
+  /**
+   * Room for `bytes` more within images.maxCacheBytes, taken at once (downloads run side by side); copies no
+   * entry names are pruned as a build ends, so a full folder is one of images that entries name.
+   */
+  private reserve(bytes: number): boolean {
+    if (this.totalBytes + bytes > this.limits.maxCacheBytes) return false;
+    this.totalBytes += bytes;
+    return true;
+  }
+
+  private fullReason(): string {
+    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+    return `the image cache holds ${mib(this.totalBytes)}, at images.maxCacheBytes (${mib(this.limits.maxCacheBytes)}); raise it for a blog with this many images`;
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

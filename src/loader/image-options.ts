@@ -5,6 +5,7 @@ export const IMAGE_DEFAULTS = {
   maxPixels: 40_000_000,
   maxDownloads: 500,
   maxPixelsPerBuild: 100_000_000,
+  maxCacheBytes: 2 * 1024 * 1024 * 1024,
   timeoutMs: 15_000,
   concurrency: 4,
 } as const satisfies Record<string, number>;
@@ -50,6 +51,19 @@ export const imagesOptionSchema = z.union([
      * @default 100000000 (100 megapixels)
      */
     maxPixelsPerBuild: z.number().int().min(1).max(100_000_000_000).default(IMAGE_DEFAULTS.maxPixelsPerBuild),
+    /**
+     * Bytes the image copies in Astro's cache directory may take in all. As a build ends, the copies no stored
+     * entry names (replaced images, images of articles that left) are deleted; past this bound a new image keeps
+     * its remote URL with a warning (and a replaced one its old copy). Host build caches keep the folder between
+     * builds: this keeps it from growing with a service that changes its images.
+     * @default 2147483648 (2 GiB)
+     */
+    maxCacheBytes: z
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .max(2 ** 40)
+      .default(IMAGE_DEFAULTS.maxCacheBytes),
     /** Timeout of one image download, in milliseconds. @default 15000 */
     timeoutMs: z.number().int().min(100).max(600_000).default(IMAGE_DEFAULTS.timeoutMs),
     /** Downloads running at once. @default 4 */

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
 import { ImageCache, imageCacheDir } from './image-cache.js';
-import { IMAGE_IMPORT_PREFIX } from './entry-schema.js';
-import type { ResolvedImagesOption } from './image-options.js';
+import { IMAGE_IMPORT_PREFIX, serviceDataOf } from './entry-schema.js';
+import { IMAGE_DEFAULTS, type ResolvedImagesOption } from './image-options.js';
 
 const PLACEHOLDER = /<img __ASTRO_IMAGE_="([^"]+)">/g;
 
@@ -76,9 +76,7 @@ export async function createImageStep(
   const dir = option === false ? '' : imageCacheDir(config.cacheDir);
   const cache = new ImageCache(
     dir,
-    option === false
-      ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, maxPixelsPerBuild: 0, timeoutMs: 0, concurrency: 1 }
-      : option,
+    option === false ? { ...IMAGE_DEFAULTS, maxDownloads: 0, maxPixelsPerBuild: 0 } : option,
   );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);
@@ -99,6 +97,17 @@ export async function createImageStep(
   const failures: Array<{ url: string; reason: string }> = [];
   let notAllowed = 0;
   let deferred = 0;
+  // The cache's files that the collection's stored entries name (HTML images and featured images).
+  const namedFiles = (): Set<string> => {
+    const named = new Set<string>();
+    for (const id of ctx.store.keys()) {
+      const entry = ctx.store.get(id);
+      const paths = (entry?.rendered?.metadata?.imagePaths ?? []) as unknown[];
+      const featured = serviceDataOf(entry)?.featuredImageAsset;
+      for (const local of [...paths, featured]) if (typeof local === 'string') named.add(fileOf(local));
+    }
+    return named;
+  };
 
   const localCopies = async (sources: string[]): Promise<Map<string, string>> => {
     const local = new Map<string, string>();
@@ -194,6 +203,8 @@ export async function createImageStep(
       if (option !== false && cache.overBudget.length) warn(overBudgetLine(cache, option.maxPixelsPerBuild));
       if (option === false) return undefined;
       cache.save();
+      // After every write of this build: what no entry names now, no page of it can show.
+      const pruned = cache.prune(ctx.collection, namedFiles());
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
       if (cache.revalidated) parts.push(`${cache.revalidated} unchanged on revalidation`);
       if (cache.replaced.length)
@@ -203,6 +214,8 @@ export async function createImageStep(
         parts.push(
           `${cache.deferredChecks} stale kept unasked, asked in a later build (images.maxDownloads ${option.maxDownloads})`,
         );
+      if (cache.keptFull) parts.push(`${cache.keptFull} replaced kept old (images.maxCacheBytes reached)`);
+      if (pruned.files) parts.push(`${pruned.files} no entry names removed from the cache`);
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
@@ -211,7 +224,11 @@ export async function createImageStep(
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
       return parts.length > 1 || cache.downloaded.length || cache.reused ? parts.join(', ') : undefined;
     },
-    index: () => Object.fromEntries(urls),
+    index: () => {
+      // Only what the entries name: the index would otherwise keep every copy ever downloaded.
+      const named = namedFiles();
+      return Object.fromEntries([...urls].filter(([name]) => named.has(name)));
+    },
     downloads: () => cache.downloaded.length,
   };
 }

@@ -59,6 +59,12 @@ export interface ImagesOptions {
    */
   maxPixelsPerBuild?: number | undefined;
   /**
+   * Bytes the image copies in the cache directory may take in all (1048576 to 1099511627776). As a build ends,
+   * the copies no stored entry names are deleted; past this bound a new image keeps its remote URL with a warning.
+   * @default 2147483648 (2 GiB)
+   */
+  maxCacheBytes?: number | undefined;
+  /**
    * Timeout of one image download, in milliseconds (100 to 600000).
    * @default 15000
    */
@@ -158,7 +164,7 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
    * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
    * every image on the service's CDN.
-   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, maxPixelsPerBuild: 100000000, timeoutMs: 15000, concurrency: 4 }
+   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, maxPixelsPerBuild: 100000000, maxCacheBytes: 2147483648, timeoutMs: 15000, concurrency: 4 }
    */
   images?: false | ImagesOptions | undefined;
 }

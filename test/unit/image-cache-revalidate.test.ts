@@ -18,6 +18,7 @@ const LIMITS = {
   maxPixels: 1_000_000,
   maxDownloads: 100,
   maxPixelsPerBuild: 100_000_000,
+  maxCacheBytes: 1_000_000_000,
   timeoutMs: 2_000,
   concurrency: 2,
 };

@@ -19,6 +19,7 @@ const LIMITS = {
   maxPixels: 40_000_000,
   maxDownloads: 100,
   maxPixelsPerBuild: 1_000_000_000,
+  maxCacheBytes: 1_000_000_000,
   timeoutMs: 5_000,
   concurrency: 2,
 };
