@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRecords, writeRecords } from './cache-file.js';
+import { readFreshness, writeFreshness } from './image-freshness.js';
 
 /** The files each collection's entries named at the end of its last build, beside the copies (collection -> record). */
 const NAMED_FILE = 'named.json';
@@ -35,7 +36,7 @@ export function copiesToRemove(
 
 /**
  * Records that `collection`'s entries name `named` (dropping the records of collections not built for 30 days),
- * then deletes from `dir` the copies no record names. Returns what was deleted. Synchronous: it runs once, as
+ * then deletes from `dir` the copies no record names, and their freshness records. Returns what was deleted. Synchronous: it runs once, as
  * the build's image step finishes, where nothing waits on it; a file that cannot be deleted is left for the
  * next build.
  */
@@ -76,6 +77,11 @@ export function pruneCopies(
       // Left for the next build.
     }
   }
+  // And what the freshness records say of them: those files are no longer asked about.
+  const gone = new Set(removed.map((r) => r.name));
+  const freshness = readFreshness(dir);
+  for (const [hash, record] of freshness) if (gone.has(record.name)) freshness.delete(hash);
+  if (removed.length) writeFreshness(dir, freshness);
   return removed;
 }
 

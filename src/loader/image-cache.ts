@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readImageBody } from './image-body.js';
 import { pruneCopies } from './image-cache-prune.js';
+import { WriteBounds } from './image-write-bounds.js';
 import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
@@ -70,14 +71,10 @@ export class ImageCache {
   keptStale = 0;
   /** Stale copies used without asking, images.maxDownloads being spent: asked about in a later build. */
   deferredChecks = 0;
-  /** Pixels the copies written in this build give the image service to decode (images.maxPixelsPerBuild). */
-  decodedPixels = 0;
-  /** Images whose new bytes were not written, images.maxPixelsPerBuild being spent: the first one's size. */
-  readonly overBudget: Array<{ url: string; pixels: number }> = [];
   /** Replacements not written, the folder being at images.maxCacheBytes (the old copy stays). */
   keptFull = 0;
-  /** Bytes the folder's copies take (read at `open`, then kept up to date). */
-  totalBytes = 0;
+  /** images.maxPixelsPerBuild and images.maxCacheBytes. */
+  readonly bounds: WriteBounds;
   /** When this build opened the cache: what was written or used since then is never pruned. */
   private openedAt = 0;
   private cached = new Map<string, string>();
@@ -97,7 +94,9 @@ export class ImageCache {
     private readonly limits: ImageLimits,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bounds = new WriteBounds(limits);
+  }
 
   /** Reads what earlier builds downloaded. */
   async open(): Promise<void> {
@@ -116,7 +115,7 @@ export class ImageCache {
           ),
         ),
     );
-    this.totalBytes = sizes.reduce((a, b) => a + b, 0);
+    this.bounds.totalBytes = sizes.reduce((a, b) => a + b, 0);
     for (const name of files) {
       const hash = CACHED_FILE.exec(name)?.[1];
       if (!hash) continue;
@@ -164,13 +163,8 @@ export class ImageCache {
    */
   prune(collection: string, named: ReadonlySet<string>): { files: number; bytes: number } {
     const removed = pruneCopies(this.dir, collection, named, this.openedAt, (n) => CACHED_FILE.test(n));
-    if (removed.length === 0) return { files: 0, bytes: 0 };
-    const gone = new Set(removed.map((r) => r.name));
     const bytes = removed.reduce((a, r) => a + r.size, 0);
-    this.totalBytes -= bytes;
-    const merged = readFreshness(this.dir);
-    for (const [hash, record] of merged) if (gone.has(record.name)) merged.delete(hash);
-    writeFreshness(this.dir, merged);
+    this.bounds.totalBytes -= bytes;
     return { files: removed.length, bytes };
   }
 
@@ -252,12 +246,10 @@ export class ImageCache {
         });
         const body = await readImageBody(response, this.limits);
         if ('error' in body) return body;
-        // Not written: a copy in the cache would reach Astro in a later build without being counted.
-        if (!this.spend(url, body.pixels)) return { deferred: 'pixels' };
-        if (!this.reserve(body.bytes.length)) {
-          this.decodedPixels -= body.pixels;
-          return { error: this.fullReason() };
-        }
+        // Not written past the pixels: a copy in the cache would reach Astro in a later build uncounted.
+        const admitted = this.bounds.admit(url, body.pixels, body.bytes.length);
+        if (admitted === 'pixels') return { deferred: 'pixels' };
+        if (admitted === 'bytes') return { error: this.bounds.fullReason() };
         const name = `${hash}.${body.ext}`;
         await this.write(name, body.bytes);
         this.cached.set(hash, name);
@@ -319,9 +311,9 @@ export class ImageCache {
           return { file: name };
         }
         // The old copy stays, unrecorded: asked again next build, when the budget starts anew.
-        if (!this.spend(url, body.pixels)) return { file: name };
-        if (!this.reserve(body.bytes.length)) {
-          this.decodedPixels -= body.pixels;
+        const admitted = this.bounds.admit(url, body.pixels, body.bytes.length);
+        if (admitted === 'pixels') return { file: name };
+        if (admitted === 'bytes') {
           this.keptFull += 1;
           return { file: name };
         }
@@ -338,36 +330,6 @@ export class ImageCache {
         return kept();
       }
     });
-  }
-
-  /**
-   * Whether the image service may decode `pixels` more in this build (images.maxPixelsPerBuild): every copy written
-   * (a download, or new bytes under a known URL) is one Astro has not optimised yet. Copies reused from earlier
-   * builds cost nothing here: Astro keeps what it generated from them in its own cache. A hostile service can
-   * make each image reach images.maxPixels; this keeps the sum per build to what a normal build decodes.
-   */
-  private spend(url: string, pixels: number): boolean {
-    if (this.decodedPixels + pixels > this.limits.maxPixelsPerBuild) {
-      this.overBudget.push({ url, pixels });
-      return false;
-    }
-    this.decodedPixels += pixels;
-    return true;
-  }
-
-  /**
-   * Room for `bytes` more within images.maxCacheBytes, taken at once (downloads run side by side); copies no
-   * entry names are pruned as a build ends, so a full folder is one of images that entries name.
-   */
-  private reserve(bytes: number): boolean {
-    if (this.totalBytes + bytes > this.limits.maxCacheBytes) return false;
-    this.totalBytes += bytes;
-    return true;
-  }
-
-  private fullReason(): string {
-    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    return `the image cache holds ${mib(this.totalBytes)}, at images.maxCacheBytes (${mib(this.limits.maxCacheBytes)}); raise it for a blog with this many images`;
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

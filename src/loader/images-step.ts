@@ -200,7 +200,7 @@ export async function createImageStep(
           `${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`,
         );
       }
-      if (option !== false && cache.overBudget.length) warn(overBudgetLine(cache, option.maxPixelsPerBuild));
+      if (option !== false && cache.bounds.overBudget.length) warn(overBudgetLine(cache, option.maxPixelsPerBuild));
       if (option === false) return undefined;
       cache.save();
       // After every write of this build: what no entry names now, no page of it can show.
@@ -219,8 +219,8 @@ export async function createImageStep(
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
-      if (cache.overBudget.length)
-        parts.push(`${cache.overBudget.length} left remote past images.maxPixelsPerBuild (tried next build)`);
+      if (cache.bounds.overBudget.length)
+        parts.push(`${cache.bounds.overBudget.length} left remote past images.maxPixelsPerBuild (tried next build)`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
       return parts.length > 1 || cache.downloaded.length || cache.reused ? parts.join(', ') : undefined;
     },
@@ -235,9 +235,9 @@ export async function createImageStep(
 
 /** The one warning of a build that left images remote to stay within images.maxPixelsPerBuild. */
 function overBudgetLine(cache: ImageCache, budget: number): string {
-  const first = cache.overBudget[0]!;
+  const first = cache.bounds.overBudget[0]!;
   const mp = (pixels: number) => `${Math.round(pixels / 100_000) / 10} MP`;
-  return `${cache.overBudget.length} article image(s) left remote in this build: decoding them would pass images.maxPixelsPerBuild (${mp(budget)}; ${mp(cache.decodedPixels)} decoded for the images localised, first left: ${mp(first.pixels)} from ${hostOf(first.url)}). They are tried again next build; to localise more per build, raise images.maxPixelsPerBuild in articlesLoader({ images }).`;
+  return `${cache.bounds.overBudget.length} article image(s) left remote in this build: decoding them would pass images.maxPixelsPerBuild (${mp(budget)}; ${mp(cache.bounds.decodedPixels)} decoded for the images localised, first left: ${mp(first.pixels)} from ${hostOf(first.url)}). They are tried again next build; to localise more per build, raise images.maxPixelsPerBuild in articlesLoader({ images }).`;
 }
 
 /** The name -> URL index kept in the loader's meta (unreadable: empty, the images are fetched again). */

@@ -94,7 +94,7 @@ describe('images.maxCacheBytes', () => {
         },
       ]);
       expect((await readdir(dir)).filter(isCopy)).toHaveLength(2);
-      expect(cache.totalBytes).toBeLessThanOrEqual(250_000);
+      expect(cache.bounds.totalBytes).toBeLessThanOrEqual(250_000);
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await rm(dir, { recursive: true, force: true });

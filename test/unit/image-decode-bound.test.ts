@@ -105,8 +105,8 @@ describe('images.maxPixelsPerBuild (issue 37, finding 2)', () => {
         { deferred: 'pixels' },
         { deferred: 'pixels' },
       ]);
-      expect(first.cache.decodedPixels).toBe(8_000_000);
-      expect(first.cache.overBudget.map((o) => o.pixels)).toEqual([4_000_000, 4_000_000, 4_000_000]);
+      expect(first.cache.bounds.decodedPixels).toBe(8_000_000);
+      expect(first.cache.bounds.overBudget.map((o) => o.pixels)).toEqual([4_000_000, 4_000_000, 4_000_000]);
       expect((await readdir(own)).filter((f) => f.endsWith('.gif'))).toHaveLength(2);
       const second = await build();
       expect(second.cache.reused).toBe(0); // no caching header: the first two are asked again (same bytes)
