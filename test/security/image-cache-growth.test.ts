@@ -13,9 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../../src/simulator/media.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
+import { admin, buildFixture, isolatedSite, readTree } from '../astro/loader-harness.js';
 
-const root = fixtureRoot('images-site');
 let sim: Simulator;
 let server: Server;
 let base = '';
@@ -56,11 +55,12 @@ async function publish(slug: string, count: number): Promise<{ sources: string[]
 describe('the image cache stays bounded (issue 37, finding 3)', () => {
   it('new bytes under the same URLs on every build: after three builds the cache holds what it held after one', async () => {
     const { unpublish } = await publish('changing-images', 4);
-    const dirs = await tempDirs('img-growth', root);
+    // A copy of the fixture of its own: builds of one root share its .astro/ (the content layer's image imports).
+    const dirs = await isolatedSite('images-site', 'img-growth');
     try {
       const sizes = [];
       for (let i = 0; i < 3; i += 1) {
-        const result = await buildFixture({ ...dirs, root, env: env() });
+        const result = await buildFixture({ ...dirs, env: env() });
         expect(result.error).toBeUndefined();
         if (i > 0) expect(result.logs).toContain('4 replaced under the same URL');
         sizes.push(await cacheSize(dirs.cacheDir));

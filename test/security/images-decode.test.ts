@@ -6,11 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
+import { admin, buildFixture, isolatedSite, readTree } from '../astro/loader-harness.js';
 import { framesGif, offsetGif, squareGif } from './hostile-gifs.js';
 import { buildInChild, goodPng, startImageServer, type ImageServer } from './hostile-images.js';
 
-const root = fixtureRoot('images-site');
 let sim: Simulator;
 let images: ImageServer;
 const env = () => ({ PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro });
@@ -38,9 +37,10 @@ describe('images.maxPixels against the decoder (issue 37, finding 1)', () => {
     images.bodies.set('/good.png', goodPng());
     const sources = ['/offset.gif', '/frames.gif', '/good.png'].map((p) => `${images.url}${p}`);
     const unpublish = await publish('hostile-gifs', sources);
-    const dirs = await tempDirs('img-gif', root);
+    // A copy of the fixture of its own: builds of one root share its .astro/ (the content layer's image imports).
+    const dirs = await isolatedSite('images-site', 'img-gif');
     try {
-      const result = await buildInChild(root, dirs, env());
+      const result = await buildInChild(dirs.root, dirs, env());
       console.log(`hostile GIFs build: ${JSON.stringify({ ...result, logs: undefined })}`);
       expect(result.error).toBeUndefined();
       const warnings = result.logs.split('\n').filter((l) => l.includes('could not be fetched'));
@@ -67,9 +67,8 @@ describe('images.maxPixelsPerBuild (issue 37, finding 2)', () => {
     const sources = [0, 1, 2, 3].map((i) => `${images.url}/budget-${i}.gif`);
     for (const src of sources) images.bodies.set(new URL(src).pathname, squareGif(2500));
     const unpublish = await publish('budget-gifs', sources);
-    const dirs = await tempDirs('img-budget', root);
-    const build = () =>
-      buildFixture({ ...dirs, root, env: { ...env(), IMAGES_TEST_MAX_PIXELS_PER_BUILD: '10000000' } });
+    const dirs = await isolatedSite('images-site', 'img-budget');
+    const build = () => buildFixture({ ...dirs, env: { ...env(), IMAGES_TEST_MAX_PIXELS_PER_BUILD: '10000000' } });
     const remote = async () => {
       const page = (await readTree(dirs.outDir)).get('blog/budget-gifs/index.html') ?? '';
       return sources.filter((src) => page.includes(`src="${src}"`)).length;
