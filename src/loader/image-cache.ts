@@ -162,7 +162,10 @@ export class ImageCache {
    * of articles that left would otherwise stay for ever.
    */
   prune(collection: string, named: ReadonlySet<string>): { files: number; bytes: number } {
-    const removed = pruneCopies(this.dir, collection, named, this.openedAt, (n) => CACHED_FILE.test(n));
+    // A second of slack: a file's modification time comes from the kernel's coarse clock, which may lag
+    // Date.now() by a tick, so a copy written just after the cache opened could look older than the build.
+    const since = this.openedAt - 1000;
+    const removed = pruneCopies(this.dir, collection, named, since, (n) => CACHED_FILE.test(n));
     const bytes = removed.reduce((a, r) => a + r.size, 0);
     this.bounds.totalBytes -= bytes;
     return { files: removed.length, bytes };
