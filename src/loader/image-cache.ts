@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RASTER_EXTENSIONS } from '../html/images.js';
-import { inspectImage } from './image-header.js';
+import { readImageBody } from './image-body.js';
+import { pruneCopies } from './image-cache-prune.js';
+import { WriteBounds } from './image-write-bounds.js';
 import { freshnessRecord, readFreshness, writeFreshness, type Freshness } from './image-freshness.js';
 
 export interface ImageLimits {
@@ -12,10 +13,17 @@ export interface ImageLimits {
   maxDownloads: number;
   timeoutMs: number;
   concurrency: number;
+  /** Pixels the image service may decode for the copies this build writes (see `spend`). */
+  maxPixelsPerBuild: number;
+  /** Bytes the cache folder's copies may take in all (see `room`). */
+  maxCacheBytes: number;
 }
 
-/** A local file, a failure (kept remote, warned), or a download left for the next build (images.maxDownloads). */
-export type ImageResult = { file: string } | { error: string } | { deferred: true };
+/**
+ * A local file, a failure (kept remote, warned), or an image left remote for a later build: past
+ * images.maxDownloads (`downloads`), or past images.maxPixelsPerBuild (`pixels`, warned).
+ */
+export type ImageResult = { file: string } | { error: string } | { deferred: 'downloads' | 'pixels' };
 
 /** Where the loader keeps its image copies: beside Astro's data store, in `cacheDir`. */
 export function imageCacheDir(cacheDir: URL): string {
@@ -63,6 +71,12 @@ export class ImageCache {
   keptStale = 0;
   /** Stale copies used without asking, images.maxDownloads being spent: asked about in a later build. */
   deferredChecks = 0;
+  /** Replacements not written, the folder being at images.maxCacheBytes (the old copy stays). */
+  keptFull = 0;
+  /** images.maxPixelsPerBuild and images.maxCacheBytes. */
+  readonly bounds: WriteBounds;
+  /** When this build opened the cache: what was written or used since then is never pruned. */
+  private openedAt = 0;
   private cached = new Map<string, string>();
   /** Revalidations that failed in a row, per host (see HOST_FAILURES_BEFORE_PAUSE). */
   private hostFailures = new Map<string, number>();
@@ -80,13 +94,28 @@ export class ImageCache {
     private readonly limits: ImageLimits,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bounds = new WriteBounds(limits);
+  }
 
   /** Reads what earlier builds downloaded. */
   async open(): Promise<void> {
+    // The wall clock, whatever `now` says: it is compared with the files' modification times.
+    this.openedAt = Date.now();
     await mkdir(this.dir, { recursive: true });
     this.freshness = readFreshness(this.dir);
     const files = new Set(await readdir(this.dir));
+    const sizes = await Promise.all(
+      [...files]
+        .filter((n) => CACHED_FILE.test(n))
+        .map((n) =>
+          stat(join(this.dir, n)).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        ),
+    );
+    this.bounds.totalBytes = sizes.reduce((a, b) => a + b, 0);
     for (const name of files) {
       const hash = CACHED_FILE.exec(name)?.[1];
       if (!hash) continue;
@@ -108,9 +137,38 @@ export class ImageCache {
     const hit = this.cached.get(hash);
     if (hit && this.fresh(hash, hit)) {
       this.reused += 1;
-      return Promise.resolve({ file: hit });
+      return this.used({ file: hit });
     }
-    return this.once(hash, () => (hit ? this.check(url, hash, hit) : this.download(url, hash)));
+    return this.once(hash, () => (hit ? this.check(url, hash, hit) : this.download(url, hash))).then((r) =>
+      this.used(r),
+    );
+  }
+
+  /**
+   * A copy handed to an entry is marked used now (its modification time), so that no loader that started
+   * before (another collection of this build, another process) prunes it before its entry is recorded.
+   */
+  private async used(result: ImageResult): Promise<ImageResult> {
+    if ('file' in result) {
+      const now = new Date();
+      await utimes(join(this.dir, result.file), now, now).catch(() => undefined);
+    }
+    return result;
+  }
+
+  /**
+   * Deletes the copies that no stored entry names (`named`: this collection's, as its build ends; the other
+   * collections' as their last builds recorded), and their freshness records: replaced copies and the images
+   * of articles that left would otherwise stay for ever.
+   */
+  prune(collection: string, named: ReadonlySet<string>): { files: number; bytes: number } {
+    // A second of slack: a file's modification time comes from the kernel's coarse clock, which may lag
+    // Date.now() by a tick, so a copy written just after the cache opened could look older than the build.
+    const since = this.openedAt - 1000;
+    const removed = pruneCopies(this.dir, collection, named, since, (n) => CACHED_FILE.test(n));
+    const bytes = removed.reduce((a, r) => a + r.size, 0);
+    this.bounds.totalBytes -= bytes;
+    return { files: removed.length, bytes };
   }
 
   /** Asks the host again about a cached copy of `url` that is no longer fresh (nothing for a fresh or unknown one). */
@@ -180,7 +238,7 @@ export class ImageCache {
   }
 
   private async download(url: string, hash: string): Promise<ImageResult> {
-    if (this.started >= this.limits.maxDownloads) return { deferred: true };
+    if (this.started >= this.limits.maxDownloads) return { deferred: 'downloads' };
     this.started += 1;
     return this.slot(async () => {
       try {
@@ -189,8 +247,12 @@ export class ImageCache {
           redirect: 'manual',
           signal: AbortSignal.timeout(this.limits.timeoutMs),
         });
-        const body = await this.readImage(response);
+        const body = await readImageBody(response, this.limits);
         if ('error' in body) return body;
+        // Not written past the pixels: a copy in the cache would reach Astro in a later build uncounted.
+        const admitted = this.bounds.admit(url, body.pixels, body.bytes.length);
+        if (admitted === 'pixels') return { deferred: 'pixels' };
+        if (admitted === 'bytes') return { error: this.bounds.fullReason() };
         const name = `${hash}.${body.ext}`;
         await this.write(name, body.bytes);
         this.cached.set(hash, name);
@@ -242,13 +304,20 @@ export class ImageCache {
           this.revalidated += 1;
           return { file: name };
         }
-        const body = await this.readImage(response);
+        const body = await readImageBody(response, this.limits);
         if ('error' in body) return kept();
         this.hostFailures.delete(host);
         const current = await readFile(join(this.dir, name)).catch(() => undefined);
         if (current?.equals(body.bytes)) {
           this.record(hash, name, response.headers);
           this.revalidated += 1;
+          return { file: name };
+        }
+        // The old copy stays, unrecorded: asked again next build, when the budget starts anew.
+        const admitted = this.bounds.admit(url, body.pixels, body.bytes.length);
+        if (admitted === 'pixels') return { file: name };
+        if (admitted === 'bytes') {
+          this.keptFull += 1;
           return { file: name };
         }
         const content = createHash('sha256').update(body.bytes).digest('hex').slice(0, 12);
@@ -264,41 +333,6 @@ export class ImageCache {
         return kept();
       }
     });
-  }
-
-  /** A 200 answer's body, if it is an image Astro optimises within the bounds; else why not. */
-  private async readImage(response: Response): Promise<{ bytes: Buffer; ext: string } | { error: string }> {
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { error: `HTTP ${response.status}` };
-    }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type === 'image/svg+xml') {
-      await response.body?.cancel();
-      return { error: 'an SVG (never fetched nor inlined: it can carry script)' };
-    }
-    if (!RASTER_EXTENSIONS[type]) {
-      await response.body?.cancel();
-      return { error: `content type "${type.slice(0, 60)}" is not an image Astro optimises` };
-    }
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > this.limits.maxBytes) {
-      await response.body?.cancel();
-      return { error: `${declared} bytes, over images.maxBytes (${this.limits.maxBytes})` };
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > this.limits.maxBytes) return { error: `over images.maxBytes (${this.limits.maxBytes} bytes)` };
-      chunks.push(chunk);
-    }
-    const bytes = Buffer.concat(chunks);
-    // Only a copy whose header decodes, within the pixel bound, is written: a failed one is never cached,
-    // so the next build asks the service again.
-    const header = inspectImage(bytes, this.limits.maxPixels);
-    if ('error' in header) return { error: header.error };
-    return { bytes, ext: header.ext };
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

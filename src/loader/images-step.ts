@@ -3,10 +3,19 @@ import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import { findImages, isAllowedImageUrl, looksLikeSvg, replaceImages, type RemotePattern } from '../html/images.js';
 import { ImageCache, imageCacheDir } from './image-cache.js';
-import { IMAGE_IMPORT_PREFIX } from './entry-schema.js';
-import type { ResolvedImagesOption } from './image-options.js';
+import { IMAGE_IMPORT_PREFIX, serviceDataOf } from './entry-schema.js';
+import { IMAGE_DEFAULTS, type ResolvedImagesOption } from './image-options.js';
 
 const PLACEHOLDER = /<img __ASTRO_IMAGE_="([^"]+)">/g;
+
+/** An image URL's host, all a warning names of it: the URL can carry a signed query string. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an unknown host';
+  }
+}
 
 /** What `store.set` needs for an article whose images were localised. */
 export interface LocalisedHtml {
@@ -67,7 +76,7 @@ export async function createImageStep(
   const dir = option === false ? '' : imageCacheDir(config.cacheDir);
   const cache = new ImageCache(
     dir,
-    option === false ? { maxBytes: 0, maxPixels: 0, maxDownloads: 0, timeoutMs: 0, concurrency: 1 } : option,
+    option === false ? { ...IMAGE_DEFAULTS, maxDownloads: 0, maxPixelsPerBuild: 0 } : option,
   );
   if (option !== false) await cache.open();
   const root = option === false ? '' : fileURLToPath(config.root);
@@ -88,6 +97,17 @@ export async function createImageStep(
   const failures: Array<{ url: string; reason: string }> = [];
   let notAllowed = 0;
   let deferred = 0;
+  // The cache's files that the collection's stored entries name (HTML images and featured images).
+  const namedFiles = (): Set<string> => {
+    const named = new Set<string>();
+    for (const id of ctx.store.keys()) {
+      const entry = ctx.store.get(id);
+      const paths = (entry?.rendered?.metadata?.imagePaths ?? []) as unknown[];
+      const featured = serviceDataOf(entry)?.featuredImageAsset;
+      for (const local of [...paths, featured]) if (typeof local === 'string') named.add(fileOf(local));
+    }
+    return named;
+  };
 
   const localCopies = async (sources: string[]): Promise<Map<string, string>> => {
     const local = new Map<string, string>();
@@ -99,8 +119,9 @@ export async function createImageStep(
           return;
         }
         const result = await cache.get(src);
-        if ('deferred' in result) deferred += 1;
-        else if ('error' in result) failures.push({ url: src, reason: result.error });
+        if ('deferred' in result) {
+          if (result.deferred === 'downloads') deferred += 1;
+        } else if ('error' in result) failures.push({ url: src, reason: result.error });
         else {
           local.set(src, `${prefix}${result.file}`);
           urls.set(result.file, src);
@@ -173,19 +194,17 @@ export async function createImageStep(
     finish(warn) {
       if (failures.length) {
         const first = failures[0]!;
-        let host = '';
-        try {
-          host = new URL(first.url).host;
-        } catch {
-          host = 'an unknown host';
-        }
         // The host only: an image URL can carry a signed query string.
+        const host = hostOf(first.url);
         warn(
           `${failures.length} article image(s) could not be fetched (first: from ${host}: ${first.reason}). They keep their remote URL in this build; the next build tries again.`,
         );
       }
+      if (option !== false && cache.bounds.overBudget.length) warn(overBudgetLine(cache, option.maxPixelsPerBuild));
       if (option === false) return undefined;
       cache.save();
+      // After every write of this build: what no entry names now, no page of it can show.
+      const pruned = cache.prune(ctx.collection, namedFiles());
       const parts = [`images: ${cache.downloaded.length} downloaded, ${cache.reused} cached`];
       if (cache.revalidated) parts.push(`${cache.revalidated} unchanged on revalidation`);
       if (cache.replaced.length)
@@ -195,15 +214,30 @@ export async function createImageStep(
         parts.push(
           `${cache.deferredChecks} stale kept unasked, asked in a later build (images.maxDownloads ${option.maxDownloads})`,
         );
+      if (cache.keptFull) parts.push(`${cache.keptFull} replaced kept old (images.maxCacheBytes reached)`);
+      if (pruned.files) parts.push(`${pruned.files} no entry names removed from the cache`);
       if (failures.length) parts.push(`${failures.length} failed`);
       // Like pending articles: a bound, not a failure; they stay remote until a later build fetches them.
       if (deferred) parts.push(`${deferred} left for the next build (images.maxDownloads ${option.maxDownloads})`);
+      if (cache.bounds.overBudget.length)
+        parts.push(`${cache.bounds.overBudget.length} left remote past images.maxPixelsPerBuild (tried next build)`);
       if (notAllowed) parts.push(`${notAllowed} from hosts not in image.domains/remotePatterns left remote`);
       return parts.length > 1 || cache.downloaded.length || cache.reused ? parts.join(', ') : undefined;
     },
-    index: () => Object.fromEntries(urls),
+    index: () => {
+      // Only what the entries name: the index would otherwise keep every copy ever downloaded.
+      const named = namedFiles();
+      return Object.fromEntries([...urls].filter(([name]) => named.has(name)));
+    },
     downloads: () => cache.downloaded.length,
   };
+}
+
+/** The one warning of a build that left images remote to stay within images.maxPixelsPerBuild. */
+function overBudgetLine(cache: ImageCache, budget: number): string {
+  const first = cache.bounds.overBudget[0]!;
+  const mp = (pixels: number) => `${Math.round(pixels / 100_000) / 10} MP`;
+  return `${cache.bounds.overBudget.length} article image(s) left remote in this build: decoding them would pass images.maxPixelsPerBuild (${mp(budget)}; ${mp(cache.bounds.decodedPixels)} decoded for the images localised, first left: ${mp(first.pixels)} from ${hostOf(first.url)}). They are tried again next build; to localise more per build, raise images.maxPixelsPerBuild in articlesLoader({ images }).`;
 }
 
 /** The name -> URL index kept in the loader's meta (unreadable: empty, the images are fetched again). */

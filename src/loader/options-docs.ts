@@ -37,9 +37,10 @@ export interface ImagesOptions {
    */
   maxBytes?: number | undefined;
   /**
-   * Largest image accepted, in pixels (width x height, 1 to 1000000000), read from the image's header before
-   * Astro sees it; a larger one (a small file can declare a canvas that takes gigabytes and tens of seconds
-   * to decode) keeps its remote URL with a warning. A body whose header cannot be read is refused the same
+   * Largest image accepted, in pixels (1 to 1000000000) as Astro's image service will decode it: the canvas
+   * its decoder reads (a GIF's frames can grow it past the header's size) times the frames of an animation,
+   * read before Astro sees it; a larger one (a small file can declare a canvas that takes gigabytes and tens
+   * of seconds to decode) keeps its remote URL with a warning. A body whose header cannot be read is refused the same
    * way and never cached, so the next build asks again.
    * @default 40000000 (40 megapixels)
    */
@@ -50,6 +51,19 @@ export interface ImagesOptions {
    * @default 500
    */
   maxDownloads?: number | undefined;
+  /**
+   * Pixels Astro's image service may decode in one build for the images this build downloads or finds replaced
+   * (1 to 100000000000, counted as `maxPixels` counts them); past it an image keeps its remote URL, with one
+   * warning, and comes in a later build. Images cached by earlier builds cost nothing.
+   * @default 100000000 (100 megapixels)
+   */
+  maxPixelsPerBuild?: number | undefined;
+  /**
+   * Bytes the image copies in the cache directory may take in all (1048576 to 1099511627776). As a build ends,
+   * the copies no stored entry names are deleted; past this bound a new image keeps its remote URL with a warning.
+   * @default 2147483648 (2 GiB)
+   */
+  maxCacheBytes?: number | undefined;
   /**
    * Timeout of one image download, in milliseconds (100 to 600000).
    * @default 15000
@@ -150,7 +164,7 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
    * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
    * every image on the service's CDN.
-   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, timeoutMs: 15000, concurrency: 4 }
+   * @default { maxBytes: 10485760, maxPixels: 40000000, maxDownloads: 500, maxPixelsPerBuild: 100000000, maxCacheBytes: 2147483648, timeoutMs: 15000, concurrency: 4 }
    */
   images?: false | ImagesOptions | undefined;
 }

@@ -3,8 +3,10 @@
  * with PNG's magic bytes and garbage after them, a pixel bomb (a small PNG that declares 16,000 x 16,000
  * pixels), and a good small PNG. The server's answer for each path can be switched between builds.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createDeflate, crc32 } from 'node:zlib';
 import { encodePng } from '../../src/simulator/media.js';
 
@@ -58,7 +60,7 @@ export async function pixelBomb(side = 16_000): Promise<Buffer> {
 
 export interface ImageServer {
   url: string;
-  /** What each path answers from now on (image/png, 200). */
+  /** What each path answers from now on (200; image/gif for a `.gif` path, else image/png). */
   bodies: Map<string, Buffer>;
   /** Requests per path. */
   hits: Map<string, number>;
@@ -76,7 +78,8 @@ export async function startImageServer(): Promise<ImageServer> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length }).end(body);
+    const type = path.endsWith('.gif') ? 'image/gif' : 'image/png';
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -86,4 +89,36 @@ export async function startImageServer(): Promise<ImageServer> {
     hits,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** What one `astro build` in its own process cost (test/fixtures/images-hostile/build-child.mjs). */
+export interface ChildBuild {
+  ms: number;
+  cpuMs: number;
+  maxRssMb: number;
+  error?: string;
+  /** What the build printed (Astro's logger at level warn). */
+  logs: string;
+}
+
+/** One `astro build` of fixture `root` in a fresh process, with `env` added: its figures. */
+export async function buildInChild(
+  root: string,
+  dirs: { outDir: string; cacheDir: string },
+  env: Record<string, string>,
+): Promise<ChildBuild> {
+  const child = fileURLToPath(new URL('../fixtures/images-hostile/build-child.mjs', import.meta.url));
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = spawn(process.execPath, [child, root, dirs.outDir, dirs.cacheDir], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    p.stdout.on('data', (b: Buffer) => (text += b.toString()));
+    p.stderr.on('data', (b: Buffer) => (text += b.toString()));
+    p.on('error', reject);
+    p.on('close', () => resolve(text));
+  });
+  const figures = JSON.parse(out.trim().split('\n').at(-1) ?? '') as Omit<ChildBuild, 'logs'>;
+  return { ...figures, logs: out };
 }

@@ -4,18 +4,15 @@
  * one warning and the build succeeds; nothing bad is cached, so the next build, once the service serves a
  * good image, localises it; a pixel bomb costs the build no more time or memory than the same build without it.
  */
-import { spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cacheName } from '../../src/loader/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
-import { garbagePng, goodPng, pixelBomb, startImageServer, type ImageServer } from './hostile-images.js';
+import { buildInChild, garbagePng, goodPng, pixelBomb, startImageServer, type ImageServer } from './hostile-images.js';
 
 const root = fixtureRoot('images-site');
-const child = fileURLToPath(new URL('../fixtures/images-hostile/build-child.mjs', import.meta.url));
 let sim: Simulator;
 let images: ImageServer;
 let bomb: Buffer;
@@ -122,19 +119,7 @@ describe('hostile images (issue 21: 1, 2)', () => {
       images.bodies.set('/measured.png', body);
       const dirs = await tempDirs('img-measure', root);
       try {
-        const out = await new Promise<string>((resolve, reject) => {
-          const p = spawn(process.execPath, [child, root, dirs.outDir, dirs.cacheDir], {
-            env: { ...process.env, ...env() },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let text = '';
-          p.stdout.on('data', (b: Buffer) => (text += b.toString()));
-          p.stderr.on('data', (b: Buffer) => (text += b.toString()));
-          p.on('error', reject);
-          p.on('close', () => resolve(text));
-        });
-        const line = out.trim().split('\n').at(-1) ?? '';
-        const figures = JSON.parse(line) as { ms: number; cpuMs: number; maxRssMb: number; error?: string };
+        const { logs: _logs, ...figures } = await buildInChild(root, dirs, env());
         expect(figures.error).toBeUndefined();
         return figures;
       } finally {

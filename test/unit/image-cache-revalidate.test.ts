@@ -13,7 +13,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cacheName, ImageCache } from '../../src/loader/image-cache.js';
 import { encodePng } from '../../src/simulator/media.js';
 
-const LIMITS = { maxBytes: 1_000_000, maxPixels: 1_000_000, maxDownloads: 100, timeoutMs: 2_000, concurrency: 2 };
+const LIMITS = {
+  maxBytes: 1_000_000,
+  maxPixels: 1_000_000,
+  maxDownloads: 100,
+  maxPixelsPerBuild: 100_000_000,
+  maxCacheBytes: 1_000_000_000,
+  timeoutMs: 2_000,
+  concurrency: 2,
+};
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
