@@ -226,10 +226,12 @@ export function planSync(input: PlanInput): SyncPlan {
     );
     // A change is content only from the detail: the feed's copy may be cut, a teaser, another language's or an
     // older CDN edge's, and it lacks the detail-only fields (the featured image, the meta description).
-    if (signal && state.detailElsewhere && signal !== 'held') {
+    if (signal && state.detailElsewhere) {
       // Its detail answers another language: a detail call would only find that one again. The change waits for
       // the entry's next retry, as its completion does (found by a trial: a feed turned to teasers sent one
-      // refused detail per shared slug on every build).
+      // refused detail per shared slug on every build). A change held from an earlier build (`changedAt`: its
+      // feed copy was not shown whole) waits alike: it is no reason to ask before the retry is due (found by
+      // test/astro/loader-language-variant.test.ts, the teaser case: one refused detail in every build after).
       // Its own feed copy, when the feed shows a newer one, may stand in (the apply step checks the feed is
       // shown whole: evidence.ts feedCopyProvenWhole).
       if (signal === 'rss')

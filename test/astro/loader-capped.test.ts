@@ -123,7 +123,18 @@ describe('a slug the list repeats (the same slug in several languages)', () => {
           /^info .*\(Unchanged since the build of .* UTC warned about it; it is warned about again when it changes\.\)$/,
         ),
       ]);
-      expect(warm.logs).not.toMatch(/\[WARN\]/);
+      // The repeat itself is no warning here. Since issue 36 (d37eebe) the detail of each repeated slug, which
+      // answers the other language than the list's first item, is checked and not stored under that item (before,
+      // the other language's body was built under it, silently): those articles wait for their retry, and the
+      // build warns about them, as about any listed article not on the blog. That is the only warning.
+      const warnings = warm.logs.split('\n').filter((line) => line.includes('[WARN]'));
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `\\] ${count} article\\(s\\) of site 12 could not be fetched \\(first: "[^"]+": its detail answered another language`,
+          ),
+        ),
+      ]);
     }
     // One more slug published in a second language: the set of repeated slugs changed.
     const listed = (await (

@@ -3,7 +3,8 @@
  * arrive (its store write is debounced by 500 ms); a warm build holds that write until its sync ends
  * (src/loader/store-write-hold.ts). Either way a build that dies halfway must leave the previous store, or the
  * previous one plus complete, good entries: never a dropped or half-written article. The next build then
- * converges, fetching only what the killed one did not store.
+ * converges: it fetches what the killed one did not store, and re-checks by detail what it stored without the
+ * loader's state (which died with it).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -123,8 +124,12 @@ it('SIGKILL mid-sync leaves the previous store or a superset of good entries, co
   const before = await storedArticles();
   expect(before.size).toBe(8);
   expectGoodSuperset(coldKilled, new Map(), before);
-  // The rebuild fetched only the articles the killed build had not stored.
-  expect(hits(sim.stats(), ROUTES.detail)).toBe(8 - coldKilled.size);
+  // The rebuild fetched the articles the killed build had not stored, and the ones it had: their state died with
+  // it, so nothing shows which HTML they hold, and since issue 36 (d37eebe) a feed copy that is not proven the
+  // very HTML held is no content (before, their feed copies were taken without a request: 8 - coldKilled.size).
+  // One detail each, no more: 8.
+  expect(coldKilled.size).toBeGreaterThan(0);
+  expect(hits(sim.stats(), ROUTES.detail)).toBe(8);
 
   // Upstream moves on: 3 new articles and 2 retitled ones, 5 detail calls for the next build.
   const [a, b] = [...before.keys()];

@@ -238,11 +238,24 @@ export function shadowed(model: Model, article: Pick<Article, 'lang' | 'slug'>):
 }
 
 /**
- * Out of the loader's reach entirely: shadowed, and the feed does not carry whole articles. README: such an
- * article stays pending, with a warning. (With a whole feed, only its featured image is out of reach.)
+ * Out of the loader's reach entirely: shadowed, and its feed copy not provably whole. README: such an article
+ * stays pending, with a warning. (With a copy proven whole, only its featured image is out of reach.)
+ *
+ * Since issue 36 (d37eebe, evidence.ts feedCopyProvenWhole) a whole feed is not enough: the loader takes the copy
+ * only when details it holds show the feed whole and the copy is no longer than one shown whole (a feed that cuts
+ * long bodies cuts them past some length). The details a loader is sure to hold are those of its language's
+ * articles whose detail answers their own language, at their current version; before, any whole feed counted
+ * (found by the fixed seed: fr:a1, with two links, is longer than en:a1, the only detail the fr loader saw).
  */
 export function unreachable(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
-  return model.feed !== 'full' && shadowed(model, article);
+  if (!shadowed(model, article)) return false;
+  if (model.feed !== 'full') return true;
+  const copy = model.published.get(keyOf(article.lang, article.slug));
+  if (!copy) return true;
+  const shownWhole = [...model.published.values()]
+    .filter((other) => other.lang === article.lang && !shadowed(model, other))
+    .map((other) => bodyOf(other).length);
+  return !shownWhole.some((length) => bodyOf(copy).length <= length);
 }
 
 /** A fresh article of `lang` (version 1, one image, a featured image, links to what is published). */

@@ -194,6 +194,26 @@ describe('planSync: change signals', () => {
     const complete = planSync(input({ storedStates: { a: state({ detailElsewhere: true }) } }));
     expect(complete).toEqual({ fetch: [], pending: [], remove: [], unchanged: ['a'] });
   });
+
+  it('a change held from an earlier build (changedAt) of an entry whose detail answers another language waits for its retry, not a refused detail every build', () => {
+    // Found by test/astro/loader-language-variant.test.ts (a feed turned to teasers): the teaser was not shown
+    // whole, the change was held, and every later build asked for the detail, which answered the other language.
+    const held = (retriedAt: number) =>
+      state({
+        partial: true,
+        detailElsewhere: true,
+        checkedAt: 0,
+        retriedAt,
+        retriesElsewhere: 1,
+        changedAt: NOW - HOUR,
+      });
+    const waiting = planSync(input({ storedStates: { a: held(NOW - HOUR / 2) } }));
+    expect(waiting.fetch).toEqual([]);
+    expect(waiting.pending).toEqual([{ slug: 'a', reason: 'elsewhere' }]);
+    // Once the retry is due, the detail is asked for, first of all.
+    const due = planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) } }));
+    expect(due.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'held', via: 'detail' }]);
+  });
 });
 
 describe('planSync: budget, pending and revalidation', () => {
