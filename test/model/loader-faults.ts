@@ -17,7 +17,7 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { ROUTES, type Endpoint } from '../faults/helpers.js';
 
 /** The model's loaders give up on a request after this long; a `timeout` fault answers later. */
-export const LOADER_TIMEOUT_MS = 400;
+export const LOADER_TIMEOUT_MS = 1000;
 
 export const FAULT_KINDS = [
   '500',

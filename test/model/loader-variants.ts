@@ -19,7 +19,7 @@ export interface ModelVariant {
 }
 
 /** A window short enough that the model's quiet builds can wait for it. */
-const REAL = { requests: 14, windowMs: 1200 };
+const REAL = { requests: 14, windowMs: 800 };
 
 export const MODEL_VARIANTS: ModelVariant[] = [
   { name: 'current, past 50 articles', service: {}, loader: {}, bulk: true },
@@ -63,12 +63,12 @@ export const MODEL_VARIANTS: ModelVariant[] = [
     service: { feedCdnMaxAgeSeconds: 1, listDefault: 3, listMax: 3, paging: 'page' },
     loader: {},
   },
-  { name: 'two CDN edges of different ages', service: { feedStaleEdgeSeconds: 2 }, loader: {} },
+  { name: 'two CDN edges of different ages', service: { feedStaleEdgeSeconds: 1 }, loader: {} },
   { name: 'feed cuts long bodies', service: { rssTruncateAt: 400 }, loader: {} },
   { name: 'empty sitemap, capped list', service: { sitemapState: 'empty', listDefault: 3, listMax: 3 }, loader: {} },
   {
     name: 'stale sitemap, capped list',
-    service: { sitemapState: 'stale', sitemapStaleSeconds: 2, listDefault: 4, listMax: 4 },
+    service: { sitemapState: 'stale', sitemapStaleSeconds: 1, listDefault: 4, listMax: 4 },
     loader: {},
   },
   { name: 'drafts listed, their detail 404', service: { listStatuses: 'all', draftDetail: 404 }, loader: {} },
