@@ -17,6 +17,7 @@ import {
   labelOf,
   LOADER_TIMEOUT_MS,
   reached,
+  TIMEOUT_OVERSHOOT_MS,
   type FaultKind,
   type ModelFault,
 } from './loader-faults.js';
@@ -310,9 +311,10 @@ export class Build implements Cmd {
       for (const fault of hit)
         if (fault.retryAfter !== undefined)
           model.waitUntil = Math.max(model.waitUntil, Date.now() + fault.retryAfter * 1000 + 1000);
-      // A request held by a timeout fault is counted by the simulator once it answers: wait for it.
+      // A request held by a timeout fault is counted by the simulator once it answers, at most the overshoot after
+      // the loader gave up on it (the simulator's timer is due before this one): wait for it.
       if (hit.some((f) => f.kind === 'timeout'))
-        await new Promise((resolve) => setTimeout(resolve, LOADER_TIMEOUT_MS * 2));
+        await new Promise((resolve) => setTimeout(resolve, TIMEOUT_OVERSHOOT_MS + 200));
       // 429s the faults answered on the API (storms and 429 faults of the list or the detail).
       const faulted429s = hitIds
         .filter((id) => model.faults.get(id)!.kind === '429' && model.faults.get(id)!.api)

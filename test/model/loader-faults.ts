@@ -18,6 +18,8 @@ import { ROUTES, type Endpoint } from '../faults/helpers.js';
 
 /** The model's loaders give up on a request after this long; a `timeout` fault answers later. */
 export const LOADER_TIMEOUT_MS = 1000;
+/** How much later than the loader's timeout a `timeout` fault answers. */
+export const TIMEOUT_OVERSHOOT_MS = 400;
 
 export const FAULT_KINDS = [
   '500',
@@ -68,7 +70,7 @@ function specOf(fault: ModelFault): Record<string, unknown> {
     case '429':
       return { ...base, status: 429, retryAfter: fault.retryAfter, rateLimited: true };
     case 'timeout':
-      return { ...base, delayMs: LOADER_TIMEOUT_MS * 2 };
+      return { ...base, delayMs: LOADER_TIMEOUT_MS + TIMEOUT_OVERSHOOT_MS };
     case 'drop':
       return { ...base, drop: 'before-headers' };
     case 'cut-transfer':

@@ -39,7 +39,7 @@ const SEED =
     : process.env.MODEL_SEED === 'random'
       ? Date.now() % 2 ** 31
       : Number(process.env.MODEL_SEED);
-const MAX_COMMANDS = Number(process.env.MODEL_COMMANDS ?? 20);
+const MAX_COMMANDS = Number(process.env.MODEL_COMMANDS ?? 12);
 const VARIANTS = selectedVariants();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
