@@ -41,6 +41,11 @@ const SEED =
       : Number(process.env.MODEL_SEED);
 const MAX_COMMANDS = Number(process.env.MODEL_COMMANDS ?? 12);
 const VARIANTS = selectedVariants();
+/**
+ * Variants run side by side, this many at once: most of a variant's time is spent waiting (CDN copies, windows,
+ * Retry-After, timeouts), each has its own simulator and the loaders' memory is per service URL.
+ */
+const PARALLEL = Math.max(1, Number(process.env.MODEL_PARALLEL ?? 2));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -171,52 +176,75 @@ function newModel(variant: ModelVariant): Model {
   };
 }
 
+let running = 0;
+const queue: Array<() => void> = [];
+/** Runs `run` when fewer than PARALLEL variants are running. */
+async function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  if (running >= PARALLEL) await new Promise<void>((resolve) => queue.push(resolve));
+  running += 1;
+  try {
+    return await run();
+  } finally {
+    running -= 1;
+    queue.shift()?.();
+  }
+}
+
 describe(`articlesLoader model (seed ${SEED} + variant index, ${RUNS} runs of up to ${MAX_COMMANDS} commands)`, () => {
   afterAll(() => {
     console.log(report(VARIANTS).table);
   });
 
-  for (const variant of VARIANTS) {
-    // Its own seed, the same whether it runs alone (MODEL_VARIANT) or with the others.
-    const index = MODEL_VARIANTS.indexOf(variant);
-    const seed = SEED + index;
-    it(`under the variant: ${variant.name}`, async () => {
-      const started = performance.now();
-      const sim = await startSimulator({
-        articles: 0,
-        rateLimitOverride: variant.rateLimit?.requests ?? 100_000,
-        windowMs: variant.rateLimit?.windowMs ?? 3_600_000,
-        variants: variant.service,
-      });
-      try {
-        await fc.assert(
-          fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (cmds) => {
-            sequence([...cmds].length);
-            await fetch(`${sim.url}/__simulator/reset`, { method: 'POST' });
-            // The simulator's reset cleared its window before its time: the loaders' memory of it is wrong.
-            forgetWindow(sim.url);
-            const model = newModel(variant);
-            const languages: Lang[] = model.perLanguage ? ['en', 'fr'] : ['en'];
-            const real: Real = { sim, ctx: new Map() };
-            for (const lang of languages) real.ctx.set(lang, languageContext(model, real, lang));
-            await startingSite(model, real);
-            // The variant's opening first (loader-opening.ts: its share of the fault kinds, changes, storm, kill).
-            await fc.asyncModelRun(() => ({ model, real }), [...openingOf(variant), ...cmds]);
-            await converge(model, real);
+  describe.concurrent(`every variant, ${PARALLEL} at a time`, () => {
+    for (const variant of VARIANTS) {
+      // Its own seed, the same whether it runs alone (MODEL_VARIANT) or with the others.
+      const index = MODEL_VARIANTS.indexOf(variant);
+      const seed = SEED + index;
+      it(
+        `under the variant: ${variant.name}`,
+        () =>
+          inTurn(async () => {
+            const started = performance.now();
+            const sim = await startSimulator({
+              articles: 0,
+              rateLimitOverride: variant.rateLimit?.requests ?? 100_000,
+              windowMs: variant.rateLimit?.windowMs ?? 3_600_000,
+              variants: variant.service,
+            });
+            try {
+              await fc.assert(
+                fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (cmds) => {
+                  sequence([...cmds].length);
+                  await fetch(`${sim.url}/__simulator/reset`, { method: 'POST' });
+                  // The simulator's reset cleared its window before its time: the loaders' memory of it is wrong.
+                  forgetWindow(sim.url);
+                  const model = newModel(variant);
+                  const languages: Lang[] = model.perLanguage ? ['en', 'fr'] : ['en'];
+                  const real: Real = { sim, ctx: new Map() };
+                  for (const lang of languages) real.ctx.set(lang, languageContext(model, real, lang));
+                  await startingSite(model, real);
+                  // The variant's opening first (loader-opening.ts: its share of the fault kinds, changes, storm, kill).
+                  await fc.asyncModelRun(() => ({ model, real }), [...openingOf(variant), ...cmds]);
+                  await converge(model, real);
+                }),
+                { seed, numRuns: RUNS, verbose: 1, endOnFailure: process.env.MODEL_SHRINK !== '1' },
+              );
+            } catch (error) {
+              console.error(
+                `loader model failed under "${variant.name}"; replay: MODEL_VARIANT="${variant.name}" MODEL_SEED=${seed - index} npm run test:model`,
+              );
+              throw error;
+            } finally {
+              console.log(
+                `loader model "${variant.name}": seed ${seed}, ${Math.round(performance.now() - started)} ms`,
+              );
+              await sim.close();
+            }
           }),
-          { seed, numRuns: RUNS, verbose: 1, endOnFailure: process.env.MODEL_SHRINK !== '1' },
-        );
-      } catch (error) {
-        console.error(
-          `loader model failed under "${variant.name}"; replay: MODEL_VARIANT="${variant.name}" MODEL_SEED=${seed - index} npm run test:model`,
-        );
-        throw error;
-      } finally {
-        console.log(`loader model "${variant.name}": seed ${seed}, ${Math.round(performance.now() - started)} ms`);
-        await sim.close();
-      }
-    }, 600_000);
-  }
+        600_000,
+      );
+    }
+  });
 
   it('coverage: every kind of change, fault, storm, kill and variant reached a build', () => {
     const { table, missing, longest } = report(VARIANTS);
