@@ -18,7 +18,7 @@ import { takeTurn } from './ledger.js';
 import { keptForSync, noteLoaderRun } from './loader-runs.js';
 import { contentSource, startFromOtherStore } from './store-seed.js';
 import { loadForAstro } from './astro-errors.js';
-import { digestDataSchema, keywordDataSchema } from './schemas.js';
+import { digestDataSchema, keywordDataSchema, type DigestData, type KeywordData } from './schemas.js';
 import { isTransient } from './transient.js';
 import { describeError, makeWarn } from './warnings.js';
 
@@ -28,6 +28,9 @@ import { describeError, makeWarn } from './warnings.js';
  * none when the last X-RateLimit-Remaining seen for this key is at or below `budget.reserve`; a failed
  * request is not retried and keeps the stored copy.
  */
+
+/** The names the loader gives a record's known fields: those of its schema, so the two cannot drift apart. */
+type Named<T> = { [K in keyof T as string extends K ? never : K]-?: unknown };
 
 interface DataSource {
   what: string;
@@ -52,7 +55,7 @@ const keywordsSource: DataSource = {
           url: record.url ?? null,
           volume: record.volume ?? null,
           updatedAt: toDate(record.updated_at) ?? null,
-        },
+        } satisfies Named<KeywordData>,
       };
     });
   },
@@ -70,7 +73,7 @@ const digestSource: DataSource = {
           averageAuditScore: digest.average_audit_score ?? null,
           positionMovements: digest.position_movements ?? [],
           alerts: digest.alerts ?? [],
-        },
+        } satisfies Omit<Named<DigestData>, 'week' | 'publications'>,
       },
     ];
   },

@@ -1,6 +1,6 @@
-// Reads the keywords and digest collections into the small shapes the SEO page draws.
-// The loaders keep the service's fields; both snake_case and camelCase are read so the page does not
-// depend on which spelling a loader version chose.
+// Reads the keywords and digest collections into the small shapes the SEO page draws. The loaders pin their
+// data (camelCase for the fields they name, the service's other fields as sent; see the README's "Keywords
+// and digest data"): the page reads that one spelling, typed by the loaders' schemas.
 import { getCollection } from 'astro:content';
 
 export interface KeywordRow {
@@ -21,12 +21,8 @@ export interface DigestView {
   alerts: Array<{ severity: string; message: string }>;
 }
 
-type Loose = Record<string, unknown>;
-
-function pick(data: Loose, ...names: string[]): unknown {
-  for (const name of names) if (data[name] !== undefined) return data[name];
-  return undefined;
-}
+// The items of the digest's lists are the service's own records (the loader keeps them as sent).
+type Item = Record<string, unknown>;
 
 function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -39,17 +35,15 @@ function str(value: unknown): string | null {
 export async function keywordRows(): Promise<KeywordRow[]> {
   const entries = await getCollection('keywords');
   return entries
-    .map(({ id, data }) => {
-      const record = data as Loose;
-      const position = num(pick(record, 'position'));
-      const previous = num(pick(record, 'previous_position', 'previousPosition'));
+    .map(({ data }) => {
+      const { keyword, position, previousPosition: previous, volume, url } = data;
       return {
-        keyword: str(pick(record, 'keyword')) ?? id,
+        keyword,
         position,
         previous,
         change: position !== null && previous !== null ? previous - position : null,
-        volume: num(pick(record, 'volume')),
-        url: str(pick(record, 'url')),
+        volume,
+        url,
       };
     })
     .sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity) || a.keyword.localeCompare(b.keyword));
@@ -57,34 +51,27 @@ export async function keywordRows(): Promise<KeywordRow[]> {
 
 export async function latestDigest(): Promise<DigestView | undefined> {
   const entries = await getCollection('digest');
-  const entry = entries.sort((a, b) => String(b.id).localeCompare(String(a.id)))[0];
+  const entry = entries.find(({ id }) => id === 'latest');
   if (!entry) return undefined;
-  const data = entry.data as Loose;
-  const publications = pick(data, 'publications');
-  const movements = pick(data, 'position_movements', 'positionMovements');
-  const alerts = pick(data, 'alerts');
+  const { week, publications, averageAuditScore, positionMovements, alerts } = entry.data;
   return {
-    week: str(pick(data, 'week')),
-    publications: Array.isArray(publications) ? publications.length : (num(publications) ?? 0),
-    averageAuditScore: num(pick(data, 'average_audit_score', 'averageAuditScore')),
-    movements: (Array.isArray(movements) ? movements : []).map((item: Loose) => {
-      const from = num(pick(item, 'from', 'previous_position', 'previousPosition'));
-      const to = num(pick(item, 'to', 'position'));
+    week: str(week),
+    publications: Array.isArray(publications) ? publications.length : 0,
+    averageAuditScore,
+    movements: (positionMovements as Item[]).map((item) => {
+      const from = num(item.from);
+      const to = num(item.to);
       return {
-        keyword: str(pick(item, 'keyword')) ?? '',
+        keyword: str(item.keyword) ?? '',
         from,
         to,
-        change: num(pick(item, 'change')) ?? (from !== null && to !== null ? from - to : null),
+        change: num(item.change) ?? (from !== null && to !== null ? from - to : null),
       };
     }),
-    alerts: (Array.isArray(alerts) ? alerts : []).map((item: unknown) =>
-      typeof item === 'string'
-        ? { severity: 'info', message: item }
-        : {
-            severity: str(pick(item as Loose, 'severity', 'type')) ?? 'info',
-            message: str(pick(item as Loose, 'message')) ?? '',
-          },
-    ),
+    alerts: (alerts as Item[]).map((item) => ({
+      severity: str(item.severity) ?? 'info',
+      message: str(item.message) ?? '',
+    })),
   };
 }
 
