@@ -147,8 +147,9 @@ describe('an upstream sitemap index of 120,000 URLs', () => {
   }, 120_000);
 
   it('peak memory of the 120,000-URL proxy is within the budget of a 50,000-URL rewrite', async () => {
-    // The budget: a 128 MB V8 heap, in which a 50,000-URL rewrite completes and a 120,000-URL urlset
-    // does not. The proxied index completes in it, with a peak RSS close to the 50,000-URL rewrite's.
+    // The budget: a 128 MB V8 heap, in which a 50,000-URL rewrite completes. A 120,000-URL urlset is read up to
+    // the protocol's 50,000 URLs (cut before parsing, issue 37), so it completes too; the proxied index completes
+    // in it, with a peak RSS close to the 50,000-URL rewrite's.
     const child = fileURLToPath(new URL('../fixtures/feeds-memory/child.mjs', import.meta.url));
     const measure = async (...args: string[]) =>
       JSON.parse((await run(process.execPath, ['--max-old-space-size=128', child, ...args])).stdout.trim()) as {
@@ -160,7 +161,7 @@ describe('an upstream sitemap index of 120,000 URLs', () => {
     const proxied = await measure('index', String(PARTS), String(PER_PART));
     expect(single.urls).toBe(50_000);
     expect(proxied.urls).toBe(PARTS * PER_PART);
-    await expect(measure('urlset', String(PARTS * PER_PART))).rejects.toThrow();
+    expect((await measure('urlset', String(PARTS * PER_PART))).urls).toBe(50_000);
     console.info(
       `sitemap memory (128 MB heap): 50,000-URL rewrite ${single.maxRssMb} MB peak RSS; 120,000-URL index proxy ${proxied.maxRssMb} MB`,
     );
