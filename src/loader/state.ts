@@ -125,6 +125,11 @@ export const syncStateSchema = z.object({
    */
   unpublished: z.array(z.string()).optional(),
   /**
+   * Renamed articles (moves.ts): old slug -> the slug the article has now and when the move was seen (ms since
+   * epoch), chains collapsed, for `movesKeptDays`. The blog redirects the old URL and points links at the new one.
+   */
+  moved: z.record(z.string(), z.object({ to: z.string(), at: z.number() })).optional(),
+  /**
    * A loader with a `language` or `status` filter: the sitemap's slugs that its whole list (every page read)
    * did not have, as of the last build that read it all. The sitemap cannot tell languages or statuses apart, so
    * these are the other languages' articles: they do not make the next build read the list's other pages again.
