@@ -171,8 +171,10 @@ export const UNPUBLISHED_KEPT = 1000;
 
 /**
  * The state's `unpublished` after a build: the slugs it removed that the public sitemap (every published
- * article) lacks too join, those listed, stored or in the sitemap again leave. Unknown (`sitemapSlugs` undefined: the
- * sitemap could not be read) adds nothing: a removal is then no evidence that the service dropped the page.
+ * article) lacks too join, those listed or stored again leave. Unknown (`sitemapSlugs` undefined: the sitemap
+ * could not be read) adds nothing: a removal is then no evidence that the service dropped the page. The sitemap
+ * never takes a slug out: a CDN edge may serve a copy older than the unpublish (issue 38, item 4: builds that read
+ * it forgot the slug, and the blog's links to it went live again), while a republished article is listed again.
  */
 export function nextUnpublished(
   previous: readonly string[] | undefined,
@@ -182,9 +184,8 @@ export function nextUnpublished(
 ): string[] | undefined {
   const gone = sitemapSlugs === undefined ? [] : removed.filter((slug) => !sitemapSlugs.has(slug));
   const joined = new Set(gone);
-  // Listed, stored or in the sitemap again: published again, its links answer.
-  const back = (slug: string) => present(slug) || sitemapSlugs?.has(slug) === true;
-  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !back(slug)), ...gone];
+  // Listed or stored again: published again, its links answer.
+  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !present(slug)), ...gone];
   return next.length === 0 ? undefined : next.slice(-UNPUBLISHED_KEPT);
 }
 
