@@ -53,6 +53,11 @@ export interface ArticleLinkContext extends BlogLayout {
    * none): a link to one that the blog does not have (in that language) loses its address (`UNLINK`).
    */
   unpublished?: ReadonlySet<string> | undefined;
+  /**
+   * Renamed articles: `unpublishedKey(language, oldSlug)` -> the slug the article has now. A link to the old
+   * slug (the service's URL or the blog's) that the blog does not have goes to the blog's page of the new one.
+   */
+  moved?: ReadonlyMap<string, string> | undefined;
 }
 
 /** One article named by a service URL: its slug, and its language when the URL carries one (`/fr/blog/x/`). */
@@ -294,5 +299,25 @@ export function articleLinkTarget(href: string, ctx: ArticleLinkContext): string
   if (url === null) return undefined;
   const ref = serviceArticleRef(url, ctx.serviceOrigins);
   const target = ref === undefined ? undefined : blogUrlOfArticle(ref, ctx);
+  return target === undefined ? undefined : target + url.search + url.hash;
+}
+
+/**
+ * The blog's URL of the article a link to a renamed article's old slug names now (`ArticleLinkContext.moved`),
+ * with the link's query and fragment: only when the blog does not have the old slug in that language and serves
+ * the new one's page. `url` is the service's or the blog's URL of the old slug.
+ */
+export function movedLinkTarget(url: URL, ctx: ArticleLinkContext): string | undefined {
+  const moved = ctx.moved;
+  if (moved === undefined || moved.size === 0) return undefined;
+  const ref = serviceArticleRef(url, ctx.serviceOrigins) ?? blogArticleRef(url, ctx);
+  if (ref === undefined) return undefined;
+  const language = ref.language ?? ctx.pageLanguage;
+  const to =
+    (language === undefined ? undefined : moved.get(unpublishedKey(language, ref.slug))) ??
+    moved.get(unpublishedKey('', ref.slug));
+  if (to === undefined || hasArticle(language === undefined ? ref : { slug: ref.slug, language }, ctx))
+    return undefined;
+  const target = blogUrlOfArticle(language === undefined ? { slug: to } : { slug: to, language }, ctx);
   return target === undefined ? undefined : target + url.search + url.hash;
 }

@@ -1,6 +1,7 @@
 import {
   articleLinkTarget,
   isUnpublishedLink,
+  movedLinkTarget,
   parseUrl,
   UNLINK,
   type ArticleLinkContext,
@@ -39,8 +40,12 @@ export function rewritable(headers: Headers): boolean {
 export function articleTargetOf(ctx: ArticleLinkContext): LinkTarget {
   return (href, pageLanguage) => {
     const page = pageLanguage === undefined || ctx.pageLanguage ? ctx : { ...ctx, pageLanguage };
-    if (page.unpublished !== undefined && page.unpublished.size > 0) {
+    const moved = page.moved !== undefined && page.moved.size > 0;
+    if (moved || (page.unpublished !== undefined && page.unpublished.size > 0)) {
       const url = /^https?:\/\//i.test(href.trim()) ? parseUrl(href.trim()) : null;
+      // A renamed article: its new page, asked first (its old slug is also one the service no longer publishes).
+      const target = url === null || !moved ? undefined : movedLinkTarget(url, page);
+      if (target !== undefined) return target;
       if (url !== null && isUnpublishedLink(url, page)) return UNLINK;
     }
     return articleLinkTarget(href, page);

@@ -14,6 +14,7 @@ import {
   unservedArticlesProblem,
 } from './conflicts.js';
 import { keepNamedAssets } from './kept-assets.js';
+import { movedRedirects, writeMovedRedirects } from './moved-redirects.js';
 import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
 import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir, pruneLastGood } from './last-good-files.js';
@@ -52,6 +53,9 @@ export interface BuildFacts extends PageRouteFacts {
   articleRouteFound: boolean;
   /** The routes' configuration for the pages given (the integration's routeConfig). */
   routeConfig: (pages: Iterable<string>) => RouteConfig;
+  /** Astro's `build.format` and the adapter's name (none: static hosting), for the renamed articles' redirects. */
+  buildFormat: 'directory' | 'file' | 'preserve';
+  adapter: string | undefined;
   /** Logs a warning once per integration instance. */
   warnOnce: (logger: { warn: (message: string) => void }, message: string | undefined) => void;
 }
@@ -217,6 +221,20 @@ export async function finishBuild(
     logger.info(
       `Pointed the article links of ${fixed} built page(s) at the blog's pages of the articles it has (and back at the service for those it no longer has).`,
     );
+  // After the links pass, which removes the pages an earlier build left at article paths (a redirect page too).
+  const servedNow = facts.staticOutput ? servedPagesOf(config) : undefined;
+  if (servedNow) {
+    const redirects = movedRedirects(config, servedNow);
+    const moved = writeMovedRedirects(dir, redirects, {
+      blogSite: route.blogSite,
+      format: facts.buildFormat,
+      adapter: facts.adapter,
+    });
+    if (redirects[0])
+      logger.info(
+        `Redirected ${redirects.length} old URL(s) of renamed articles to their new ones (first: ${redirects[0].from} -> ${redirects[0].to}): ${moved.pages} redirect page(s)${moved.hostFile ? ', and 301 lines in _redirects' : ''}.`,
+      );
+  }
   const articles = articlesOfSite(publishedCollections(), route.siteId);
   warnOnce(logger, siteIdMismatch(publishedCollections(), route.siteId));
   // A static build with loaders names the pages it missed (missingArticlePages, below) instead.

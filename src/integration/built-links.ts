@@ -91,6 +91,7 @@ function passFingerprint(config: RouteConfig): string {
             articles.languages &&
             Object.fromEntries(Object.entries(articles.languages).map(([slug, list]) => [slug, sorted(list)])),
           unpublished: sorted(articles.unpublished),
+          moved: articles.moved && stableStringify(articles.moved),
         },
       },
     }),

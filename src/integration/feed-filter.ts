@@ -30,6 +30,8 @@ export interface KnownArticles {
   pages?: PageSet | undefined;
   /** Articles the service stopped publishing (see `ArticleLinkContext.unpublished`). */
   unpublished?: ReadonlySet<string> | undefined;
+  /** Renamed articles (see `ArticleLinkContext.moved`). */
+  moved?: ReadonlyMap<string, string> | undefined;
 }
 
 export interface FilterResult {

@@ -88,6 +88,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
   // The store file the prerender bundle reads, where it reads one (data-store-file.ts).
   let storeFile: URL | undefined;
   let dirs: { root: URL; outDir: URL; publicDir: URL; cacheDir: URL } | undefined;
+  // For the renamed articles' redirects in a static build (moved-redirects.ts).
+  let buildFormat: 'directory' | 'file' | 'preserve' = 'directory';
+  let adapter: string | undefined;
   // Our output files as an earlier build left them, read at astro:build:start (own-files.ts).
   let leftover: (path: string) => boolean = () => false;
   let pathnames: string[] = [];
@@ -255,6 +258,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         }
         storeFile = isBuild && prerendersInNode(config.adapter?.name) ? storeFileOf(config) : undefined;
         dirs = { root: config.root, outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
+        buildFormat = config.build.format;
+        adapter = config.adapter?.name;
         if (isBuild)
           assets = {
             folder: config.build.assets,
@@ -326,6 +331,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             ...pageFacts,
             articleRouteFound,
             routeConfig,
+            buildFormat,
+            adapter,
             warnOnce,
           },
           done,

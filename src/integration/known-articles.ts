@@ -24,11 +24,16 @@ export function articlesOfSite(collections: readonly PublishedCollection[], site
   const unpublished = [
     ...new Set(mine.flatMap((c) => (c.unpublished ?? []).map((slug) => unpublishedKey(c.language ?? '', slug)))),
   ].sort();
+  const moved: Record<string, string> = {};
+  for (const collection of mine)
+    for (const [from, to] of Object.entries(collection.moved ?? {}))
+      moved[unpublishedKey(collection.language ?? '', from)] = to;
   return {
     slugs: [...slugs].sort(),
     origins: [...origins].sort(),
     languages,
     ...(unpublished.length > 0 ? { unpublished } : {}),
+    ...(Object.keys(moved).length > 0 ? { moved } : {}),
   };
 }
 
@@ -137,6 +142,7 @@ export function knownArticlesOf(config: RouteConfig, extraOrigins: readonly stri
     languages: articles.languages,
     pages,
     ...(articles.unpublished ? { unpublished: new Set(articles.unpublished) } : {}),
+    ...(articles.moved ? { moved: new Map(Object.entries(articles.moved)) } : {}),
   };
 }
 
@@ -159,6 +165,7 @@ export function articleLinkContextOf(
     languages: known.languages,
     pages: known.pages,
     ...(known.unpublished ? { unpublished: known.unpublished } : {}),
+    ...(known.moved ? { moved: known.moved } : {}),
   };
 }
 

@@ -41,6 +41,11 @@ export interface RouteConfig {
          * '' without one; see PublishedCollection.unpublished): links to them lose their address.
          */
         unpublished?: string[];
+        /**
+         * Renamed articles, `<language>:<old slug>` (as `unpublished`) -> the slug stored now: the old URL
+         * redirects to the new one, and links to it go there.
+         */
+        moved?: Record<string, string>;
       }
     | undefined;
   /**

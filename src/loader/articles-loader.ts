@@ -51,15 +51,11 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
         },
         'share',
         seeded,
-      ).then(() =>
+      ).then(() => {
         // What the collection now holds is what the integration's sitemap, feed and article links name.
-        recordPublishedArticles(
-          context,
-          resolved.siteId,
-          readState(context.meta.get(`${key}:state`)).state.unpublished,
-          resolved.language ?? '',
-        ),
-      );
+        const { state } = readState(context.meta.get(`${key}:state`));
+        recordPublishedArticles(context, resolved.siteId, state.unpublished, resolved.language ?? '', state.moved);
+      });
     }),
   } satisfies Loader;
 }

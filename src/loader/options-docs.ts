@@ -161,6 +161,13 @@ export interface ArticlesLoaderOptions extends ConnectionOptions {
    */
   revalidateAfterHours?: number | false | undefined;
   /**
+   * How long a renamed article's old slug is remembered (days): the blog redirects its old URL to the new one
+   * (a redirect page, the host's `_redirects`, or a 301 on demand) and points links at the new URL meanwhile.
+   * `0` forgets a move at the next build.
+   * @default 365
+   */
+  movesKeptDays?: number | undefined;
+  /**
    * Article images through Astro's image pipeline: each allowed image (Astro's `image.domains` /
    * `remotePatterns`) is downloaded once into the cache directory and optimised by Astro; `false` leaves
    * every image on the service's CDN.

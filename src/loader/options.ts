@@ -7,6 +7,7 @@ import { formatIssue, optionsDocsLine, type OptionProblem } from '../options/iss
 import { asAstroUserError } from './astro-errors.js';
 import { cleartextRefusal } from '../client/cleartext.js';
 import { withSyncPlaceholders } from './loader-runs.js';
+import { MOVES_KEPT_DAYS } from './moves.js';
 
 /**
  * Defaults in one place. The budget suits a Pro plan (30 or 60 requests an hour for the whole user, all
@@ -19,6 +20,7 @@ export const ARTICLES_LOADER_DEFAULTS = {
   strict: false,
   allowMassRemoval: false,
   revalidateAfterHours: 24,
+  movesKeptDays: MOVES_KEPT_DAYS,
   timeoutMs: 30_000,
 } as const satisfies {
   budget: { maxRequests: number; reserve: number };
@@ -26,6 +28,7 @@ export const ARTICLES_LOADER_DEFAULTS = {
   strict: boolean;
   allowMassRemoval: boolean;
   revalidateAfterHours: number | false;
+  movesKeptDays: number;
   timeoutMs: number;
 };
 
@@ -123,6 +126,17 @@ export const articlesLoaderOptionsSchema = connectionSchema.extend({
       z.literal(false),
     ])
     .default(ARTICLES_LOADER_DEFAULTS.revalidateAfterHours),
+  /**
+   * How long a renamed article's old slug is remembered (days): the blog redirects its old URL to the new one
+   * (a redirect page, the host's `_redirects`, or a 301 on demand) and points links at the new URL meanwhile.
+   * `0` forgets a move at the next build.
+   * @default 365
+   */
+  movesKeptDays: z
+    .number()
+    .min(0)
+    .max(365 * 10)
+    .default(ARTICLES_LOADER_DEFAULTS.movesKeptDays),
 });
 
 export type ResolvedArticlesLoaderOptions = z.output<typeof articlesLoaderOptionsSchema>;

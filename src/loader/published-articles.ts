@@ -31,6 +31,8 @@ export interface PublishedCollection {
   unpublished?: string[];
   /** The loader's `language` option, '' without one: the language `unpublished` speaks of. */
   language?: string;
+  /** Renamed articles (its state's `moved`): old slug -> the slug stored now. The blog redirects the old URL. */
+  moved?: Record<string, string>;
 }
 
 type Registry = Map<string, PublishedCollection>;
@@ -63,6 +65,7 @@ export function recordPublishedArticles(
   siteId: number,
   unpublished: readonly string[] = [],
   language = '',
+  moved: Readonly<Record<string, { to: string }>> = {},
 ): void {
   const slugs: string[] = [];
   const origins = new Map<string, number>();
@@ -84,6 +87,7 @@ export function recordPublishedArticles(
     languages,
     unpublished: [...unpublished].sort(),
     language,
+    moved: Object.fromEntries(Object.entries(moved).map(([from, move]) => [from, move.to])),
   });
 }
 
@@ -95,6 +99,7 @@ export function publishedCollections(): PublishedCollection[] {
     origins: [...c.origins],
     languages: { ...c.languages },
     unpublished: [...(c.unpublished ?? [])],
+    moved: { ...c.moved },
   }));
 }
 

@@ -125,6 +125,11 @@ export const syncStateSchema = z.object({
    */
   unpublished: z.array(z.string()).optional(),
   /**
+   * Renamed articles (moves.ts): old slug -> the slug the article has now and when the move was seen (ms since
+   * epoch), chains collapsed, for `movesKeptDays`. The blog redirects the old URL and points links at the new one.
+   */
+  moved: z.record(z.string(), z.object({ to: z.string(), at: z.number() })).optional(),
+  /**
    * A loader with a `language` or `status` filter: the sitemap's slugs that its whole list (every page read)
    * did not have, as of the last build that read it all. The sitemap cannot tell languages or statuses apart, so
    * these are the other languages' articles: they do not make the next build read the list's other pages again.
@@ -166,8 +171,10 @@ export const UNPUBLISHED_KEPT = 1000;
 
 /**
  * The state's `unpublished` after a build: the slugs it removed that the public sitemap (every published
- * article) lacks too join, those listed, stored or in the sitemap again leave. Unknown (`sitemapSlugs` undefined: the
- * sitemap could not be read) adds nothing: a removal is then no evidence that the service dropped the page.
+ * article) lacks too join, those listed or stored again leave. Unknown (`sitemapSlugs` undefined: the sitemap
+ * could not be read) adds nothing: a removal is then no evidence that the service dropped the page. The sitemap
+ * never takes a slug out: a CDN edge may serve a copy older than the unpublish (issue 38, item 4: builds that read
+ * it forgot the slug, and the blog's links to it went live again), while a republished article is listed again.
  */
 export function nextUnpublished(
   previous: readonly string[] | undefined,
@@ -177,9 +184,8 @@ export function nextUnpublished(
 ): string[] | undefined {
   const gone = sitemapSlugs === undefined ? [] : removed.filter((slug) => !sitemapSlugs.has(slug));
   const joined = new Set(gone);
-  // Listed, stored or in the sitemap again: published again, its links answer.
-  const back = (slug: string) => present(slug) || sitemapSlugs?.has(slug) === true;
-  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !back(slug)), ...gone];
+  // Listed or stored again: published again, its links answer.
+  const next = [...(previous ?? []).filter((slug) => !joined.has(slug) && !present(slug)), ...gone];
   return next.length === 0 ? undefined : next.slice(-UNPUBLISHED_KEPT);
 }
 

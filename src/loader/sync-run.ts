@@ -16,6 +16,7 @@ import { urlMayBeOf } from './evidence.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync } from './sync-plan.js';
 import { removalsNow } from './sync-removals.js';
+import { nextMoves, renamesOf } from './moves.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
 import { describeError, makeWarn } from './warnings.js';
@@ -321,11 +322,25 @@ export async function runArticlesSync(
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
+  const identityOfStored = (slug: string) =>
+    identityOf(serviceDataOf(store.get(slug))?.title, serviceDataOf(store.get(slug))?.publishedAt);
   const removals = removalsNow(plan, (slug) => store.has(slug), {
-    ofStored: (slug) => identityOf(serviceDataOf(store.get(slug))?.title, serviceDataOf(store.get(slug))?.publishedAt),
+    ofStored: (slug) => identityOfStored(slug),
     ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
   });
+  // A removed slug whose article is stored under another slug now was renamed: remembered before it goes.
+  const renames = renamesOf(removals.remove, store.keys(), identityOfStored);
   applyRemovals(apply, removals.remove);
+  const moved = nextMoves(
+    state.moved,
+    renames,
+    now,
+    opts.movesKeptDays * 86_400_000,
+    (slug) => items.has(slug) || store.has(slug),
+    (slug) => store.has(slug),
+  );
+  if (moved) state.moved = moved;
+  else delete state.moved;
   const unpublished = nextUnpublished(
     state.unpublished,
     removals.remove,

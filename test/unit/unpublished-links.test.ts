@@ -112,9 +112,10 @@ describe('nextUnpublished: what the loader remembers', () => {
     expect(nextUnpublished(['x'], ['a'], undefined, none)).toEqual(['x']);
   });
 
-  it('a slug listed, stored or in the sitemap again leaves; the oldest go past the cap', () => {
+  it('a slug listed or stored again leaves, not one a (maybe stale) sitemap lists; the oldest go past the cap', () => {
     expect(nextUnpublished(['x', 'y'], [], new Set(), (slug) => slug === 'x')).toEqual(['y']);
-    expect(nextUnpublished(['x', 'y'], [], new Set(['y']), none)).toEqual(['x']);
+    // A CDN edge's older copy still lists an unpublished article: no evidence that it is back (issue 38, item 4).
+    expect(nextUnpublished(['x', 'y'], [], new Set(['y']), none)).toEqual(['x', 'y']);
     expect(nextUnpublished(['x'], ['x'], new Set(), none)).toEqual(['x']);
     const many = Array.from({ length: UNPUBLISHED_KEPT }, (_, i) => `old-${i}`);
     const next = nextUnpublished(many, ['new'], new Set(), none)!;

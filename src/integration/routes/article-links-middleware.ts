@@ -5,6 +5,7 @@ import rawConfig from 'virtual:astro-content-publisher/config';
 import { STALE_MAX_AGE_SECONDS, STALE_TAG } from '../../loader/cache-tags.js';
 import { rewriteArticleLinksResponse } from '../article-links-response.js';
 import { readRouteConfig } from '../read-route-config.js';
+import { movedLocation } from '../moved-route.js';
 
 const config = readRouteConfig(rawConfig);
 
@@ -25,6 +26,9 @@ function capStaleCache(context: APIContext): void {
 // stream transform for nothing. Under `astro dev` and on demand, the middleware is the only rewrite.
 export const onRequest: MiddlewareHandler = async (context, next) => {
   if (!config.dev && context.isPrerendered) return next();
+  // A renamed article's old URL: a permanent redirect to the new one (a static build writes redirect pages instead).
+  const moved = movedLocation(context.url, config);
+  if (moved !== undefined) return new Response(null, { status: 301, headers: { location: moved } });
   const response = await next();
   capStaleCache(context);
   return rewriteArticleLinksResponse(response, config);
