@@ -4,7 +4,7 @@ export const IMAGE_DEFAULTS = {
   maxBytes: 10 * 1024 * 1024,
   maxPixels: 40_000_000,
   maxDownloads: 500,
-  maxPixelsPerBuild: 100_000_000,
+  maxPixelsPerBuild: 1_000_000_000,
   maxCacheBytes: 2 * 1024 * 1024 * 1024,
   timeoutMs: 15_000,
   concurrency: 4,
@@ -46,9 +46,10 @@ export const imagesOptionSchema = z.union([
      * Pixels Astro's image service may decode in one build for the images this build downloads (or finds
      * replaced), counted as `maxPixels` counts them; past it an image keeps its remote URL, with one warning,
      * and comes in a later build. Images cached by earlier builds cost nothing (Astro keeps what it made of
-     * them). A hostile service can make each image reach `maxPixels`; this keeps a build's decoding near a normal
-     * build's: 100 megapixels are about 50 photos of 2 MP, or two images at the `maxPixels` default.
-     * @default 100000000 (100 megapixels)
+     * them). A hostile service can make each image reach `maxPixels`; this keeps a build's decoding at what a
+     * normal cold build decodes: 1,000 megapixels are `maxDownloads` (500) photos of 2 MP, so an ordinary blog's
+     * first build still localises every image (a 300-article blog with 4 images each decodes about 300 MP).
+     * @default 1000000000 (1,000 megapixels)
      */
     maxPixelsPerBuild: z.number().int().min(1).max(100_000_000_000).default(IMAGE_DEFAULTS.maxPixelsPerBuild),
     /**

@@ -55,7 +55,7 @@ export interface ImagesOptions {
    * Pixels Astro's image service may decode in one build for the images this build downloads or finds replaced
    * (1 to 100000000000, counted as `maxPixels` counts them); past it an image keeps its remote URL, with one
    * warning, and comes in a later build. Images cached by earlier builds cost nothing.
-   * @default 100000000 (100 megapixels)
+   * @default 1000000000 (1,000 megapixels: `maxDownloads` photos of 2 MP)
    */
   maxPixelsPerBuild?: number | undefined;
   /**
