@@ -31,11 +31,11 @@ function loadSharp(): Promise<SharpFactory | undefined> {
   loading ??= (async () => {
     const name = 'sharp';
     try {
-      return ((await import(name)) as { default: SharpFactory }).default;
+      return ((await import(/* @vite-ignore */ name)) as { default: SharpFactory }).default;
     } catch {
       try {
         const fromAstro = createRequire(import.meta.resolve('astro')).resolve(name);
-        return ((await import(pathToFileURL(fromAstro).href)) as { default: SharpFactory }).default;
+        return ((await import(/* @vite-ignore */ pathToFileURL(fromAstro).href)) as { default: SharpFactory }).default;
       } catch {
         return undefined;
       }
