@@ -12,7 +12,6 @@ import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js
 import { isTransient } from './transient.js';
 import { applyFetches, applyRemovals, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
 import { rememberUnanswered, unansweredDue } from './unanswered.js';
-import { urlMayBeOf } from './evidence.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync } from './sync-plan.js';
 import { removalsNow } from './sync-removals.js';
@@ -34,7 +33,7 @@ import {
 } from './sync-notices.js';
 import { reportSync } from './sync-report.js';
 import { rememberedNotice, saidOnce, type Notice } from './notice-memory.js';
-import { statusesOf } from './evidence.js';
+import { statusesOf, urlMayBeOf } from './evidence.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
 import { pageDigest } from './page-digest.js';
 import { startProgress } from './progress.js';
@@ -300,11 +299,11 @@ export async function runArticlesSync(
     (error) => error instanceof LanguageMismatchError,
   );
   // A slug only the sitemap showed whose detail is another language's is that language's loader's article: no
-  // failure, said as one line (its retry waits, unanswered.ts).
+  // failure, said as one line (its retry waits 30 days, unanswered.ts).
   const foreign = outcome.failures.filter((f) => f.error instanceof LanguageMismatchError && !items.has(f.slug));
   if (foreign.length)
     logger.info(
-      `${foreign.length} article(s) that the public sitemap of ${site} shows and the list does not are in another language than "${opts.language ?? '?'}" (first: "${foreign[0]!.slug}"): left to that language's loader; asked again after 1, 2, 4 ... hours, or when the sitemap changes.`,
+      `${foreign.length} article(s) that the public sitemap of ${site} shows and the list does not are in another language than "${opts.language ?? '?'}" (first: "${foreign[0]!.slug}"): left to that language's loader; asked again after 30 days (a slug keeps its language).`,
     );
   rememberUnanswered(state, outcome.failures, {
     stored: (slug) => store.has(slug),
