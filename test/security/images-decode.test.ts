@@ -53,8 +53,10 @@ describe('images.maxPixels against the decoder (issue 37, finding 1)', () => {
       expect(page).toContain(`src="${sources[0]}"`);
       expect(page).toContain(`src="${sources[1]}"`);
       expect(page).not.toContain(`src="${sources[2]}"`);
-      // A decoded 16000 x 16000 canvas is 1 GiB of RGBA on its own (the build peaked at 1.6 GB before the fix).
-      expect(result.maxRssMb).toBeLessThan(900);
+      // A decoded 16000 x 16000 canvas is 1 GiB of RGBA on its own: the build peaked at 1.6 to 1.9 GB before the
+      // fix. Without it the build peaks at 480 to 540 MB alone, up to 930 MB beside the suite's other builds
+      // (Rolldown's threads), so the bound sits between the two.
+      expect(result.maxRssMb).toBeLessThan(1300);
     } finally {
       await unpublish();
       await dirs.cleanup();
