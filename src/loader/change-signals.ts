@@ -8,14 +8,6 @@ export interface RssSignal {
 
 export type ChangeReason = 'held' | 'sitemap' | 'list' | 'rss';
 
-/** Same instant? Compares as dates when both parse (formats differ between sitemap and API), else as text. */
-export function sameInstant(a: string, b: string): boolean {
-  const ta = Date.parse(a);
-  const tb = Date.parse(b);
-  if (Number.isFinite(ta) && Number.isFinite(tb)) return ta === tb;
-  return a.trim() === b.trim();
-}
-
 /**
  * Why a stored article must be refreshed, cheapest signal first, or undefined when nothing shows a newer
  * version (evidence.ts: a signal that merely differs from what was held may be an older CDN copy):
