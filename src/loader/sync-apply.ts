@@ -268,9 +268,13 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   // The feed's copies are content only where they are the very HTML held (a re-render under a new policy), or
   // for a listed slug whose detail answers another language (no detail can give this language's article) when
   // the feed is shown to carry whole articles (evidence.ts feedCopyProvenWhole).
+  // Read once, when first needed: the copies used below are the held HTML (a re-render) or live on their feed
+  // copy (detailElsewhere), so none of them changes what the evidence shows.
+  let evidence: ReturnType<typeof feedEvidence> | undefined;
   const provenWhole = (slug: string) => {
     const copy = input.signals.rss.get(slug)?.item.contentEncoded;
-    return copy !== undefined && feedCopyProvenWhole({ ...feedEvidence(input), copyLength: copy.length });
+    evidence ??= feedEvidence(input);
+    return copy !== undefined && feedCopyProvenWhole({ ...evidence, copyLength: copy.length });
   };
   const refused = outcome.failures
     .filter((f) => f.error instanceof LanguageMismatchError && input.items.has(f.slug))

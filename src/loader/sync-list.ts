@@ -68,11 +68,17 @@ export function indexListed(
   return { listed, items, repeated, rejected, nextOffset, pages, dropped };
 }
 
+/** The one status asked for, when the loader builds only one (the API takes one value). */
+function onlyStatus(opts: ResolvedArticlesLoaderOptions): string | undefined {
+  const statuses = [...statusesOf(opts.status)];
+  return statuses.length === 1 ? statuses[0] : undefined;
+}
+
 /** One status is sent as the filter; several are asked for unfiltered (the API takes one value) and checked. */
 const queryOf = (opts: ResolvedArticlesLoaderOptions) =>
   Object.fromEntries(
     Object.entries({
-      status: typeof opts.status === 'string' ? opts.status : opts.status.length === 1 ? opts.status[0] : undefined,
+      status: onlyStatus(opts),
       language: opts.language,
       limit: opts.limit,
     }).filter(([, v]) => v !== undefined),
@@ -156,8 +162,7 @@ export async function followPagesForNews(
   const { state, sitemapSlugs, stored } = known;
   // The sitemap shows published articles of every language: a loader of one language, or of other statuses, sees
   // in it articles that are not its own.
-  const onlyPublished = [opts.status].flat().every((status) => status === 'published');
-  const filtered = opts.language !== undefined || !onlyPublished;
+  const filtered = opts.language !== undefined || onlyStatus(opts) !== 'published';
   const notOurs = new Set(filtered ? (state.notOurs ?? []) : []);
   const unknown = sitemapSlugs
     ? [...sitemapSlugs].filter((slug) => !listed.items.has(slug) && !stored(slug) && !notOurs.has(slug)).length
