@@ -64,6 +64,13 @@ export class LanguageMismatchError extends Error {
 /** The detail answered an article of a status the loader does not build (the list said otherwise, or knew nothing). */
 export class StatusMismatchError extends Error {
   override name = 'StatusMismatchError';
+  constructor(
+    message: string,
+    /** The status the detail answered. */
+    readonly status: string,
+  ) {
+    super(message);
+  }
 }
 
 function optional<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
@@ -105,6 +112,7 @@ async function fromDetail(
   if (status !== undefined && !statusesOf(opts.status).has(status)) {
     throw new StatusMismatchError(
       `the service's detail of "${action.slug}" has status "${status}", which this loader does not build: not stored (the list showed it as ${items.get(action.slug)?.status ?? 'unlisted'}); it is asked again in a later build.`,
+      status,
     );
   }
   const { detail } = answer;

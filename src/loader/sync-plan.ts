@@ -1,7 +1,7 @@
 import { changeReason, type ChangeReason, type RssSignal } from './change-signals.js';
 import { lastmodIsLater } from './evidence.js';
 import { incompleteElsewhere, retryDelayMs, type EntryState } from './state.js';
-import { plannedRemovals } from './sync-removals.js';
+import { CONFIRM_AFTER_MS, plannedRemovals } from './sync-removals.js';
 
 /**
  * The sync plan: given what the list call, the free feeds and the stored state say, decide which articles
@@ -20,7 +20,16 @@ export interface ListedArticle {
  * only): a listed article whose detail answered 404, waiting for its retry.
  */
 export type FetchReason =
-  'new' | 'changed' | 'fingerprint' | 'partial' | 'force' | 'elsewhere' | 'revalidate' | 'missing' | 'probe';
+  | 'new'
+  | 'changed'
+  | 'fingerprint'
+  | 'partial'
+  | 'force'
+  | 'elsewhere'
+  | 'revalidate'
+  | 'missing'
+  | 'probe'
+  | 'confirm';
 
 export interface PlannedFetch {
   slug: string;
@@ -296,10 +305,25 @@ export function planSync(input: PlanInput): SyncPlan {
     } else pending.push({ slug: need.slug, reason: need.reason });
   }
 
-  // Leftover budget, within the revalidation share (the answer may be another language's again, every build):
-  // retry the detail of incomplete entries whose detail answered another language, least recently retried
-  // first. Pending when it does not fit: the entry lacks fields the service has.
+  // Leftover budget, within the revalidation share: stored articles the list left out and no sitemap as new as
+  // the list shows, checked longest ago first, once an hour at most (sync-removals.ts): is each still published?
+  const removals = plannedRemovals(input, listedSlugs);
   let revalidations = input.revalidateSlots ?? Number.POSITIVE_INFINITY;
+  const toConfirm = removals.unconfirmed
+    .map((slug) => ({ slug, checkedAt: input.stored.get(slug)?.checkedAt ?? 0 }))
+    .filter((c) => input.now - c.checkedAt >= CONFIRM_AFTER_MS && !fetch.some((f) => f.slug === c.slug))
+    .sort((a, b) => a.checkedAt - b.checkedAt);
+  const confirming = new Set<string>();
+  for (const { slug } of toConfirm) {
+    if (slots <= 0 || revalidations <= 0) break;
+    confirming.add(slug);
+    fetch.push({ slug, reason: 'confirm', via: 'detail' });
+    slots -= 1;
+    revalidations -= 1;
+  }
+
+  // Then (the answer may be another language's again, every build): retry the detail of incomplete entries whose detail answered another language, least recently retried
+  // first. Pending when it does not fit: the entry lacks fields the service has.
   elsewhere.sort((a, b) => a.retriedAt - b.retriedAt);
   for (const candidate of elsewhere) {
     if (slots > 0 && revalidations > 0) {
@@ -322,13 +346,13 @@ export function planSync(input: PlanInput): SyncPlan {
   const revalidated = new Set<string>();
   for (const candidate of revalidateCandidates) {
     if (slots <= 0 || revalidations <= 0) break;
+    if (confirming.has(candidate.slug)) continue;
     revalidations -= 1;
     fetch.push({ slug: candidate.slug, reason: 'revalidate', via: 'detail' });
     revalidated.add(candidate.slug);
     slots -= 1;
   }
 
-  const removals = plannedRemovals(input, listedSlugs);
   const plan: SyncPlan = {
     fetch,
     pending,

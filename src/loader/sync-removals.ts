@@ -3,8 +3,18 @@
  * confirms they are gone; none when that looks like an upstream accident (allowMassRemoval); and a renamed
  * slug's old entry waits for its new one (removalsNow). Pure, with the sync plan's unit tests.
  */
+import { NotFoundError } from '../client/index.js';
 import { sitemapAsNewAsList } from './evidence.js';
+import { StatusMismatchError } from './sync-apply.js';
 import type { PlanInput, SyncPlan } from './sync-plan.js';
+
+/**
+ * A stored article the list left out, kept for want of a sitemap as new as the list, has its detail asked
+ * (`confirm`) once this long after its last check: an answer that it is gone is evidence as new as the list.
+ * An hour: the public feeds' cache time, so a sitemap edge that lagged behind has caught up by then, and a
+ * build right after the last one costs no request for it.
+ */
+export const CONFIRM_AFTER_MS = 3_600_000;
 
 /** An upstream list that loses more than this share of the stored entries at once is suspect. */
 export const MASS_REMOVAL_SHARE = 0.5;
@@ -37,12 +47,13 @@ export function removalsNow(
  * The removals of a plan: the stored entries the list left out; when the list may be cut short, only those a
  * sitemap copy as new as the list lacks (one that shows every listed article: evidence.ts), the rest kept
  * (`kept`) and, when no such copy was read, said (`withheld`); and none at all when they look like an upstream
- * accident (`massRemoval`) unless allowMassRemoval.
+ * accident (`massRemoval`) unless allowMassRemoval. `unconfirmed`: the kept ones no such sitemap copy shows
+ * (an empty, older or unreadable one), whose detail can tell (CONFIRM_AFTER_MS).
  */
 export function plannedRemovals(
   input: Pick<PlanInput, 'listed' | 'stored' | 'listMayBeCapped' | 'sitemapSlugs' | 'allowMassRemoval'>,
   listedSlugs: ReadonlySet<string>,
-): Pick<SyncPlan, 'remove' | 'massRemoval' | 'withheld'> & { kept: number } {
+): Pick<SyncPlan, 'remove' | 'massRemoval' | 'withheld'> & { kept: number; unconfirmed: string[] } {
   const unlisted = [...input.stored.keys()].filter((id) => !listedSlugs.has(id));
   // A capped list says nothing about what it left out: a sitemap as new as the list decides, and without one
   // nothing leaves (an older CDN copy lacks articles published since, an empty one lacks everything).
@@ -58,6 +69,7 @@ export function plannedRemovals(
       : 0;
   const storedCount = input.stored.size;
   const kept = unlisted.length - removeAll.length;
+  const unconfirmed = input.listMayBeCapped && !evidence?.asNew ? unlisted : [];
   const said =
     withheld > 0
       ? {
@@ -73,11 +85,28 @@ export function plannedRemovals(
     storedCount > 0 &&
     removeAll.length > 0 &&
     (input.listed.length === 0 || removeAll.length > storedCount * MASS_REMOVAL_SHARE);
-  if (!suspect || input.allowMassRemoval) return { remove: removeAll, kept, ...said };
+  if (!suspect || input.allowMassRemoval) return { remove: removeAll, kept, unconfirmed, ...said };
   return {
     remove: [],
     massRemoval: { removed: removeAll.length, stored: storedCount, listed: input.listed.length },
     kept,
+    unconfirmed,
     ...said,
   };
+}
+
+/**
+ * Stored articles the list left out whose detail answered that the service no longer publishes them (404, or
+ * a status the loader does not build): evidence as new as the list, so they leave, whatever the sitemap shows.
+ * A listed one stays (the list says it is published: its detail is asked again, unanswered.ts).
+ */
+export function goneOnDetail(
+  failures: ReadonlyArray<{ slug: string; error: unknown }>,
+  listed: (slug: string) => boolean,
+  stored: (slug: string) => boolean,
+): Array<{ slug: string; error: NotFoundError | StatusMismatchError }> {
+  return failures.filter(
+    (f): f is { slug: string; error: NotFoundError | StatusMismatchError } =>
+      (f.error instanceof NotFoundError || f.error instanceof StatusMismatchError) && !listed(f.slug) && stored(f.slug),
+  );
 }

@@ -10,11 +10,17 @@ import { nextUnpublished, readState, rememberElsewhereNew, storedAwaitingDetail,
 import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from './rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from './ledger.js';
 import { isTransient } from './transient.js';
-import { applyFetches, applyRemovals, LanguageMismatchError, type ApplyInput } from './sync-apply.js';
+import {
+  applyFetches,
+  applyRemovals,
+  LanguageMismatchError,
+  StatusMismatchError,
+  type ApplyInput,
+} from './sync-apply.js';
 import { rememberUnanswered, unansweredDue } from './unanswered.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from './sync-list.js';
 import { listMayBeCapped, planSync } from './sync-plan.js';
-import { removalsNow } from './sync-removals.js';
+import { goneOnDetail, removalsNow } from './sync-removals.js';
 import { nextMoves, renamesOf } from './moves.js';
 import { reconcileListed } from './sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from './sync-signals.js';
@@ -317,7 +323,18 @@ export async function runArticlesSync(
     const entry = state.entries[need.slug];
     if (entry && need.reason === 'changed') entry.changedAt ??= now;
   }
-  outcome.failures = outcome.failures.filter((f) => !foreign.includes(f));
+  // A stored article the list left out whose detail says it is gone leaves now (evidence as new as the list).
+  const gone = goneOnDetail(
+    outcome.failures,
+    (slug) => items.has(slug),
+    (slug) => store.has(slug),
+  );
+  if (gone.length)
+    logger.info(
+      `Removed ${gone.length} article(s) that the list of ${site} no longer shows and whose detail answers that the service does not publish them (first: "${gone[0]!.slug}", ${gone[0]!.error instanceof StatusMismatchError ? `status "${gone[0]!.error.status}"` : '404'}).`,
+    );
+  const goneSlugs = new Set(gone.map((f) => f.slug));
+  outcome.failures = outcome.failures.filter((f) => !foreign.includes(f) && !goneSlugs.has(f.slug));
   if (outcome.failures.length) state.feedWanted = true;
   else delete state.feedWanted;
   // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
@@ -328,6 +345,7 @@ export async function runArticlesSync(
     ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
   });
   // A removed slug whose article is stored under another slug now was renamed: remembered before it goes.
+  removals.remove.push(...goneSlugs);
   const renames = renamesOf(removals.remove, store.keys(), identityOfStored);
   applyRemovals(apply, removals.remove);
   const moved = nextMoves(
@@ -359,7 +377,7 @@ export async function runArticlesSync(
   });
   const unsent = new Set(outcome.unsent);
   const revalidatedNow = plan.fetch
-    .filter((f) => ['revalidate', 'elsewhere', 'probe'].includes(f.reason) && !unsent.has(f.slug))
+    .filter((f) => ['revalidate', 'elsewhere', 'probe', 'confirm'].includes(f.reason) && !unsent.has(f.slug))
     .map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { articlesLoader } from '../../src/loader/index.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import { addFault, hits, patchArticle, publish, ROUTES } from '../faults/helpers.js';
+import { addFault, hits, patchArticle, publish, ROUTES, unpublish } from '../faults/helpers.js';
+import { fakeDateAhead } from '../support/timing.js';
 import { fakeContext, type FakeContext } from './loader-context.js';
 
 const opened: Simulator[] = [];
@@ -254,6 +255,33 @@ describe('an article is removed only on evidence as new as the list', () => {
     await addFault(s, { route: ROUTES.sitemap, body: stale });
     await build(s, site);
     expect(site.ctx.entries.has(fresh.slug)).toBe(true);
+  });
+
+  it('a stored article the list left out, kept for want of a sitemap, leaves once its detail answers 404 or a draft', async () => {
+    const s = await sim({ variants: { listMax: 6 } });
+    const site = setup(s);
+    for (let i = 0; i < 3 && site.ctx.entries.size < 12; i++) await build(s, site);
+    expect(site.ctx.entries.size).toBe(12);
+    const listed = new Set((await listAll(s)).map((a) => a.slug));
+    const [gone, drafted, ...kept] = [...site.ctx.entries.keys()].filter((slug) => !listed.has(slug));
+    await unpublish(s, 12, gone!);
+    await patchArticle(s, 12, drafted!, { status: 'draft' });
+    await addFault(s, {
+      route: ROUTES.sitemap,
+      body: '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>',
+    });
+    // Within the hour of their last check, nothing is asked: the warm build stays at one request.
+    const warm = await build(s, site);
+    expect(warm.list + warm.details).toBe(1);
+    expect(site.ctx.entries.has(gone!)).toBe(true);
+    // An hour later their details are asked (the revalidation share): the answers are evidence as new as the list.
+    fakeDateAhead(2 * 3_600_000);
+    const later = await build(s, site);
+    expect(later.detailOf(gone!) + later.detailOf(drafted!)).toBe(2);
+    expect(site.ctx.entries.has(gone!)).toBe(false);
+    expect(site.ctx.entries.has(drafted!)).toBe(false);
+    expect(kept.every((slug) => site.ctx.entries.has(slug))).toBe(true);
+    expect(later.lines.filter((l) => l.includes(gone!) || l.includes(drafted!)).join('\n')).toMatch(/404|draft/);
   });
 });
 

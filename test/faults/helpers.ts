@@ -30,6 +30,8 @@ export const publish = (sim: Simulator, body: Record<string, unknown>) =>
   admin(sim, 'POST', 'articles', body) as Promise<{ slug: string }>;
 export const patchArticle = (sim: Simulator, site: number, slug: string, body: Record<string, unknown>) =>
   admin(sim, 'PATCH', `articles/${site}/${slug}`, body);
+export const unpublish = (sim: Simulator, site: number, slug: string) =>
+  admin(sim, 'DELETE', `articles/${site}/${slug}`);
 
 /** Requests the simulator saw on one route, whatever their status. */
 export function hits(stats: SimulatorStats, route: string): number {
