@@ -1,6 +1,6 @@
-// The details one build's loaders asked for, shared between them. The service's detail endpoint has no language
-// parameter: with the same slug in several languages (one loader per language), each loader that needs the slug
-// asks, and each gets the same answer, the slug's oldest article. A cold build of 8 such slugs in two languages
+// The details one build's loaders asked for, shared between them. API.md shows no language parameter on the detail
+// endpoint: a service that ignores `?language=` answers every loader that asks for a shared slug (one loader per
+// language) the same article, the slug's oldest. A cold build of 8 such slugs in two languages
 // sent 16 detail calls for 8 answers. Through this exchange a loader learns what another loader of the same
 // service, key and site got (or is getting) instead of asking again:
 //
@@ -16,6 +16,9 @@
 //   is taken. An answer in the loader's own language from an earlier round could predate an edit its list
 //   shows: the loader asks for itself.
 //
+// Only an answer that shows the service ignored the language asked for (or to a call for the same language) is
+// shared: a service that honours `?language=` answers each language's call with its own article (`answers`).
+//
 // An answer taken from the same round is as current as the build's other answers: an edit made between two
 // loaders' turns is one made during the build, and the next build sees it (the stored hash differs from the
 // feed's). A failed call is not shared: whoever waited on it asks for itself.
@@ -29,9 +32,10 @@ type Asked =
 
 /** Answers are kept this long at most: one build's loaders run together. */
 const KEEP_MS = 10 * 60_000;
-// One record per process (processRecord): the loaders of one content config may come from two copies of the package.
-function exchange(): Map<string, Asked> {
-  return processRecord('detail-exchange', () => new Map<string, Asked>());
+// One record per process (processRecord): the loaders of one content config may come from two copies of the
+// package. Per slug, the calls by the language they asked for ('' without one).
+function exchange(): Map<string, Map<string, Asked>> {
+  return processRecord('detail-exchange', () => new Map<string, Map<string, Asked>>());
 }
 
 export interface DetailRequest {
@@ -39,7 +43,7 @@ export interface DetailRequest {
   apiKey: string;
   siteId: number;
   slug: string;
-  /** The loader's language, if it loads one. */
+  /** The loader's language, if it loads one (the detail is asked with `?language=`). */
   language: string | undefined;
   /** When the loader's list call was sent. */
   listedSince: number;
@@ -50,6 +54,17 @@ export interface DetailRequest {
 /** The detail, or what another loader's answer showed: the article of the slug is in another language. */
 export type ExchangedDetail = { detail: ArticleDetail } | { elsewhere: string; contentHash: string };
 
+/**
+ * Does an answer to a call that asked for `asked` tell what a call asking for `mine` gets? When both asked the
+ * same; and when the answer is in another language than it asked for: the service ignored `?language=` for this
+ * slug, so any call gets that answer. An answer in the language asked for tells nothing about another
+ * language's call (a service that honours `?language=` answers each in its own: found by a trial on a real
+ * multilingual theme, where the fr loader took the en loader's answer as its own and refused it).
+ */
+function answers(asked: string, answered: string | undefined, mine: string): boolean {
+  return asked === mine || (asked !== '' && answered !== undefined && answered !== '' && answered !== asked);
+}
+
 /** The detail of `request.slug`: from another loader where the rules above allow, else `ask()`'s, shared. */
 export async function exchangedDetail(
   request: DetailRequest,
@@ -57,23 +72,29 @@ export async function exchangedDetail(
 ): Promise<ExchangedDetail> {
   const map = exchange();
   const id = `${request.baseUrl}\n${shortHash(request.apiKey)}\n${request.siteId}\n${request.slug}`;
+  const mine = request.language ?? '';
   const elsewhere = (language: string | undefined): language is string =>
     request.language !== undefined && language !== undefined && language !== '' && language !== request.language;
-  const known = map.get(id);
-  if (known !== undefined && known.at >= Math.min(request.listedSince, request.roundSince)) {
-    const sameRound = known.at >= request.roundSince;
-    if (!('pending' in known)) {
-      if (elsewhere(known.language)) return { elsewhere: known.language, contentHash: known.contentHash };
-      if (known.refused !== undefined && sameRound) {
+  const calls = map.get(id) ?? new Map<string, Asked>();
+  // This language's own call first, then the others'.
+  const known = [...calls].sort(([a], [b]) => Number(b === mine) - Number(a === mine));
+  for (const [asked, call] of known) {
+    if (call.at < Math.min(request.listedSince, request.roundSince)) continue;
+    const sameRound = call.at >= request.roundSince;
+    if (!('pending' in call)) {
+      if (!answers(asked, call.language, mine)) continue;
+      if (elsewhere(call.language)) return { elsewhere: call.language, contentHash: call.contentHash };
+      if (call.refused !== undefined && sameRound) {
         // Taken once: the body is let go.
-        map.set(id, { at: known.at, language: known.language, contentHash: known.contentHash });
-        return { detail: known.refused };
+        calls.set(asked, { at: call.at, language: call.language, contentHash: call.contentHash });
+        return { detail: call.refused };
       }
     } else {
       try {
-        const detail = await known.pending;
+        const detail = await call.pending;
+        if (!answers(asked, detail.language, mine)) continue;
         if (elsewhere(detail.language)) return { elsewhere: detail.language, contentHash: shortHash(detail.content) };
-        if (known.at >= request.listedSince || sameRound) return { detail };
+        if (call.at >= request.listedSince || sameRound) return { detail };
       } catch {
         // Its call failed (the other loader's budget, a timeout): this loader asks for itself.
       }
@@ -81,22 +102,26 @@ export async function exchangedDetail(
   }
   const at = Date.now();
   const pending = ask();
-  for (const [other, asked] of map) if (asked.at < at - KEEP_MS) map.delete(other);
-  map.set(id, { at, pending });
-  const mine = () => {
-    const entry = map.get(id);
-    return entry !== undefined && 'pending' in entry && entry.pending === pending;
+  for (const [other, asked] of map) {
+    for (const [language, call] of asked) if (call.at < at - KEEP_MS) asked.delete(language);
+    if (asked.size === 0) map.delete(other);
+  }
+  calls.set(mine, { at, pending });
+  map.set(id, calls);
+  const current = () => {
+    const call = calls.get(mine);
+    return call !== undefined && 'pending' in call && call.pending === pending;
   };
   pending.then(
     (detail) => {
-      if (!mine()) return;
+      if (!current()) return;
       const contentHash = shortHash(detail.content);
       // An answer this loader refuses is the article another loader of the site (its language's) needs.
       const refused = elsewhere(detail.language) ? { refused: detail } : {};
-      map.set(id, { at, language: detail.language, contentHash, ...refused });
+      calls.set(mine, { at, language: detail.language, contentHash, ...refused });
     },
     () => {
-      if (mine()) map.delete(id);
+      if (current()) calls.delete(mine);
     },
   );
   return { detail: await pending };

@@ -4,8 +4,9 @@
  * language's article is stored from its feed item, which carries no featured image. Such an entry is known
  * as incomplete: every build counts it pending and names it, retries its detail within the budget, and fills
  * the featured image once the detail answers its language (found by the site model test: it stayed without
- * one, "0 pending", forever). The loaders share one build's detail answers: the slug is asked for once, not
- * once per language, and an answer in the other language waits an hour before it is asked again.
+ * one, "0 pending", forever). The loaders share one build's detail answers where an answer shows the service
+ * ignored ?language= (then the slug is asked for once, not once per language), and an answer in the other
+ * language waits an hour before it is asked again. A service that honours ?language= answers each language.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -47,11 +48,13 @@ describe('a language variant whose detail answers another language', () => {
     sim.resetStats();
     const first = await build();
     expect(first.error).toBeUndefined();
-    // Two details, not three, whichever loader's turn comes first: an answer in en for "both" tells the fr
-    // loader that the service answers en for it, and one the fr loader asked for is the en loader's
-    // (detail-exchange.ts). One list call per loader.
-    expect(sim.stats().routes[DETAIL]).toEqual({ '200': 2 });
-    expect(sim.stats().authenticated).toBe(4);
+    // "both" is asked once per language at most: when the fr loader asks first, its answer in en shows that the
+    // service ignores ?language= and is the en loader's (detail-exchange.ts); when the en loader asks first, its
+    // answer in en tells nothing about a call for fr (a service may honour ?language=), so fr asks too.
+    const both = sim.stats().requests.filter((r) => r.path === '/api/v1/sites/12/articles/both/');
+    expect(both.length).toBe(both[0]?.query?.includes('language=fr') ? 1 : 2);
+    expect(sim.stats().routes[DETAIL]).toEqual({ '200': both.length + 1 });
+    expect(sim.stats().authenticated).toBe(3 + both.length);
     // fr "both" comes from its feed item: its body, no featured image, and the build says it is not complete.
     expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
     expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
@@ -113,5 +116,37 @@ describe('a language variant whose detail answers another language, when the fee
       // The body the fr entry had from the whole feed: not replaced by a teaser.
       expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
     }
+  });
+});
+
+describe('a shared slug whose detail honours ?language=', () => {
+  it("each language's loader gets its own article: another loader's answer in its language is no answer to this one", async () => {
+    // Found by a new user's trial on a real multilingual theme (detailLanguage: 'honoured', one loader per
+    // language): the loaders' detail exchange took the en loader's answer to ?language=en as the fr loader's, and
+    // the fr article was refused as "in en" without a request, then retried after 1, 2, 4 ... hours.
+    const sim = await startSimulator({
+      articles: 0,
+      rateLimitOverride: 100_000,
+      variants: { sharedSlugs: true, detailLanguage: 'honoured' },
+    });
+    const site = await isolatedSite('model-site', 'variant-honoured');
+    own(sim, site);
+    for (const [slug, lang] of [
+      ['both', 'en'],
+      ['both', 'fr'],
+      ['own', 'fr'],
+    ] as const)
+      await publishModelArticle(sim.url, slug, lang, { featured_image: featured(slug, lang) });
+    sim.resetStats();
+    const first = await modelSiteBuild(site, sim, 6)();
+    expect(first.error).toBeUndefined();
+    expect(summaryOf(first.logs, 'fr')).toEqual({ total: 2, pending: 0 });
+    expect(summaryOf(first.logs, 'en')).toEqual({ total: 1, pending: 0 });
+    expect(first.logs).not.toContain('could not be fetched');
+    // One detail per article: "both" asked with ?language=en and with ?language=fr.
+    expect(sim.stats().routes[DETAIL]).toEqual({ '200': 3 });
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await featuredImg(site.outDir, 'fr', 'both')).toMatch(/src="\/_astro\//);
+    expect(await featuredImg(site.outDir, 'en', 'both')).toMatch(/src="\/_astro\//);
   });
 });
