@@ -154,6 +154,11 @@ export const syncStateSchema = z.object({
     )
     .optional(),
   /**
+   * Articles the last build that listed left pending without storing them (new ones past the budget, failed
+   * fetches): a build that cannot list (the hourly window spent, an outage) says them pending still.
+   */
+  pendingUnstored: z.number().int().min(0).optional(),
+  /**
    * The lasting conditions a build warned about (notice-memory.ts), by kind: the condition's key and when the
    * warning was said. While the key stays the same, later builds say it as an info line.
    */

@@ -17,14 +17,19 @@ import { BudgetSpentError, describeError, PREFIX } from './warnings.js';
 type Warn = (message: string, error?: unknown) => void;
 
 /** The summary line of a build that kept every stored entry as it was (nothing listed, nothing fetched). */
-export function keptLine(held: number, requests: number, remaining: number | undefined, pending = 0): string {
+export function keptLine(
+  held: number,
+  requests: number,
+  remaining: number | undefined,
+  pending: { stored: number; unstored: number } = { stored: 0, unstored: 0 },
+): string {
   return summaryLine({
     total: held,
     added: 0,
     changed: 0,
     removed: 0,
-    unchanged: held - pending,
-    pending,
+    unchanged: held - pending.stored,
+    pending: pending.stored + pending.unstored,
     requests,
     remaining,
   });

@@ -73,10 +73,13 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
   return held;
 }
 
-/** The stored entries that wait for a detail call (built from the feed), for the line of a build that kept them. */
-function storedPending(ids: readonly string[], state: SyncState): number {
+/**
+ * What is pending in a build that kept the store without listing: the stored entries that wait for a detail call
+ * (built from the feed), and the articles the last build that listed left unstored.
+ */
+function keptPending(ids: readonly string[], state: SyncState): { stored: number; unstored: number } {
   const { incomplete, partial } = storedAwaitingDetail(ids, state);
-  return incomplete.length + partial.length;
+  return { stored: incomplete.length + partial.length, unstored: state.pendingUnstored ?? 0 };
 }
 
 /** What a rename keeps: the title and the publication day. */
@@ -135,7 +138,7 @@ export async function runArticlesSync(
     const held = store.keys().length;
     const remaining = knownRemaining(opts.baseUrl, opts.apiKey);
     warn(reserveReachedLine({ site, held, found, reserve: opts.budget.reserve, restored, remaining }));
-    logger.info(keptLine(held, 0, remaining, storedPending(store.keys(), state)));
+    logger.info(keptLine(held, 0, remaining, keptPending(store.keys(), state)));
     reportUndoneToWatch(site, `the hourly reserve (${opts.budget.reserve}) was reached before the list call`, 'kept');
     return keepStored();
   }
@@ -173,7 +176,7 @@ export async function runArticlesSync(
       `Could not list the articles of ${site}: ${describeError(error)} ${storedIds.length ? `Kept the ${storedIds.length} stored articles as they were` : 'The collection stays empty, as the last build left it'}; the next build tries again.`,
       error,
     );
-    logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining(), storedPending(storedIds, state)));
+    logger.info(keptLine(storedIds.length, clients.requests(), clients.remaining(), keptPending(storedIds, state)));
     reportUndoneToWatch(site, `could not list the articles: ${describeError(error)}`, 'kept');
     return keepStored();
   }
@@ -405,6 +408,17 @@ export async function runArticlesSync(
     opts.strict,
   );
 
+  const unstored = new Set(
+    [
+      ...plan.pending.filter((p) => p.reason !== 'probe'),
+      ...outcome.failures,
+      ...outcome.unsent.map((slug) => ({ slug })),
+    ]
+      .map((p) => p.slug)
+      .filter((slug) => !store.has(slug)),
+  ).size;
+  if (unstored) state.pendingUnstored = unstored;
+  else delete state.pendingUnstored;
   // Only what this build wrote is current: a planned fetch that failed, or a retry answered in another language,
   // left its entry as it was (its images too).
   const refusedOnRefresh = await refreshStored(outcome.touched, seeded);

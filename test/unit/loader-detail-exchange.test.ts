@@ -32,17 +32,33 @@ function asker(language: string, delayMs = 0) {
 }
 
 describe('exchangedDetail', () => {
-  it('an answer of the same round in another language: refused without asking, with the hash of its content', async () => {
+  it('an answer in another language than asked for (the service ignored ?language=): refused by the others without asking', async () => {
     site += 1;
     const roundSince = Date.now() - 1000;
     const en = asker('en');
-    expect(await exchangedDetail(request({ language: 'en', roundSince }), en.ask)).toEqual({ detail: detail('en') });
+    // The de loader asked for its article and got the en one: the service ignores the language asked for.
+    expect(await exchangedDetail(request({ language: 'de', roundSince }), en.ask)).toEqual({ detail: detail('en') });
     const later = Date.now() + 1;
     expect(await exchangedDetail(request({ listedSince: later, roundSince }), en.ask)).toEqual({
       elsewhere: 'en',
       contentHash: shortHash(detail('en').content),
     });
     expect(en.calls).toBe(1);
+  });
+
+  it('an answer in the language asked for tells nothing about a call for another language: that loader asks', async () => {
+    // Found by a trial on a real multilingual theme (the detail honours ?language=): the fr loader took the en
+    // loader's answer as its own and refused its own article without a request.
+    site += 1;
+    const roundSince = Date.now() - 1000;
+    const en = asker('en');
+    const fr = asker('fr');
+    expect(await exchangedDetail(request({ language: 'en', roundSince }), en.ask)).toEqual({ detail: detail('en') });
+    const later = Date.now() + 1;
+    expect(await exchangedDetail(request({ listedSince: later, roundSince }), fr.ask)).toEqual({
+      detail: detail('fr'),
+    });
+    expect([en.calls, fr.calls]).toEqual([1, 1]);
     // In its own language, an earlier answer could predate an edit the loader's list shows: asked again.
     expect(await exchangedDetail(request({ language: 'en', listedSince: later, roundSince }), en.ask)).toEqual({
       detail: detail('en'),
@@ -50,15 +66,21 @@ describe('exchangedDetail', () => {
     expect(en.calls).toBe(2);
   });
 
-  it('a call in flight, sent after its list call: its answer is taken, in its own language too', async () => {
+  it('a call in flight for the same language, sent after its list call: its answer is taken', async () => {
     site += 1;
     const listedSince = Date.now() - 1000;
     const fr = asker('fr', 20);
-    const first = exchangedDetail(request({ language: undefined }), fr.ask);
+    const first = exchangedDetail(request(), fr.ask);
     const second = exchangedDetail(request({ listedSince }), fr.ask);
     expect(await first).toEqual({ detail: detail('fr') });
     expect(await second).toEqual({ detail: detail('fr') });
     expect(fr.calls).toBe(1);
+    // A call that asked for no language answers what a call for fr gets only by chance: fr asks.
+    site += 1;
+    const none = exchangedDetail(request({ language: undefined }), fr.ask);
+    const mine = exchangedDetail(request({ listedSince }), fr.ask);
+    await Promise.all([none, mine]);
+    expect(fr.calls).toBe(3);
   });
 
   it("an answer the asking loader refused: taken, once, by its language's loader of the same round", async () => {
