@@ -3,10 +3,14 @@
  * theirs in cacheDir, so a dev start after a build fetched everything again, and with 4 requests left it showed
  * 0 articles; `/_publisher/refresh` kept answering 429 after the service's window was cleared. Real `astro
  * build` and `astro dev` of a fresh copy of test/fixtures/dev-store, against the simulator.
+ * The project after one cold build, and the project after one dev session, are made once for the file
+ * (builtProject, devProject); each test that starts from one works on its own copy of it, against the same
+ * simulator brought back to its seed, so no test sees what another did.
  */
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fixtureRoot } from '../fixtures/integration-helpers/index.js';
@@ -16,7 +20,15 @@ type DevServer = Awaited<ReturnType<typeof import('astro').dev>>;
 
 const ENV_NAMES = ['PUBLISHER_API_KEY', 'PUBLISHER_SITE_ID', 'PUBLISHER_BASE_URL'] as const;
 const saved = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
-const cleanups: Array<() => Promise<unknown>> = [];
+type Cleanups = Array<() => Promise<unknown>>;
+/** What a test started (servers, simulators, copies), undone after it. */
+const cleanups: Cleanups = [];
+/** The projects and simulators the file's tests share (builtProject, devProject), undone after the file. */
+const shared: Cleanups = [];
+
+afterAll(async () => {
+  for (const cleanup of shared.splice(0).reverse()) await cleanup();
+});
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -27,18 +39,25 @@ afterEach(async () => {
 });
 
 /** A copy of the fixture in its own directory: its own `.astro/` (dev's store) and `node_modules/.astro/` (the build's). */
-async function freshSite(): Promise<string> {
+async function freshSite(owner: Cleanups = cleanups): Promise<string> {
   const fixture = fixtureRoot('dev-store');
   await mkdir(join(fixture, 'dist'), { recursive: true });
   const root = await mkdtemp(join(fixture, 'dist', 'site-'));
   await cp(join(fixture, 'src'), join(root, 'src'), { recursive: true });
-  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  owner.push(() => rm(root, { recursive: true, force: true }));
   return root;
 }
 
-async function simulator(options: Parameters<typeof startSimulator>[0]): Promise<Simulator> {
-  const sim = await startSimulator(options);
-  cleanups.push(() => sim.close());
+/** A copy of the project at `root` with its stores (dev's `.astro/`, the build's `node_modules/.astro/`) and output. */
+async function copyOf(root: string): Promise<string> {
+  const copy = await freshSite();
+  for (const name of ['.astro', 'node_modules', 'dist'])
+    if (existsSync(join(root, name))) await cp(join(root, name), join(copy, name), { recursive: true });
+  return copy;
+}
+
+/** Points the PUBLISHER_* variables at `sim` for the current test (afterEach puts them back). */
+function pointAt(sim: Simulator): Simulator {
   Object.assign(process.env, {
     PUBLISHER_API_KEY: sim.tokens.pro,
     PUBLISHER_SITE_ID: '12',
@@ -46,6 +65,47 @@ async function simulator(options: Parameters<typeof startSimulator>[0]): Promise
   });
   return sim;
 }
+
+async function simulator(options: Parameters<typeof startSimulator>[0], owner: Cleanups = cleanups) {
+  const sim = await startSimulator(options);
+  owner.push(() => sim.close());
+  return pointAt(sim);
+}
+
+/**
+ * Made once, on first use, with `make` (the describe blocks that use one ask for it in beforeAll, whose timeout
+ * allows a build); every later caller gets the same project and its simulator, reset to its seed (stats, window
+ * and content) and pointed at.
+ */
+function sharedProject<T extends { sim: Simulator }>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return async () => {
+    made ??= make();
+    const project = await made;
+    project.sim.reset();
+    pointAt(project.sim);
+    return project;
+  };
+}
+
+/** A project after one cold build of 5 articles, and how many requests that build sent. */
+const builtProject = sharedProject(async () => {
+  const sim = await simulator({ articles: 5 }, shared);
+  const root = await freshSite(shared);
+  await buildSite(root);
+  return { sim, root, coldRequests: sim.stats().authenticated };
+});
+
+/** A project after one dev session (4 articles), the server stopped as a developer would stop it. */
+const devProject = sharedProject(async () => {
+  const sim = await simulator({ articles: 4 }, shared);
+  const root = await freshSite(shared);
+  const blog = await startDev(root);
+  expect(await articleCount(blog)).toBe('4');
+  // Dev writes its store (debounced) once the sync is done; stop it as a developer would.
+  await cleanups.pop()!();
+  return { sim, root };
+});
 
 const integration = () => publisher({ devRefresh: { minIntervalMs: 0 } });
 
@@ -93,12 +153,12 @@ const articleCount = async (blog: string) =>
   /<h1\b[^>]*>(\d+) articles<\/h1>/.exec(await (await fetch(blog)).text())?.[1];
 
 describe('astro dev after astro build', () => {
+  beforeAll(builtProject);
   it('a dev start after a build costs one request (the list call), and shows every stored article', async () => {
-    const sim = await simulator({ articles: 5 });
-    const root = await freshSite();
-    await buildSite(root);
-    expect(sim.stats().authenticated).toBeGreaterThanOrEqual(6); // the list call and 5 details
-    sim.resetStats();
+    const built = await builtProject();
+    expect(built.coldRequests).toBeGreaterThanOrEqual(6); // the list call and 5 details
+    const { sim } = built;
+    const root = await copyOf(built.root);
 
     const blog = await startDev(root);
     expect(sim.stats().authenticated).toBe(1);
@@ -114,9 +174,9 @@ describe('astro dev after astro build', () => {
   });
 
   it('with 4 requests left this hour, dev still shows the articles the build stored', async () => {
-    const sim = await simulator({ articles: 5 });
-    const root = await freshSite();
-    await buildSite(root);
+    const built = await builtProject();
+    const { sim } = built;
+    const root = await copyOf(built.root);
     await drainTo(sim, 4);
     sim.resetStats();
 
@@ -151,12 +211,12 @@ describe('POST /_publisher/refresh and the hourly window', () => {
 });
 
 describe('astro preview', () => {
+  beforeAll(builtProject);
   it('serves a static build with no PUBLISHER_* variable and no service settings (it never calls the service)', async () => {
-    const sim = await simulator({ articles: 2 });
-    const root = await freshSite();
-    await buildSite(root);
+    const built = await builtProject();
+    const { sim } = built;
+    const root = await copyOf(built.root);
     for (const name of ENV_NAMES) delete process.env[name];
-    sim.resetStats();
 
     const { preview } = await import('astro');
     const server = await preview({
@@ -169,41 +229,30 @@ describe('astro preview', () => {
     cleanups.push(() => server.stop());
     const home = await fetch(`http://127.0.0.1:${server.port}/`);
     expect(home.status).toBe(200);
-    expect(await home.text()).toContain('<h1>2 articles</h1>');
+    expect(await home.text()).toContain('<h1>5 articles</h1>');
     expect((await fetch(`http://127.0.0.1:${server.port}/sitemap.xml`)).status).toBe(200);
     expect(sim.stats().authenticated).toBe(0);
   });
 });
 
 describe('astro build after astro dev', () => {
+  beforeAll(devProject);
   it('the first build after a dev session starts from what dev stored: one request', async () => {
-    const sim = await simulator({ articles: 4 });
-    const root = await freshSite();
-    const blog = await startDev(root);
-    expect(await articleCount(blog)).toBe('4');
-    // Dev writes its store (debounced) once the sync is done; stop it as a developer would.
-    await cleanups.pop()!();
-    sim.resetStats();
+    const developed = await devProject();
+    const { sim } = developed;
+    const root = await copyOf(developed.root);
 
     await buildSite(root);
     expect(sim.stats().authenticated).toBe(1);
-    const { readFile } = await import('node:fs/promises');
     expect(await readFile(join(root, 'dist', 'index.html'), 'utf8')).toContain('<h1>4 articles</h1>');
   });
 
   it("a schema changed after the dev session applies to the entries copied from dev's store (no request more)", async () => {
-    await simulator({ articles: 4 });
-    const root = await freshSite();
-    const blog = await startDev(root);
-    expect(await articleCount(blog)).toBe('4');
-    await cleanups.pop()!();
     // The project as dev left it, in a folder no dev watcher follows (a stopped server's watcher may still see the
-    // edit below and sync again).
-    const { cp: copy, readFile, writeFile } = await import('node:fs/promises');
-    const moved = await freshSite();
-    await copy(join(root, '.astro'), join(moved, '.astro'), { recursive: true });
-    // The image copies too (cacheDir, shared by both commands): no entry is written again for its images.
-    await copy(join(root, 'node_modules'), join(moved, 'node_modules'), { recursive: true });
+    // edit below and sync again), with its image copies (cacheDir, shared by both commands): no entry is written
+    // again for its images.
+    const moved = await copyOf((await devProject()).root);
+    const { writeFile } = await import('node:fs/promises');
     // The developer then maps the titles in the content config: Astro clears the build's store, and the copy of
     // dev's entries was parsed by the old schema.
     const config = join(moved, 'src', 'content.config.ts');
@@ -236,15 +285,14 @@ describe('astro build after astro dev', () => {
 });
 
 describe('a store of another service is never shared', () => {
+  beforeAll(devProject);
   it('dev against one service (the simulator), then a build against another: the build starts empty', async () => {
-    const devSim = await simulator({ articles: 3 });
-    const root = await freshSite();
-    const blog = await startDev(root);
-    expect(await articleCount(blog)).toBe('3');
-    await cleanups.pop()!();
+    const developed = await devProject();
+    const devSim = developed.sim;
+    const root = await copyOf(developed.root);
 
     // Another service (another address, other articles): nothing of the dev store may reach this build. Had
-    // it started from the dev store, the mass-removal guard would keep the 3 articles the list does not name.
+    // it started from the dev store, the mass-removal guard would keep the 4 articles the list does not name.
     const other = await simulator({ articles: 5, seed: 2 });
     const slugs = async (sim: Simulator) =>
       (
@@ -257,7 +305,6 @@ describe('a store of another service is never shared', () => {
     const devSlugs = await slugs(devSim);
     expect((await slugs(other)).filter((slug) => devSlugs.includes(slug))).toEqual([]);
     await buildSite(root);
-    const { readFile } = await import('node:fs/promises');
     expect(await readFile(join(root, 'dist', 'index.html'), 'utf8')).toContain('<h1>5 articles</h1>');
   });
 });
