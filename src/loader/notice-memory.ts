@@ -1,3 +1,4 @@
+import { processRecord } from './process-record.js';
 import type { SyncState } from './state.js';
 
 /**
@@ -69,4 +70,16 @@ export function saidOnce(
   if (notice?.key === undefined || state.notices?.[kind]?.key === notice.key) return undefined;
   state.notices = { ...state.notices, [kind]: { key: notice.key, at: now } };
   return notice;
+}
+
+/**
+ * A fact about the service rather than a loader (how it writes a header) is said by the first loader of the
+ * process that sees it: the loaders of one build (one per language) would each say it. `key` names the service
+ * and the fact. True the first time.
+ */
+export function firstInProcess(key: string): boolean {
+  const said = processRecord('notices-said', () => new Set<string>());
+  if (said.has(key)) return false;
+  said.add(key);
+  return true;
 }

@@ -248,7 +248,7 @@ export function cappedNotice(
 /** Names the entries built from the feed because their slug's detail answers another language. */
 export function incompleteLine(site: string, slugs: string[], language: string | undefined): string {
   const some = slugs.length === 1 ? 'it was built from the feed and counts' : 'they were built from the feed and count';
-  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") lack the featured image (and the keywords, unless the feed's items list them as categories): the service's detail of the slug answers another language than "${language ?? '?'}" (the slug exists in several languages, and the detail call cannot ask for one), so ${some} as pending. The detail is retried within the budget, after 1, 2, 4 ... hours (at most a day) or as soon as the sitemap changes; giving each language its own slug on the service completes ${slugs.length === 1 ? 'it' : 'them'}.`;
+  return `${slugs.length} article(s) of ${site} (first: "${slugs[0]}") lack the featured image (and the keywords, unless the feed's items list them as categories): the service's detail of the slug answers another language than "${language ?? '?'}" (the slug exists in several languages, and the service ignored the \`?language=${language ?? '?'}\` the detail was asked with), so ${some} as pending. The detail is retried within the budget, after 1, 2, 4 ... hours (at most a day) or as soon as the sitemap changes; giving each language its own slug on the service completes ${slugs.length === 1 ? 'it' : 'them'}.`;
 }
 
 /**

@@ -38,7 +38,7 @@ import {
   warnAboutMassRemoval,
 } from './sync-notices.js';
 import { reportSync } from './sync-report.js';
-import { rememberedNotice, saidOnce, type Notice } from './notice-memory.js';
+import { firstInProcess, rememberedNotice, saidOnce, type Notice } from './notice-memory.js';
 import { statusesOf, urlMayBeOf } from './evidence.js';
 import { listShownCut, markUnlisted } from './list-evidence.js';
 import { pageDigest } from './page-digest.js';
@@ -212,7 +212,8 @@ export async function runArticlesSync(
   say(
     rememberedNotice(state, 'language', languageNotice(listed.dropped, site, opts.language), Date.now(), opts.strict),
   );
-  say(saidOnce(state, 'reset', resetFormNotice(clients.rateLimit()?.resetForm, site), Date.now()));
+  const reset = saidOnce(state, 'reset', resetFormNotice(clients.rateLimit()?.resetForm, site), Date.now());
+  say(reset && firstInProcess(`reset\n${opts.baseUrl}\n${reset.key}`) ? reset : undefined);
   if (listed.dropped.beyondLimit > 0)
     logger.info(
       `The list of ${site} sent ${listed.dropped.beyondLimit} article(s) more than \`limit\` (${opts.limit}) asked for: only the first ${opts.limit} are built.`,

@@ -300,6 +300,14 @@ describe('requests', () => {
     expect(site.ctx.entries.has('ghost-article')).toBe(false);
   });
 
+  it("the reset header's unexpected form is said once, not once per loader of the build", async () => {
+    // Found by a new user's trial (three language loaders): the same line about the service, three times a build.
+    const s = await sim({ variants: { rateLimitReset: 'epoch-ms' } });
+    const lines: string[] = [];
+    for (const language of ['en', 'fr', 'de']) lines.push(...(await build(s, setup(s, { language }))).lines);
+    expect(lines.filter((l) => l.includes('X-RateLimit-Reset'))).toHaveLength(1);
+  });
+
   it('`limit` is honoured when the service answers more than asked', async () => {
     const s = await sim();
     const real = await listAll(s);
