@@ -100,6 +100,8 @@ export class FaultRegistry {
     const candidates = [`${method} ${routePattern}`, `${method} ${path}`, routePattern, path];
     for (const fault of this.faults) {
       if (!candidates.some((c) => fault.matcher.test(c))) continue;
+      // "*" means every API and feed request: an image fails only for a fault that names /media/.
+      if (path.startsWith('/media/') && !fault.spec.route.includes('/media/')) continue;
       const share = fault.spec.share ?? 1;
       const index = fault.seen;
       fault.seen += 1;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { deflateSync } from 'node:zlib';
 
 /**
@@ -180,20 +180,27 @@ export interface MediaCaching {
 /** Last-Modified of every image never replaced. */
 export const MEDIA_SEEDED_AT = Date.UTC(2026, 0, 1);
 
-/** Answers GET/HEAD /media/...; returns the status sent, for the stats. */
-export function serveMedia(
+/** An image response before it is sent: a fault on `GET /media/*` may rewrite it (media-faults.ts). */
+export interface MediaResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The answer to GET/HEAD /media/...: the image, a 304 for a revalidation, or a 404 for an unknown name. */
+export function mediaResponse(
   req: IncomingMessage,
-  res: ServerResponse,
   library: MediaLibrary,
   path: string,
   caching: MediaCaching = { mode: 'immutable', version: 0, changedAt: MEDIA_SEEDED_AT },
-): number {
+): MediaResponse {
   const media = library.lookup(path, caching.version);
-  if (!media) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(`No image at ${path}.`);
-    return 404;
-  }
+  if (!media)
+    return {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: Buffer.from(`No image at ${path}.`),
+    };
   const lastModified = new Date(Math.floor(caching.changedAt / 1000) * 1000).toUTCString();
   const headers: Record<string, string> =
     caching.mode === 'immutable'
@@ -209,12 +216,5 @@ export function serveMedia(
     (ifNoneMatch !== undefined
       ? ifNoneMatch.split(',').some((tag) => tag.trim() === media.etag || tag.trim() === '*')
       : caching.mode === 'revalidate' && !Number.isNaN(ifModifiedSince) && caching.changedAt < ifModifiedSince + 1000);
-  if (unchanged) {
-    res.writeHead(304, headers);
-    res.end();
-    return 304;
-  }
-  res.writeHead(200, { ...headers, 'content-length': media.bytes.length });
-  res.end(req.method === 'HEAD' ? undefined : media.bytes);
-  return 200;
+  return unchanged ? { status: 304, headers, body: Buffer.alloc(0) } : { status: 200, headers, body: media.bytes };
 }

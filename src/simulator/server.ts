@@ -15,7 +15,15 @@ import { serviceNow } from './clock.js';
 import { withFaultRateLimit } from './fault-rate-limit.js';
 import { resetAll } from './admin.js';
 import { adminRequestRefusal } from './admin-guard.js';
-import { createMediaLibrary, MEDIA_ROUTE, MEDIA_SEEDED_AT, serveMedia, withMediaOrigin } from './media.js';
+import {
+  createMediaLibrary,
+  MEDIA_ROUTE,
+  MEDIA_SEEDED_AT,
+  mediaResponse,
+  withMediaOrigin,
+  type MediaResponse,
+} from './media.js';
+import { faultedMediaResponse } from './media-faults.js';
 
 export interface Simulator {
   /** "http://127.0.0.1:PORT" */
@@ -61,7 +69,7 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 /** Writes the response, or breaks the connection as a fault asks. Returns the status the client saw (0: none). */
 function send(
   res: ServerResponse,
-  response: SimResponse,
+  response: SimResponse | MediaResponse,
   head: boolean,
   drop: FaultSpec['drop'],
   nowMs: number,
@@ -70,7 +78,7 @@ function send(
     res.socket?.destroy();
     return 0;
   }
-  const body = Buffer.from(response.body, 'utf8');
+  const body = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : response.body;
   // The service's clock, not Node's (which reads the global Date, faked by some tests): a feed's `Date` and
   // `Age` must agree with its `Last-Modified`.
   const headers: Record<string, string | number> = { date: new Date(nowMs).toUTCString(), ...response.headers };
@@ -116,12 +124,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
     if (path.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
+      // The fault list first, as for the API: an image can fail, arrive cut short, late or not at all.
+      const fault = ctx.faults.take(method, MEDIA_ROUTE, path);
       const replaced = ctx.store.mediaVersions.get(path);
-      const status = serveMedia(req, res, media, path, {
-        mode: resolved.variants.imageCaching,
-        version: replaced?.version ?? 0,
-        changedAt: replaced?.changedAt ?? MEDIA_SEEDED_AT,
-      });
+      const image = () =>
+        mediaResponse(req, media, path, {
+          mode: resolved.variants.imageCaching,
+          version: replaced?.version ?? 0,
+          changedAt: replaced?.changedAt ?? MEDIA_SEEDED_AT,
+        });
+      const response = fault ? faultedMediaResponse(image, fault) : image();
+      if (fault?.delayMs && !(await pause(fault.delayMs, ctx.signal))) return;
+      const status = send(res, response, method === 'HEAD', fault?.drop, ctx.now());
       ctx.stats.record('other', {
         method,
         path,

@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/faults-site/', import.meta.url));
 const BUILD_SCRIPT = join(FIXTURE, 'build.mjs');
 const NODE = join(ROOT, 'node_modules/.bin/node');
+const PROBE = fileURLToPath(new URL('./store-probe.mjs', import.meta.url));
 
 interface StoredEntry {
   id: string;
@@ -42,7 +43,7 @@ afterAll(async () => {
 
 /** Starts the fixture's build in a child process (only this file builds this fixture). */
 function startBuild() {
-  const child = spawn(NODE, [BUILD_SCRIPT, join(base, 'dist'), join(base, 'cache')], {
+  const child = spawn(NODE, ['--import', PROBE, BUILD_SCRIPT, join(base, 'dist'), join(base, 'cache')], {
     cwd: FIXTURE,
     env: {
       ...process.env,
@@ -54,12 +55,17 @@ function startBuild() {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let probe = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    probe += text;
+    output += text.replace(/^store-probe .*\n/gm, '');
+  });
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, signal) => resolve({ code, signal })),
   );
-  return { child, done, output: () => output };
+  return { child, done, output: () => output, probe: () => probe };
 }
 
 async function fullBuild(): Promise<string> {
@@ -91,10 +97,22 @@ function expectGoodSuperset(
 }
 
 /**
- * Starts a build while every other detail call hangs (longer than the test), waits until two detail calls were
- * sent and `ready(since)` holds (`since`: when they were), then kills it with SIGKILL; the store it left on disk.
+ * Whether the build's own timers ran `ms` past its last change to the data store (store-probe.mjs): a timer
+ * Astro set then (its save debounce, 500 ms) has fired in the build, whatever the machine's speed.
  */
-async function killedMidSync(ready: (since: number) => Promise<boolean>) {
+function buildTimePastLastChange(probe: string, ms: number): boolean {
+  const sets = [...probe.matchAll(/^store-probe set (\d+) /gm)].map((m) => Number(m[1]));
+  if (sets.length === 0) return false;
+  const ticks = [...probe.matchAll(/^store-probe tick (\d+)$/gm)].map((m) => Number(m[1]));
+  return (ticks.at(-1) ?? 0) >= Math.max(...sets) + ms;
+}
+
+/**
+ * Starts a build while every other detail call hangs (longer than the test), waits until two detail calls were
+ * sent and `ready(probe)` holds (`probe`: what store-probe.mjs reported of the build), then kills it with
+ * SIGKILL; the store it left on disk.
+ */
+async function killedMidSync(ready: (probe: string) => Promise<boolean>) {
   await addFault(sim, { route: ROUTES.detail, delayMs: 60_000, share: 0.5 });
   sim.resetStats();
   const run = startBuild();
@@ -102,9 +120,9 @@ async function killedMidSync(ready: (since: number) => Promise<boolean>) {
   while (hits(sim.stats(), ROUTES.detail) < 2 && Date.now() - started < 30_000)
     await new Promise((resolve) => setTimeout(resolve, 50));
   expect(hits(sim.stats(), ROUTES.detail), run.output()).toBeGreaterThanOrEqual(2);
-  const since = Date.now();
-  while (!(await ready(since)) && Date.now() - started < 30_000)
+  while (!(await ready(run.probe())) && Date.now() - started < 30_000)
     await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await ready(run.probe()), `the build did not reach the point to kill it at:\n${run.output()}`).toBe(true);
   run.child.kill('SIGKILL');
   expect((await run.done).signal, run.output()).toBe('SIGKILL');
   // Killed mid-sync: the loader never wrote its summary line (it waits on a hanging detail call).
@@ -142,8 +160,9 @@ it('SIGKILL mid-sync leaves the previous store or a superset of good entries, co
   await patchArticle(sim, 12, a!, { title: 'Retitled before the crash A' });
   await patchArticle(sim, 12, b!, { title: 'Retitled before the crash B' });
 
-  // Warm: killed 1.5 s after the answered detail calls, three times Astro's save debounce.
-  const warmKilled = await killedMidSync(async (since) => Date.now() - since > 1_500);
+  // Warm: killed once the build's own timers ran 1.5 s (three times Astro's save debounce) past its last change to
+  // the store: without the hold, Astro would have written the store by then, on a slow machine too.
+  const warmKilled = await killedMidSync(async (probe) => buildTimePastLastChange(probe, 1_500));
   const logs = await fullBuild();
   const after = await storedArticles();
   expect(after.size).toBe(11);
@@ -157,4 +176,5 @@ it('SIGKILL mid-sync leaves the previous store or a superset of good entries, co
   expect(warmKilled).toEqual(before);
   expect(hits(sim.stats(), ROUTES.detail)).toBeGreaterThanOrEqual(5);
   expect(hits(sim.stats(), ROUTES.detail)).toBeLessThanOrEqual(5 + coldKilled.size);
-});
+  // Three builds and two kills: a loaded machine takes longer than the default 60 s.
+}, 240_000);

@@ -194,23 +194,25 @@ describe('hostile XML through the routes', () => {
         const sample = all.find((s) => s.name === name)!;
         await clearFaults(sim);
         await addFault(sim, { route: ROUTES.rss, body: sample.body });
-        const started = performance.now();
-        const result = await runCli([
-          'watch',
-          '--site',
-          '12',
-          '--base-url',
-          sim.url,
-          '--state',
-          join(dir, 'state.json'),
-          '--once',
-          '--run',
-          `touch "${join(dir, 'ran')}"`,
-        ]);
-        expect(result.code, `${name}: ${result.stderr}`).toBe(12);
-        expect(result.stderr).toContain(`${sim.url}/api/sites/12/rss.xml`);
-        expectNothingExpanded(result.stderr, name);
-        expect(performance.now() - started).toBeLessThan(5_000);
+        // The fastest of two runs (docs/testing.md, timing checks): other load only makes a run slower.
+        const fastest = await fastestMsAsync(async () => {
+          const result = await runCli([
+            'watch',
+            '--site',
+            '12',
+            '--base-url',
+            sim.url,
+            '--state',
+            join(dir, 'state.json'),
+            '--once',
+            '--run',
+            `touch "${join(dir, 'ran')}"`,
+          ]);
+          expect(result.code, `${name}: ${result.stderr}`).toBe(12);
+          expect(result.stderr).toContain(`${sim.url}/api/sites/12/rss.xml`);
+          expectNothingExpanded(result.stderr, name);
+        }, 2);
+        expect(fastest, name).toBeLessThan(5_000);
         expect((await readdir(dir)).includes('ran')).toBe(false);
       }
     } finally {

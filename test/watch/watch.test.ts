@@ -3,7 +3,7 @@
  * short (200ms) and most cases use --once, so each case is a handful of short processes.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,8 +254,11 @@ describe('watch (continuous)', () => {
   it('a burst of publishes triggers exactly once; a failing command is retried on the next poll; SIGTERM lets the trigger finish', async () => {
     const counter = join(dir, 'runs.txt');
     const attempts = join(dir, 'attempts.txt');
-    // Fails on its first attempt, then succeeds after a short build.
-    const command = `echo a >> ${attempts}; if [ $(wc -l < ${attempts}) -lt 2 ]; then exit 1; fi; sleep 0.3; echo run >> ${counter}`;
+    // Fails on its first attempt, then succeeds after a build that lasts until the test releases it (a file
+    // that exists from the start, until the third build): the SIGTERM below lands mid-build on any machine.
+    const hold = join(dir, 'hold-third-build');
+    const command = `echo a >> ${attempts}; if [ $(wc -l < ${attempts}) -lt 2 ]; then exit 1; fi; while [ $(wc -l < ${attempts}) -ge 3 ] && [ -e ${hold} ]; do sleep 0.02; done; echo run >> ${counter}`;
+    await writeFile(hold, '');
     const watcher = startCli(watchArgs(['--interval', '200ms', '--debounce', '300ms', '--json', '--run', command]));
     const events = () =>
       watcher.output.stdout
@@ -281,6 +284,12 @@ describe('watch (continuous)', () => {
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'During shutdown' });
     await waitFor(async () => (await lines(attempts)) === 3, 10_000, 'third trigger started');
     watcher.kill('SIGTERM');
+    // The signal reached the watcher mid-build (the build cannot end before the hold is released), and the
+    // watcher says it waits for it. One that stopped its build, or exited without waiting, leaves the counter
+    // at 1 and the state unrecorded.
+    await waitFor(() => /stopping once the running/.test(watcher.output.stderr), 10_000, 'the watcher to say it waits');
+    expect(await lines(counter)).toBe(1);
+    await rm(hold);
     const result = await watcher.result;
     expect(result.code).toBe(0);
     expect(await lines(counter)).toBe(2);

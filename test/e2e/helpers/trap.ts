@@ -107,7 +107,7 @@ export async function scriptCapableMarkup(page: Page): Promise<string[]> {
     const found: string[] = [];
     const describe = (el: Element) => el.outerHTML.slice(0, 160);
     for (const el of Array.from(
-      document.querySelectorAll('script, object, embed, applet, base, form, svg script, math'),
+      document.querySelectorAll('script, object, embed, applet, base, form, svg script, math, body meta[http-equiv]'),
     )) {
       found.push(`element: ${describe(el)}`);
     }
