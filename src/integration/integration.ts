@@ -325,6 +325,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             leftover,
             cacheDir: dirs?.cacheDir,
             publicDir: dirs?.publicDir,
+            root: dirs?.root,
             assets,
             emitted,
             feedRoutes,
