@@ -15,6 +15,7 @@ import {
 } from './conflicts.js';
 import { keepNamedAssets } from './kept-assets.js';
 import { movedRedirects, writeMovedRedirects } from './moved-redirects.js';
+import { addVercelRedirects, VERCEL_ADAPTER } from './moved-vercel.js';
 import { articlesOfSite, endpointHtmlPages, outputFilesOf, servedPagesOf } from './known-articles.js';
 import { takeStaleNotes } from './last-good.js';
 import { lastGoodDir, pruneLastGood } from './last-good-files.js';
@@ -44,6 +45,8 @@ export interface BuildFacts extends PageRouteFacts {
   leftover: (path: string) => boolean;
   cacheDir: URL | undefined;
   publicDir: URL | undefined;
+  /** The project's root (where @astrojs/vercel writes `.vercel/output/`). */
+  root: URL | undefined;
   /** What keepNamedAssets needs: where the assets are served, and the files the bundler wrote in this build. */
   assets: { folder: string; location: AssetLocation; imagesDir: string; astroAssetsDir: string } | undefined;
   emitted: EmittedAsset[];
@@ -230,9 +233,17 @@ export async function finishBuild(
       format: facts.buildFormat,
       adapter: facts.adapter,
     });
+    const vercel =
+      facts.adapter === VERCEL_ADAPTER && facts.root !== undefined && addVercelRedirects(facts.root, redirects);
+    const hostRules = [
+      moved.hostFile ? '301 lines in _redirects' : '',
+      vercel ? '301 routes in .vercel/output/config.json' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     if (redirects[0])
       logger.info(
-        `Redirected ${redirects.length} old URL(s) of renamed articles to their new ones (first: ${redirects[0].from} -> ${redirects[0].to}): ${moved.pages} redirect page(s)${moved.hostFile ? ', and 301 lines in _redirects' : ''}.`,
+        `Redirected ${redirects.length} old URL(s) of renamed articles to their new ones (first: ${redirects[0].from} -> ${redirects[0].to}): ${moved.pages} redirect page(s)${hostRules ? `, and ${hostRules}` : ''}.`,
       );
   }
   const articles = articlesOfSite(publishedCollections(), route.siteId);

@@ -34,6 +34,7 @@ import { imageCacheDir } from '../loader/image-cache.js';
 import { noExternalPlugin } from './no-external-plugin.js';
 import { routeConfigPlugin } from './virtual-module.js';
 import { finishBuild } from './build-done.js';
+import { incrementalHints } from './incremental-modules.js';
 import { pageRouteFacts, type PageRouteFacts } from './route-facts.js';
 import { withoutPrefix } from '../options/prefix.js';
 
@@ -124,6 +125,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
     logger.warn(withoutPrefix(message));
   };
 
+  // Why an incremental build restored no page (incremental-hint.ts).
+  const incremental = incrementalHints();
   const routeConfig = (pages: Iterable<string>): RouteConfig => {
     if (!resolved) throw new Error('[astro-content-publisher] The integration was used before astro:config:setup.');
     const { route, options: opts } = resolved;
@@ -230,6 +233,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
               noExternalPlugin(INTEGRATION_NAME),
               emittedAssetsPlugin(() => assets?.folder ?? config.build.assets, emitted),
               dataStoreFilePlugin(() => storeFile),
+              incremental.plugin,
             ],
             // The route entrypoints import the virtual module, so Vite must bundle them, not externalise them.
             ssr: { noExternal: [INTEGRATION_NAME] },
@@ -260,6 +264,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
         dirs = { root: config.root, outDir: config.outDir, publicDir: config.publicDir, cacheDir: config.cacheDir };
         buildFormat = config.build.format;
         adapter = config.adapter?.name;
+        incremental.configure(config, isBuild);
         if (isBuild)
           assets = {
             folder: config.build.assets,
@@ -270,6 +275,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           };
       },
       'astro:build:start': () => {
+        incremental.start();
         const sitemap = resolved?.route.sitemap;
         if (dirs && sitemapAtBuildDone && sitemap)
           leftover = earlierOutputs(dirs.outDir, dirs.publicDir, [
@@ -312,8 +318,9 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
           feedTags: [cacheTags.sitemap(resolved.route.siteId), cacheTags.rss(resolved.route.siteId)],
         });
       },
-      'astro:build:done': (done) =>
-        finishBuild(
+      'astro:build:done': async (done) => {
+        incremental.finish(done.logger);
+        await finishBuild(
           {
             resolved,
             isBuild,
@@ -325,6 +332,7 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             leftover,
             cacheDir: dirs?.cacheDir,
             publicDir: dirs?.publicDir,
+            root: dirs?.root,
             assets,
             emitted,
             feedRoutes,
@@ -336,7 +344,8 @@ export function publisher(options?: PublisherOptions): AstroIntegration {
             warnOnce,
           },
           done,
-        ),
+        );
+      },
     },
   };
 }

@@ -14,6 +14,8 @@ export interface SyncOutcome {
   pending: number;
   /** Authenticated requests this build sent. */
   requests: number;
+  /** Of those, details sent a second time after a connection broke before any answer. */
+  resent?: number;
   /** X-RateLimit-Remaining after the last request, when the service said. */
   remaining: number | undefined;
 }
@@ -22,9 +24,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 export function summaryLine(o: SyncOutcome): string {
   const left = o.remaining === undefined ? 'rate limit unknown' : `${o.remaining} left this hour`;
+  // A detail call is one request; one whose connection broke before any answer is sent once more (sync-apply.ts).
+  const resent = o.resent ? ` (${plural(o.resent, 'detail')} sent again after a dropped connection)` : '';
   return (
     `${plural(o.total, 'article')}: ${o.added} new, ${o.changed} changed, ${o.removed} removed, ` +
-    `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}, ${left}`
+    `${o.unchanged} unchanged, ${o.pending} pending; ${plural(o.requests, 'request')}${resent}, ${left}`
   );
 }
 
@@ -48,6 +52,7 @@ export function summarise(input: {
   touched?: ReadonlySet<string>;
   total: number;
   requests: number;
+  resent?: number;
   remaining: number | undefined;
 }): SyncOutcome {
   const reasons = new Map(input.plan.fetch.map((f) => [f.slug, f.reason]));
@@ -62,6 +67,7 @@ export function summarise(input: {
     unchanged: input.total - input.added - input.changed - pendingStored,
     pending: pending.size,
     requests: input.requests,
+    ...(input.resent ? { resent: input.resent } : {}),
     remaining: input.remaining,
   };
 }

@@ -54,6 +54,8 @@ export interface ApplyOutcome {
   unsent: string[];
   /** Slugs added or changed (to a reader) by this build. */
   touched: Set<string>;
+  /** Details sent a second time after a connection broke before any answer (each one more request). */
+  resent: number;
 }
 
 /** The detail call answered another language's article of the same slug. */
@@ -208,6 +210,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
     refused: [],
     unsent: [],
     touched: new Set(),
+    resent: 0,
   };
   const count = (slug: string, result: 'added' | 'changed' | 'same') => {
     if (result === 'added') outcome.added += 1;
@@ -227,6 +230,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   const resend = (error: unknown) => {
     if (gate.closed || spare <= 0 || !(error instanceof NetworkError) || error.answered) return false;
     spare -= 1;
+    outcome.resent += 1;
     return true;
   };
   await Promise.all(

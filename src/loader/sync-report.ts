@@ -58,6 +58,7 @@ export function reportSync(input: {
         touched: outcome.touched,
         total: store.keys().length,
         requests: clients.requests(),
+        resent: outcome.resent,
         remaining: clients.remaining(),
       }),
     ),

@@ -62,7 +62,9 @@ describe('a detail call whose connection breaks before the answer', () => {
     await addFault(sim, { route: ROUTES.detail, drop: 'before-headers', times: 1 });
     try {
       const r = await build(100);
-      expect(r.summary).toMatch(/^6 articles: 0 new, 1 changed, 0 removed, 5 unchanged, 0 pending; 3 requests, /);
+      expect(r.summary).toMatch(
+        /^6 articles: 0 new, 1 changed, 0 removed, 5 unchanged, 0 pending; 3 requests \(1 detail sent again after a dropped connection\), /,
+      );
       expect(r.details).toBe(2);
       expect(r.logs).not.toContain('could not be fetched');
       expect(await titleOnPage(slug)).toBe('Retitled while the connection broke');
