@@ -55,25 +55,27 @@ function feedDocument() {
   return parts.join('');
 }
 
-/** The route configuration of an on-demand blog whose loaders recorded every article but one in MISSING_EVERY. */
+/** The routes' settings of an on-demand blog at https://blog.example.com/ for site 12 of the service. */
+export const ROUTE_CONFIG = {
+  siteId: 12,
+  serviceOrigin: 'https://service.example.com',
+  sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
+  rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
+  blogSite: 'https://blog.example.com/',
+  articlePattern: '/blog/[slug]/',
+  trailingSlash: 'ignore',
+  timeoutMs: 1000,
+  sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
+  rss: { path: '/rss.xml' },
+  dev: false,
+  localPages: [],
+};
+
+/** ROUTE_CONFIG with the loaders' record of every article but one in MISSING_EVERY. */
 function routeConfig(count) {
   const slugs = [];
   for (let i = 0; i < count; i += 1) if (i % MISSING_EVERY !== 7) slugs.push(slugOf(i));
-  return {
-    siteId: 12,
-    serviceOrigin: 'https://service.example.com',
-    sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
-    rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
-    blogSite: 'https://blog.example.com/',
-    articlePattern: '/blog/[slug]/',
-    trailingSlash: 'ignore',
-    timeoutMs: 1000,
-    sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
-    rss: { path: '/rss.xml' },
-    dev: false,
-    localPages: [],
-    articles: { slugs, origins: [UPSTREAM] },
-  };
+  return { ...ROUTE_CONFIG, articles: { slugs, origins: [UPSTREAM] } };
 }
 
 const count = (text, what) => {
