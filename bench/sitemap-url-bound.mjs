@@ -2,25 +2,13 @@
 // peak RSS of buildSitemap. Issue 37 finding 5. Usage: npm run build && node bench/sitemap-url-bound.mjs [dist dir]
 const dist = process.argv[2] ?? new URL('../dist', import.meta.url).pathname;
 const { buildSitemap } = await import(`${dist}/integration/feed-transform.js`);
+const { ROUTE_CONFIG } = await import('./feed-routes.mjs');
 const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'];
 for (let i = 0; i < 520000; i++)
   parts.push(`<url><loc>https://pro-blog.example.com/blog/a-${i}/</loc><lastmod>2026-01-01</lastmod></url>`);
 parts.push('</urlset>');
 const xml = parts.join('\n');
-const config = {
-  siteId: 12,
-  serviceOrigin: 'https://service.example.com',
-  sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
-  rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
-  blogSite: 'https://blog.example.com/',
-  articlePattern: '/blog/[slug]/',
-  trailingSlash: 'ignore',
-  timeoutMs: 1000,
-  sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50000 },
-  rss: { path: '/rss.xml' },
-  dev: false,
-  localPages: [],
-};
+const config = ROUTE_CONFIG;
 console.warn = () => {};
 const cpu = process.cpuUsage();
 const t = performance.now();

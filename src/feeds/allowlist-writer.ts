@@ -49,6 +49,11 @@ export interface WriterOptions {
   mapUrl: (kind: UrlKind, value: string, element: XmlElement) => string;
   /** Sanitises article HTML; `element` is the one carrying it. */
   html: (text: string, element: XmlElement) => string;
+  /**
+   * Elements left out whole, before anything of theirs is read (the `<item>`s of articles the blog does not
+   * have): the caller decides on the parsed tree, so no text is cut and parsed again.
+   */
+  omit?: ReadonlySet<XmlElement> | undefined;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
@@ -247,6 +252,7 @@ export class AllowListWriter {
 
   /** `child`, appending its pieces to `out`. */
   #emitChild(child: XmlElement, parent: ElementRule, parentOpen: boolean, out: string[]): void {
+    if (this.#o.omit?.has(child)) return;
     const key = this.#key(child);
     if (key === undefined) return;
     const rule = childRules(parent).get(key)?.get(child.local);

@@ -48,8 +48,8 @@ export function parseRssDocument(xml: string | Uint8Array, opts: ParseFeedOption
   return { ...doc, channel, items: itemParent.children.filter((c) => c.local === 'item') };
 }
 
-/** A direct, unprefixed child's trimmed text. */
-function plainChildText(xml: string, parent: XmlElement, local: string): string | undefined {
+/** A direct, unprefixed child's trimmed text (an item's `<link>`). */
+export function plainChildText(xml: string, parent: XmlElement, local: string): string | undefined {
   const element = parent.children.find((c) => c.prefix === '' && c.local === local);
   return element ? textOf(xml, element).trim() : undefined;
 }

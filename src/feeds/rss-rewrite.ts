@@ -8,7 +8,7 @@ import { AllowListWriter, type UrlKind } from './allowlist-writer.js';
 import { isOnOrigins, toOriginSet } from './article-url.js';
 import { mapSanitizedLinks } from './html-links.js';
 import { rewriteOptionsSchema, validateOptions } from './rewrite-options.js';
-import { parseRssDocument } from './rss-parse.js';
+import { parseRssDocument, type RssDocument } from './rss-parse.js';
 import { RSS1_ROOT, RSS2_ROOT, RSS2_ROOT_WITHOUT_CHANNEL } from './rss-rules.js';
 import { XML_DECLARATION } from './sitemap-split.js';
 import { declaredBaseOf, resolveAgainst } from './xml-base.js';
@@ -61,7 +61,26 @@ function itemLink(
  */
 export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions): string {
   const opts = validateOptions(rewriteRssOptionsSchema, options, 'rewriteRss');
-  const doc = parseRssDocument(xml, { url: opts.url, maxBytes: opts.maxBytes });
+  return writeRss(parseRssDocument(xml, { url: opts.url, maxBytes: opts.maxBytes }), opts);
+}
+
+/**
+ * `rewriteRss` of a feed already parsed with parseRssDocument, writing only the `<item>`s `keepItem` accepts:
+ * the feed route reads the feed's links and decides what the blog lists on the one parse of the feed.
+ */
+export function rewriteRssDocument(
+  doc: RssDocument,
+  options: RewriteRssOptions,
+  keepItem?: (item: XmlElement) => boolean,
+): string {
+  return writeRss(doc, validateOptions(rewriteRssOptionsSchema, options, 'rewriteRss'), keepItem);
+}
+
+function writeRss(
+  doc: RssDocument,
+  opts: z.output<typeof rewriteRssOptionsSchema>,
+  keepItem?: (item: XmlElement) => boolean,
+): string {
   const source = doc.xml;
   const origins = toOriginSet(opts.upstreamOrigins);
   const page = (value: string): string => (isOnOrigins(value, origins) ? opts.mapUrl(value) : value);
@@ -81,6 +100,7 @@ export function rewriteRss(xml: string | Uint8Array, options: RewriteRssOptions)
       const url = resolveAgainst(value, baseOf(element));
       return kind === 'page' ? page(url) : url;
     },
+    omit: keepItem && new Set(doc.items.filter((item) => !keepItem(item))),
     html: (html, element) => {
       const articleUrl = baseOf(element) ?? itemLink(source, element.parent, baseOf) ?? channelLink ?? opts.url;
       const mapItemLink = opts.mapItemLink;

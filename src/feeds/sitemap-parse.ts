@@ -29,8 +29,9 @@ export function childNamed(parent: XmlElement, local: string, prefix = parent.pr
   return parent.children.find((c) => c.local === local && c.prefix === prefix);
 }
 
-// Callers commonly read the entries and then rewrite the same body (the integration derives the upstream
-// origins from the locs first): a one-slot memo makes the second safe parse of a 50,000-URL sitemap free.
+// Callers of the public API commonly read the entries and then rewrite the same body (parseSitemapEntries,
+// then rewriteSitemap): a one-slot memo makes the second safe parse of a 50,000-URL sitemap free. (The routes
+// parse with parseAnySitemap and write from that one tree.)
 // The tree is never mutated after scanning, so sharing it is safe; only the latest document is retained.
 let memo: { xml: string | Uint8Array; url: string; maxBytes: number | undefined; doc: SitemapDocument } | undefined;
 

@@ -54,6 +54,12 @@ export interface WriteUrlsOptions {
    * included), unless the upstream `<url>` already has some.
    */
   alternates?: ((loc: string) => ReadonlyArray<{ hreflang: string; href: string }>) | undefined;
+  /**
+   * Whether the `<url>` of an upstream `<loc>` (trimmed) is written at all: false leaves it out (a page the
+   * blog does not have), decided on the one parse of the document.
+   * @default every `<url>` is written
+   */
+  keep?: ((loc: string) => boolean) | undefined;
 }
 
 /** The `<xhtml:link>` elements of the alternates (the urlset declares the `xhtml` prefix). */
@@ -66,7 +72,10 @@ function alternateLinks(links: ReadonlyArray<{ hreflang: string; href: string }>
     .join('');
 }
 
-/** The `<url>` elements of a parsed urlset written for the blog, duplicates (by rewritten loc) dropped. */
+/**
+ * The `<url>` elements of a parsed urlset written for the blog, those `keep` refuses and duplicates (by
+ * rewritten loc) dropped.
+ */
 export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): WrittenUrl[] {
   const source = doc.xml;
   const origins = toOriginSet(opts.upstreamOrigins);
@@ -98,6 +107,7 @@ export function writeSitemapUrls(doc: SitemapDocument, opts: WriteUrlsOptions): 
     const loc = childNamed(url, 'loc');
     if (!loc) continue; // a <url> without <loc> is invalid and useless to crawlers
     const upstream = textOf(source, loc).trim();
+    if (opts.keep !== undefined && !opts.keep(upstream)) continue;
     locElement = loc;
     newLoc = page(upstream);
     if (newLoc === '' || opts.seen.has(newLoc)) continue;

@@ -1,6 +1,7 @@
-// Leaves out of the upstream sitemap and feed the articles the blog does not have (pending, filtered out by
-// the loader, another language), before they are rewritten: the blog must not list pages it never built.
-// String-level like the rewriters: only the dropped <url>/<item> ranges change.
+// Which entries of the upstream sitemap and feed name articles the blog does not have (pending, filtered out
+// by the loader, another language): the blog must not list pages it never built. The routes' writers ask per
+// <url> and <item> on the document's one parse (feed-transform.ts); only a feed a static build already wrote
+// is cut as text (dropUnbuiltArticleItems), its one parse at the end of the build.
 
 import {
   blogArticleRef,
@@ -11,10 +12,8 @@ import {
   type BlogLayout,
   type PageSet,
 } from '../html/article-links.js';
-import { parseRssDocument } from '../feeds/rss-parse.js';
-import { childNamed, parseSitemapDocument } from '../feeds/sitemap-parse.js';
+import { parseRssDocument, plainChildText } from '../feeds/rss-parse.js';
 import { splice, type Edit } from '../feeds/splice.js';
-import { textOf, type XmlElement } from '../feeds/xml-scan.js';
 
 export interface KnownArticles {
   /**
@@ -40,82 +39,24 @@ export interface FilterResult {
   dropped: number;
 }
 
-// Only whether the blog has an article is asked when no layout is given: any route will do.
-const ANY_LAYOUT: BlogLayout = {
-  blogSite: 'https://blog.invalid/',
-  articlePattern: '/[slug]/',
-  trailingSlash: 'ignore',
-};
-
 /**
- * Whether an entry whose link is `link` names a service article the blog does not have: not loaded, in
+ * Whether an entry whose link is the argument names a service article the blog does not have: not loaded, in
  * another language than the loaders', without a route in `layout` (a language the pattern map does not
- * name) or, when the built pages are known, without its page.
+ * name) or, when the built pages are known, without its page. Built once per document, asked per entry.
  */
-export function isMissingArticle(link: string, known: KnownArticles, layout: BlogLayout = ANY_LAYOUT): boolean {
-  if (!URL.canParse(link)) return false;
-  const ref = serviceArticleRef(new URL(link), known.origins);
-  if (ref === undefined) return false;
-  const ctx = { ...layout, serviceOrigins: known.origins, known: known.slugs, languages: known.languages };
-  return blogUrlOfArticle(ref, { ...ctx, pages: layout === ANY_LAYOUT ? undefined : known.pages }) === undefined;
-}
-
-function dropElements(
-  source: string,
-  elements: readonly XmlElement[],
-  linkOf: (el: XmlElement) => string | undefined,
-  isMissing: (link: string) => boolean,
-): FilterResult {
-  const edits: Edit[] = [];
-  for (const element of elements) {
-    const link = linkOf(element);
-    if (link !== undefined && isMissing(link)) edits.push({ start: element.start, end: element.end, text: '' });
-  }
-  return { xml: edits.length === 0 ? source : splice(source, 0, source.length, edits), dropped: edits.length };
-}
-
-/** The `<link>` of an RSS `<item>`. */
-function itemLink(xml: string, item: XmlElement): string | undefined {
-  const link = item.children.find((c) => c.prefix === '' && c.local === 'link');
-  return link ? textOf(xml, link).trim() : undefined;
-}
-
-/** The upstream sitemap without the `<url>`s of articles the blog does not have. */
-export function filterSitemapArticles(
-  body: string,
-  opts: { url: string; maxBytes: number },
-  known: KnownArticles,
-  layout?: BlogLayout,
-): FilterResult {
-  return filterSitemapUrls(body, opts, (link) => isMissingArticle(link, known, layout));
-}
-
-/** The upstream sitemap without the `<url>`s whose `<loc>` is `missing`. */
-export function filterSitemapUrls(
-  body: string,
-  opts: { url: string; maxBytes: number },
-  missing: (link: string) => boolean,
-): FilterResult {
-  const doc = parseSitemapDocument(body, opts);
-  return dropElements(
-    doc.xml,
-    doc.urls,
-    (url) => {
-      const loc = childNamed(url, 'loc');
-      return loc ? textOf(doc.xml, loc).trim() : undefined;
-    },
-    missing,
-  );
-}
-
-/** The upstream feed without the `<item>`s of articles the blog does not have. */
-export function filterRssArticles(
-  body: string,
-  opts: { url: string; maxBytes: number },
-  known: KnownArticles,
-  layout?: BlogLayout,
-): FilterResult {
-  return dropRssItems(body, opts, (link) => isMissingArticle(link, known, layout));
+export function missingArticleOf(known: KnownArticles, layout: BlogLayout): (link: string) => boolean {
+  const ctx = {
+    ...layout,
+    serviceOrigins: known.origins,
+    known: known.slugs,
+    languages: known.languages,
+    pages: known.pages,
+  };
+  return (link) => {
+    const url = parseUrl(link);
+    const ref = url === null ? undefined : serviceArticleRef(url, known.origins);
+    return ref !== undefined && blogUrlOfArticle(ref, ctx) === undefined;
+  };
 }
 
 /** A feed without the `<item>`s whose `<link>` is `missing`. */
@@ -125,7 +66,12 @@ function dropRssItems(
   missing: (link: string) => boolean,
 ): FilterResult {
   const doc = parseRssDocument(body, opts);
-  return dropElements(doc.xml, doc.items, (item) => itemLink(doc.xml, item), missing);
+  const edits: Edit[] = [];
+  for (const item of doc.items) {
+    const link = plainChildText(doc.xml, item, 'link');
+    if (link !== undefined && missing(link)) edits.push({ start: item.start, end: item.end, text: '' });
+  }
+  return { xml: edits.length === 0 ? doc.xml : splice(doc.xml, 0, doc.xml.length, edits), dropped: edits.length };
 }
 
 /**

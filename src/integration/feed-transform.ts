@@ -1,16 +1,11 @@
-import {
-  DEFAULT_MAX_RSS_BYTES,
-  DEFAULT_MAX_XML_BYTES,
-  makeArticleUrlMapper,
-  parseRssFeed,
-  rewriteRss,
-  XmlSafetyError,
-} from '../feeds/index.js';
+import { DEFAULT_MAX_RSS_BYTES, DEFAULT_MAX_XML_BYTES, makeArticleUrlMapper, XmlSafetyError } from '../feeds/index.js';
+import { parseRssDocument, plainChildText } from '../feeds/rss-parse.js';
+import { rewriteRssDocument } from '../feeds/rss-rewrite.js';
 import { parseAnySitemap, sitemapIndexEntries, urlsetDocument } from '../feeds/sitemap-parse.js';
 import { writeExtraUrls, writeSitemapUrls } from '../feeds/sitemap-rewrite.js';
 import { indexOf, packGroup, packSitemap, type PackedGroup, type WrittenUrl } from '../feeds/sitemap-split.js';
 import type { SafeXmlDocument } from '../feeds/safe-xml.js';
-import { textOf } from '../feeds/xml-scan.js';
+import { textOf, type XmlElement } from '../feeds/xml-scan.js';
 import { fetchPublicFeed } from '../client/public-feed.js';
 import {
   articleLanguage,
@@ -21,7 +16,7 @@ import {
   serviceArticleRef,
   type ArticleLinkContext,
 } from '../html/article-links.js';
-import { filterRssArticles, filterSitemapUrls, isMissingArticle, type KnownArticles } from './feed-filter.js';
+import { missingArticleOf, type KnownArticles } from './feed-filter.js';
 import { articleTargetOf, onDemandContextOf } from './article-links-response.js';
 import { noteServiceHome, noteServiceOrigins } from '../loader/service-origins.js';
 import { boundUrlset, urlBoundWarning } from '../feeds/sitemap-url-bound.js';
@@ -183,9 +178,12 @@ export async function buildSitemap(
   const listed = new Set<string>();
   const leftOut = { count: 0, example: undefined as string | undefined };
   const served = blogPageServedOf(config);
-  /** One upstream urlset written for the blog, without the articles the blog does not have. */
-  const writeUrlset = (doc: SafeXmlDocument, partUrl: string, partBody: string): WrittenUrl[] => {
-    let urlset = urlsetDocument(doc);
+  /**
+   * One upstream urlset written for the blog, without the articles the blog does not have: the writer asks per
+   * `<url>` (`keep`), on the document's one parse.
+   */
+  const writeUrlset = (doc: SafeXmlDocument, partUrl: string): WrittenUrl[] => {
+    const urlset = urlsetDocument(doc);
     const { origins, known, ctx } = knownFor(config, upstreamOrigins(config, locs(urlset)));
     const target = memoLinkTarget((href) => articleLinkTarget(href, ctx));
     const articleLocs: string[] = [];
@@ -211,13 +209,8 @@ export async function buildSitemap(
       const mapped = parseUrl(mapUrl(link));
       return mapped !== null && !served!(mapped);
     };
-    if (known || served) {
-      const missing = (link: string) =>
-        (known !== undefined && isMissingArticle(link, known, ctx)) || unservedPage(link);
-      const filtered = filterSitemapUrls(partBody, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }, missing);
-      if (filtered.dropped > 0)
-        urlset = urlsetDocument(parseAnySitemap(filtered.xml, { url: partUrl, maxBytes: SITEMAP_MAX_BYTES }));
-    }
+    const missing = known && missingArticleOf(known, ctx);
+    const keep = known || served ? (link: string) => !(missing?.(link) || unservedPage(link)) : undefined;
     return writeSitemapUrls(urlset, {
       url: partUrl,
       upstreamOrigins: origins,
@@ -225,6 +218,7 @@ export async function buildSitemap(
       seen,
       onWarning: warn,
       alternates: hreflangAlternates(articleLocs, ctx, target),
+      keep,
     });
   };
   const extras = (): Array<{ loc: string }> => {
@@ -233,10 +227,9 @@ export async function buildSitemap(
       .map((page) => page.url);
     return [...localPages, ...localArticles].map((loc) => ({ loc }));
   };
-  const urlsetBody = bounded(body, url);
-  const doc = parseAnySitemap(urlsetBody, { url, maxBytes: SITEMAP_MAX_BYTES });
+  const doc = parseAnySitemap(bounded(body, url), { url, maxBytes: SITEMAP_MAX_BYTES });
   if (doc.root.local === 'urlset') {
-    const entries = writeUrlset(doc, url, urlsetBody);
+    const entries = writeUrlset(doc, url);
     entries.push(...writeExtraUrls(extras(), seen));
     return { ...packSitemap(entries, pack), leftOut };
   }
@@ -271,12 +264,14 @@ export async function buildSitemap(
       },
       (partBody, i) => {
         const part = parts[i]!;
-        const partText = bounded(partBody, part.loc);
-        const partDoc = parseAnySitemap(partText, { url: part.loc, maxBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES });
+        const partDoc = parseAnySitemap(bounded(partBody, part.loc), {
+          url: part.loc,
+          maxBytes: SITEMAP_INDEX_MAX_TOTAL_BYTES,
+        });
         if (partDoc.root.local !== 'urlset')
           refuse(`its part ${part.loc} is itself a sitemap index; nested indexes are not proxied.`);
         // Packed right away: only the part texts stay in memory, not this part's tree and entries.
-        groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc, partText), lastmod: part.lastmod }, pack));
+        groups.push(packGroup({ entries: writeUrlset(partDoc, part.loc), lastmod: part.lastmod }, pack));
       },
     );
   } catch (error) {
@@ -311,16 +306,18 @@ export function buildRss(body: string, config: RouteConfig): string {
   if (config.rss === false)
     throw new TypeError('[astro-content-publisher] buildRss() called with the RSS route disabled.');
   const url = config.rssUrl;
-  const feed = parseRssFeed(body, { url, maxBytes: RSS_MAX_BYTES });
-  const feedOrigins = upstreamOrigins(config, [feed.link, ...feed.items.map((item) => item.link)]);
+  // The feed is parsed once: its links, the items the blog lists and the writing all read this tree.
+  const doc = parseRssDocument(body, { url, maxBytes: RSS_MAX_BYTES });
+  const home = plainChildText(doc.xml, doc.channel, 'link');
+  const itemLinks = doc.items.flatMap((item) => plainChildText(doc.xml, item, 'link') ?? []);
+  const feedOrigins = upstreamOrigins(config, [home, ...itemLinks]);
   // For the pages' links (the middleware): the site's home, and the hosts of most article URLs, not any item's.
-  noteServiceHome(config.siteId, feed.link);
-  noteServiceOrigins(
-    config.siteId,
-    feed.items.flatMap((item) => (item.link === undefined ? [] : [item.link])),
-  );
+  noteServiceHome(config.siteId, home);
+  noteServiceOrigins(config.siteId, itemLinks);
   const { origins, known, ctx } = knownFor(config, feedOrigins);
-  const source = known ? filterRssArticles(body, { url, maxBytes: RSS_MAX_BYTES }, known, ctx).xml : body;
+  // An item of an article the blog does not have is left out (an item without a link names none).
+  const missing = known && missingArticleOf(known, ctx);
+  const keepItem = missing && ((item: XmlElement) => !missing(plainChildText(doc.xml, item, 'link') ?? ''));
   const onBlog = articleTargetOf(ctx);
   // The pages' mapping: a link to an article the service stopped publishing loses its address (UNLINK).
   const mapUrl = mapper(config, origins, onBlog);
@@ -330,14 +327,18 @@ export function buildRss(body: string, config: RouteConfig): string {
     const ref = item === null ? undefined : serviceArticleRef(item, origins);
     return ref === undefined ? undefined : articleLanguage(ref, ctx);
   };
-  return rewriteRss(source, {
-    url,
-    upstreamOrigins: origins,
-    mapUrl,
-    // A link naming no language in an item's HTML goes where the article's page sends it: the item's language.
-    mapItemLink: (upstream, itemUrl) => mapUrl(upstream, itemLanguage(itemUrl)),
-    maxBytes: RSS_MAX_BYTES,
-    selfUrl: blogUrl(config, config.rss.path),
-    onWarning: warn,
-  });
+  return rewriteRssDocument(
+    doc,
+    {
+      url,
+      upstreamOrigins: origins,
+      mapUrl,
+      // A link naming no language in an item's HTML goes where the article's page sends it: the item's language.
+      mapItemLink: (upstream, itemUrl) => mapUrl(upstream, itemLanguage(itemUrl)),
+      maxBytes: RSS_MAX_BYTES,
+      selfUrl: blogUrl(config, config.rss.path),
+      onWarning: warn,
+    },
+    keepItem,
+  );
 }

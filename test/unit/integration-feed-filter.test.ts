@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { filterRssArticles, filterSitemapArticles, type KnownArticles } from '../../src/integration/feed-filter.js';
+import { describe, expect, it, vi } from 'vitest';
+import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
 import { articlesOfSite } from '../../src/integration/known-articles.js';
+import type { RouteConfig } from '../../src/integration/route-config.js';
+import { locsOf, ROUTE_CONFIG } from '../fixtures/integration-helpers/index.js';
 
-const known: KnownArticles = { slugs: new Set(['a', 'c']), origins: ['https://pro-blog.example.com'] };
-const opts = { url: 'https://api.example/api/sites/12/feed.xml', maxBytes: 1_000_000 };
+const config: RouteConfig = {
+  ...ROUTE_CONFIG,
+  articles: { slugs: ['a', 'c'], origins: ['https://pro-blog.example.com'] },
+};
 
 const sitemap = (slugs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
@@ -21,45 +25,66 @@ const rss = (slugs: string[]) =>
   slugs.map((s) => `<item><title>${s}</title><link>https://pro-blog.example.com/blog/${s}/</link></item>`).join('') +
   `</channel></rss>`;
 
+/** The `<link>` of each `<item>` the route wrote. */
+const itemLinks = (xml: string) =>
+  [...xml.matchAll(/<item>\s*<title>[^<]*<\/title>\s*<link>([^<]*)</g)].map((m) => m[1]);
+
 describe('feed filter: the routes list only the articles the blog has', () => {
-  it('sitemap: the <url> of an article the blog does not have is left out; the home page and the rest stay', () => {
-    const out = filterSitemapArticles(sitemap(['a', 'b', 'c']), opts, known);
-    expect(out.dropped).toBe(1);
-    expect(out.xml).toBe(
-      sitemap(['a', 'b', 'c']).replace(
-        '<url><loc>https://pro-blog.example.com/blog/b/</loc><lastmod>2026-01-02</lastmod></url>',
-        '',
-      ),
-    );
+  it('sitemap: the <url> of an article the blog does not have is left out; the home page and the rest stay', async () => {
+    const files = await buildSitemap(sitemap(['a', 'b', 'c']), config, []);
+    expect(locsOf(files.xml)).toEqual([
+      'https://blog.example.com/',
+      'https://blog.example.com/blog/a/',
+      'https://blog.example.com/blog/c/',
+    ]);
+    // The kept entries keep their own lastmod: nothing of the dropped <url> leaks into its neighbours.
+    expect(files.xml).toContain('<loc>https://blog.example.com/blog/c/</loc><lastmod>2026-01-03</lastmod>');
+    expect(files.leftOut).toEqual({ count: 1, example: 'https://blog.example.com/blog/b/' });
   });
 
   it('rss: the <item> of an article the blog does not have is left out', () => {
-    const out = filterRssArticles(rss(['a', 'b', 'c', 'd']), opts, known);
-    expect(out.dropped).toBe(2);
-    expect(out.xml).toBe(rss(['a', 'c']));
+    expect(itemLinks(buildRss(rss(['a', 'b', 'c', 'd']), config))).toEqual([
+      'https://blog.example.com/blog/a/',
+      'https://blog.example.com/blog/c/',
+    ]);
   });
 
-  it('nothing to drop: the document is returned as it is', () => {
-    expect(filterRssArticles(rss(['a']), opts, known)).toEqual({ xml: rss(['a']), dropped: 0 });
+  it('nothing to drop: every item is written', () => {
+    expect(itemLinks(buildRss(rss(['a', 'c']), config))).toEqual([
+      'https://blog.example.com/blog/a/',
+      'https://blog.example.com/blog/c/',
+    ]);
   });
 
-  it('multilingual URLs (/<lang>/blog/<slug>/): only the languages the blog has the slug in, and with a route', () => {
-    const multi: KnownArticles = { ...known, languages: { a: ['en'], c: ['en', 'fr'] } };
+  it('multilingual URLs (/<lang>/blog/<slug>/): only the languages the blog has the slug in, and with a route', async () => {
+    const multi: RouteConfig = {
+      ...config,
+      articlePattern: '/[lang]/blog/[slug]/',
+      articles: { ...config.articles!, languages: { a: ['en'], c: ['en', 'fr'] } },
+    };
     const xml = sitemap([]).replace(
       '</urlset>',
       ['en/blog/a', 'fr/blog/a', 'fr/blog/c', 'de/blog/c']
         .map((p) => `<url><loc>https://pro-blog.example.com/${p}/</loc></url>`)
         .join('') + '</urlset>',
     );
-    const kept = (out: { xml: string }) =>
-      [...out.xml.matchAll(/<loc>https:\/\/pro-blog\.example\.com\/([^<]*)<\/loc>/g)].map((m) => m[1]);
-    expect(kept(filterSitemapArticles(xml, opts, multi))).toEqual(['', 'en/blog/a/', 'fr/blog/c/']);
-    const layout = {
-      blogSite: 'https://blog.example.com/',
-      trailingSlash: 'ignore' as const,
-      articlePattern: { en: '/blog/[slug]/' },
-    };
-    expect(kept(filterSitemapArticles(xml, opts, multi, layout))).toEqual(['', 'en/blog/a/']);
+    const kept = async (c: RouteConfig) =>
+      locsOf((await buildSitemap(xml, c, [])).xml).map((loc) => loc.replace('https://blog.example.com/', ''));
+    expect(await kept(multi)).toEqual(['', 'en/blog/a/', 'fr/blog/c/']);
+    expect(await kept({ ...multi, articlePattern: { en: '/blog/[slug]/' } })).toEqual(['', 'blog/a/']);
+  });
+
+  it('what the upstream parse repaired is reported also when entries are left out (not lost to a re-parse)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // A NUL (which XML forbids) in each document: dropped, with a warning naming the document; b is left out.
+    const files = await buildSitemap(sitemap(['a', 'b']).replace('</urlset>', '\u0000</urlset>'), config, []);
+    expect(locsOf(files.xml)).toHaveLength(2);
+    expect(itemLinks(buildRss(rss(['a', 'b']).replace('<title>T', '<title>T\u0000'), config))).toHaveLength(1);
+    const repaired = warn.mock.calls.map((call) => String(call[0])).filter((m) => m.includes('XML forbids'));
+    expect(repaired).toEqual([
+      expect.stringContaining(`The sitemap at ${config.sitemapUrl} contains 1 character XML forbids`),
+      expect.stringContaining(`The RSS feed at ${config.rssUrl} contains 1 character XML forbids`),
+    ]);
   });
 
   it('articlesOfSite: the union of the collections of one site; undefined when none is for it', () => {
