@@ -16,7 +16,10 @@ export type ChangeReason = 'held' | 'sitemap' | 'list' | 'rss';
  * - sitemap: its lastmod is later than the one recorded with the version we hold (or, when none was recorded
  *   then, later than the held version's updated_at);
  * - list: the list item's own fields changed (title, status, language, published_at; not the view count);
- * - rss: the feed's content:encoded is a copy neither held nor seen before the held detail was fetched.
+ * - rss: the feed's content:encoded is a copy neither held nor seen before the held detail was fetched; or the
+ *   first copy seen of it, unless it is the held HTML: the detail was fetched while the feed (a CDN copy up to an
+ *   hour old) lacked the article, and a copy seen since may show an edit that no other signal carries (the list
+ *   has no update time, a sitemap may have no lastmod).
  */
 export function changeReason(
   state: EntryState,
@@ -37,5 +40,7 @@ export function changeReason(
   }
   if (listDigest !== state.listDigest) return 'list';
   if (feedCopyIsNews(rss?.contentHash, state)) return 'rss';
+  if (state.rssHash === undefined && rss?.contentHash !== undefined && rss.contentHash !== state.contentHash)
+    return 'rss';
   return undefined;
 }

@@ -7,6 +7,8 @@ export interface PageView {
   title: string | undefined;
   /** `lang:slug` of every marker in the article (not the head's description, which repeats it) (`mark-<lang>-<slug>-v<n>-end`) with its version. */
   markers: Array<{ key: string; version: number }>;
+  /** The same for the body's last paragraph (`tail-<lang>-<slug>-v<n>-end`): a cut or teaser copy lacks it. */
+  tails: Array<{ key: string; version: number }>;
   /** The remote featured image URL the page names (`data-featured`), '' for none. */
   featuredUrl: string;
   /** `src` and `srcset` URLs of the featured image element, if any. */
@@ -30,6 +32,12 @@ const srcsetUrls = (value: string | undefined): string[] =>
     .map((part) => part.trim().split(/\s+/)[0] ?? '')
     .filter((url) => url !== '');
 
+const marks = (html: string, which: 'mark' | 'tail') =>
+  [...html.matchAll(new RegExp(`${which}-(\\w+)-([\\w-]+?)-v(\\d+)-end`, 'g'))].map((m) => ({
+    key: `${m[1]}:${m[2]}`,
+    version: Number(m[3]),
+  }));
+
 export function readPage(html: string): PageView {
   const article = /<article\b[^>]*>/.exec(html)?.[0] ?? '';
   const body = /<div class="body">([\s\S]*)<\/div>\s*<\/article>/.exec(html)?.[1] ?? '';
@@ -38,10 +46,8 @@ export function readPage(html: string): PageView {
   const view = (tag: string) => ({ src: attr(tag, 'src') ?? '', srcset: srcsetUrls(attr(tag, 'srcset')) });
   return {
     title: /<h1>([^<]*)<\/h1>/.exec(html)?.[1],
-    markers: [...(article + body).matchAll(/mark-(\w+)-([\w-]+?)-v(\d+)-end/g)].map((m) => ({
-      key: `${m[1]}:${m[2]}`,
-      version: Number(m[3]),
-    })),
+    markers: marks(article + body, 'mark'),
+    tails: marks(body, 'tail'),
     featuredUrl: attr(article, 'data-featured') ?? '',
     featuredImg: featured ? view(featured) : undefined,
     ogImage: attr(/<meta property="og:image"[^>]*>/.exec(html)?.[0] ?? '', 'content'),

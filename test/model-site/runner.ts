@@ -20,6 +20,12 @@ const BIN = join(ROOT, 'dist/cli/bin.js');
 
 /** Per language loader: `maxRequests` of its budget (MODEL_SITE_BUDGET of the fixture). */
 export const BUDGET = 6;
+/**
+ * The service's real rate limit for the site model (per user, sliding window): a build that changes much spends
+ * it (the limiter's 429s and `X-RateLimit-Reset` in the variant's form reach the loaders); a window short enough
+ * that the next build, seconds later, starts with it free.
+ */
+export const RATE_LIMIT = { requests: 6, windowMs: 1000 };
 
 export interface SiteDirs {
   base: string;

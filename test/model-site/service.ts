@@ -1,13 +1,15 @@
 /**
- * The site model test's picture of the service (issue 18, item 2): what is published, at which version of
- * each field, and the service-side actions (admin API of the simulator) that change it.
+ * The site model test's picture of the service (issue 18, item 2; issue 36, item 3): what is published, in which
+ * language, at which version of each field and with which status, and the service variant in force. The checks
+ * judge every build from this, never from what the build said about itself. The admin API calls that change it
+ * are in service-admin.ts.
  *
  * Every article carries what makes its page recognisable from HTTP alone: a marker with its language, slug
- * and body version in the first paragraph, a title naming its language and slug, a featured image and
- * in-article images whose file names carry the language and a version, and links to other articles.
+ * and body version in the first paragraph and a tail marker in the last (a cut copy lacks it), a title naming
+ * its language and slug, a featured image and in-article images whose file names carry the language and a
+ * version, and links to other articles.
  */
-import { expect } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.js';
+import type { ServiceVariants } from '../../src/simulator/variants.js';
 
 export type Lang = 'en' | 'fr';
 export const LANGS: readonly Lang[] = ['en', 'fr'];
@@ -35,15 +37,34 @@ export interface Article {
   publishedAt: string;
   /** Publication order on the service (the detail endpoint answers the oldest article of a slug). */
   seq: number;
+  /** `draft`: on the service, not published (its body edited since may never be shown). */
+  status: 'published' | 'draft';
+  /** Body versions the service showed as published: a page may show no other. */
+  publishedVersions: number[];
+  /** A body longer than the feed's cut (`rssTruncateAt`), by some filler paragraphs. */
+  long: boolean;
+  /** Builds run before its last change on the service (`Model.builds` then). */
+  changedAt: number;
 }
+
+/** The service variant a round of the sequence plays (`PUT /__simulator/variants`), on top of the base. */
+export interface SiteVariant {
+  name: string;
+  service: ServiceVariants;
+}
+export const BASE: SiteVariant = { name: 'base', service: {} };
 
 /** What the service's RSS feed carries: whole articles, or a teaser (then only detail calls give a body). */
 export type FeedContent = 'full' | 'teaser';
 
 export interface Model {
   feed: FeedContent;
+  /** The variant in force (shared slugs and `feed` under it). */
+  variant: SiteVariant;
   published: Map<string, Article>;
   unpublished: Map<string, Article>;
+  /** On the service with the status `draft`: set back from published, or never published. */
+  drafts: Map<string, Article>;
   next: number;
   seq: number;
   /** A change the watcher has not recorded a trigger for yet (it must trigger on its next run). */
@@ -58,8 +79,13 @@ export interface Model {
   imageFailures: Set<string>;
   /** Pages served by the last checked build, by key: what they showed (a build never loses them). */
   served: Map<string, Shown>;
-  /** Builds run (every kind), for the closing note. */
+  /** Builds run (every kind). */
   builds: number;
+  /**
+   * The build whose feed requests had the second CDN edge take its copies (`feedStaleEdgeSeconds`): held an hour,
+   * they show nothing changed since, whenever the variant is in force.
+   */
+  edgeCopiesAt: number | undefined;
   /** Human-readable steps of this sequence, printed with a failure. */
   trace: string[];
 }
@@ -89,8 +115,10 @@ export const other = (lang: Lang): Lang => (lang === 'en' ? 'fr' : 'en');
 export function newModel(feed: FeedContent): Model {
   return {
     feed,
+    variant: BASE,
     published: new Map(),
     unpublished: new Map(),
+    drafts: new Map(),
     next: 1,
     seq: 1,
     watchDirty: true,
@@ -100,14 +128,26 @@ export function newModel(feed: FeedContent): Model {
     imageFailures: new Set(),
     served: new Map(),
     builds: 0,
+    edgeCopiesAt: undefined,
     trace: [],
   };
 }
 
-/** The language whose article the detail endpoint answers for a slug: the oldest published one. */
+/**
+ * The language whose article the detail endpoint answers for a slug: the oldest one it shows (drafts too under
+ * `draftDetail: 200`).
+ */
 export function detailLanguage(model: Model, slug: string): Lang | undefined {
-  return [...model.published.values()].filter((a) => a.slug === slug).sort((a, b) => a.seq - b.seq)[0]?.lang;
+  const shown = [...model.published.values()];
+  if (model.variant.service.draftDetail === 200) shown.push(...model.drafts.values());
+  return shown.filter((a) => a.slug === slug).sort((a, b) => a.seq - b.seq)[0]?.lang;
 }
+
+/** The feed's `content:encoded` of an article is cut (`rssTruncateAt`): not a whole copy. */
+export const cutInFeed = (model: Model, a: Article) => {
+  const at = model.variant.service.rssTruncateAt;
+  return typeof at === 'number' && bodyOf(a).length > at;
+};
 
 export const featuredUrl = (a: Pick<Article, 'lang' | 'slug'>, n: number) =>
   `${CDN}/sites/${SITE_ID}/${a.slug}/featured-${a.lang}-${n}.jpg`;
@@ -128,7 +168,8 @@ export function bodyOf(a: Article): string {
     (_, i) =>
       `<figure><img src="${CDN}/sites/${SITE_ID}/${a.slug}/body-${a.lang}-${a.version}-${i}.jpg" width="640" height="400" alt="Figure ${i}"></figure>`,
   ).join('');
-  return `<p>mark-${a.lang}-${a.slug}-v${a.version}-end</p><h2>Part ${a.version}</h2><p>See ${links}.</p>${figures}`;
+  const filler = a.long ? `<p>${'Words that make this article longer than the feed shows. '.repeat(20)}</p>` : '';
+  return `<p>mark-${a.lang}-${a.slug}-v${a.version}-end</p><h2>Part ${a.version}</h2><p>See ${links}.</p>${figures}${filler}<p>tail-${a.lang}-${a.slug}-v${a.version}-end</p>`;
 }
 
 /** Up to two other published articles to link to, picked by `pick`. */
@@ -138,102 +179,12 @@ export function linkTargets(model: Model, self: string, pick: number): string[] 
   return [keys[pick % keys.length]!, keys[(pick + 1) % keys.length]!].filter((k, i, all) => all.indexOf(k) === i);
 }
 
-async function admin(sim: Simulator, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${sim.url}/__simulator/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-async function expectStatus(response: Response, status: number, what: string): Promise<void> {
-  const text = await response.text();
-  expect(response.status, `${what}: ${text}`).toBe(status);
-}
-
-export async function publishArticle(model: Model, sim: Simulator, article: Article): Promise<void> {
-  await expectStatus(
-    await admin(sim, 'POST', 'articles', {
-      site: SITE_ID,
-      title: article.title,
-      slug: article.slug,
-      language: article.lang,
-      content: bodyOf(article),
-      featured_image: article.featured === null ? null : featuredUrl(article, article.featured),
-      published_at: article.publishedAt,
-    }),
-    201,
-    `publish ${keyOf(article.lang, article.slug)}`,
-  );
-  article.seq = model.seq++;
-  model.unpublished.delete(keyOf(article.lang, article.slug));
-  model.published.set(keyOf(article.lang, article.slug), article);
-  model.watchDirty = true;
-  model.pending.add('publish');
-}
-
-export async function patchArticle(
-  model: Model,
-  sim: Simulator,
-  article: Article,
-  body: Record<string, unknown>,
-): Promise<void> {
-  await expectStatus(
-    await admin(sim, 'PATCH', `articles/${SITE_ID}/${article.slug}?language=${article.lang}`, body),
-    200,
-    `patch ${keyOf(article.lang, article.slug)}`,
-  );
-  model.watchDirty = true;
-}
-
-export async function unpublishArticle(model: Model, sim: Simulator, article: Article): Promise<void> {
-  await expectStatus(
-    await admin(sim, 'DELETE', `articles/${SITE_ID}/${article.slug}?language=${article.lang}`),
-    204,
-    `unpublish ${keyOf(article.lang, article.slug)}`,
-  );
-  model.published.delete(keyOf(article.lang, article.slug));
-  model.unpublished.set(keyOf(article.lang, article.slug), article);
-  model.served.delete(keyOf(article.lang, article.slug));
-  model.watchDirty = true;
-  model.pending.add('unpublish');
-}
-
-export async function addFault(sim: Simulator, spec: Record<string, unknown>): Promise<string> {
-  const response = await admin(sim, 'POST', 'faults', spec);
-  const text = await response.text();
-  expect(response.status, `add a fault: ${text}`).toBe(201);
-  return (JSON.parse(text) as { id: string }).id;
-}
-
-/** The ids of the faults the simulator applied at least once (a fault whose `times` ran out is gone). */
-export async function appliedFaults(sim: Simulator, ids: string[]): Promise<Set<string>> {
-  const { faults } = (await (await admin(sim, 'GET', 'faults')).json()) as {
-    faults: Array<{ id: string; applied: number }>;
-  };
-  const left = new Map(faults.map((f) => [f.id, f.applied]));
-  return new Set(ids.filter((id) => !left.has(id) || left.get(id)! > 0));
-}
-
-export async function clearFaults(sim: Simulator): Promise<void> {
-  await expectStatus(await admin(sim, 'DELETE', 'faults'), 204, 'clear the faults');
-}
-
-/** The seed's content (none), faults and windows cleared, shared slugs on, the feed as `feed` says. */
-export async function resetService(sim: Simulator, feed: FeedContent): Promise<void> {
-  await expectStatus(await admin(sim, 'POST', 'reset'), 200, 'reset the simulator');
-  await expectStatus(
-    await admin(sim, 'PUT', 'variants', { variants: { sharedSlugs: true, rssContent: feed } }),
-    200,
-    'set the variants',
-  );
-}
-
 /**
  * The detail endpoint answers the slug's oldest article, in another language: the loader has only the feed
  * for it, which has no featured image. It counts as pending while its detail answers elsewhere.
  */
 export function shadowed(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
+  if (model.variant.service.detailLanguage === 'honoured') return false;
   return detailLanguage(model, article.slug) !== article.lang;
 }
 
@@ -251,9 +202,9 @@ export function unreachable(model: Model, article: Pick<Article, 'lang' | 'slug'
   if (!shadowed(model, article)) return false;
   if (model.feed !== 'full') return true;
   const copy = model.published.get(keyOf(article.lang, article.slug));
-  if (!copy) return true;
+  if (!copy || cutInFeed(model, copy)) return true;
   const shownWhole = [...model.published.values()]
-    .filter((other) => other.lang === article.lang && !shadowed(model, other))
+    .filter((other) => other.lang === article.lang && !shadowed(model, other) && !cutInFeed(model, other))
     .map((other) => bodyOf(other).length);
   return !shownWhole.some((length) => bodyOf(copy).length <= length);
 }
@@ -277,6 +228,10 @@ export function freshArticle(model: Model, lang: Lang, word: string, slug?: stri
       linksEver: [],
       publishedAt: `2026-0${1 + (n % 9)}-1${n % 10}`,
       seq: 0,
+      status: 'published',
+      publishedVersions: [],
+      long: false,
+      changedAt: 0,
     },
     n,
   );
@@ -287,4 +242,11 @@ export function withLinks(model: Model, article: Article, pick: number): Article
   article.links = linkTargets(model, keyOf(article.lang, article.slug), pick);
   article.linksEver = [...new Set([...article.linksEver, ...article.links])];
   return article;
+}
+
+/** The service's list order: newest `published_at` first, then the latest published. */
+export function listOrder(articles: Article[]): Article[] {
+  return [...articles].sort((a, b) =>
+    a.publishedAt === b.publishedAt ? b.seq - a.seq : a.publishedAt < b.publishedAt ? 1 : -1,
+  );
 }

@@ -1,7 +1,9 @@
 /**
- * The judgement after every good build of the model site, from what `astro preview` serves (HTTP only):
- * each published article's page shows its current title, body and featured image, or is behind only where
- * the service's records of the build say the loader could not have fetched it (serviceExcuses); no page shows another article's or language's content; every
+ * The judgement after every good build of the model site, from what `astro preview` serves (HTTP only), against
+ * the service's truth the model keeps (service.ts): each published article's page shows its current title, body
+ * and featured image, or is behind only where the model's accounting of the build says the loader could not have
+ * fetched it (serviceExcuses); no page shows another article's or language's content, a body the service never
+ * published (a draft), a cut copy, or an older body than it showed before; every
  * URL of the sitemap(s), the feed and robots.txt, every in-article link to the blog and every `img`
  * `src`/`srcset` answers 200; a link never points at the service for an article the blog has; a page once
  * served stays while its article is published.
@@ -9,18 +11,9 @@
 import { preview } from 'astro';
 import type { Simulator } from '../../src/simulator/index.js';
 import { featuredVersion, itemLinksOf, locsOf, readPage, type PageView } from './page-view.js';
+import { serviceExcuses } from './excuses.js';
 import { BUDGET, FIXTURE, type BuildRun, type SiteDirs } from './runner.js';
-import {
-  keyOf,
-  SERVICE_ORIGIN,
-  SITE_ID,
-  shadowed,
-  unreachable,
-  type Article,
-  type Lang,
-  type Model,
-  type Shown,
-} from './service.js';
+import { keyOf, SERVICE_ORIGIN, shadowed, unreachable, type Article, type Model, type Shown } from './service.js';
 
 const BLOG = 'https://blog.example.com';
 
@@ -82,7 +75,7 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
 
   // The pages of every article the service has or had.
   const pages = new Map<string, { article: Article; view?: PageView; code: number }>();
-  for (const article of [...model.published.values(), ...model.unpublished.values()]) {
+  for (const article of [...model.published.values(), ...model.unpublished.values(), ...model.drafts.values()]) {
     const response = await fetch(`${origin}/${article.lang}/blog/${article.slug}/`, { redirect: 'manual' });
     const html = await response.text();
     pages.set(keyOf(article.lang, article.slug), {
@@ -214,6 +207,18 @@ function ownContent(view: PageView, article: Article, problems: Problem[]): Show
     problems.push({ kind: 'foreign', detail: `${key} shows the body markers ${JSON.stringify(view.markers)}` });
     return undefined;
   }
+  const version = view.markers[0]!.version;
+  if (!article.publishedVersions.includes(version))
+    problems.push({
+      kind: 'draft',
+      detail: `${key} shows body v${version}, which the service never published (published: ${article.publishedVersions.join(', ') || 'none'}; status now ${article.status})`,
+    });
+  // Whole: a cut (or teaser) copy lacks the tail of its version.
+  if (JSON.stringify(view.tails) !== JSON.stringify([{ key, version }]))
+    problems.push({
+      kind: 'cut',
+      detail: `${key} shows body v${version} with the tails ${JSON.stringify(view.tails)}`,
+    });
   if (view.title === undefined || !article.titles.includes(view.title))
     problems.push({ kind: 'foreign', detail: `${key} shows the title ${JSON.stringify(view.title)}` });
   const featured = featuredVersion(view.featuredUrl, article.lang, article.slug);
@@ -226,7 +231,7 @@ function ownContent(view: PageView, article: Article, problems: Problem[]): Show
       kind: 'featured',
       detail: `${key}: featured image ${view.featuredUrl || 'none'}, element ${view.featuredImg ? 'shown' : 'absent'}`,
     });
-  return { title: view.title ?? '', version: view.markers[0]!.version, featured, images: view.bodyImgs.length };
+  return { title: view.title ?? '', version, featured, images: view.bodyImgs.length };
 }
 
 function staleFields(shown: Shown, article: Article): string[] {
@@ -237,32 +242,4 @@ function staleFields(shown: Shown, article: Article): string[] {
   if (shown.version === article.version && shown.images !== article.images)
     out.push(`${shown.images} images of ${article.images}`);
   return out;
-}
-
-/**
- * Why an article of `lang` may still be behind after this build, from the service's records of the build: the
- * list call in that language got no answer, the slug's detail call failed, or that language's calls (its list
- * calls, and the detail calls of slugs it has) reached its budget. Undefined: it could have been fetched.
- */
-function serviceExcuses(model: Model, run: BuildRun) {
-  const records = run.records.filter((r) => r.path.startsWith(`/api/v1/sites/${SITE_ID}/articles/`));
-  const listPath = `/api/v1/sites/${SITE_ID}/articles/`;
-  const slugOf = (path: string) => decodeURIComponent(path.slice(listPath.length).replace(/\/$/, ''));
-  const lists = (lang: Lang) =>
-    records.filter((r) => r.path === listPath && (r.query ?? '').includes(`language=${lang}`));
-  const slugsOf = (lang: Lang) =>
-    new Set(
-      [...model.published.values(), ...model.unpublished.values()].filter((a) => a.lang === lang).map((a) => a.slug),
-    );
-  const spent = (lang: Lang) => {
-    const slugs = slugsOf(lang);
-    return lists(lang).length + records.filter((r) => r.path !== listPath && slugs.has(slugOf(r.path))).length;
-  };
-  const excuse = (lang: Lang, slug: string): string | undefined => {
-    if (!lists(lang).some((r) => r.status === 200)) return 'list failed';
-    if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && r.status !== 200)) return 'detail failed';
-    if (spent(lang) >= BUDGET) return 'budget spent';
-    return undefined;
-  };
-  return Object.assign(excuse, { spent });
 }

@@ -1,0 +1,76 @@
+/**
+ * The model's accounting of a build of the site model (site-checks.ts): why an article may still be behind the
+ * service after it, from the service's records of the build and the variant in force, never from the build's log.
+ */
+import type { BuildRun } from './runner.js';
+import { BUDGET, RATE_LIMIT } from './runner.js';
+import { keyOf, listOrder, SITE_ID, type Lang, type Model } from './service.js';
+
+/**
+ * Why an article of `lang` may still be behind after this build, from the model's accounting of it (the service's
+ * records of the build and the variant in force): its list call in that language failed (or was never sent after
+ * the service answered an error or a 429: without one, a loader that sends no list is locked out, never excused),
+ * the slug's detail call failed, that language's calls (its list calls, and the detail calls of slugs it has)
+ * reached its budget, the service's rate-limit window was spent (a 429 of the limiter, or as many answers as the
+ * window allows), or a capped list left it out while the sitemap (empty or a stale copy) cannot show it.
+ * Undefined: it could have been fetched.
+ */
+export function serviceExcuses(model: Model, run: BuildRun) {
+  const records = run.records.filter((r) => r.path.startsWith(`/api/v1/sites/${SITE_ID}/articles/`));
+  const listPath = `/api/v1/sites/${SITE_ID}/articles/`;
+  const slugOf = (path: string) => decodeURIComponent(path.slice(listPath.length).replace(/\/$/, ''));
+  const lists = (lang: Lang) =>
+    records.filter((r) => r.path === listPath && (r.query ?? '').includes(`language=${lang}`));
+  const slugsOf = (lang: Lang) =>
+    new Set(
+      [...model.published.values(), ...model.unpublished.values(), ...model.drafts.values()]
+        .filter((a) => a.lang === lang)
+        .map((a) => a.slug),
+    );
+  const spent = (lang: Lang) => {
+    const slugs = slugsOf(lang);
+    return lists(lang).length + records.filter((r) => r.path !== listPath && slugs.has(slugOf(r.path))).length;
+  };
+  const refused = run.records.some((r) => r.status === 0 || r.status >= 400);
+  const windowSpent =
+    run.records.some((r) => r.status === 429) ||
+    run.records.filter((r) => r.authorization && r.status === 200).length >= RATE_LIMIT.requests;
+  const excuse = (lang: Lang, slug: string): string | undefined => {
+    const langLists = lists(lang);
+    if (langLists.length === 0 ? refused : !langLists.some((r) => r.status === 200)) return 'list failed';
+    if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && r.status !== 200)) return 'detail failed';
+    if (spent(lang) >= BUDGET) return 'budget spent';
+    if (windowSpent) return 'window spent';
+    if (edgeHidesChange(model, lang, slug)) return 'changed after the stale CDN edge took its copies';
+    if (notListed(model, lang, slug)) return 'not in the capped list, no live sitemap';
+    return undefined;
+  };
+  return Object.assign(excuse, { spent });
+}
+
+/**
+ * Two CDN edges serve the feeds in turn, the second's copies taken at an earlier build: a loader whose feed calls
+ * reached it sees nothing changed since, and the list does not show edits (API.md: no update time in a list item).
+ */
+function edgeHidesChange(model: Model, lang: Lang, slug: string): boolean {
+  const article = model.published.get(keyOf(lang, slug));
+  return (
+    (model.variant.service.feedStaleEdgeSeconds ?? 0) > 0 &&
+    model.edgeCopiesAt !== undefined &&
+    article !== undefined &&
+    article.changedAt >= model.edgeCopiesAt
+  );
+}
+
+/** Out of a capped list (`listDefault`, `listMax`) while the sitemap is empty or a stale copy. */
+function notListed(model: Model, lang: Lang, slug: string): boolean {
+  const service = model.variant.service;
+  if ((service.sitemapState ?? 'live') === 'live') return false;
+  const caps = [service.listDefault, service.listMax].filter((n): n is number => typeof n === 'number');
+  if (caps.length === 0) return false;
+  const everyStatus = service.listStatuses === 'all' && service.listStatus === 'ignored';
+  const shown = listOrder([...model.published.values(), ...(everyStatus ? model.drafts.values() : [])]).filter(
+    (a) => service.listLanguage === 'ignored' || a.lang === lang,
+  );
+  return !shown.slice(0, Math.min(...caps)).some((a) => a.lang === lang && a.slug === slug);
+}

@@ -1,0 +1,161 @@
+/**
+ * The sequence of the site model: rounds, each playing a service variant (issue 36: a sample of those the loader
+ * model draws from, docs/simulator.md) with the changes, faults, storm or kill that must reach its one build, in a
+ * random order with random parameters, plus up to `extra` random changes. Each round draws from its own seed.
+ */
+import fc from 'fast-check';
+import {
+  AddLanguage,
+  EditAll,
+  EditBody,
+  EditTitle,
+  Featured,
+  Publish,
+  Rename,
+  Republish,
+  StatusChange,
+  Unpublish,
+  type Command,
+  type Real,
+} from './changes.js';
+import { Build, Fault, Storm, type FAULT_ROUTES } from './commands.js';
+import { setVariant } from './service-admin.js';
+import { BASE, type Lang, type Model, type SiteVariant } from './service.js';
+
+/** The service variant from now on (the round's first command). */
+class SetVariant implements Command {
+  constructor(readonly variant: SiteVariant) {}
+  check = () => true;
+  async run(model: Model, real: Real) {
+    model.trace.push(`variant: ${this.variant.name}`);
+    await setVariant(model, real.sim, this.variant);
+  }
+  toString = () => `SetVariant(${this.variant.name})`;
+}
+
+const word = fc.stringMatching(/^[A-Z][a-z]{2,7}$/);
+const n = fc.nat(50);
+const lang = fc.constantFrom<Lang>('en', 'fr');
+const how = fc.constantFrom<'build' | 'watch'>('build', 'watch');
+const publish = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l));
+const publishLong = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l, true));
+const newDraft = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l, false, 'draft'));
+const toDraft = fc.tuple(n, fc.boolean()).map(([p, e]) => new StatusChange(p, 'draft', e));
+const toDraftEdited = n.map((p) => new StatusChange(p, 'draft', true));
+const fromDraft = n.map((p) => new StatusChange(p, 'published', false));
+const addLanguage = n.map((p) => new AddLanguage(p));
+const editBody = fc.tuple(n, fc.integer({ min: 0, max: 2 })).map(([p, i]) => new EditBody(p, i));
+const editTitle = n.map((p) => new EditTitle(p));
+const featured = fc.tuple(n, fc.boolean()).map(([p, r]) => new Featured(p, r));
+const unpublish = n.map((p) => new Unpublish(p));
+const republish = n.map((p) => new Republish(p));
+const rename = n.map((p) => new Rename(p));
+// No image faults: the simulator serves /media/ before its fault registry (a fault there is never applied).
+const fault = fc
+  .tuple(
+    fc.constantFrom<keyof typeof FAULT_ROUTES>('list', 'detail', 'sitemap', 'rss'),
+    fc.constantFrom(500, 503, 429),
+    fc.integer({ min: 1, max: 3 }),
+  )
+  .map(([e, s, t]) => new Fault(e, s, t));
+// A few calls: a storm of a whole build leaves nothing of the round's variant to judge.
+const storm = fc.integer({ min: 2, max: 4 }).map((t) => new Storm(t));
+// Two loaders list once each; a cold build's detail calls are at least three.
+const killPoint = fc.oneof(
+  fc.record({ call: fc.constant<'list'>('list'), n: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({ call: fc.constant<'detail'>('detail'), n: fc.integer({ min: 1, max: 3 }) }),
+);
+const build = fc.constant(new Build('build'));
+const killedBuild = fc.tuple(how, killPoint).map(([h, k]) => new Build(h, k));
+const change = fc.oneof(
+  publish,
+  publishLong,
+  newDraft,
+  toDraft,
+  fromDraft,
+  addLanguage,
+  editBody,
+  editTitle,
+  featured,
+  unpublish,
+  republish,
+  rename,
+);
+
+export interface Round {
+  variant: SiteVariant;
+  /** What always reaches the round's build. */
+  must: Array<fc.Arbitrary<Command>>;
+  end: fc.Arbitrary<Command>;
+}
+
+/** Two CDN edges, the second's copies up to an hour old: copies taken in one round come back in a later one. */
+const EDGES = { feedStaleEdgeSeconds: 3600 } as const;
+
+export const ROUNDS: Round[] = [
+  // The cold build, killed while the service holds one of its calls: its changes reach the next build.
+  { variant: BASE, must: [publish, editBody], end: killedBuild },
+  {
+    // The simulator's `lax` profile's list and detail, one service answering every way API.md leaves open.
+    variant: {
+      name: 'lax list: language and status ignored, drafts listed and answered, detail honours ?language=, two CDN edges',
+      service: {
+        listLanguage: 'ignored',
+        listStatus: 'ignored',
+        listStatuses: 'all',
+        draftDetail: 200,
+        detailLanguage: 'honoured',
+        ...EDGES,
+      },
+    },
+    must: [addLanguage, rename, toDraftEdited, newDraft, unpublish, fault, storm],
+    end: build,
+  },
+  {
+    variant: {
+      name: 'feed cuts long bodies, two CDN edges (copies of the last round)',
+      service: { rssTruncateAt: 800, ...EDGES },
+    },
+    must: [publishLong, editBody, featured, fault],
+    end: build,
+  },
+  {
+    variant: {
+      name: 'capped list of 2 ignoring limit, empty sitemap, real rate limit with resets in epoch ms',
+      service: {
+        listDefault: 2,
+        listMax: 2,
+        listLimit: 'ignored',
+        sitemapState: 'empty',
+        rateLimitReset: 'epoch-ms',
+        retryAfter: 'http-date',
+      },
+    },
+    // A site-wide edit: more detail calls (the feed shows every change) than the window allows.
+    must: [publish, publish, unpublish, editTitle, fc.constant(new EditAll())],
+    end: fc.constant(new Build('watch')),
+  },
+];
+
+/** A round's commands: its variant, then its musts and up to `extra` changes shuffled, then its build. */
+function roundOf(round: Round, extra: number): fc.Arbitrary<Command[]> {
+  return fc
+    .tuple(fc.tuple(...round.must), fc.array(change, { maxLength: extra }), round.end)
+    .chain(([required, more, last]) =>
+      fc
+        .shuffledSubarray([...required, ...more], { minLength: required.length + more.length })
+        .map((shuffled) => [new SetVariant(round.variant), ...shuffled, last]),
+    );
+}
+
+/** Every round's commands, round `i` drawn with the seed `seed + i`. */
+export function roundCommands(seed: number, extra: number): Command[][] {
+  return ROUNDS.map((round, i) => fc.sample(roundOf(round, extra), { seed: seed + i, numRuns: 1 })[0]!);
+}
+
+/** Two English articles and one French variant (built by the first round). */
+export async function startingSite(model: Model, real: Real): Promise<void> {
+  await new Publish('Alpha', 'en').run(model, real);
+  await new Publish('Beta', 'en').run(model, real);
+  await new AddLanguage(0).run(model, real);
+}
