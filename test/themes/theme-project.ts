@@ -27,6 +27,11 @@ import { sh } from './site-urls.js';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO, 'node_modules/.bin');
 const PACKAGE = 'astro-content-publisher';
+/**
+ * A theme's build or check, two at once beside the suite's other files on two cores: 300 s stopped AstroPaper's
+ * `astro check && astro build` once (load average 23); alone it takes 60-140 s.
+ */
+const COMMAND_TIMEOUT = 540_000;
 
 /** Node 24 from the repository first (Astro refuses older versions): npm and the projects' `astro` (`#!/usr/bin/env node`) run under it. */
 export const baseEnv: NodeJS.ProcessEnv = {
@@ -154,7 +159,13 @@ export function copyTheme(workspace: Workspace, fixture: string, name: string): 
 
 /** `astro build` of the theme copy with the project's installed CLI; resolves with the build's log. */
 export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, { ...baseEnv, ...env });
+  const { stdout, stderr } = await sh(
+    join(dir, 'node_modules/.bin/astro'),
+    ['build'],
+    dir,
+    { ...baseEnv, ...env },
+    COMMAND_TIMEOUT,
+  );
   // Astro colours its log when CI is set (picocolors treats CI as a colour terminal): the checks read plain text.
   return stripVTControlCharacters(stdout + stderr);
 }
@@ -165,12 +176,18 @@ export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<s
  * it fails.
  */
 export async function runScript(dir: string, script: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await sh('npm', ['run', '--silent', script], dir, { ...baseEnv, ...env });
+  const { stdout, stderr } = await sh('npm', ['run', '--silent', script], dir, { ...baseEnv, ...env }, COMMAND_TIMEOUT);
   return stripVTControlCharacters(stdout + stderr);
 }
 
 /** `astro check` in a copy without a package.json of its own; rejects with the diagnostics when it finds an error. */
 export async function checkTypes(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await sh(join(dir, 'node_modules/.bin/astro'), ['check'], dir, { ...baseEnv, ...env });
+  const { stdout, stderr } = await sh(
+    join(dir, 'node_modules/.bin/astro'),
+    ['check'],
+    dir,
+    { ...baseEnv, ...env },
+    COMMAND_TIMEOUT,
+  );
   return stripVTControlCharacters(stdout + stderr);
 }
