@@ -70,3 +70,54 @@ export function headings(dir: string, path: string, tag: string): string[] {
     DomUtils.textContent(element).replace(/\s+/g, ' ').trim(),
   );
 }
+
+/** The fields of an article's detail the head checks and a rename read. */
+export interface ServiceDetail {
+  slug: string;
+  title: string;
+  language: string;
+  content: string;
+  published_at: string;
+  updated_at: string;
+  meta_description: string | null;
+  featured_image: string | null;
+}
+
+/** The detail the service answers for a slug (one authenticated request). */
+export async function serviceDetail(simulator: Simulator, siteId: number, slug: string): Promise<ServiceDetail> {
+  const response = await fetch(`${simulator.url}/api/v1/sites/${siteId}/articles/${slug}/`, {
+    headers: { authorization: `Bearer ${simulator.tokens.agence}` },
+  });
+  if (response.status !== 200) throw new Error(`the detail of ${slug} answered ${response.status}`);
+  return (await response.json()) as ServiceDetail;
+}
+
+async function admin(simulator: Simulator, method: string, path: string, body?: object): Promise<void> {
+  const response = await fetch(`${simulator.url}/__simulator/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (response.status >= 300) throw new Error(`${method} /__simulator/${path} answered ${response.status}`);
+}
+
+/** The service renames an article (the same title, day and body under `slug`), as the loader recognises a move. */
+export async function renameOnService(simulator: Simulator, siteId: number, from: string, slug: string): Promise<void> {
+  const detail = await serviceDetail(simulator, siteId, from);
+  await unpublishOnService(simulator, siteId, from);
+  await admin(simulator, 'POST', 'articles', {
+    site: siteId,
+    slug,
+    title: detail.title,
+    language: detail.language,
+    content: detail.content,
+    published_at: detail.published_at.slice(0, 10),
+    featured_image: detail.featured_image,
+  });
+}
+
+/** The service unpublishes an article (in the language its detail answers). */
+export async function unpublishOnService(simulator: Simulator, siteId: number, slug: string): Promise<void> {
+  const { language } = await serviceDetail(simulator, siteId, slug);
+  await admin(simulator, 'DELETE', `articles/${siteId}/${slug}?language=${language}`);
+}
