@@ -1,4 +1,4 @@
-// The sitemap and feed routes' own transforms (buildSitemap, buildRss in src/integration/feed-transform.ts) on
+// The sitemap and feed routes' own transforms (buildSitemap, buildRss in src/integration/proxy/feed-transform.ts) on
 // a 50,000-URL upstream sitemap and a 1,000-item feed, with an articles record that lacks one article in 50, so
 // that the routes leave entries out as they do for a blog with filtered or pending articles. Each run is a
 // process of its own that reads the document from a file (as a route receives an upstream body) and prints its
@@ -86,7 +86,9 @@ const count = (text, what) => {
 
 /** One transform in this process: prints {ms, cpuMs, startMB, peakMB} after checking what it wrote. */
 async function child(kind, file, dist) {
-  const { buildRss, buildSitemap } = await import(pathToFileURL(join(dist, 'integration/feed-transform.js')).href);
+  const { buildRss, buildSitemap } = await import(
+    pathToFileURL(join(dist, 'integration/proxy/feed-transform.js')).href
+  );
   const xml = readFileSync(file, 'utf8');
   const config = routeConfig(kind === 'sitemap' ? URLS : ITEMS);
   console.warn = () => {};

@@ -83,7 +83,7 @@ async function measureBase(simulator, siteId, work, log) {
     'scale.coldPages': cold.articles,
     'scale.coldRequests': coldRequests,
     'scale.coldMs': cold.ms,
-    // The loader's progress lines during the cold sync (src/loader/progress.ts), and its memory against glob()'s.
+    // The loader's progress lines during the cold sync (src/loader/articles/progress.ts), and its memory against glob()'s.
     'scale.coldProgressLines': cold.log.split('\n').filter((line) => /fetched \d+ of \d+ articles/.test(line)).length,
     'scale.coldPeakMB': cold.peakMB,
     'scale.globColdPeakMB': globCold.peakMB,

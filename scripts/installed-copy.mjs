@@ -3,7 +3,7 @@
 // blogs (bench/run.mjs, bench/build-site.mjs) build with it instead of the repository itself (Node's
 // self-reference, which a package.json of their own ends): Vite transforms any folder outside node_modules,
 // while a package in node_modules is left to Node where the package asks for it
-// (src/integration/no-external-plugin.ts), as in a user's build.
+// (src/integration/vite/no-external-plugin.ts), as in a user's build.
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

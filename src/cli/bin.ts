@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `content-publisher` executable (package.json `bin`). */
-import { redactText } from '../client/redact.js';
+import { redactText } from '../options/redact.js';
 import { EXIT } from './exit-codes.js';
 import { main } from './main.js';
 import { oneLine } from './terminal-text.js';

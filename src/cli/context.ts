@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createClient, type Client } from '../client/index.js';
-import { redactText } from '../client/redact.js';
+import { redactText } from '../options/redact.js';
 import { stringOption, flag } from './args.js';
 import type { ParsedArgs } from './command.js';
 import { json } from './format.js';

@@ -3,7 +3,7 @@
  * stderr and an exit code. Returns the exit code instead of exiting, so tests run it in-process.
  */
 import { createRequire } from 'node:module';
-import { redactText } from '../client/redact.js';
+import { redactText } from '../options/redact.js';
 import { parseCommandArgs } from './args.js';
 import { CommandContext, processIo, type CliIo } from './context.js';
 import { EXIT } from './exit-codes.js';

@@ -3,7 +3,7 @@
  * own message) and what to do (`hint`), and one class per case so callers can branch with `instanceof`.
  * Every text field goes through redaction on construction, so no code path can leak the key through an error.
  */
-import { redactText } from './redact.js';
+import { redactText } from '../options/redact.js';
 
 export type PublisherErrorCode =
   | 'unauthorized'

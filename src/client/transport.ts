@@ -12,7 +12,7 @@ import { fetchSameOrigin, RedirectRefusedError } from './public-feed.js';
 import { readBodyCapped } from './read-body.js';
 import { apiMessageOf, causeText, neverSent } from './request-failure.js';
 import { readRateLimit, readReset, type RateLimitState } from './rate-limit.js';
-import { createRedactor, type Redactor } from './redact.js';
+import { createRedactor, type Redactor } from '../options/redact.js';
 import { decideRetry, type Failure, parseRetryAfter } from './retry-timing.js';
 import { withPrefix } from '../options/prefix.js';
 

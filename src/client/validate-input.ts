@@ -3,7 +3,7 @@
  * another endpoint) or waste a request of the hourly budget. They run before any request.
  */
 import { ConfigError } from './errors.js';
-import { describeValue } from './redact.js';
+import { describeValue } from '../options/redact.js';
 
 export interface CallSite {
   method: string;

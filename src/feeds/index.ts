@@ -1,3 +1,4 @@
+// The XML of an upstream sitemap or RSS feed: read within bounds, then written with the blog's URLs (string-level, pure).
 export { XmlSafetyError, isXmlSafetyError, type XmlSafetyReason } from './errors.js';
 export { DEFAULT_MAX_XML_BYTES, DEFAULT_MAX_RSS_BYTES } from './safe-xml.js';
 export { parseSitemapEntries, SITEMAP_NS, type SitemapEntry, type ParseFeedOptions } from './sitemap-parse.js';

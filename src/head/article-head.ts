@@ -6,10 +6,10 @@
  * Fields the article lacks are left out, never written as "undefined".
  */
 import type { BlogPosting, ImageObject, Organization, Person, WithContext } from 'schema-dts';
-import { entryDescription } from '../loader/theme-fields.js';
+import { entryDescription } from '../loader/entries/theme-fields.js';
 import { jsonLdText } from './json-ld.js';
 
-/** Where an entry keeps its article's fields when the collection's schema reshaped them (loader/entry-schema.ts). */
+/** Where an entry keeps its article's fields when the collection's schema reshaped them (loader/entries/entry-schema.ts). */
 const SERVICE_DATA = 'serviceData';
 
 /** An entry of `articlesLoader` (`getCollection`, `getEntry`), whatever schema the collection maps it with. */

@@ -3,7 +3,7 @@
 // sitemap lists them. Imports the integration's virtual config: only for code Vite bundles with the integration.
 import rawConfig from 'virtual:astro-content-publisher/config';
 import { blogArticleUrl } from '../html/article-links.js';
-import type { RouteConfig } from '../integration/route-config.js';
+import type { RouteConfig } from '../integration/settings/route-config.js';
 
 const config = rawConfig as Partial<RouteConfig> | undefined;
 

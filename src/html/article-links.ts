@@ -45,7 +45,7 @@ export interface ArticleLinkContext extends BlogLayout {
   /**
    * The language of the page the link is in: a link without a language (`/blog/<slug>/`) to a slug the
    * blog has in several languages goes to this language's page. The page rewrite
-   * (src/integration/link-tags.ts) reads it from `<html lang>` when not given.
+   * (src/integration/links/link-tags.ts) reads it from `<html lang>` when not given.
    */
   pageLanguage?: string | undefined;
   /**

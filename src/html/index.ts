@@ -1,3 +1,4 @@
+// An article's HTML: the sanitising policy, its headings and images, its links to other articles.
 export { sanitizeArticle, type SanitizeArticleOptions, type SanitizedArticle } from './sanitize.js';
 export {
   sanitizeOptionsSchema,

@@ -1,3 +1,4 @@
+// publisher(): the integration and its options; its hooks (integration.ts) wire the folders below, rss-handler.ts is ./rss.
 export { publisher, INTEGRATION_NAME } from './integration.js';
 export {
   publisherOptionsSchema,
@@ -9,5 +10,5 @@ export {
   type RssOptions,
   type DevRefreshOptions,
   type InvalidateOptions,
-} from './options.js';
+} from './options/options.js';
 export { UpstreamFeedError, type UpstreamFailure } from '../client/public-feed.js';

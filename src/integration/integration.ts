@@ -1,41 +1,41 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cacheTags } from '../loader/cache-tags.js';
-import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/loader-runs.js';
-import { clearPublishedArticles, publishedCollections } from '../loader/published-articles.js';
-import { setupDevRefresh } from './dev-refresh.js';
-import { loadPublisherEnvFiles } from './env-files.js';
-import { serviceImagePatterns } from './image-hosts.js';
-import { publisherEnvSchema } from './env-schema.js';
-import { integrationConflicts, routeServesArticles, routeConflicts, SITEMAP_INTEGRATIONS } from './conflicts.js';
-import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate-setup.js';
-import { articlesOfSite } from './known-articles.js';
+import { cacheTags } from '../loader/process/cache-tags.js';
+import { noteAstroCommand, SYNC_PLACEHOLDERS } from '../loader/process/loader-runs.js';
+import { clearPublishedArticles, publishedCollections } from '../loader/process/published-articles.js';
+import { setupDevRefresh } from './dev/dev-refresh.js';
+import { loadPublisherEnvFiles } from './options/env-files.js';
+import { serviceImagePatterns } from './options/image-hosts.js';
+import { publisherEnvSchema } from './options/env-schema.js';
+import { integrationConflicts, routeServesArticles, routeConflicts, SITEMAP_INTEGRATIONS } from './blog/conflicts.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from './invalidate/invalidate-setup.js';
+import { articlesOfSite } from './blog/known-articles.js';
 import {
   checkPublicRobotsTxt,
   earlierOutputs,
   hasOwnRobotsTxt,
   hasOwnRouteFile,
   projectDependencies,
-} from './own-files.js';
-import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './local-pages.js';
-import type { PublisherOptions } from './options.js';
-import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './resolve-options.js';
-import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './route-config.js';
-import { SITEMAP_ALIAS_PATH, sitemapAliasPath } from './sitemap-links.js';
-import { sitemapFilesIn } from './static-sitemap.js';
-import { takeStaleNotes } from './last-good.js';
-import { lastGoodDir } from './last-good-files.js';
-import { feedRoutesOf } from './built-feeds.js';
-import { assetLocation, type AssetLocation, type EmittedAsset } from './asset-refs.js';
-import { dataStoreFilePlugin, prerendersInNode, storeFileOf } from './data-store-file.js';
-import { emittedAssetsPlugin } from './emitted-assets.js';
-import { imageCacheDir } from '../loader/image-cache.js';
-import { noExternalPlugin } from './no-external-plugin.js';
-import { routeConfigPlugin } from './virtual-module.js';
-import { finishBuild } from './build-done.js';
-import { incrementalHints } from './incremental-modules.js';
-import { pageRouteFacts, type PageRouteFacts } from './route-facts.js';
+} from './blog/own-files.js';
+import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from './blog/local-pages.js';
+import type { PublisherOptions } from './options/options.js';
+import { resolveOptions, type AstroConfigView, type ResolvedOptions } from './options/resolve-options.js';
+import { blogUrl, pathIn, sitemapPartPattern, type RouteConfig } from './settings/route-config.js';
+import { SITEMAP_ALIAS_PATH, sitemapAliasPath } from './blog/sitemap-links.js';
+import { sitemapFilesIn } from './build/static-sitemap.js';
+import { takeStaleNotes } from './cache/last-good.js';
+import { lastGoodDir } from './cache/last-good-files.js';
+import { feedRoutesOf } from './build/built-feeds.js';
+import { assetLocation, type AssetLocation, type EmittedAsset } from './build/asset-refs.js';
+import { dataStoreFilePlugin, prerendersInNode, storeFileOf } from './vite/data-store-file.js';
+import { emittedAssetsPlugin } from './vite/emitted-assets.js';
+import { imageCacheDir } from '../loader/images/image-cache.js';
+import { noExternalPlugin } from './vite/no-external-plugin.js';
+import { routeConfigPlugin } from './vite/virtual-module.js';
+import { finishBuild } from './build/build-done.js';
+import { incrementalHints } from './vite/incremental-modules.js';
+import { pageRouteFacts, type PageRouteFacts } from './blog/route-facts.js';
 import { withoutPrefix } from '../options/prefix.js';
 
 export const INTEGRATION_NAME = 'astro-content-publisher';

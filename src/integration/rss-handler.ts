@@ -14,12 +14,12 @@
 
 import type { APIRoute } from 'astro';
 import { formatIssue } from '../options/issues.js';
-import { readRouteConfig } from './read-route-config.js';
-import type { RouteConfig } from './route-config.js';
-import { handleRss } from './route-handlers.js';
-import { customizedRss, rssHandlerOptionsSchema, type RssHandlerOptions } from './rss-customize.js';
+import { readRouteConfig } from './settings/read-route-config.js';
+import type { RouteConfig } from './settings/route-config.js';
+import { handleRss } from './routes/route-handlers.js';
+import { customizedRss, rssHandlerOptionsSchema, type RssHandlerOptions } from './proxy/rss-customize.js';
 
-export type { RssHandlerOptions, ExtraRssItem, RssItemView } from './rss-customize.js';
+export type { RssHandlerOptions, ExtraRssItem, RssItemView } from './proxy/rss-customize.js';
 
 // Imported when the handler first answers, not when this module loads: the virtual module exists only in
 // Astro's Vite build, and the module must stay importable elsewhere (type checks, the exports test).

@@ -4,7 +4,7 @@
  * Messages are predicates ("must be ..."): the issue formatter (./issues.ts) names the option in front.
  */
 import { z } from 'zod';
-import { describeUnparsedUrl } from '../client/redact.js';
+import { describeUnparsedUrl } from './redact.js';
 
 /**
  * The longest delay Node's timers accept (2^31 - 1 ms, about 24.8 days). A longer one is not an error in

@@ -4,7 +4,7 @@
  * the client, TypeError elsewhere) and adds the package prefix where the message is shown.
  */
 import type { z } from 'zod';
-import { describeValue } from '../client/redact.js';
+import { describeValue } from './redact.js';
 
 export interface OptionProblem {
   /** What is wrong, naming the option: "`siteId` must be a positive integer (got 0)." */

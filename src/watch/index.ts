@@ -1,3 +1,4 @@
+// content-publisher watch: polls the public feed, detects changed articles, runs a build or calls a hook, with backoff.
 export { parseDuration, formatDuration, MAX_TIMER_MS } from './duration.js';
 export { nextDelay, MAX_BACKOFF_MS } from './backoff.js';
 export {

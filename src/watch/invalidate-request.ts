@@ -4,7 +4,7 @@
  * decided here, purely, from the detected changes; the request is sent by trigger.ts.
  */
 import { slugFromArticleUrl } from '../feeds/article-url.js';
-import { tagsForChangedArticles } from '../loader/cache-tags.js';
+import { tagsForChangedArticles } from '../loader/process/cache-tags.js';
 import type { Change } from './detect.js';
 
 /** The article URL a change is about (an RSS item's guid is its permalink here), or undefined. */

@@ -9,8 +9,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBodyCapped } from '../client/read-body.js';
-import { cacheTags } from '../loader/cache-tags.js';
-import { WATCH_REPORT_ENV } from '../loader/watch-report.js';
+import { cacheTags } from '../loader/process/cache-tags.js';
+import { WATCH_REPORT_ENV } from '../loader/process/watch-report.js';
 import { changedArticles, type Change } from './detect.js';
 import { buildHookRequest, describeNetworkError, inferHookProvider } from './hook-request.js';
 import { buildInvalidateRequest, describeInvalidateStatus, invalidationTags } from './invalidate-request.js';
@@ -195,7 +195,7 @@ export function stopRunningCommands(): number {
 }
 
 /**
- * What the loaders of the build said they left undone (src/loader/watch-report.ts), one line per loader and
+ * What the loaders of the build said they left undone (src/loader/process/watch-report.ts), one line per loader and
  * problem, read and removed; empty when the file is missing (a build without articlesLoader).
  */
 function readUndone(file: string): string[] {

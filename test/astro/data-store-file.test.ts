@@ -1,5 +1,5 @@
 /**
- * Issue 19: the content store outside the prerender bundle (src/integration/data-store-file.ts), in real
+ * Issue 19: the content store outside the prerender bundle (src/integration/vite/data-store-file.ts), in real
  * builds of the loader fixture. Astro bundles the whole store as one string literal that Vite parses and
  * Node compiles before the first page renders (4.4 s of a 10,000-article rebuild); with the integration, the
  * bundle reads the file Astro wrote in the cache directory. Proven from the bundle itself (a Vite plugin of

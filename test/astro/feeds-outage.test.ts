@@ -7,7 +7,7 @@
 import { readdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { LAST_GOOD_MAX_AGE_MS } from '../../src/integration/last-good-files.js';
+import { LAST_GOOD_MAX_AGE_MS } from '../../src/integration/cache/last-good-files.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 

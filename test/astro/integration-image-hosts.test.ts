@@ -3,7 +3,7 @@
  * `image.domains` gets optimised article and featured images; `allowServiceImages: false` opts out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceImagePatterns } from '../../src/integration/image-hosts.js';
+import { serviceImagePatterns } from '../../src/integration/options/image-hosts.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { buildFixture, fixtureRoot, readTree, tempDirs } from './loader-harness.js';
 

@@ -4,7 +4,7 @@
  */
 import type { LoaderContext } from 'astro/loaders';
 import type { z } from 'zod';
-import { shortHash } from '../../src/loader/fingerprint.js';
+import { shortHash } from '../../src/loader/state/fingerprint.js';
 
 export interface FakeContext {
   context: LoaderContext;

@@ -196,7 +196,7 @@ describe('a schema that refuses an article', () => {
 });
 
 describe('a schema that refuses a field of every article (a theme schema the service does not fit)', () => {
-  // The detail client sends 4 requests at a time (src/loader/clients.ts): those already sent when the first
+  // The detail client sends 4 requests at a time (src/loader/budget/clients.ts): those already sent when the first
   // refusal comes are the most a build spends on such a schema.
   const details = (sim: { stats(): { routes: Record<string, Record<string, number>> } }) =>
     Object.values(sim.stats().routes[DETAIL] ?? {}).reduce((a, b) => a + b, 0);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cacheName } from '../../src/loader/image-cache.js';
+import { cacheName } from '../../src/loader/images/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 

@@ -2,7 +2,7 @@
  * How many times Astro's real content layer writes its store during a warm build whose list call is slow (as a
  * remote service's often is): once, at the end of the sync, not once more in the middle of the loader's run.
  * Astro writes the store 500 ms after its last change, and the sync changes it first (its version and config
- * digests); without the loader's hold (src/loader/store-write-hold.ts) that wait ran out while the list call
+ * digests); without the loader's hold (src/loader/state/store-write-hold.ts) that wait ran out while the list call
  * was in flight, and Astro serialised the whole store for nothing (1.4 s at 10,000 articles), then again.
  * Counted on the prototype of Astro's own MutableDataStore, which the build in this process uses.
  */

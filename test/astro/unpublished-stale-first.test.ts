@@ -8,7 +8,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { articlesLoader } from '../../src/loader/index.js';
-import { readState } from '../../src/loader/state.js';
+import { readState } from '../../src/loader/state/state.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { fakeContext } from './loader-context.js';
 

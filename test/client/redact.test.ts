@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PublisherError, UnauthorizedError } from '../../src/client/index.js';
-import { redactText } from '../../src/client/redact.js';
+import { redactText } from '../../src/options/redact.js';
 import { formatFieldPath } from '../../src/client/parse-response.js';
 
 describe('redactText', () => {

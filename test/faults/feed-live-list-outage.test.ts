@@ -5,9 +5,9 @@
  * kept copy. Now the copy is made again from the body it was made from (FeedCache.remake).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { handleRss } from '../../src/integration/route-handlers.js';
-import { noteLiveArticles } from '../../src/loader/live-articles-seen.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import { handleRss } from '../../src/integration/routes/route-handlers.js';
+import { noteLiveArticles } from '../../src/loader/process/live-articles-seen.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
 

@@ -1,7 +1,7 @@
 /**
  * A real `astro build` killed mid-sync, then rebuilt. A cold build's entries are saved by Astro as they
  * arrive (its store write is debounced by 500 ms); a warm build holds that write until its sync ends
- * (src/loader/store-write-hold.ts). Either way a build that dies halfway must leave the previous store, or the
+ * (src/loader/state/store-write-hold.ts). Either way a build that dies halfway must leave the previous store, or the
  * previous one plus complete, good entries: never a dropped or half-written article. The next build then
  * converges: it fetches what the killed one did not store, and re-checks by detail what it stored without the
  * loader's state (which died with it).

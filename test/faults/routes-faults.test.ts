@@ -7,10 +7,10 @@
  *   warning, and a failing upstream is not asked again before `errorRetryMs`.
  */
 import { describe, expect, it } from 'vitest';
-import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
-import { FeedCache } from '../../src/integration/feed-cache.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { handleRss, handleSitemap } from '../../src/integration/route-handlers.js';
+import { buildRss, buildSitemap } from '../../src/integration/proxy/feed-transform.js';
+import { FeedCache } from '../../src/integration/cache/feed-cache.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import { handleRss, handleSitemap } from '../../src/integration/routes/route-handlers.js';
 import { addFault, clearFaults, hits, publish, ROUTES, settledStats, timed, useFaultSimulator } from './helpers.js';
 
 const sim = useFaultSimulator({ articles: 5 });

@@ -21,7 +21,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forgetWindow } from '../../src/loader/rate-window.js';
+import { forgetWindow } from '../../src/loader/budget/rate-window.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { clearFaults } from '../faults/helpers.js';
 import { fakeDateAhead } from '../support/timing.js';

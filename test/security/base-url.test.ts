@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createClient } from '../../src/client/index.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
 import { articlesLoader, keywordsLoader, liveArticlesLoader } from '../../src/loader/index.js';
 
 const KEY = 'btb_baseurl_test_key_1234';

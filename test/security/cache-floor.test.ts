@@ -4,9 +4,9 @@
  * Now a copy is served for at least MIN_LIFETIME_MS (one minute), whatever the upstream says.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MIN_LIFETIME_MS } from '../../src/integration/feed-cache.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { handleRss } from '../../src/integration/route-handlers.js';
+import { MIN_LIFETIME_MS } from '../../src/integration/cache/feed-cache.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import { handleRss } from '../../src/integration/routes/route-handlers.js';
 import { RSS_BODY, startUpstream, type Upstream } from './upstream.js';
 
 let upstream: Upstream;

@@ -8,8 +8,8 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AstroIntegrationLogger } from 'astro';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
-import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
-import { forgetWindow, recordRemaining } from '../../src/loader/rate-window.js';
+import { setupDevRefresh } from '../../src/integration/dev/dev-refresh.js';
+import { forgetWindow, recordRemaining } from '../../src/loader/budget/rate-window.js';
 import { hits, resetSim, ROUTES, useFaultSimulator } from '../faults/helpers.js';
 
 const sim = useFaultSimulator({ articles: 3 });

@@ -1,7 +1,7 @@
 /**
  * Issue 15, items 9 and 13: what a (compromised or careless) service puts in a successful detail body. Before:
  * an API key echoed in the body was stored in the entry's data, and `url` / `featuredImage` were stored as
- * sent, so a `javascript:` value became script in any page that links it. Now (src/loader/entry-safety.ts,
+ * sent, so a `javascript:` value became script in any page that links it. Now (src/loader/entries/entry-safety.ts,
  * called where articlesLoader stores an entry, where the data loaders store theirs, and in the live loader)
  * key- and token-shaped strings are redacted and those two fields are kept only when they are http(s).
  */
@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as devalue from 'devalue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHttpUrl, safeEntryData } from '../../src/loader/entry-safety.js';
-import { liveArticlesLoader } from '../../src/loader/live-loader.js';
+import { isHttpUrl, safeEntryData } from '../../src/loader/entries/entry-safety.js';
+import { liveArticlesLoader } from '../../src/loader/live/live-loader.js';
 import { buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
 import { addFault, clearFaults, ROUTES, useFaultSimulator } from '../faults/helpers.js';
 

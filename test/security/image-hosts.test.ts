@@ -6,7 +6,7 @@
 import { isRemoteAllowed } from '@astrojs/internal-helpers/remote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedImageUrl } from '../../src/html/images.js';
-import { serviceImagePatterns } from '../../src/integration/image-hosts.js';
+import { serviceImagePatterns } from '../../src/integration/options/image-hosts.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
 import { goodPng, startImageServer, type ImageServer } from './hostile-images.js';

@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cacheName } from '../../src/loader/image-cache.js';
+import { cacheName } from '../../src/loader/images/image-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, buildFixture, fixtureRoot, readTree, tempDirs } from '../astro/loader-harness.js';
 import { buildInChild, garbagePng, goodPng, pixelBomb, startImageServer, type ImageServer } from './hostile-images.js';

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import node from '@astrojs/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publisher from 'astro-content-publisher';
-import { rewriteLinkChunk, type ScanState } from '../../src/integration/link-tags.js';
+import { rewriteLinkChunk, type ScanState } from '../../src/integration/links/link-tags.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { buildSite, removeBuilds } from '../fixtures/integration-helpers/index.js';
 import { fastestMs } from '../support/timing.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createClient, RateLimitError } from '../../src/client/index.js';
-import { liveArticlesLoader } from '../../src/loader/live-loader.js';
+import { liveArticlesLoader } from '../../src/loader/live/live-loader.js';
 import { addFault, hits, ROUTES, useFaultSimulator } from '../faults/helpers.js';
 
 const sim = useFaultSimulator({ articles: 8 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, createClient, type ClientOptions } from '../../src/client/index.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
 import { articlesLoader } from '../../src/loader/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { runCli } from '../cli/run-cli.js';

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AstroIntegrationLogger } from 'astro';
 import { createClient, ResponseFormatError } from '../../src/client/index.js';
 import { fetchPublicFeed, MAX_REDIRECTS, UpstreamFeedError } from '../../src/client/public-feed.js';
-import { startFeedPoll } from '../../src/integration/dev-poll.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { handleRss, handleSitemap, VISITOR_502 } from '../../src/integration/route-handlers.js';
-import { readRss, readSitemap } from '../../src/loader/feed-signals.js';
+import { startFeedPoll } from '../../src/integration/dev/dev-poll.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import { handleRss, handleSitemap, VISITOR_502 } from '../../src/integration/routes/route-handlers.js';
+import { readRss, readSitemap } from '../../src/loader/sync/feed-signals.js';
 import { pollFeeds } from '../../src/watch/poll.js';
 import { RSS_BODY, SITEMAP_BODY, startUpstream, type Upstream } from './upstream.js';
 

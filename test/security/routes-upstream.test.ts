@@ -6,8 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { handleRss, handleSitemap, type FeedRouteContext } from '../../src/integration/route-handlers.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import { handleRss, handleSitemap, type FeedRouteContext } from '../../src/integration/routes/route-handlers.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 
 let sim: Simulator;

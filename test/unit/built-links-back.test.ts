@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serviceArticleUrl, type ArticleLinkContext } from '../../src/html/article-links.js';
-import { goneArticleTarget } from '../../src/integration/built-links.js';
+import { goneArticleTarget } from '../../src/integration/build/built-links.js';
 
 const S = 'https://pro-blog.example.com';
 const ctx: ArticleLinkContext = {

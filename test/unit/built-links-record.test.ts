@@ -1,5 +1,5 @@
 /**
- * The end-of-build link pass (src/integration/built-links.ts) over an output it already passed: with the same
+ * The end-of-build link pass (src/integration/build/built-links.ts) over an output it already passed: with the same
  * inputs, a page still as the pass left it (same time and size) is not read again; a page written since, and
  * every page once the inputs change (an article added, a page built or gone), is.
  */
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rewriteBuiltArticleLinks } from '../../src/integration/built-links.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
+import { rewriteBuiltArticleLinks } from '../../src/integration/build/built-links.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
 
 const SERVICE = 'https://pro-blog.example.com';
 const base = mkdtempSync(join(tmpdir(), 'acp-built-links-'));

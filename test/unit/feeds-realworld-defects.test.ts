@@ -11,8 +11,8 @@ import {
 } from '../../src/feeds/index.js';
 import { decodeXmlBytes } from '../../src/feeds/decode-xml.js';
 import { parseSafeXml } from '../../src/feeds/safe-xml.js';
-import { buildSitemap } from '../../src/integration/feed-transform.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
+import { buildSitemap } from '../../src/integration/proxy/feed-transform.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
 import { activeContent, countNs, parseStrict } from './feeds-xml-check.js';
 import { fastestMs } from '../support/timing.js';
 

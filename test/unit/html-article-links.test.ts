@@ -5,9 +5,9 @@ import {
   blogArticleUrl,
   type ArticleLinkContext,
 } from '../../src/html/article-links.js';
-import { articleTargetOf } from '../../src/integration/article-links-response.js';
-import { hreflangAlternates } from '../../src/integration/hreflang.js';
-import { rewriteLinkChunk } from '../../src/integration/link-tags.js';
+import { articleTargetOf } from '../../src/integration/links/article-links-response.js';
+import { hreflangAlternates } from '../../src/integration/proxy/hreflang.js';
+import { rewriteLinkChunk } from '../../src/integration/links/link-tags.js';
 
 /** A whole page through the rewrite the middleware streams it through (and the build's pass over dist/). */
 const rewritePage = (html: string, context: ArticleLinkContext) =>

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImageCache } from '../../src/loader/image-cache.js';
-import { copiesToRemove, pruneCopies } from '../../src/loader/image-cache-prune.js';
+import { ImageCache } from '../../src/loader/images/image-cache.js';
+import { copiesToRemove, pruneCopies } from '../../src/loader/images/image-cache-prune.js';
 import { encodePng } from '../../src/simulator/media.js';
 
 const A = 'a'.repeat(32);

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheName, ImageCache } from '../../src/loader/image-cache.js';
+import { cacheName, ImageCache } from '../../src/loader/images/image-cache.js';
 import { encodePng } from '../../src/simulator/media.js';
 
 const LIMITS = {

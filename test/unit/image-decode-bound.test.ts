@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageCache } from '../../src/loader/image-cache.js';
+import { ImageCache } from '../../src/loader/images/image-cache.js';
 import { framesGif, offsetGif, squareGif } from '../security/hostile-gifs.js';
 
 const LIMITS = {

@@ -1,6 +1,6 @@
 /** How long a downloaded image copy is used without asking its host again (RFC 9111's freshness). */
 import { describe, expect, it } from 'vitest';
-import { freshnessRecord, freshUntil } from '../../src/loader/image-freshness.js';
+import { freshnessRecord, freshUntil } from '../../src/loader/images/image-freshness.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const at = (headers: Record<string, string>) => (freshUntil(new Headers(headers), NOW) - NOW) / 1000;

@@ -6,7 +6,7 @@ import {
   namesOfBytes,
   planAssetCopies,
   type EmittedAsset,
-} from '../../src/integration/asset-refs.js';
+} from '../../src/integration/build/asset-refs.js';
 
 const config = { site: 'https://blog.example.com', base: '/', build: { assets: '_astro' } };
 const location = assetLocation(config);

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseRssFeed } from '../../src/feeds/index.js';
-import { feedDigest } from '../../src/integration/dev-poll.js';
-import { setupDevRefresh } from '../../src/integration/dev-refresh.js';
-import { FeedCache } from '../../src/integration/feed-cache.js';
+import { feedDigest } from '../../src/integration/dev/dev-poll.js';
+import { setupDevRefresh } from '../../src/integration/dev/dev-refresh.js';
+import { FeedCache } from '../../src/integration/cache/feed-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
 

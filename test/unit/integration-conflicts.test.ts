@@ -8,15 +8,15 @@ import {
   robotsTxtProblem,
   routeConflicts,
   routeServesArticles,
-} from '../../src/integration/conflicts.js';
+} from '../../src/integration/blog/conflicts.js';
 import {
   sitemapAliasPath,
   sitemapLinksIn,
   sitemapLinksProblem,
   type SitemapFacts,
-} from '../../src/integration/sitemap-links.js';
+} from '../../src/integration/blog/sitemap-links.js';
 import { routeSegments } from '../support/route-segments.js';
-import { builtIndexListsOurs, sitemapLinkPages } from '../../src/integration/own-files.js';
+import { builtIndexListsOurs, sitemapLinkPages } from '../../src/integration/blog/own-files.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The prerender bundle reads the content store from the file Astro wrote (src/integration/data-store-file.ts):
+ * The prerender bundle reads the content store from the file Astro wrote (src/integration/vite/data-store-file.ts):
  * the plugin loads Astro's store module first, as a module that reads the one-file store in place; chunked
  * storage, a store not written yet, and builds that do not prerender in Node keep Astro's module.
  */
@@ -13,7 +13,7 @@ import {
   prerendersInNode,
   readingModule,
   storeFileOf,
-} from '../../src/integration/data-store-file.js';
+} from '../../src/integration/vite/data-store-file.js';
 
 const STORE = JSON.stringify([['Map', 1, 2], 'articles', ['Map'], 'say "hi" \u2028 é']);
 const dir = mkdtempSync(join(tmpdir(), 'acp-store-file-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
-import { articlesOfSite } from '../../src/integration/known-articles.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
+import { buildRss, buildSitemap } from '../../src/integration/proxy/feed-transform.js';
+import { articlesOfSite } from '../../src/integration/blog/known-articles.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
 import { locsOf, ROUTE_CONFIG } from '../fixtures/integration-helpers/index.js';
 
 const config: RouteConfig = {

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import Parser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
 import { XmlSafetyError } from '../../src/feeds/index.js';
-import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
+import { buildRss, buildSitemap } from '../../src/integration/proxy/feed-transform.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
 import { locsOf, XXE_DIR, xmllintString } from '../fixtures/integration-helpers/index.js';
 import { fastestMsAsync } from '../support/timing.js';
 

@@ -1,9 +1,9 @@
 // Issue 11: the routes list only the articles the blog has (RouteConfig.articles, from the loaders), with
 // the mapping the pages use; the blog's own posts under the pattern are listed unless they are one.
 import { describe, expect, it } from 'vitest';
-import { buildRss, buildSitemap } from '../../src/integration/feed-transform.js';
-import { endpointHtmlPages, servedPagesOf } from '../../src/integration/known-articles.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
+import { buildRss, buildSitemap } from '../../src/integration/proxy/feed-transform.js';
+import { endpointHtmlPages, servedPagesOf } from '../../src/integration/blog/known-articles.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
 import { locsOf } from '../fixtures/integration-helpers/index.js';
 
 const config: RouteConfig = {

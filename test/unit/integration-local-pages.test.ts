@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { matchArticlePath } from '../../src/html/article-links.js';
-import { selectLocalArticlePages, selectLocalPages, staticPagePathnames } from '../../src/integration/local-pages.js';
+import {
+  selectLocalArticlePages,
+  selectLocalPages,
+  staticPagePathnames,
+} from '../../src/integration/blog/local-pages.js';
 
 const base = {
   blogSite: 'https://blog.example.com/docs/',

@@ -1,6 +1,6 @@
 /** Which built pages ask search engines not to index them (left out of the static sitemap). */
 import { describe, expect, it } from 'vitest';
-import { pageSaysNoindex } from '../../src/integration/noindex.js';
+import { pageSaysNoindex } from '../../src/integration/blog/noindex.js';
 
 const page = (head: string, body = '') =>
   `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveOptions, type AstroConfigView } from '../../src/integration/resolve-options.js';
+import { resolveOptions, type AstroConfigView } from '../../src/integration/options/resolve-options.js';
 
 const astro: AstroConfigView = {
   site: 'https://blog.example.com',

@@ -1,6 +1,6 @@
 import type { IntegrationResolvedRoute } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { pageRouteFacts } from '../../src/integration/route-facts.js';
+import { pageRouteFacts } from '../../src/integration/blog/route-facts.js';
 import { routeSegments } from '../support/route-segments.js';
 
 /** A resolved route as Astro gives it to astro:routes:resolved, with only what pageRouteFacts reads. */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blogArticleSlug } from '../../src/html/article-links.js';
-import { customizeRss, rssHandlerOptionsSchema, type RssHandlerOptions } from '../../src/integration/rss-customize.js';
+import {
+  customizeRss,
+  rssHandlerOptionsSchema,
+  type RssHandlerOptions,
+} from '../../src/integration/proxy/rss-customize.js';
 
 const layout = {
   blogSite: 'https://blog.example.com/docs/',

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assetLocation } from '../../src/integration/asset-refs.js';
-import { keepNamedAssets } from '../../src/integration/kept-assets.js';
+import { assetLocation } from '../../src/integration/build/asset-refs.js';
+import { keepNamedAssets } from '../../src/integration/build/kept-assets.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -12,7 +12,7 @@ import {
   LAST_GOOD_MAX_AGE_MS,
   pruneLastGood,
   readLastGood,
-} from '../../src/integration/last-good-files.js';
+} from '../../src/integration/cache/last-good-files.js';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { throttledWarning } from '../../src/loader/live-warning.js';
-import { describeError } from '../../src/loader/warnings.js';
+import { throttledWarning } from '../../src/loader/live/live-warning.js';
+import { describeError } from '../../src/loader/errors/warnings.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,8 +1,8 @@
 // The loaders of one build share their detail answers (detail-exchange.ts): what a loader may take from another.
 import { describe, expect, it } from 'vitest';
 import type { ArticleDetail } from '../../src/client/index.js';
-import { exchangedDetail, type DetailRequest } from '../../src/loader/detail-exchange.js';
-import { shortHash } from '../../src/loader/fingerprint.js';
+import { exchangedDetail, type DetailRequest } from '../../src/loader/sync/detail-exchange.js';
+import { shortHash } from '../../src/loader/state/fingerprint.js';
 
 let site = 100;
 /** A fresh site per test: answers are shared by service, key, site and slug. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDetailGate, type GatePass } from '../../src/loader/detail-gate.js';
+import { createDetailGate, type GatePass } from '../../src/loader/sync/detail-gate.js';
 
 /** Lets every pending promise callback run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -10,7 +10,7 @@ import {
   statusesOf,
   urlLanguage,
   urlMayBeOf,
-} from '../../src/loader/evidence.js';
+} from '../../src/loader/evidence/evidence.js';
 
 const item = (slug: string, over: Partial<ArticleListItem> = {}): ArticleListItem => ({
   slug,

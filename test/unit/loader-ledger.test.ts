@@ -4,9 +4,9 @@
 // service again for a detail the en loader had just been answered in en (3 detail calls instead of 2).
 import { describe, expect, it } from 'vitest';
 import type { LoaderContext } from 'astro/loaders';
-import { articlesLoader } from '../../src/loader/articles-loader.js';
-import { digestLoader, keywordsLoader } from '../../src/loader/data-loaders.js';
-import { roundStartedAt, takeTurn, waitingBehind } from '../../src/loader/ledger.js';
+import { articlesLoader } from '../../src/loader/articles/articles-loader.js';
+import { digestLoader, keywordsLoader } from '../../src/loader/data/data-loaders.js';
+import { roundStartedAt, takeTurn, waitingBehind } from '../../src/loader/budget/ledger.js';
 
 const BASE = 'https://ledger.example.com';
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listShownCut, markUnlisted, SITEMAP_CDN_MAX_AGE_MS } from '../../src/loader/list-evidence.js';
-import type { EntryState } from '../../src/loader/state.js';
-import { cappedNotice } from '../../src/loader/sync-notices.js';
+import { listShownCut, markUnlisted, SITEMAP_CDN_MAX_AGE_MS } from '../../src/loader/evidence/list-evidence.js';
+import type { EntryState } from '../../src/loader/state/state.js';
+import { cappedNotice } from '../../src/loader/articles/sync-notices.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const entry = (over: Partial<EntryState> = {}): EntryState => ({

@@ -1,6 +1,6 @@
 /** Renamed articles remembered by the loader (moves.ts): recognised, collapsed, never a loop, kept for a while. */
 import { describe, expect, it } from 'vitest';
-import { nextMoves, renamesOf } from '../../src/loader/moves.js';
+import { nextMoves, renamesOf } from '../../src/loader/state/moves.js';
 
 const DAY = 86_400_000;
 const all = () => true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rememberedNotice, type Notice } from '../../src/loader/notice-memory.js';
-import { EMPTY_STATE, type SyncState } from '../../src/loader/state.js';
+import { rememberedNotice, type Notice } from '../../src/loader/articles/notice-memory.js';
+import { EMPTY_STATE, type SyncState } from '../../src/loader/state/state.js';
 
 const T0 = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;

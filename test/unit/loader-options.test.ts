@@ -7,15 +7,15 @@ import {
   keywordsLoader,
   liveArticlesLoader,
 } from '../../src/loader/index.js';
-import { loaderFingerprint, loaderKey } from '../../src/loader/fingerprint.js';
-import { publisherLoaderNames } from '../../src/integration/dev-refresh.js';
+import { loaderFingerprint, loaderKey } from '../../src/loader/state/fingerprint.js';
+import { publisherLoaderNames } from '../../src/integration/dev/dev-refresh.js';
 
 const ok = { siteId: 12, baseUrl: 'http://127.0.0.1:9', apiKey: 'btb_sim_pro_1' };
 
 /**
  * The message of a loader's ConfigError. Those of the content-config loaders say they are a user's error, so that
  * a build prints their hint (where every option is described) rather than Astro's advice about a syntax error
- * (src/loader/astro-errors.ts); the fix is in the message, which `astro dev` prints alone.
+ * (src/loader/errors/astro-errors.ts); the fix is in the message, which `astro dev` prints alone.
  */
 function messageOf(fn: () => unknown): string {
   try {

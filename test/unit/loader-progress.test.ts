@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDue, PROGRESS_PACE, progressLine, type ProgressPoint } from '../../src/loader/progress.js';
+import { lineDue, PROGRESS_PACE, progressLine, type ProgressPoint } from '../../src/loader/articles/progress.js';
 
 /** The lines a sync of `total` articles finishing evenly over `durationMs` prints, checked once a second. */
 function linesOf(total: number, durationMs: number, stallFrom = Infinity): ProgressPoint[] {

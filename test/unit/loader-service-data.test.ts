@@ -1,9 +1,9 @@
 /**
- * The article's own fields beside a stored entry (src/loader/entry-schema.ts): kept only where the schema
+ * The article's own fields beside a stored entry (src/loader/entries/entry-schema.ts): kept only where the schema
  * reshaped them; otherwise the entry's data stands for them, and a stale copy from an earlier build goes.
  */
 import { describe, expect, it } from 'vitest';
-import { serviceDataOf, withServiceData } from '../../src/loader/entry-schema.js';
+import { serviceDataOf, withServiceData } from '../../src/loader/entries/entry-schema.js';
 
 const source = {
   slug: 'a',

@@ -1,7 +1,7 @@
 // The hold that keeps Astro from writing its whole store in the middle of a warm load (store-write-hold.ts):
 // the state is set again, unchanged, under Astro's 500 ms debounce while the load runs, and never once released.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HOLD_EVERY_MS, holdStoreWrites } from '../../src/loader/store-write-hold.js';
+import { HOLD_EVERY_MS, holdStoreWrites } from '../../src/loader/state/store-write-hold.js';
 
 function fakeMeta(initial: Record<string, string>) {
   const values = new Map(Object.entries(initial));

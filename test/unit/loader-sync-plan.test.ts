@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listMayBeCapped, planSync, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync-plan.js';
-import { removalsNow } from '../../src/loader/sync-removals.js';
-import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget.js';
-import { rememberElsewhereNew, retryDelayMs, type SyncState } from '../../src/loader/state.js';
-import { summaryLine } from '../../src/loader/summary.js';
-import type { EntryState } from '../../src/loader/state.js';
+import { listMayBeCapped, planSync, SERVICE_LIST_MAX, type PlanInput } from '../../src/loader/sync/sync-plan.js';
+import { removalsNow } from '../../src/loader/sync/sync-removals.js';
+import { detailSlots, listRetries, revalidationSlots } from '../../src/loader/budget/budget.js';
+import { rememberElsewhereNew, retryDelayMs, type SyncState } from '../../src/loader/state/state.js';
+import { summaryLine } from '../../src/loader/articles/summary.js';
+import type { EntryState } from '../../src/loader/state/state.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMAGE_IMPORT_PREFIX } from '../../src/loader/entry-schema.js';
+import { IMAGE_IMPORT_PREFIX } from '../../src/loader/entries/entry-schema.js';
 import { articleDataSchema, entryDescription, readingTime, starterFields } from '../../src/loader/index.js';
 
 const data = articleDataSchema.parse({

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { FeedCache } from '../../src/integration/feed-cache.js';
-import { invalidateLocally, onLocalInvalidation } from '../../src/loader/local-invalidation.js';
+import { FeedCache } from '../../src/integration/cache/feed-cache.js';
+import { invalidateLocally, onLocalInvalidation } from '../../src/loader/process/local-invalidation.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { type ArticleLinkContext } from '../../src/html/article-links.js';
 import { sanitizeArticle } from '../../src/html/sanitize.js';
-import { articleTargetOf } from '../../src/integration/article-links-response.js';
-import { linkRewriteStream, rewriteLinkChunk } from '../../src/integration/link-tags.js';
+import { articleTargetOf } from '../../src/integration/links/article-links-response.js';
+import { linkRewriteStream, rewriteLinkChunk } from '../../src/integration/links/link-tags.js';
 
 const S = 'https://pro-blog.example.com';
 const ctx: ArticleLinkContext = {

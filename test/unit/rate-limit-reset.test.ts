@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRateLimit } from '../../src/client/rate-limit.js';
-import { knownRemaining, recordRemaining } from '../../src/loader/rate-window.js';
+import { knownRemaining, recordRemaining } from '../../src/loader/budget/rate-window.js';
 
 // API.md: "X-RateLimit-Reset: integer reset time; the sample looks like epoch seconds". Services send epoch
 // seconds, epoch milliseconds, seconds from now or an HTTP date, or nothing: every form gives the same instant,

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { parseRssFeed } from '../../src/feeds/index.js';
-import { FeedCache } from '../../src/integration/feed-cache.js';
-import { cacheTags } from '../../src/loader/cache-tags.js';
-import { liveArticlesLoader } from '../../src/loader/live-loader.js';
-import { invalidateLocally } from '../../src/loader/local-invalidation.js';
+import { FeedCache } from '../../src/integration/cache/feed-cache.js';
+import { cacheTags } from '../../src/loader/process/cache-tags.js';
+import { liveArticlesLoader } from '../../src/loader/live/live-loader.js';
+import { invalidateLocally } from '../../src/loader/process/local-invalidation.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, RSS_ROUTE } from '../fixtures/integration-helpers/index.js';
 

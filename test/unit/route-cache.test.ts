@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { handleInvalidate, MAX_ENDPOINT_TAG_LENGTH, sameSecret } from '../../src/integration/invalidate-handler.js';
-import { injectInvalidateRoute, invalidateWithoutProvider } from '../../src/integration/invalidate-setup.js';
-import { resolveOptions } from '../../src/integration/resolve-options.js';
-import { cacheTags, MAX_TAG_LENGTH, parseCacheTag, tagsForChangedArticles } from '../../src/loader/cache-tags.js';
+import {
+  handleInvalidate,
+  MAX_ENDPOINT_TAG_LENGTH,
+  sameSecret,
+} from '../../src/integration/invalidate/invalidate-handler.js';
+import { injectInvalidateRoute, invalidateWithoutProvider } from '../../src/integration/invalidate/invalidate-setup.js';
+import { resolveOptions } from '../../src/integration/options/resolve-options.js';
+import {
+  cacheTags,
+  MAX_TAG_LENGTH,
+  parseCacheTag,
+  tagsForChangedArticles,
+} from '../../src/loader/process/cache-tags.js';
 import { changedSlugs, invalidationTags } from '../../src/watch/invalidate-request.js';
 
 const TOKEN = 'a-random-secret-of-32-characters';

@@ -7,10 +7,10 @@
  * through the link middleware's response rewrite.
  */
 import { describe, expect, it } from 'vitest';
-import { rewriteArticleLinksResponse } from '../../src/integration/article-links-response.js';
-import { buildRss } from '../../src/integration/feed-transform.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
-import { noteServiceOrigins, serviceOriginsSeen } from '../../src/loader/service-origins.js';
+import { rewriteArticleLinksResponse } from '../../src/integration/links/article-links-response.js';
+import { buildRss } from '../../src/integration/proxy/feed-transform.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
+import { noteServiceOrigins, serviceOriginsSeen } from '../../src/loader/process/service-origins.js';
 
 const SITE = 'https://pro-blog.example.com';
 const config = (siteId: number): RouteConfig => ({

@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { boundUrlset, MAX_UPSTREAM_URLS } from '../../src/feeds/sitemap-url-bound.js';
-import type { RouteConfig } from '../../src/integration/route-config.js';
-import { handleSitemap } from '../../src/integration/route-handlers.js';
+import type { RouteConfig } from '../../src/integration/settings/route-config.js';
+import { handleSitemap } from '../../src/integration/routes/route-handlers.js';
 import { locsOf } from '../fixtures/integration-helpers/index.js';
 
 const TOTAL = 120_000;

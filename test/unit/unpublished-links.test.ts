@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unpublishedKey, type ArticleLinkContext } from '../../src/html/article-links.js';
-import { articleTargetOf } from '../../src/integration/article-links-response.js';
-import { servedPagesOf } from '../../src/integration/known-articles.js';
-import { rewriteLinkChunk } from '../../src/integration/link-tags.js';
-import { nextUnpublished, UNPUBLISHED_KEPT } from '../../src/loader/state.js';
+import { articleTargetOf } from '../../src/integration/links/article-links-response.js';
+import { servedPagesOf } from '../../src/integration/blog/known-articles.js';
+import { rewriteLinkChunk } from '../../src/integration/links/link-tags.js';
+import { nextUnpublished, UNPUBLISHED_KEPT } from '../../src/loader/state/state.js';
 
 const S = 'https://pro-blog.example.com';
 const B = 'https://blog.example.com/';

@@ -4,7 +4,7 @@
  * every run built again, failed (exit 13) and kept its state, for ever, purging nothing. Each article's tag now
  * fits every host's per-tag limit (a digest of a long slug), the endpoint takes every tag the pages carry, and
  * an endpoint that still refuses (an older one) gets the site's tag instead of the same refusal for ever.
- * The endpoint is the real handler (src/integration/invalidate-handler.ts) behind node:http on loopback.
+ * The endpoint is the real handler (src/integration/invalidate/invalidate-handler.ts) behind node:http on loopback.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { handleInvalidate } from '../../src/integration/invalidate-handler.js';
-import { cacheTags, MAX_TAG_LENGTH } from '../../src/loader/cache-tags.js';
+import { handleInvalidate } from '../../src/integration/invalidate/invalidate-handler.js';
+import { cacheTags, MAX_TAG_LENGTH } from '../../src/loader/process/cache-tags.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { admin, runCli } from '../cli/run-cli.js';
 

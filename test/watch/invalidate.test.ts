@@ -40,7 +40,7 @@ describe('watch --invalidate', () => {
         const sent = JSON.parse(body || 'null') as { tags?: string[] } | null;
         received.push({ headers: req.headers, body: sent });
         res.writeHead(status, status === 302 ? { location: 'http://127.0.0.1:1/' } : {});
-        // As src/integration/invalidate-handler.ts answers.
+        // As src/integration/invalidate/invalidate-handler.ts answers.
         if (!endless && answer === 'endpoint')
           return void res.end(JSON.stringify({ invalidated: sent?.tags ?? [], routeCache: true }));
         if (!endless) return void res.end('<!doctype html><html><body>Blog</body></html>');

@@ -104,8 +104,8 @@ describe('watch --once', () => {
 
   it('a build that exits 0 but says it left the change undone (its loader could not list): exit 13, the change kept for the next build', async () => {
     const counter = join(dir, 'runs.txt');
-    // What articlesLoader does in a build whose list call failed (src/loader/watch-report.ts), then the build's end.
-    const report = pathToFileURL(join(process.cwd(), 'dist/loader/watch-report.js')).href;
+    // What articlesLoader does in a build whose list call failed (src/loader/process/watch-report.ts), then the build's end.
+    const report = pathToFileURL(join(process.cwd(), 'dist/loader/process/watch-report.js')).href;
     const degraded = `"${process.execPath}" -e "import('${report}').then((m) => m.reportUndoneToWatch('site 12', 'could not list the articles: 503', 'kept'))" && echo run >> ${counter}`;
     expect((await runCli(watchArgs(['--once', '--run', `echo run >> ${counter}`]))).code).toBe(3);
     await admin(sim.url, 'POST', 'articles', { site: 12, title: 'Listed later' });

@@ -2,10 +2,10 @@
 // rendered from a copy the live loader kept while the service failed is not cached for long.
 import type { APIContext, MiddlewareHandler } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
-import { STALE_MAX_AGE_SECONDS, STALE_TAG } from '../../loader/cache-tags.js';
-import { rewriteArticleLinksResponse } from '../article-links-response.js';
-import { readRouteConfig } from '../read-route-config.js';
-import { movedLocation } from '../moved-route.js';
+import { STALE_MAX_AGE_SECONDS, STALE_TAG } from '../../loader/process/cache-tags.js';
+import { rewriteArticleLinksResponse } from '../links/article-links-response.js';
+import { readRouteConfig } from '../settings/read-route-config.js';
+import { movedLocation } from '../links/moved-route.js';
 
 const config = readRouteConfig(rawConfig);
 

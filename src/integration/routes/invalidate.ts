@@ -1,9 +1,9 @@
 // Injected route (`publisher({ invalidate: true })`, on demand): POST { tags } with the bearer token purges
-// Astro's route cache and this process's own copies by tag. See ../invalidate-handler.ts.
+// Astro's route cache and this process's own copies by tag. See ../invalidate/invalidate-handler.ts.
 import type { APIRoute } from 'astro';
-import { readSecret } from '../../loader/astro-secret.js';
-import { invalidateLocally } from '../../loader/local-invalidation.js';
-import { handleInvalidate, INVALIDATE_TOKEN_ENV } from '../invalidate-handler.js';
+import { readSecret } from '../../loader/options/astro-secret.js';
+import { invalidateLocally } from '../../loader/process/local-invalidation.js';
+import { handleInvalidate, INVALIDATE_TOKEN_ENV } from '../invalidate/invalidate-handler.js';
 
 export const ALL: APIRoute = async (context) =>
   handleInvalidate(context, {

@@ -1,10 +1,10 @@
 // Injected route: the blog's /rss.xml, the service's feed with every URL pointing at the blog.
 import type { APIRoute } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
-import { readRouteConfig } from '../read-route-config.js';
-import { feedTags, handleRss } from '../route-handlers.js';
-import { tagRouteCache } from '../route-cache-tags.js';
-import { customizedRss } from '../rss-customize.js';
+import { readRouteConfig } from '../settings/read-route-config.js';
+import { feedTags, handleRss } from './route-handlers.js';
+import { tagRouteCache } from '../cache/route-cache-tags.js';
+import { customizedRss } from '../proxy/rss-customize.js';
 
 const config = readRouteConfig(rawConfig);
 

@@ -2,8 +2,8 @@
 // output): getStaticPaths lists the parts of the current upstream sitemap.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
-import { readRouteConfig } from '../read-route-config.js';
-import { handleSitemap, sitemapPartNumbers } from '../route-handlers.js';
+import { readRouteConfig } from '../settings/read-route-config.js';
+import { handleSitemap, sitemapPartNumbers } from './route-handlers.js';
 
 const config = readRouteConfig(rawConfig);
 

@@ -2,9 +2,9 @@
 // installed package's dist/ by the integration, bundled by Astro with the virtual config module.
 import type { APIRoute } from 'astro';
 import rawConfig from 'virtual:astro-content-publisher/config';
-import { readRouteConfig } from '../read-route-config.js';
-import { feedTags, handleSitemap } from '../route-handlers.js';
-import { tagRouteCache } from '../route-cache-tags.js';
+import { readRouteConfig } from '../settings/read-route-config.js';
+import { feedTags, handleSitemap } from './route-handlers.js';
+import { tagRouteCache } from '../cache/route-cache-tags.js';
 
 const config = readRouteConfig(rawConfig);
 
