@@ -65,12 +65,13 @@ function unreachable(model: Model, article: Article): boolean {
  * Issue 36: "an article is removed only on evidence at least as new as the list that lost it"; an empty sitemap
  * removes nothing, but a detail that answers 404 or another status is such evidence. Without `limit` a list may be
  * cut short, so under a sitemap that answers an empty urlset the loader asks, an hour after their last check, for
- * the details of the stored articles the list left out (CONFIRM_AFTER_MS): the quiet builds run two hours later
- * (the blog's clock only: the simulator keeps its own), and every entry must then match the service.
+ * the details of the stored articles the list left out (CONFIRM_AFTER_MS; a 404 counts the second time, an hour
+ * after the first): each quiet build runs two hours after the last (the blog's clock only: the simulator keeps
+ * its own), and every entry must then match the service.
  */
-function confirmationsDue(model: Model): void {
+function confirmationsDue(model: Model, build: number): void {
   if (model.variant.service.sitemapState === 'empty' && model.variant.loader.limit === undefined)
-    fakeDateAhead(2 * 3_600_000);
+    fakeDateAhead((build + 1) * 2 * 3_600_000);
 }
 
 function storeMatches(model: Model, lang: Lang, ctx: FakeContext): boolean {
@@ -96,7 +97,6 @@ async function converge(model: Model, real: Real): Promise<void> {
   // Without X-RateLimit-Reset the loader cannot know the window reset and counts an hour: the model plays the
   // hour passing (the simulator's window did reset), as a later build in a new hour would see it.
   if (service.rateLimitReset === 'absent') forgetWindow(real.sim.url);
-  confirmationsDue(model);
   for (const [lang, ctx] of real.ctx) {
     // The model's accounting: each quiet build may spend a whole window; enough builds to fetch every article.
     const articles = model.articles.size + model.removed.size;
@@ -114,6 +114,7 @@ async function converge(model: Model, real: Real): Promise<void> {
       if (window && i > 0) await sleep(window.windowMs);
       if (window && i > 0 && service.rateLimitReset === 'absent') forgetWindow(real.sim.url);
       const before = new Map(structuredClone([...ctx.entries]));
+      confirmationsDue(model, i);
       await quiet.load(ctx.context);
       checkEntries(model, lang, ctx, before);
       if (i >= 1 && storeMatches(model, lang, ctx)) break;

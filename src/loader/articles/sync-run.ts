@@ -334,14 +334,11 @@ export async function runArticlesSync(
     if (entry && need.reason === 'changed') entry.changedAt ??= now;
   }
   // A stored article the list left out whose detail says it is gone leaves now (evidence as new as the list).
-  const gone = goneOnDetail(
-    outcome.failures,
-    (slug) => items.has(slug),
-    (slug) => store.has(slug),
-  );
+  const confirmed = new Set(plan.fetch.filter((f) => f.reason === 'confirm').map((f) => f.slug));
+  const gone = goneOnDetail(outcome.failures, confirmed, state.entries, now);
   if (gone.length)
     logger.info(
-      `Removed ${gone.length} article(s) that the list of ${site} no longer shows and whose detail answers that the service does not publish them (first: "${gone[0]!.slug}", ${gone[0]!.error instanceof StatusMismatchError ? `status "${gone[0]!.error.status}"` : '404'}).`,
+      `Removed ${gone.length} article(s) that the list of ${site} no longer shows and whose detail answers that the service does not publish them (a status it does not build, or 404 twice an hour apart; first: "${gone[0]!.slug}", ${gone[0]!.error instanceof StatusMismatchError ? `status "${gone[0]!.error.status}"` : '404'}).`,
     );
   const goneSlugs = new Set(gone.map((f) => f.slug));
   outcome.failures = outcome.failures.filter((f) => !foreign.includes(f) && !goneSlugs.has(f.slug));

@@ -31,6 +31,12 @@ export const entryStateSchema = z.object({
   changedAt: z.number().optional(),
   /** When the service's detail last confirmed this entry (ms since epoch; 0 for an RSS-built entry). */
   checkedAt: z.number(),
+  /**
+   * An article the list left out and no sitemap as new as the list shows, whose detail answered 404 when asked
+   * (`confirm`, sync-removals.ts): when. A second 404, an hour later at least, removes the entry; one 404 may be a
+   * passing fault of the service.
+   */
+  goneAt: z.number().optional(),
   /** The loader fingerprint under which the stored HTML was produced. */
   fingerprint: z.string(),
   /** Built from the RSS feed only: the detail-only fields are still missing. */

@@ -310,7 +310,10 @@ export function planSync(input: PlanInput): SyncPlan {
   const removals = plannedRemovals(input, listedSlugs);
   let revalidations = input.revalidateSlots ?? Number.POSITIVE_INFINITY;
   const toConfirm = removals.unconfirmed
-    .map((slug) => ({ slug, checkedAt: input.stored.get(slug)?.checkedAt ?? 0 }))
+    .map((slug) => {
+      const state = input.stored.get(slug);
+      return { slug, checkedAt: Math.max(state?.checkedAt ?? 0, state?.goneAt ?? 0) };
+    })
     .filter((c) => input.now - c.checkedAt >= CONFIRM_AFTER_MS && !fetch.some((f) => f.slug === c.slug))
     .sort((a, b) => a.checkedAt - b.checkedAt);
   const confirming = new Set<string>();

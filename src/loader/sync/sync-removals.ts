@@ -6,6 +6,7 @@
 import { NotFoundError } from '../../client/index.js';
 import { sitemapAsNewAsList } from '../evidence/evidence.js';
 import { StatusMismatchError } from './sync-apply.js';
+import type { EntryState } from './state.js';
 import type { PlanInput, SyncPlan } from './sync-plan.js';
 
 /**
@@ -96,17 +97,26 @@ export function plannedRemovals(
 }
 
 /**
- * Stored articles the list left out whose detail answered that the service no longer publishes them (404, or
- * a status the loader does not build): evidence as new as the list, so they leave, whatever the sitemap shows.
- * A listed one stays (the list says it is published: its detail is asked again, unanswered.ts).
+ * The `confirm` fetches (stored articles the list left out and no sitemap as new as the list shows) whose detail
+ * answered that the service no longer publishes them: a status the loader does not build, or a 404 for the second
+ * time, an hour after the first at least (`goneAt`: one 404 may be a passing fault). Evidence as new as the list,
+ * so they leave. A first 404 is recorded on the entry, which stays.
  */
 export function goneOnDetail(
   failures: ReadonlyArray<{ slug: string; error: unknown }>,
-  listed: (slug: string) => boolean,
-  stored: (slug: string) => boolean,
+  confirmed: ReadonlySet<string>,
+  entries: Record<string, EntryState>,
+  now: number,
 ): Array<{ slug: string; error: NotFoundError | StatusMismatchError }> {
-  return failures.filter(
-    (f): f is { slug: string; error: NotFoundError | StatusMismatchError } =>
-      (f.error instanceof NotFoundError || f.error instanceof StatusMismatchError) && !listed(f.slug) && stored(f.slug),
-  );
+  const gone: Array<{ slug: string; error: NotFoundError | StatusMismatchError }> = [];
+  for (const { slug, error } of failures) {
+    const entry = entries[slug];
+    if (!confirmed.has(slug) || entry === undefined) continue;
+    if (error instanceof StatusMismatchError) gone.push({ slug, error });
+    else if (error instanceof NotFoundError) {
+      if (entry.goneAt !== undefined && now - entry.goneAt >= CONFIRM_AFTER_MS) gone.push({ slug, error });
+      else entry.goneAt ??= now;
+    }
+  }
+  return gone;
 }
