@@ -6,7 +6,7 @@
 import { NotFoundError } from '../../client/index.js';
 import { sitemapAsNewAsList } from '../evidence/evidence.js';
 import { StatusMismatchError } from './sync-apply.js';
-import type { EntryState } from './state.js';
+import type { EntryState } from '../state/state.js';
 import type { PlanInput, SyncPlan } from './sync-plan.js';
 
 /**
