@@ -62,16 +62,17 @@ function unreachable(model: Model, article: Article): boolean {
 }
 
 /**
- * Issue 36: "an article is removed only on evidence at least as new as the list that lost it"; an empty sitemap
- * removes nothing, but a detail that answers 404 or another status is such evidence. Without `limit` a list may be
- * cut short, so under a sitemap that answers an empty urlset the loader asks, an hour after their last check, for
- * the details of the stored articles the list left out (CONFIRM_AFTER_MS; a 404 counts the second time, an hour
- * after the first): each quiet build runs two hours after the last (the blog's clock only: the simulator keeps
- * its own), and every entry must then match the service.
+ * Time passes between the quiet builds: each runs two hours after the last, on the blog's clock only (the simulator
+ * keeps its own). The loader's waits are then over, as a blog's later builds would see them: a detail that answered
+ * 404 (a fault, or an article not yet published) is asked again after 1, 2, 4 ... hours (issue 36: "asked again with
+ * a back-off, not in every build"; found by the long run, seed 877566489, "current, past 50 articles": three
+ * listed articles whose details were faulted to 404 waited out the three quiet builds); and under a sitemap that
+ * answers an empty urlset, the stored articles the list left out are confirmed by their detail an hour after their
+ * last check (CONFIRM_AFTER_MS; a 404 counts the second time, an hour after the first). Every entry must then
+ * match the service.
  */
-function confirmationsDue(model: Model, build: number): void {
-  if (model.variant.service.sitemapState === 'empty' && model.variant.loader.limit === undefined)
-    fakeDateAhead((build + 1) * 2 * 3_600_000);
+function timePasses(build: number): void {
+  fakeDateAhead((build + 1) * 2 * 3_600_000);
 }
 
 function storeMatches(model: Model, lang: Lang, ctx: FakeContext): boolean {
@@ -114,7 +115,7 @@ async function converge(model: Model, real: Real): Promise<void> {
       if (window && i > 0) await sleep(window.windowMs);
       if (window && i > 0 && service.rateLimitReset === 'absent') forgetWindow(real.sim.url);
       const before = new Map(structuredClone([...ctx.entries]));
-      confirmationsDue(model, i);
+      timePasses(i);
       await quiet.load(ctx.context);
       checkEntries(model, lang, ctx, before);
       if (i >= 1 && storeMatches(model, lang, ctx)) break;
