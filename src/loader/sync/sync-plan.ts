@@ -17,7 +17,9 @@ export interface ListedArticle {
 /**
  * `elsewhere`: an entry built from the feed because its slug's detail answered another language, missing the
  * detail-only fields: its detail is retried in case the service answers this language now. `missing` (pending
- * only): a listed article whose detail answered 404, waiting for its retry.
+ * only): a listed article whose detail answered 404, waiting for its retry. `probe`: a slug only the sitemap shows,
+ * which may be another language's. `confirm`: a stored article the list left out and no sitemap as new as the list
+ * shows, asked whether it is still published (sync-removals.ts).
  */
 export type FetchReason =
   | 'new'
