@@ -280,6 +280,8 @@ describe('an article is removed only on evidence as new as the list', () => {
     const later = await build(s, site);
     expect(later.detailOf(gone!) + later.detailOf(drafted!)).toBe(2);
     expect(site.ctx.entries.has(gone!) && site.ctx.entries.has(drafted!)).toBe(true);
+    // Nothing said they changed: not pending (a confirmation is not a change waiting for its detail).
+    expect(later.lines.find((l) => / articles?: /.test(l))).toMatch(/ 0 pending;/);
     const soon = await build(s, site);
     expect(soon.list + soon.details).toBe(1);
     fakeDateAhead(4 * 3_600_000);

@@ -56,7 +56,10 @@ export function summarise(input: {
   remaining: number | undefined;
 }): SyncOutcome {
   const reasons = new Map(input.plan.fetch.map((f) => [f.slug, f.reason]));
-  const failed = input.failures.filter((f) => reasons.get(f.slug) !== 'revalidate').map((f) => f.slug);
+  // A failed revalidation or confirmation is not pending: nothing said the article changed.
+  const failed = input.failures
+    .filter((f) => !['revalidate', 'confirm'].includes(reasons.get(f.slug) ?? ''))
+    .map((f) => f.slug);
   const pending = new Set([...input.plan.pending.map((p) => p.slug), ...failed]);
   const pendingStored = [...pending].filter((slug) => input.has(slug) && !input.touched?.has(slug)).length;
   return {
