@@ -76,20 +76,31 @@ describe('XSS corpus in Chromium', () => {
     // The pages' timers run on a clock the test moves: a payload's setTimeout or setInterval, however long
     // its delay, fires before the page is judged, on a slow machine too (not within a wall-clock moment).
     await page.clock.install();
-    const problems: string[] = [];
-    for (const path of pages) {
+    /** What the page at `path` shows of a script that ran, once its handlers fired and a minute of its time passed. */
+    const judge = async (path: string, before?: () => Promise<unknown>): Promise<string[]> => {
+      const found: string[] = [];
       const response = await page.goto(site.url + path, { waitUntil: 'load' });
-      if (response?.status() !== 200) problems.push(`${path}: HTTP ${response?.status()}`);
+      if (response?.status() !== 200) found.push(`${path}: HTTP ${response?.status()}`);
+      await before?.();
       await fireHandlers(page);
       // A minute of the page's time: every timer a payload set (setTimeout, setInterval) fires now. A meta refresh
       // is not a timer of the page: scriptCapableMarkup reports any <meta http-equiv> in the body.
       await page.clock.runFor(60_000);
-      if (page.url() !== site.url + path) problems.push(`${path}: navigated away to ${page.url()}`);
-      problems.push(...(await trap.hits()).map((hit) => `${path}: trap hit ${hit}`));
-      problems.push(...(await scriptCapableMarkup(page)).map((markup) => `${path}: ${markup}`));
-      problems.push(...errors.splice(0).map((error) => `${path}: ${error}`));
-      if ((await page.locator('h1').count()) === 0) problems.push(`${path}: no <h1>, the page did not render`);
-    }
+      if (page.url() !== site.url + path) found.push(`${path}: navigated away to ${page.url()}`);
+      found.push(...(await trap.hits()).map((hit) => `${path}: trap hit ${hit}`));
+      found.push(...(await scriptCapableMarkup(page)).map((markup) => `${path}: ${markup}`));
+      found.push(...errors.splice(0).map((error) => `${path}: ${error}`));
+      if ((await page.locator('h1').count()) === 0) found.push(`${path}: no <h1>, the page did not render`);
+      return found;
+    };
+    // The judge catches a script that waits: a timer of 30 s, set as a payload's handler would set it, is a hit
+    // (a judge that looked within a wall-clock moment would miss it and pass any such payload).
+    const control = await judge('/', () =>
+      page.evaluate(() => setTimeout(() => window.alert('delayed control'), 30_000)),
+    );
+    expect(control.join('\n')).toMatch(/trap hit .*alert\(delayed control\)/);
+    const problems: string[] = [];
+    for (const path of pages) problems.push(...(await judge(path)));
     problems.push(...trap.dialogs.map((dialog) => `dialog opened: ${dialog}`));
     expect(problems).toEqual([]);
     // The payload articles really were rendered: their vector headings made it into the page.
