@@ -63,8 +63,8 @@ export async function checkBuiltSite(opts: {
 }
 
 /**
- * The checks of `checkBuiltSite` against a server already running at `local` (the installed-package test
- * starts `astro preview` from the installed CLI).
+ * The checks of `checkBuiltSite` against a server already running at `local` (sitemap-coexist serves its
+ * build its own way).
  */
 export async function checkLinks(opts: {
   local: string;

@@ -1,24 +1,22 @@
 // The package as users install it: `npm pack`, then a new Astro project in a temporary folder that installs
 // the tarball with the newest Astro 7 and then the newest Astro 6 (the peer range), built against the
-// simulator; the CLI from the installed package; publint and attw on the packed files.
+// simulator; the CLI from the installed package; publint and attw on the packed files. Astro's blog starter,
+// installed from the same tarball and served by `astro preview`, is in test/themes/real-themes.test.ts.
 // Slow by nature (two `npm install`s): the registry is used with --prefer-offline so the cache does most of it,
 // and both installs start together before the first test: an install mostly waits on the disk and the cache
 // (astro@7's took 22 s of CPU in 88 s on a loaded 2-core machine), so the second one waits alongside the first.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from 'astro-content-publisher/simulator';
-import { builtSlugs, checkLinks } from '../astro/truth-harness.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(REPO, 'test/fixtures/pack-site');
-const STARTER = join(REPO, 'test/fixtures/pack-starter');
 const BIN = join(REPO, 'node_modules/.bin');
 const BLOG = 'https://blog.example.com';
 const ARTICLES = 12;
@@ -148,67 +146,6 @@ describe('the packed package, installed in a new Astro project', () => {
     }, 600_000);
   }
 
-  it("Astro's blog starter (test/fixtures/pack-starter) wired as the README says: every sitemap URL, feed link and article link answers 200 from astro preview", async () => {
-    const installed = join(work, 'astro7');
-    expect(existsSync(installed), 'the astro@7 project of the first test').toBe(true);
-    const dir = join(work, 'starter');
-    // The fixture's sources only (in-repo builds of it leave dist/, .astro/ and Vite's node_modules/.vite).
-    cpSync(STARTER, dir, { recursive: true, filter: (source) => !/[\\/](?:node_modules|dist|\.astro)$/.test(source) });
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({ name: 'pack-test-starter', private: true, type: 'module' }, null, 2),
-    );
-    // The astro@7 project's installed packages (the tarball and astro), without a third npm install.
-    symlinkSync(join(installed, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    const build = await sh(join(dir, 'node_modules/.bin/astro'), ['build'], dir, serviceEnv());
-    expect(build.stdout + build.stderr).not.toContain(simulator.tokens.agence);
-
-    const port = await freePort();
-    const server = spawn(
-      join(dir, 'node_modules/.bin/astro'),
-      ['preview', '--port', String(port), '--host', '127.0.0.1'],
-      {
-        cwd: dir,
-        env: { ...baseEnv, ...serviceEnv() },
-        stdio: 'ignore',
-        detached: true,
-      },
-    );
-    try {
-      const local = `http://127.0.0.1:${port}`;
-      await waitForServer(local);
-      const upstream = await (await fetch(`${simulator.url}/api/sites/${siteId}/rss.xml`)).text();
-      const serviceOrigin = new URL(/<link>([^<]+)<\/link>/.exec(upstream)?.[1] ?? simulator.url).origin;
-      const outDir = join(dir, 'dist');
-      const built = await builtSlugs(outDir, 'blog');
-      const check = await checkLinks({
-        local,
-        outDir,
-        base: '/',
-        site: 'https://example.com',
-        articleDir: 'blog',
-        serviceOrigin,
-        ownSlugs: built,
-      });
-      // The figure of issue 11's closing note for the starter copy.
-      console.log(
-        `[one-truth] blog starter, installed package: ${check.checked} URLs checked, ${check.failures.length} did not answer 200`,
-      );
-      expect(check.failures).toEqual([]);
-      expect(built.size).toBe(ARTICLES);
-      expect(
-        check.sitemapLocs.filter(
-          (url) => url.startsWith('https://example.com/blog/') && url !== 'https://example.com/blog/',
-        ),
-      ).toHaveLength(ARTICLES);
-      expect(check.rssLinks).toHaveLength(ARTICLES);
-      expect(check.serviceLinksToOwnArticles).toEqual([]);
-      expect(readFileSync(join(outDir, 'rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
-    } finally {
-      if (server.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
-    }
-  }, 300_000);
-
   it('the CLI runs from the installed package: --help and `sites --json`', async () => {
     const dir = join(work, 'astro7');
     expect(existsSync(dir), 'the astro@7 project of the first test').toBe(true);
@@ -243,32 +180,3 @@ describe('the packed package, installed in a new Astro project', () => {
     expect(counted).toEqual([]);
   }, 120_000);
 });
-
-/** A free loopback port for `astro preview`. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** Resolves once `url` answers (any status), within 60 s. */
-async function waitForServer(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await (await fetch(url)).arrayBuffer();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline)
-        throw new Error(`astro preview did not answer at ${url} within 60 s: ${String(error)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}

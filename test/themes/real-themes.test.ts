@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from 'astro-content-publisher/simulator';
-import { urlsOfHtml } from './site-urls.js';
+import { checkSiteUrls, urlsOfHtml } from './site-urls.js';
 import {
   buildTheme,
   checkTypes,
@@ -26,6 +26,7 @@ import {
   renameOnService,
   serviceArticles,
   serviceDetail,
+  serviceSiteOrigin,
   unpublishOnService,
   type ServiceArticle,
 } from './theme-checks.js';
@@ -161,7 +162,7 @@ describe.concurrent('lane 1', () => {
       });
       afterAll(async () => simulator?.close());
 
-      it("astro check finds no error (heroImage is an ImageMetadata for <Image>, about.astro may pass the layout only the starter's fields, the guide's BaseHead); after a rename and an unpublish, every head tag and the redirect from the served pages", async () => {
+      it("astro check finds no error (heroImage is an ImageMetadata for <Image>, about.astro may pass the layout only the starter's fields, the guide's BaseHead); after a rename and an unpublish, every URL the site names answers 200, the sitemap and the feed list exactly the published articles, every head tag and the redirect from the served pages", async () => {
         const dir = copyTheme(workspace, STARTER, 'starter');
         wireStarterHead(dir);
         const env = serviceEnv(simulator, siteId);
@@ -183,16 +184,36 @@ describe.concurrent('lane 1', () => {
           (await serviceArticles(simulator, siteId)).map((a) => serviceDetail(simulator, siteId, a.slug)),
         );
         expect(live).toHaveLength(5);
-        await whileServed(dir, env, (local) =>
-          expectServedBlog(local, {
+        const serviceOrigin = await serviceSiteOrigin(simulator, siteId);
+        await whileServed(dir, env, async (local) => {
+          await expectServedBlog(local, {
             site: SITE,
             pageOf: (slug) => `/blog/${slug}/`,
             live,
             moved,
             unpublished,
             modifiedTag: true,
-          }),
-        );
+          });
+          // Every URL the built site names (pages, sitemap, feed, images) answers 200; the sitemap and the feed list
+          // exactly the articles still published, at their new URLs, and no link goes to the service's own copy.
+          const check = await checkSiteUrls({
+            local,
+            outDir: join(dir, 'dist'),
+            site: SITE,
+            serviceOrigin,
+            feeds: ['/rss.xml'],
+          });
+          console.log(`[theme-starter] ${check.checked} URLs checked, ${check.failures.length} not 200`);
+          expect(check.failures).toEqual([]);
+          const pages = live.map((a) => `${SITE}/blog/${a.slug}/`).sort();
+          expect(check.sitemapLocs.filter((loc) => /\/blog\/[^/]+\/$/.test(loc)).sort()).toEqual(pages);
+          expect([...(check.feedLinks.get('/rss.xml') ?? [])].sort()).toEqual(pages);
+          const own = new Set(live.map((a) => a.slug));
+          expect(
+            check.serviceUrls.filter((u) => own.has(/\/blog\/([^/]+)\/$/.exec(new URL(u.url).pathname)?.[1] ?? '')),
+          ).toEqual([]);
+        });
+        expect(readFileSync(join(dir, 'dist/rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
       }, 900_000);
     },
   );
