@@ -1,4 +1,5 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
+import type { z } from 'zod';
 import { safeEntryData } from '../entries/entry-safety.js';
 import type { Client } from '../../client/index.js';
 import { createClientWithHints } from '../../client/client.js';
@@ -156,16 +157,27 @@ async function runDataSync(
   );
 }
 
-/** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
-export function keywordsLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, 'keywordsLoader', options);
-  const key = `site-${resolved.siteId}:keywords`;
+/** What tells the two data loaders apart: the name users call, the store's name and key, the schema and the call. */
+interface DataLoaderKind<N extends string, S> {
+  call: 'keywordsLoader' | 'digestLoader';
+  name: N;
+  key: string;
+  schema: S;
+  source: DataSource;
+}
+
+function dataLoader<N extends string, S extends z.ZodType>(
+  kind: DataLoaderKind<N, S>,
+  options: DataLoaderOptions,
+): { name: N; schema: S; load: Loader['load'] } {
+  const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, kind.call, options);
+  const key = `site-${resolved.siteId}:${kind.key}`;
   return {
-    name: LOADER_NAMES.keywords,
-    schema: keywordDataSchema,
+    name: kind.name,
+    schema: kind.schema,
     load: loadForAstro(async (context: LoaderContext) => {
-      noteLoaderRun(LOADER_NAMES.keywords);
-      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.keywords}:site-${resolved.siteId}`) };
+      noteLoaderRun(kind.name);
+      const labelled = { ...context, logger: context.logger.fork(`${kind.name}:site-${resolved.siteId}`) };
       if (keptForSync(labelled, context.store.keys().length)) return;
       const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
       return takeTurn(
@@ -173,37 +185,33 @@ export function keywordsLoader(options: DataLoaderOptions = {}) {
         resolved.apiKey,
         async () => {
           await seeded;
-          return runDataSync(labelled, resolved, keywordsSource, key, 'keywordsLoader');
+          return runDataSync(labelled, resolved, kind.source, key, kind.call);
         },
         'one',
         seeded,
       );
     }),
-  } satisfies Loader;
+  };
+}
+
+/** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
+export function keywordsLoader(options: DataLoaderOptions = {}) {
+  return dataLoader(
+    {
+      call: 'keywordsLoader',
+      name: LOADER_NAMES.keywords,
+      key: 'keywords',
+      schema: keywordDataSchema,
+      source: keywordsSource,
+    },
+    options,
+  );
 }
 
 /** The weekly digest of a site as one entry, id `latest`: `getEntry('digest', 'latest')`. */
 export function digestLoader(options: DataLoaderOptions = {}) {
-  const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, 'digestLoader', options);
-  const key = `site-${resolved.siteId}:digest`;
-  return {
-    name: LOADER_NAMES.digest,
-    schema: digestDataSchema,
-    load: loadForAstro(async (context: LoaderContext) => {
-      noteLoaderRun(LOADER_NAMES.digest);
-      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.digest}:site-${resolved.siteId}`) };
-      if (keptForSync(labelled, context.store.keys().length)) return;
-      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
-      return takeTurn(
-        resolved.baseUrl,
-        resolved.apiKey,
-        async () => {
-          await seeded;
-          return runDataSync(labelled, resolved, digestSource, key, 'digestLoader');
-        },
-        'one',
-        seeded,
-      );
-    }),
-  } satisfies Loader;
+  return dataLoader(
+    { call: 'digestLoader', name: LOADER_NAMES.digest, key: 'digest', schema: digestDataSchema, source: digestSource },
+    options,
+  );
 }
