@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { addFault, clearFaults, hits, patchArticle, ROUTES } from '../faults/helpers.js';
-import { buildFixture, fixtureRoot, summaryOf, tempDirs } from './loader-harness.js';
+import { buildFixture, fixtureRoot, loaderSiteEnv, summaryOf, tempDirs } from './loader-harness.js';
 
 const root = fixtureRoot('loader-site');
 let sim: Simulator;
@@ -23,14 +23,7 @@ async function build(maxRequests: number) {
     root,
     outDir: dirs.outDir,
     cacheDir: dirs.cacheDir,
-    env: {
-      PUBLISHER_BASE_URL: sim.url,
-      PUBLISHER_API_KEY: sim.tokens.pro,
-      PUBLISHER_SITE_ID: '12',
-      LOADER_TEST_MAX_REQUESTS: String(maxRequests),
-      LOADER_TEST_RESERVE: '0',
-      LOADER_TEST_STRICT: undefined,
-    },
+    env: loaderSiteEnv(sim, { LOADER_TEST_MAX_REQUESTS: String(maxRequests) }),
   });
   expect(result.error).toBeUndefined();
   return { logs: result.logs, summary: summaryOf(result.logs), details: hits(sim.stats(), ROUTES.detail) };

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { addFault, clearFaults, hits, patchArticle, ROUTES } from '../faults/helpers.js';
-import { buildFixture, fixtureRoot, summaryOf, tempDirs } from './loader-harness.js';
+import { buildFixture, fixtureRoot, loaderSiteEnv, summaryOf, tempDirs } from './loader-harness.js';
 
 const root = fixtureRoot('loader-site');
 let sim: Simulator;
@@ -19,14 +19,7 @@ const build = async () => {
     root,
     outDir: dirs.outDir,
     cacheDir: dirs.cacheDir,
-    env: {
-      PUBLISHER_BASE_URL: sim.url,
-      PUBLISHER_API_KEY: sim.tokens.pro,
-      PUBLISHER_SITE_ID: '12',
-      LOADER_TEST_MAX_REQUESTS: '100',
-      LOADER_TEST_RESERVE: '0',
-      LOADER_TEST_STRICT: undefined,
-    },
+    env: loaderSiteEnv(sim),
   });
   expect(result.error).toBeUndefined();
   return {
