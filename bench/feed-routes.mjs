@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import ROUTE_CONFIG from '../test/fixtures/route-config.json' with { type: 'json' };
 
 const run = promisify(execFile);
 const here = fileURLToPath(import.meta.url);
@@ -56,20 +57,7 @@ function feedDocument() {
 }
 
 /** The routes' settings of an on-demand blog at https://blog.example.com/ for site 12 of the service. */
-export const ROUTE_CONFIG = {
-  siteId: 12,
-  serviceOrigin: 'https://service.example.com',
-  sitemapUrl: 'https://service.example.com/api/sites/12/sitemap.xml',
-  rssUrl: 'https://service.example.com/api/sites/12/rss.xml',
-  blogSite: 'https://blog.example.com/',
-  articlePattern: '/blog/[slug]/',
-  trailingSlash: 'ignore',
-  timeoutMs: 1000,
-  sitemap: { path: '/sitemap.xml', maxUrlsPerFile: 50_000 },
-  rss: { path: '/rss.xml' },
-  dev: false,
-  localPages: [],
-};
+export { ROUTE_CONFIG };
 
 /** ROUTE_CONFIG with the loaders' record of every article but one in MISSING_EVERY. */
 function routeConfig(count) {
