@@ -9,6 +9,8 @@ import { articlesLoader } from '../../src/loader/index.js';
 import type { FakeContext } from '../astro/loader-context.js';
 import { checkEntries, checkFailure } from './loader-checks.js';
 import { count } from './loader-coverage.js';
+import { blogClock } from './blog-clock.js';
+import { realNow } from '../support/timing.js';
 import {
   appliedCounts,
   faultArb,
@@ -298,6 +300,7 @@ export class Build implements Cmd {
       const rejectedBefore = api429s(real);
       const faultsBefore = await appliedCounts(real.sim);
       const run = killable(ctx, this.killAfter);
+      blogClock();
       let failure: unknown;
       try {
         await loader(model, real.sim, lang).load(run.context);
@@ -310,7 +313,7 @@ export class Build implements Cmd {
       for (const fault of hit) count(fault.label);
       for (const fault of hit)
         if (fault.retryAfter !== undefined)
-          model.waitUntil = Math.max(model.waitUntil, Date.now() + fault.retryAfter * 1000 + 1000);
+          model.waitUntil = Math.max(model.waitUntil, realNow() + fault.retryAfter * 1000 + 1000);
       // A request held by a timeout fault is counted by the simulator once it answers, at most the overshoot after
       // the loader gave up on it (the simulator's timer is due before this one): wait for it.
       if (hit.some((f) => f.kind === 'timeout'))

@@ -50,7 +50,7 @@ export interface Model {
   pendingKinds: Set<string>;
   /** Injected faults by id: what each is, to judge a failed build and count what reached one. */
   faults: Map<string, { label: string; kind: FaultKind; times: number; api: boolean; retryAfter?: number }>;
-  /** Until when a 429 that reached a build told the loader to wait (ms): quiet builds start after it. */
+  /** Until when a 429 that reached a build told the loader to wait (ms, real time: the simulator's): quiet builds start after it. */
   waitUntil: number;
 }
 
