@@ -6,28 +6,14 @@ import { createLoaderClients } from '../budget/clients.js';
 import { toDate } from '../entries/entries.js';
 import { loaderFingerprint } from '../state/fingerprint.js';
 import type { ResolvedArticlesLoaderOptions } from '../options/options.js';
-import {
-  nextUnpublished,
-  readState,
-  rememberElsewhereNew,
-  storedAwaitingDetail,
-  type SyncState,
-} from '../state/state.js';
+import { readState, storedAwaitingDetail, type SyncState } from '../state/state.js';
 import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from '../budget/rate-window.js';
 import { availableBeforeStart, roundStartedAt, waitingBehind } from '../budget/ledger.js';
 import { isTransient } from '../errors/transient.js';
-import {
-  applyFetches,
-  applyRemovals,
-  LanguageMismatchError,
-  StatusMismatchError,
-  type ApplyInput,
-} from '../sync/sync-apply.js';
-import { rememberUnanswered, unansweredDue } from '../sync/unanswered.js';
+import { applyFetches, type ApplyInput } from '../sync/sync-apply.js';
+import { unansweredDue } from '../sync/unanswered.js';
 import { followPagesForNews, listArticles, listDigest, type ListedArticles } from '../sync/sync-list.js';
 import { listMayBeCapped, planSync } from '../sync/sync-plan.js';
-import { goneOnDetail, removalsNow } from '../sync/sync-removals.js';
-import { nextMoves, renamesOf } from '../state/moves.js';
 import { reconcileListed } from '../sync/sync-reconcile.js';
 import { readFreeSignals, startFreeSignals, type FreeSignals } from '../sync/sync-signals.js';
 import { describeError, makeWarn } from '../errors/warnings.js';
@@ -52,10 +38,12 @@ import { startProgress } from './progress.js';
 import { createImageStep, readImageIndex } from '../images/images-step.js';
 import { refreshStoredImages } from '../images/images-refresh.js';
 import { schemaFailure, serviceDataOf } from '../entries/entry-schema.js';
+import { settleFailures, settleRemovals } from './sync-settle.js';
 
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
- * plan (sync-plan, pure), apply the plan (sync-apply), reconcile the entries that stay (sync-reconcile),
+ * plan (sync-plan, pure), apply the plan (sync-apply), settle its failures and removals (sync-settle), reconcile
+ * the entries that stay (sync-reconcile),
  * and tell the user what needs telling (sync-report, sync-notices). This module only wires them together.
  */
 
@@ -86,12 +74,6 @@ function heldUpdatedAt(ctx: LoaderContext, state: SyncState, storedIds: string[]
 function keptPending(ids: readonly string[], state: SyncState): { stored: number; unstored: number } {
   const { incomplete, partial } = storedAwaitingDetail(ids, state);
   return { stored: incomplete.length + partial.length, unstored: state.pendingUnstored ?? 0 };
-}
-
-/** What a rename keeps: the title and the publication day. */
-function identityOf(title: unknown, published: unknown): string | undefined {
-  if (typeof title !== 'string' || !(published instanceof Date) || Number.isNaN(published.getTime())) return undefined;
-  return `${published.toISOString().slice(0, 10)}|${title}`;
 }
 
 /** One build of `articlesLoader`: list, free signals, plan, fetch within the budget, store, one log line. */
@@ -306,78 +288,8 @@ export async function runArticlesSync(
     roundSince: roundStartedAt(opts.baseUrl, opts.apiKey) ?? listedSince,
   };
   const outcome = await applyFetches(apply, plan).finally(progress.stop);
-  rememberElsewhereNew(
-    state,
-    outcome.failures,
-    (slug) => store.has(slug),
-    (slug) => items.has(slug),
-    now,
-    (error) => error instanceof LanguageMismatchError,
-  );
-  // A slug only the sitemap showed whose detail is another language's is that language's loader's article: no
-  // failure, said as one line (its retry waits 30 days, unanswered.ts).
-  const foreign = outcome.failures.filter((f) => f.error instanceof LanguageMismatchError && !items.has(f.slug));
-  if (foreign.length)
-    logger.info(
-      `${foreign.length} article(s) that the public sitemap of ${site} shows and the list does not are in another language than "${opts.language ?? '?'}" (first: "${foreign[0]!.slug}"): left to that language's loader; asked again after 30 days (a slug keeps its language).`,
-    );
-  rememberUnanswered(state, outcome.failures, {
-    stored: (slug) => store.has(slug),
-    listed: (slug) => items.has(slug),
-    inSitemap: (slug) => signals.sitemapSlugs?.has(slug) ?? true,
-    now,
-  });
-  // A change seen and not fetched waits for its detail, first in the next build, whatever the signals show then.
-  const notDone = new Set([...outcome.failures.map((f) => f.slug), ...outcome.unsent, ...outcome.skipped]);
-  for (const need of [...plan.pending, ...plan.fetch.filter((f) => notDone.has(f.slug))]) {
-    const entry = state.entries[need.slug];
-    if (entry && need.reason === 'changed') entry.changedAt ??= now;
-  }
-  // A stored article the list left out whose detail says it is gone leaves now (evidence as new as the list).
-  const confirmed = new Set(plan.fetch.filter((f) => f.reason === 'confirm').map((f) => f.slug));
-  const gone = goneOnDetail(outcome.failures, confirmed, state.entries, now);
-  if (gone.length)
-    logger.info(
-      `Removed ${gone.length} article(s) that the list of ${site} no longer shows and whose detail answers that the service does not publish them (a status it does not build, or 404 twice an hour apart; first: "${gone[0]!.slug}", ${gone[0]!.error instanceof StatusMismatchError ? `status "${gone[0]!.error.status}"` : '404'}).`,
-    );
-  const goneSlugs = new Set(gone.map((f) => f.slug));
-  outcome.failures = outcome.failures.filter((f) => !foreign.includes(f) && !goneSlugs.has(f.slug));
-  if (outcome.failures.length) state.feedWanted = true;
-  else delete state.feedWanted;
-  // Removals after the fetches: a renamed slug's old entry stays until the new one is stored.
-  const identityOfStored = (slug: string) =>
-    identityOf(serviceDataOf(store.get(slug))?.title, serviceDataOf(store.get(slug))?.publishedAt);
-  const removals = removalsNow(plan, (slug) => store.has(slug), {
-    ofStored: (slug) => identityOfStored(slug),
-    ofListed: (slug) => identityOf(items.get(slug)?.title, toDate(items.get(slug)?.published_at)),
-  });
-  // A removed slug whose article is stored under another slug now was renamed: remembered before it goes.
-  removals.remove.push(...goneSlugs);
-  const renames = renamesOf(removals.remove, store.keys(), identityOfStored);
-  applyRemovals(apply, removals.remove);
-  const moved = nextMoves(
-    state.moved,
-    renames,
-    now,
-    opts.movesKeptDays * 86_400_000,
-    (slug) => items.has(slug) || store.has(slug),
-    (slug) => store.has(slug),
-  );
-  if (moved) state.moved = moved;
-  else delete state.moved;
-  const unpublished = nextUnpublished(
-    state.unpublished,
-    removals.remove,
-    signals.sitemapSlugs,
-    (slug) => items.has(slug) || store.has(slug),
-  );
-  if (unpublished) state.unpublished = unpublished;
-  else delete state.unpublished;
-  if (removals.deferred) {
-    logger.info(
-      `Kept ${removals.deferred} article(s) no longer listed until the new article(s) of the same title and date are stored (a renamed slug keeps its old entry meanwhile).`,
-    );
-  }
+  const goneSlugs = settleFailures(apply, plan, outcome, now);
+  const removals = settleRemovals(apply, plan, goneSlugs, now);
   reconcileListed(ctx, state, items, signals, {
     fetch: plan.fetch,
     pending: [...plan.pending, ...outcome.skipped.map((slug) => ({ slug, reason: 'changed' as const }))],
