@@ -42,9 +42,9 @@ import { settleFailures, settleRemovals } from './sync-settle.js';
 
 /**
  * One build of `articlesLoader`, in its steps: list (sync-list), read the free signals (sync-signals),
- * plan (sync-plan, pure), apply the plan (sync-apply), settle its failures and removals (sync-settle), reconcile
- * the entries that stay (sync-reconcile),
- * and tell the user what needs telling (sync-report, sync-notices). This module only wires them together.
+ * plan (sync-plan, pure), apply the plan (sync-apply), settle its failures and removals (sync-settle),
+ * reconcile the entries that stay (sync-reconcile), and tell the user what needs telling (sync-report,
+ * sync-notices). This module only wires them together.
  */
 
 function refreshFromContext(data: Record<string, unknown> | undefined): 'force' | undefined {
