@@ -1,13 +1,19 @@
+import { vi } from 'vitest';
 import { fakeDateAhead } from '../support/timing.js';
 
 /**
- * The blog's clock in the loader model: `Date`, moved ahead of the real time (the simulator keeps the real time).
- * The variants run two at a time in one process and share `Date`, so the clock is one for the file and only moves
- * forward: a variant's quiet builds move it on by two hours each, and every build sets it again first (a variant
- * that ended made `Date` real again, test/support/file-start.ts). A clock moved back by another variant made a
- * build see less time passed than the last one, and the model's own waits, taken on that clock, last hours.
+ * The blog's clock in the loader model: `Date`, which the loader reads (the simulator keeps the real time). A run
+ * starts on the real time; only its quiet builds move the clock, forward. It is one clock for the process: the
+ * variants run one after the other (two at a time shared it, and a variant's quiet builds moved the other's clock
+ * hours ahead, then back: its builds saw time run backwards, and the model's own waits, taken on it, lasted hours).
  */
 let ahead = 0;
+
+/** A new run: the blog's clock is the real time again. */
+export function runStarts(): void {
+  ahead = 0;
+  vi.useRealTimers();
+}
 
 /**
  * Two hours pass on the blog's clock: the model's quiet builds each run two hours after the last. The loader's
@@ -22,9 +28,4 @@ let ahead = 0;
 export function timePasses(): void {
   ahead += 2 * 3_600_000;
   fakeDateAhead(ahead);
-}
-
-/** The blog's clock as the last build left it, before a build. */
-export function blogClock(): void {
-  if (ahead > 0) fakeDateAhead(ahead);
 }

@@ -9,7 +9,6 @@ import { articlesLoader } from '../../src/loader/index.js';
 import type { FakeContext } from '../astro/loader-context.js';
 import { checkEntries, checkFailure } from './loader-checks.js';
 import { count } from './loader-coverage.js';
-import { blogClock } from './blog-clock.js';
 import { realNow } from '../support/timing.js';
 import {
   appliedCounts,
@@ -300,7 +299,6 @@ export class Build implements Cmd {
       const rejectedBefore = api429s(real);
       const faultsBefore = await appliedCounts(real.sim);
       const run = killable(ctx, this.killAfter);
-      blogClock();
       let failure: unknown;
       try {
         await loader(model, real.sim, lang).load(run.context);
