@@ -6,5 +6,5 @@ export * as progress from './progress.js';
 export * as summary from './summary.js';
 export * as syncNotices from './sync-notices.js';
 export * as syncReport from './sync-report.js';
-export * as syncSettle from './sync-settle.js';
 export * as syncRun from './sync-run.js';
+export * as syncSettle from './sync-settle.js';

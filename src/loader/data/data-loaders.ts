@@ -1,5 +1,4 @@
 import type { Loader, LoaderContext } from 'astro/loaders';
-import type { z } from 'zod';
 import { safeEntryData } from '../entries/entry-safety.js';
 import type { Client } from '../../client/index.js';
 import { createClientWithHints } from '../../client/client.js';
@@ -157,61 +156,50 @@ async function runDataSync(
   );
 }
 
-/** What tells the two data loaders apart: the name users call, the store's name and key, the schema and the call. */
-interface DataLoaderKind<N extends string, S> {
+/** What tells the two data loaders apart: the name users call, the store's name and key, and the call. */
+interface DataLoaderKind {
   call: 'keywordsLoader' | 'digestLoader';
-  name: N;
+  name: string;
   key: string;
-  schema: S;
   source: DataSource;
 }
 
-function dataLoader<N extends string, S extends z.ZodType>(
-  kind: DataLoaderKind<N, S>,
-  options: DataLoaderOptions,
-): { name: N; schema: S; load: Loader['load'] } {
+/** The `load` of a data loader of `kind`, its options read (and refused with the loader's name) at once. */
+function dataLoad(kind: DataLoaderKind, options: DataLoaderOptions): Loader['load'] {
   const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, kind.call, options);
   const key = `site-${resolved.siteId}:${kind.key}`;
-  return {
-    name: kind.name,
-    schema: kind.schema,
-    load: loadForAstro(async (context: LoaderContext) => {
-      noteLoaderRun(kind.name);
-      const labelled = { ...context, logger: context.logger.fork(`${kind.name}:site-${resolved.siteId}`) };
-      if (keptForSync(labelled, context.store.keys().length)) return;
-      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
-      return takeTurn(
-        resolved.baseUrl,
-        resolved.apiKey,
-        async () => {
-          await seeded;
-          return runDataSync(labelled, resolved, kind.source, key, kind.call);
-        },
-        'one',
-        seeded,
-      );
-    }),
-  };
+  return loadForAstro(async (context: LoaderContext) => {
+    noteLoaderRun(kind.name);
+    const labelled = { ...context, logger: context.logger.fork(`${kind.name}:site-${resolved.siteId}`) };
+    if (keptForSync(labelled, context.store.keys().length)) return;
+    const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
+    return takeTurn(
+      resolved.baseUrl,
+      resolved.apiKey,
+      async () => {
+        await seeded;
+        return runDataSync(labelled, resolved, kind.source, key, kind.call);
+      },
+      'one',
+      seeded,
+    );
+  });
 }
+
+const KEYWORDS: DataLoaderKind = {
+  call: 'keywordsLoader',
+  name: LOADER_NAMES.keywords,
+  key: 'keywords',
+  source: keywordsSource,
+};
+const DIGEST: DataLoaderKind = { call: 'digestLoader', name: LOADER_NAMES.digest, key: 'digest', source: digestSource };
 
 /** The tracked keywords of a site with their positions, one entry per keyword (id: the keyword). */
 export function keywordsLoader(options: DataLoaderOptions = {}) {
-  return dataLoader(
-    {
-      call: 'keywordsLoader',
-      name: LOADER_NAMES.keywords,
-      key: 'keywords',
-      schema: keywordDataSchema,
-      source: keywordsSource,
-    },
-    options,
-  );
+  return { name: LOADER_NAMES.keywords, schema: keywordDataSchema, load: dataLoad(KEYWORDS, options) } satisfies Loader;
 }
 
 /** The weekly digest of a site as one entry, id `latest`: `getEntry('digest', 'latest')`. */
 export function digestLoader(options: DataLoaderOptions = {}) {
-  return dataLoader(
-    { call: 'digestLoader', name: LOADER_NAMES.digest, key: 'digest', schema: digestDataSchema, source: digestSource },
-    options,
-  );
+  return { name: LOADER_NAMES.digest, schema: digestDataSchema, load: dataLoad(DIGEST, options) } satisfies Loader;
 }
