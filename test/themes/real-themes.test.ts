@@ -210,7 +210,7 @@ describe.concurrent('lane 1', () => {
           expect([...(check.feedLinks.get('/rss.xml') ?? [])].sort()).toEqual(pages);
           const own = new Set(live.map((a) => a.slug));
           expect(
-            check.serviceUrls.filter((u) => own.has(/\/blog\/([^/]+)\/$/.exec(new URL(u.url).pathname)?.[1] ?? '')),
+            check.serviceUrls.filter((u) => own.has(/\/blog\/([^/]+)\/?$/.exec(new URL(u.url).pathname)?.[1] ?? '')),
           ).toEqual([]);
         });
         expect(readFileSync(join(dir, 'dist/rss.xml'), 'utf8')).toContain('<title>Astro Blog</title>');
