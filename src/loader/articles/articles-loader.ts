@@ -8,12 +8,10 @@ import {
 import { LOADER_NAMES } from '../process/names.js';
 import { recordPublishedArticles } from '../process/published-articles.js';
 import { articleDataSchema } from '../entries/schemas.js';
-import { takeTurn } from '../budget/ledger.js';
-import { keptForSync, noteLoaderRun } from '../process/loader-runs.js';
+import { loaderTurn } from '../budget/loader-turn.js';
 import { runArticlesSync } from './sync-run.js';
 import { holdStoreWrites } from '../state/store-write-hold.js';
 import { readState } from '../state/state.js';
-import { contentSource, startFromOtherStore } from '../state/store-seed.js';
 import { loadForAstro } from '../errors/astro-errors.js';
 
 /**
@@ -34,32 +32,32 @@ export function articlesLoader(options: ArticlesLoaderOptions = {}) {
     schema: articleDataSchema,
     // One budget per key: the loaders of a build that share the key take turns (ledger.ts). The log label
     // keeps the site and filters apart when a project has several articles loaders.
-    load: loadForAstro(async (context: LoaderContext) => {
-      noteLoaderRun(LOADER_NAMES.articles);
-      const labelled = { ...context, logger: context.logger.fork(`${LOADER_NAMES.articles}:${key}`) };
-      if (keptForSync(labelled, context.store.keys().length)) return;
-      // Dev and builds keep separate stores: an empty one starts from the other's copy (store-seed.ts).
-      // Seeding runs while the loader already waits in line (ledger.ts), so it belongs to its build's round.
-      const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
-      return takeTurn(
-        resolved.baseUrl,
-        resolved.apiKey,
-        async () => {
+    load: loadForAstro(async (context: LoaderContext) =>
+      loaderTurn(
+        context,
+        {
+          name: LOADER_NAMES.articles,
+          label: `${LOADER_NAMES.articles}:${key}`,
+          baseUrl: resolved.baseUrl,
+          apiKey: resolved.apiKey,
+          siteId: resolved.siteId,
+          key,
+          need: 'share',
+        },
+        async (labelled, seeded) => {
           // One write of Astro's store at the end of the sync, not one more in the middle (store-write-hold.ts).
           const release = holdStoreWrites(context.meta, `${key}:state`);
           try {
-            await runArticlesSync(labelled, resolved, key, (await seeded) > 0);
+            await runArticlesSync(labelled, resolved, key, seeded > 0);
           } finally {
             release();
           }
         },
-        'share',
-        seeded,
-      ).then(() => {
+      )?.then(() => {
         // What the collection now holds is what the integration's sitemap, feed and article links name.
         const { state } = readState(context.meta.get(`${key}:state`));
         recordPublishedArticles(context, resolved.siteId, state.unpublished, resolved.language ?? '', state.moved);
-      });
-    }),
+      }),
+    ),
   } satisfies Loader;
 }

@@ -2,5 +2,6 @@
 export * as budget from './budget.js';
 export * as clients from './clients.js';
 export * as ledger from './ledger.js';
+export * as loaderTurn from './loader-turn.js';
 export * as rateWindow from './rate-window.js';
 export * as revalidationLog from './revalidation-log.js';

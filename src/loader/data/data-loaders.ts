@@ -14,9 +14,7 @@ import {
 import { knownRemaining, recordRemaining, restoreWindow, saveWindow } from '../budget/rate-window.js';
 import { omit } from '../entries/records.js';
 import { LOADER_NAMES } from '../process/names.js';
-import { takeTurn } from '../budget/ledger.js';
-import { keptForSync, noteLoaderRun } from '../process/loader-runs.js';
-import { contentSource, startFromOtherStore } from '../state/store-seed.js';
+import { loaderTurn } from '../budget/loader-turn.js';
 import { loadForAstro } from '../errors/astro-errors.js';
 import { digestDataSchema, keywordDataSchema, type DigestData, type KeywordData } from '../entries/schemas.js';
 import { isTransient } from '../errors/transient.js';
@@ -168,22 +166,21 @@ interface DataLoaderKind {
 function dataLoad(kind: DataLoaderKind, options: DataLoaderOptions): Loader['load'] {
   const resolved = parseContentLoaderOptions(dataLoaderOptionsSchema, kind.call, options);
   const key = `site-${resolved.siteId}:${kind.key}`;
-  return loadForAstro(async (context: LoaderContext) => {
-    noteLoaderRun(kind.name);
-    const labelled = { ...context, logger: context.logger.fork(`${kind.name}:site-${resolved.siteId}`) };
-    if (keptForSync(labelled, context.store.keys().length)) return;
-    const seeded = startFromOtherStore(labelled, contentSource(resolved.baseUrl, resolved.siteId, key));
-    return takeTurn(
-      resolved.baseUrl,
-      resolved.apiKey,
-      async () => {
-        await seeded;
-        return runDataSync(labelled, resolved, kind.source, key, kind.call);
+  return loadForAstro(async (context: LoaderContext) =>
+    loaderTurn(
+      context,
+      {
+        name: kind.name,
+        label: `${kind.name}:site-${resolved.siteId}`,
+        baseUrl: resolved.baseUrl,
+        apiKey: resolved.apiKey,
+        siteId: resolved.siteId,
+        key,
+        need: 'one',
       },
-      'one',
-      seeded,
-    );
-  });
+      (labelled) => runDataSync(labelled, resolved, kind.source, key, kind.call),
+    ),
+  );
 }
 
 const KEYWORDS: DataLoaderKind = {
