@@ -9,23 +9,18 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import publisher from 'astro-content-publisher';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
+import { expect, it, vi } from 'vitest';
+import { useSimulatorLifecycle } from '../support/use-simulator.js';
 import { admin, buildFixture, isolatedSite } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 const BLOG = 'https://blog.example.com';
 
-let sim: Awaited<ReturnType<typeof startSimulator>>;
-beforeAll(async () => {
-  sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
+// One simulator for the file; each test publishes what it builds.
+const sim = useSimulatorLifecycle({ articles: 0, rateLimitOverride: 100_000 }, { beforeEach: () => undefined });
 
 const publishArticle = (slug: string, title: string, language: 'en' | 'fr') =>
-  admin(sim.url, 'POST', 'articles', {
+  admin(sim().url, 'POST', 'articles', {
     site: 12,
     title,
     slug,
@@ -45,10 +40,10 @@ it('the French variant renamed: /fr/blog/old/ redirects to /fr/blog/new/, nothin
     const build = () =>
       buildFixture({
         ...site,
-        env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
+        env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim().url, PUBLISHER_API_KEY: sim().tokens.pro },
         inline: {
           site: BLOG,
-          integrations: [publisher({ siteId: 12, baseUrl: sim.url, articlePattern: '/[lang]/blog/[slug]/' })],
+          integrations: [publisher({ siteId: 12, baseUrl: sim().url, articlePattern: '/[lang]/blog/[slug]/' })],
         },
       });
     const read = (file: string) => readFile(join(site.outDir, file), 'utf8');
@@ -56,7 +51,7 @@ it('the French variant renamed: /fr/blog/old/ redirects to /fr/blog/new/, nothin
     expect(first.error, first.logs).toBeUndefined();
     expect(await read('fr/blog/deplace/index.html')).toContain('Article déplacé');
 
-    await admin(sim.url, 'DELETE', 'articles/12/deplace?language=fr');
+    await admin(sim().url, 'DELETE', 'articles/12/deplace?language=fr');
     await publishArticle('demenage', 'Article déplacé', 'fr');
     const second = await build();
     expect(second.error, second.logs).toBeUndefined();

@@ -11,23 +11,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import vercel from '@astrojs/vercel';
 import publisher from 'astro-content-publisher';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
+import { expect, it, vi } from 'vitest';
+import { useSimulatorLifecycle } from '../support/use-simulator.js';
 import { admin, buildFixture, isolatedSite } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 const BLOG = 'https://blog.example.com';
 
-let sim: Awaited<ReturnType<typeof startSimulator>>;
-beforeAll(async () => {
-  sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
+// One simulator for the file; each test publishes what it builds.
+const sim = useSimulatorLifecycle({ articles: 0, rateLimitOverride: 100_000 }, { beforeEach: () => undefined });
 
 const publishArticle = (slug: string, title: string) =>
-  admin(sim.url, 'POST', 'articles', {
+  admin(sim().url, 'POST', 'articles', {
     site: 12,
     title,
     slug,
@@ -55,7 +50,7 @@ function redirectFor(routes: readonly VercelRoute[], path: string): { status: nu
 }
 
 it('static output on @astrojs/vercel: the old URL answers 301 from config.json, the redirect page stays as fallback', async () => {
-  await admin(sim.url, 'POST', 'reset');
+  await admin(sim().url, 'POST', 'reset');
   for (const n of [1, 2, 3]) await publishArticle(`other-${n}`, `Other article ${n}`);
   await publishArticle('moving', 'Moving article');
   const site = await isolatedSite('loader-site', 'moved-vercel');
@@ -63,11 +58,11 @@ it('static output on @astrojs/vercel: the old URL answers 301 from config.json, 
     const build = () =>
       buildFixture({
         ...site,
-        env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim.url, PUBLISHER_API_KEY: sim.tokens.pro },
-        inline: { site: BLOG, adapter: vercel(), integrations: [publisher({ siteId: 12, baseUrl: sim.url })] },
+        env: { PUBLISHER_SITE_ID: '12', PUBLISHER_BASE_URL: sim().url, PUBLISHER_API_KEY: sim().tokens.pro },
+        inline: { site: BLOG, adapter: vercel(), integrations: [publisher({ siteId: 12, baseUrl: sim().url })] },
       });
     expect((await build()).error).toBeUndefined();
-    await admin(sim.url, 'DELETE', 'articles/12/moving?language=en');
+    await admin(sim().url, 'DELETE', 'articles/12/moving?language=en');
     await publishArticle('moved', 'Moving article');
     const second = await build();
     expect(second.error, second.logs).toBeUndefined();
