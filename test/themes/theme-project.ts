@@ -157,17 +157,22 @@ export function copyTheme(workspace: Workspace, fixture: string, name: string): 
   return dir;
 }
 
-/** `astro build` of the theme copy with the project's installed CLI; resolves with the build's log. */
-export async function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** `astro <command>` in the theme copy with the project's installed CLI; resolves with its log as plain text. */
+async function astro(dir: string, command: 'build' | 'check', env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout, stderr } = await sh(
     join(dir, 'node_modules/.bin/astro'),
-    ['build'],
+    [command],
     dir,
     { ...baseEnv, ...env },
     COMMAND_TIMEOUT,
   );
   // Astro colours its log when CI is set (picocolors treats CI as a colour terminal): the checks read plain text.
   return stripVTControlCharacters(stdout + stderr);
+}
+
+/** `astro build` of the theme copy with the project's installed CLI; resolves with the build's log. */
+export function buildTheme(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return astro(dir, 'build', env);
 }
 
 /**
@@ -181,13 +186,6 @@ export async function runScript(dir: string, script: string, env: NodeJS.Process
 }
 
 /** `astro check` in a copy without a package.json of its own; rejects with the diagnostics when it finds an error. */
-export async function checkTypes(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await sh(
-    join(dir, 'node_modules/.bin/astro'),
-    ['check'],
-    dir,
-    { ...baseEnv, ...env },
-    COMMAND_TIMEOUT,
-  );
-  return stripVTControlCharacters(stdout + stderr);
+export function checkTypes(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return astro(dir, 'check', env);
 }
