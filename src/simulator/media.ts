@@ -137,8 +137,22 @@ function file(bytes: Buffer, type: string): MediaFile {
   return { bytes, type, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
 }
 
-/** Makes the palette's images in every format at start (a few hundred milliseconds, once per simulator). */
-export async function createMediaLibrary(): Promise<MediaLibrary> {
+let shared: Promise<MediaLibrary> | undefined;
+
+/**
+ * The palette's images in every format, made once per process (a few hundred milliseconds of CPU) and shared by
+ * every simulator it starts: they never change (an image replaced in place is another palette entry, chosen by
+ * `version`). A test suite starts hundreds of simulators; making them again for each cost a third of a second.
+ */
+export function createMediaLibrary(): Promise<MediaLibrary> {
+  shared ??= makeMediaLibrary().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
+
+async function makeMediaLibrary(): Promise<MediaLibrary> {
   const sharp = await loadSharp();
   const variants: Array<Partial<Record<Format, MediaFile>>> = [];
   for (const colour of PALETTE) {
