@@ -98,7 +98,7 @@ async function heroImageIsLocal(sim: Simulator, outDir: string): Promise<void> {
 // 'none' is also `schema: articleDataSchema` written out: the loader's own schema is that object, and Astro
 // parses with the loader's schema when the collection names none.
 describe.each(['none', 'starter', 'theme'])('the featured image with schema "%s"', (schema) => {
-  it("a theme schema's heroImage is the local copy (no download at render time); an edit of the body, then of the title and the body, reaches the page on the next build without a download", async () => {
+  it("the page shows the featured image (a theme schema's heroImage as the local copy: no download at render time); an edit of the body, then of the title and the body, reaches the page on the next build without a download", async () => {
     const { sim, dirs, build } = await setUp(`edit-${schema}`);
     const cold = await build(schema);
     expect(cold.error).toBeUndefined();
