@@ -55,8 +55,9 @@ Object.assign(process.env, {
   LOADER_TEST_RESERVE: '0',
   ASTRO_TELEMETRY_DISABLED: '1',
 });
+const globSite = writeGlobSite();
 const sites = {
-  'glob() over Markdown (Astro alone)': writeGlobSite(),
+  'glob() over Markdown (Astro alone)': globSite,
   'loader-site (articlesLoader)': join(here, '../test/fixtures/loader-site'),
 };
 const cpu = Object.fromEntries(Object.keys(sites).map((name) => [name, []]));
@@ -74,7 +75,7 @@ try {
   }
 } finally {
   await simulator.close();
-  rmSync(Object.values(sites)[0], { recursive: true, force: true });
+  rmSync(globSite, { recursive: true, force: true });
 }
 for (const [name, runs] of Object.entries(cpu)) {
   console.log(
