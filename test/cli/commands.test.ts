@@ -3,7 +3,7 @@
  * the table output, the --json shape and the exit code for success, then each error class.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -38,6 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('success: tables, --json and exit code 0', () => {

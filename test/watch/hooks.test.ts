@@ -3,10 +3,10 @@
  * request each host expects, and the hook URL, its credentials and the token never reaching output.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { buildHookRequest, expandHookShorthand, inferHookProvider } from '../../src/watch/hook-request.js';
 import { admin, runCli } from '../cli/run-cli.js';
@@ -113,6 +113,7 @@ describe('watch with a hook from the environment or a file', () => {
     dir = await mkdtemp(join(tmpdir(), 'hooks-'));
     received.length = 0;
   });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('--hook-env: credentials sent as Basic auth; neither the path nor the password in stdout, stderr or --json', async () => {
     const result = await runCli(args(['--hook-env', 'MY_DEPLOY_HOOK']), {

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { resolveWatchOptions } from '../../src/watch/options.js';
@@ -61,6 +61,7 @@ describe('watch --invalidate', () => {
     answer = 'endpoint';
     await admin(sim.url, 'POST', 'reset');
   });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
   afterAll(async () => {
     endpoint?.closeAllConnections();
     await new Promise((resolve) => endpoint?.close(resolve));
@@ -149,7 +150,6 @@ describe('watch --invalidate', () => {
     expect(JSON.parse(done.stdout)).toMatchObject({ outcome: 'triggered', exitCode: 0 });
     expect(await readFile(join(dir, 'state.json'), 'utf8')).not.toContain(TOKEN);
     expect((await watch(['--invalidate', url])).code).toBe(3); // recorded: nothing new
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('the endpoint URL is shown with its path (the token travels in a header), in the trigger and its failures', async () => {
@@ -170,14 +170,12 @@ describe('watch --invalidate', () => {
     expect(wrong.stderr).toMatch(/not as the invalidation endpoint does/);
     expect(wrong.stderr).toContain(`${new URL(url).origin}/…`);
     expect(wrong.stderr + wrong.stdout).not.toContain('s3cr3t');
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('--trigger-on-first-run: no change is known, so the whole site is invalidated', async () => {
     const first = await watch(['--invalidate', url, '--trigger-on-first-run']);
     expect(first.code).toBe(0);
     expect(received.map((r) => r.body)).toEqual([{ tags: ['publisher:site-12'] }]);
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("a 200 whose body never ends: not the endpoint's answer, refused once more than its size was read (not held until the 30 s timeout)", async () => {
@@ -188,6 +186,5 @@ describe('watch --invalidate', () => {
     expect(result.stderr).toMatch(/not as the invalidation endpoint does/);
     expect(received).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(20_000);
-    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { nextDelay, MAX_BACKOFF_MS } from '../../src/watch/backoff.js';
 import { formatDuration, parseDuration } from '../../src/watch/duration.js';
 import { loadState, saveState, type WatchState } from '../../src/watch/state.js';
@@ -16,8 +16,15 @@ const state: WatchState = {
 };
 
 describe('state file', () => {
+  const made: string[] = [];
+  const stateDir = async () => {
+    made.push(await mkdtemp(join(tmpdir(), 'watch-state-')));
+    return made.at(-1)!;
+  };
+  afterEach(() => Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
+
   it('round-trips, and a missing file means first run', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'watch-state-'));
+    const dir = await stateDir();
     const file = join(dir, 'nested', 'state.json');
     expect(await loadState(file, { site: 12, baseUrl: state.baseUrl })).toBeUndefined();
     await saveState(file, state);
@@ -27,7 +34,7 @@ describe('state file', () => {
   });
 
   it('refuses a corrupt file or one of another site, naming the file and the fix', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'watch-state-'));
+    const dir = await stateDir();
     const file = join(dir, 'state.json');
     await writeFile(file, '{"version": 1, "half');
     await expect(loadState(file, { site: 12, baseUrl: state.baseUrl })).rejects.toThrow(

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { createClient } from '../../src/client/index.js';
 import { admin, runCli, startCli, waitFor } from '../cli/run-cli.js';
@@ -63,6 +63,7 @@ beforeEach(async () => {
   hook.hits = 0;
   hook.failNext = 0;
 });
+afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('watch --once', () => {
   it('first run records a baseline without triggering (3); an unchanged feed then costs two 304s and no key', async () => {
