@@ -14,7 +14,7 @@ import publisher from 'astro-content-publisher';
 import { rewriteLinkChunk, type ScanState } from '../../src/integration/links/link-tags.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { buildSite, removeBuilds } from '../fixtures/integration-helpers/index.js';
-import { fastestMs } from '../support/timing.js';
+import { fastestMs, fastestMsAsync } from '../support/timing.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -179,9 +179,11 @@ describe('the link middleware on demand (issue 21: 5)', () => {
 
   it('240 KB of "<a " written raw by a template: the page comes in well under a second, links after it rewritten', async () => {
     await fetch(`${blog}/raw`).then((r) => r.text()); // warm (the route's first render)
-    const started = performance.now();
-    const text = await (await fetch(`${blog}/raw`)).text();
-    const ms = performance.now() - started;
+    let text = '';
+    // The fastest of three (docs/testing.md, timing checks): other load on the machine only makes a run slower.
+    const ms = await fastestMsAsync(async () => {
+      text = await (await fetch(`${blog}/raw`)).text();
+    });
     expect(text.length).toBeGreaterThan(240_000);
     expect(text).toContain(`<a class="after" href="${firstBlogUrl}">`);
     expect(ms).toBeLessThan(1000);
