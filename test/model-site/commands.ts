@@ -59,11 +59,12 @@ const failText = (model: Model, run: BuildRun, problems: Problem[] = []) =>
 
 /**
  * Whether an applied fault explains a failed build's error: the error must be of the kind that fault causes
- * (it names the call that failed), not any error after any fault.
+ * (it names the call that failed: the client's errors name it as `[GET] /api/v1/sites/12/articles/: 503`, the
+ * list without a slug, a detail with one), not any error after any fault.
  */
 const CAUSES: Record<string, RegExp> = {
-  list: /articles|list/i,
-  detail: /articles|detail/i,
+  list: /\/api\/v1\/sites\/\d+\/articles\/(?![^\s?:/]+\/)/,
+  detail: /\/api\/v1\/sites\/\d+\/articles\/[^\s?:/]+\//,
   sitemap: /sitemap/i,
   rss: /RSS|feed/i,
   image: /image/i,
@@ -156,7 +157,9 @@ export class Build implements Command {
       // A watch that ran no build and failed: only a fault on what it reads (the public feeds) explains it.
       if (run.buildExit === 'not-run' && run.watchExit !== 3)
         expect(
-          applied.some((f) => ['rss', 'sitemap', 'storm'].includes(f.endpoint) && CAUSES[f.endpoint]!.test(run.logs)),
+          applied.some(
+            (f) => ['rss', 'sitemap', 'storm'].includes(f.endpoint) && CAUSES[f.endpoint]!.test(failureLines(run.logs)),
+          ),
           `watch failed (exit ${run.watchExit}) without a fault on the feeds it reads\n${failText(model, run)}`,
         ).toBe(true);
     }
