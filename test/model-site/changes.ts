@@ -192,6 +192,10 @@ export class Rename implements Command {
     const article = pick(model.published, this.n);
     const slug = `a${model.next++}`;
     step(model, `rename ${keyOf(article.lang, article.slug)} -> ${slug}`);
+    const from = keyOf(article.lang, article.slug);
+    const to = keyOf(article.lang, slug);
+    for (const later of model.moves.values()) if (later.at(-1) === from) later.push(to);
+    model.moves.set(from, [to]);
     await unpublishArticle(model, real.sim, article);
     await publishArticle(model, real.sim, {
       ...article,

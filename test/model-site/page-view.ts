@@ -19,6 +19,8 @@ export interface PageView {
   bodyImgs: Array<{ src: string; srcset: string[] }>;
   /** `href` of every link inside the article body. */
   links: string[];
+  /** Where a redirect page (`<meta http-equiv="refresh">`, a renamed article's old URL) sends the reader. */
+  redirectTo: string | undefined;
 }
 
 const attr = (tag: string, name: string): string | undefined => {
@@ -53,6 +55,7 @@ export function readPage(html: string): PageView {
     ogImage: attr(/<meta property="og:image"[^>]*>/.exec(html)?.[0] ?? '', 'content'),
     bodyImgs: imgs.filter((tag) => tag !== featured).map(view),
     links: [...body.matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)].map((m) => (m[1] ?? '').replaceAll('&amp;', '&')),
+    redirectTo: /<meta http-equiv="refresh" content="\d+;url=([^"]*)"/.exec(html)?.[1]?.replaceAll('&amp;', '&'),
   };
 }
 

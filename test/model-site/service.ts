@@ -75,6 +75,11 @@ export interface Model {
   pending: Set<string>;
   /** What reached a build, by kind (the coverage table): changes, applied faults, real kills, watch runs. */
   coverage: Map<string, number>;
+  /**
+   * Renames: an old key -> the keys the article had since, in order (`en:a1` -> [`en:a12`, `en:a15`]). The blog may
+   * serve a redirect page at an old URL, to a page of the same article only.
+   */
+  moves: Map<string, string[]>;
   /** Paths of images the service failed to serve to some build (a page may then name the remote image). */
   imageFailures: Set<string>;
   /** Pages served by the last checked build, by key: what they showed (a build never loses them). */
@@ -125,6 +130,7 @@ export function newModel(feed: FeedContent): Model {
     faults: [],
     pending: new Set(),
     coverage: new Map(),
+    moves: new Map(),
     imageFailures: new Set(),
     served: new Map(),
     builds: 0,

@@ -13,7 +13,16 @@ import type { Simulator } from '../../src/simulator/index.js';
 import { featuredVersion, itemLinksOf, locsOf, readPage, type PageView } from './page-view.js';
 import { serviceExcuses } from './excuses.js';
 import { BUDGET, FIXTURE, type BuildRun, type SiteDirs } from './runner.js';
-import { keyOf, SERVICE_ORIGIN, shadowed, unreachable, type Article, type Model, type Shown } from './service.js';
+import {
+  cover,
+  keyOf,
+  SERVICE_ORIGIN,
+  shadowed,
+  unreachable,
+  type Article,
+  type Model,
+  type Shown,
+} from './service.js';
 
 const BLOG = 'https://blog.example.com';
 
@@ -97,6 +106,20 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
       behind.push({ article, stale: ['no page'] });
       if (final && !unreachable(model, article))
         problems.push({ kind: 'converged', detail: `${key} has no page after the quiet builds` });
+      continue;
+    }
+    if (page.view.redirectTo !== undefined) {
+      // A redirect page: only at the old URL of a renamed article, to a page of that same article the blog serves.
+      const urls = (model.moves.get(key) ?? []).map((later) => `${BLOG}/${later.replace(':', '/blog/')}/`);
+      if (published || !urls.includes(page.view.redirectTo))
+        problems.push({
+          kind: 'redirect',
+          detail: `${key} redirects to ${page.view.redirectTo}, ${published ? 'though it is published' : `which is none of its renamed article's URLs (${urls.join(', ') || 'none'})`}`,
+        });
+      else {
+        cover(model, 'redirect from an old slug');
+        await expect200('redirect', page.view.redirectTo, key);
+      }
       continue;
     }
     const shown = ownContent(page.view, article, problems);

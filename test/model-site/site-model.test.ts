@@ -44,6 +44,7 @@ const EXTRA = Number(process.env.MODEL_COMMANDS ?? 0);
 const MUST_REACH = [
   'unpublish',
   'rename',
+  'redirect from an old slug',
   'add language',
   'edit body',
   'edit every body',
