@@ -25,7 +25,7 @@ export const FAULT_ROUTES = {
 export class Fault implements Command {
   constructor(
     readonly endpoint: keyof typeof FAULT_ROUTES,
-    readonly status: number,
+    readonly status: number | 'drop',
     readonly times: number,
   ) {}
   check = () => true;
@@ -33,7 +33,7 @@ export class Fault implements Command {
     step(model, `fault ${this.endpoint} ${this.status} x${this.times}`);
     const id = await addFault(real.sim, {
       route: FAULT_ROUTES[this.endpoint],
-      status: this.status,
+      ...(this.status === 'drop' ? { drop: 'before-headers' } : { status: this.status }),
       times: this.times,
       ...(this.status === 429 ? { retryAfter: 0 } : {}),
     });

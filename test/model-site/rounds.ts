@@ -50,11 +50,11 @@ const featured = fc.tuple(n, fc.boolean()).map(([p, r]) => new Featured(p, r));
 const unpublish = n.map((p) => new Unpublish(p));
 const republish = n.map((p) => new Republish(p));
 const rename = n.map((p) => new Rename(p));
-// No image faults: the simulator serves /media/ before its fault registry (a fault there is never applied).
+// A status, or the connection dropped before the headers (`drop`), on any call of the build, images included.
 const fault = fc
   .tuple(
-    fc.constantFrom<keyof typeof FAULT_ROUTES>('list', 'detail', 'sitemap', 'rss'),
-    fc.constantFrom(500, 503, 429),
+    fc.constantFrom<keyof typeof FAULT_ROUTES>('list', 'detail', 'sitemap', 'rss', 'image'),
+    fc.constantFrom<number | 'drop'>(500, 503, 429, 'drop'),
     fc.integer({ min: 1, max: 3 }),
   )
   .map(([e, s, t]) => new Fault(e, s, t));

@@ -100,7 +100,8 @@ export interface InjectedFault {
   id: string;
   /** `list`, `detail`, `sitemap`, `rss`, `image`, or `storm` (every call). */
   endpoint: string;
-  status: number;
+  /** The answer's status, or `drop`: the connection closed before the headers. */
+  status: number | 'drop';
 }
 
 /** Counts one kind of thing that reached a build. */

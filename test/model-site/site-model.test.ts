@@ -30,7 +30,7 @@ import { newModel, type FeedContent } from './service.js';
 const RUNS = Number(process.env.MODEL_RUNS ?? 1);
 const SEED =
   process.env.MODEL_SEED === undefined
-    ? 20261202
+    ? 20261206
     : process.env.MODEL_SEED === 'random'
       ? Date.now() % 2 ** 31
       : Number(process.env.MODEL_SEED);
