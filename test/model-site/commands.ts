@@ -135,6 +135,8 @@ export class Build implements Command {
       run.requests,
       `requests of all loaders (budget ${BUDGET} each)\n${failText(model, run)}`,
     ).toBeLessThanOrEqual(BUDGET * LANGS.length);
+    // The build's or the watch's own error lines: what a fault must explain when it failed.
+    const lines = failureLines(run.logs);
     if (run.how === 'watch') {
       const stateAfter = await readFile(real.dirs.watchState, 'utf8').catch(() => undefined);
       if (run.watchExit === 0) {
@@ -157,15 +159,12 @@ export class Build implements Command {
       // A watch that ran no build and failed: only a fault on what it reads (the public feeds) explains it.
       if (run.buildExit === 'not-run' && run.watchExit !== 3)
         expect(
-          applied.some(
-            (f) => ['rss', 'sitemap', 'storm'].includes(f.endpoint) && CAUSES[f.endpoint]!.test(failureLines(run.logs)),
-          ),
+          applied.some((f) => ['rss', 'sitemap', 'storm'].includes(f.endpoint) && CAUSES[f.endpoint]!.test(lines)),
           `watch failed (exit ${run.watchExit}) without a fault on the feeds it reads\n${failText(model, run)}`,
         ).toBe(true);
     }
     if (run.buildExit === 'killed' || run.buildExit === 'not-run') return run;
     if (run.buildExit !== 0) {
-      const lines = failureLines(run.logs);
       expect(
         applied.some((f) => CAUSES[f.endpoint]!.test(lines)),
         `the build failed with an error no applied fault (${applied.map((f) => `${f.endpoint} ${f.status}`).join(', ') || 'none'}) causes:\n${lines}\n${failText(model, run)}`,
