@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // `npm run build && node bench/fixture-floor.mjs [--runs 8]`: what one build of the test suite's smallest
-// fixture costs, against Astro alone. Side by side in one process, alternated: test/fixtures/loader-site
-// (12 articles through articlesLoader from the simulator, 13 pages) and a site with the same pages from 12
-// local Markdown files through Astro's glob() loader, written into a temporary folder here. CPU-seconds of
-// the process per build (Rolldown's threads included); the first build of each warms the process up.
+// fixture costs, against Astro alone. Side by side in one process, in alternated pairs (interleaved(), as the
+// other benchmarks): test/fixtures/loader-site (12 articles through articlesLoader from the simulator, 13
+// pages) and a site with the same pages from 12 local Markdown files through Astro's glob() loader, written
+// into a temporary folder here. CPU time of the process per build (Rolldown's threads included), after a first
+// build of each, which loads Astro and warms the process up.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'astro';
 import { startSimulator } from '../dist/simulator/index.js';
-import { median } from './site-build.mjs';
+import { interleaved } from './site-build.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '8' } } });
 const here = import.meta.dirname;
@@ -55,30 +56,37 @@ Object.assign(process.env, {
   LOADER_TEST_RESERVE: '0',
   ASTRO_TELEMETRY_DISABLED: '1',
 });
-const globSite = writeGlobSite();
-const sites = {
-  'glob() over Markdown (Astro alone)': globSite,
-  'loader-site (articlesLoader)': join(here, '../test/fixtures/loader-site'),
-};
-const cpu = Object.fromEntries(Object.keys(sites).map((name) => [name, []]));
-try {
-  for (let run = 0; run < Number(values.runs); run++) {
-    const names = Object.keys(sites);
-    for (const name of run % 2 ? names.reverse() : names) {
-      const dir = mkdtempSync(join(tmpdir(), 'fixture-floor-'));
-      const before = process.cpuUsage();
-      await build({ root: sites[name], outDir: join(dir, 'out'), cacheDir: join(dir, 'cache'), logLevel: 'error' });
-      const used = process.cpuUsage(before);
-      cpu[name].push((used.user + used.system) / 1e6);
-      rmSync(dir, { recursive: true, force: true });
-    }
+
+/** One build of `root` in this process, in a fresh outDir and cacheDir: its CPU time (`ms`, as interleaved() reads). */
+async function cpuOfBuild(root) {
+  const dir = mkdtempSync(join(tmpdir(), 'fixture-floor-'));
+  try {
+    const before = process.cpuUsage();
+    await build({ root, outDir: join(dir, 'out'), cacheDir: join(dir, 'cache'), logLevel: 'error' });
+    const used = process.cpuUsage(before);
+    return { ms: (used.user + used.system) / 1000 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const globSite = writeGlobSite();
+const loaderSite = join(here, '../test/fixtures/loader-site');
+try {
+  await cpuOfBuild(globSite);
+  await cpuOfBuild(loaderSite);
+  const runs = Number(values.runs);
+  const pairs = await interleaved(
+    runs,
+    () => cpuOfBuild(loaderSite),
+    () => cpuOfBuild(globSite),
+  );
+  const seconds = (ms) => (ms / 1000).toFixed(2);
+  console.log(
+    `loader-site (articlesLoader): ${seconds(pairs.aMs)} CPU-s, glob() over Markdown (Astro alone): ${seconds(pairs.bMs)} ` +
+      `(medians of ${runs} alternated pairs); loader-site / glob() per pair: ${pairs.ratio} (${pairs.min} to ${pairs.max})`,
+  );
 } finally {
   await simulator.close();
   rmSync(globSite, { recursive: true, force: true });
-}
-for (const [name, runs] of Object.entries(cpu)) {
-  console.log(
-    `${name}: ${runs.map((s) => s.toFixed(2)).join(' ')} CPU-s; median after the first ${median(runs.slice(1)).toFixed(2)}`,
-  );
 }
