@@ -150,3 +150,46 @@ describe('a shared slug whose detail honours ?language=', () => {
     expect(await featuredImg(site.outDir, 'en', 'both')).toMatch(/src="\/_astro\//);
   });
 });
+
+describe('a language variant whose feed copy is shown whole only in a later build', () => {
+  it('is built from its feed copy once a detail shows the feed whole, without waiting for its retry', async () => {
+    // Found by the site model (MODEL_SEED=908136346 MODEL_COMMANDS=8): the fr variant of a shared slug came while
+    // the fr loader held an article the feed showed edited (its detail not fetched yet: the feed might have been
+    // cut), so its copy was not taken; the next build fetched that detail and showed the feed whole, yet the
+    // variant stayed without a page until its detail's retry an hour later.
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'variant-later');
+    own(sim, site);
+    await publishModelArticle(sim.url, 'both', 'en');
+    await publishModelArticle(sim.url, 'own', 'fr');
+    // A list call and one detail call per loader and build.
+    const build = modelSiteBuild(site, sim, 2);
+    expect((await build()).error).toBeUndefined();
+
+    // "own" edited, "both" published in fr: the fr loader asks the new slug first, gets en, and holds "own" at the
+    // body the feed no longer shows (not shown whole: no copy taken).
+    const longer = `<p>mark-fr-own-v2-end</p><p>${'A longer second version. '.repeat(8)}</p>`;
+    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: longer });
+    await publishModelArticle(sim.url, 'both', 'fr');
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(second.logs).toMatch(/lang-fr\][^\n]*"both" is in "en", not "fr"/);
+
+    // A build with no detail call to spare: nothing shows the feed whole yet, "both" still waits.
+    expect((await modelSiteBuild(site, sim, 1)()).error).toBeUndefined();
+    await expect(readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).rejects.toThrow(/ENOENT/);
+
+    // The next build fetches "own" (its detail is the feed's copy: the feed is whole) and builds fr "both" from
+    // its feed copy (the feed asked for whole, not as a 304 to the last build's copy), with no detail call for it
+    // (its retry is an hour away).
+    sim.resetStats();
+    const third = await build();
+    expect(third.error).toBeUndefined();
+    const details = sim.stats().requests.filter((r) => r.route === DETAIL);
+    expect(details.map((r) => `${r.path}?${r.query}`)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
+    expect(await readFile(join(site.outDir, 'fr/blog/own/index.html'), 'utf8')).toContain('mark-fr-own-v2-end');
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    // Without the detail-only fields still: pending, and said.
+    expect(summaryOf(third.logs, 'fr')).toEqual({ total: 2, pending: 1 });
+  });
+});
