@@ -538,14 +538,21 @@ describe('budget arithmetic', () => {
       { slug: 'x', reason: 'elsewhere' },
     ]);
     // At once when the sitemap changed; a feed copy does not end the wait (it proves neither the language nor a
-    // whole body).
+    // whole body), but is tried meanwhile at no cost: the apply step takes it once details show the feed whole.
     expect(plan({ elsewhereNew: { x: { retriedAt: NOW, retries: 3 } }, sitemapChanged: true }).fetch).toHaveLength(1);
     expect(
       plan({
         elsewhereNew: { x: { retriedAt: NOW, retries: 3 } },
         rss: new Map([['x', { contentHash: 'h' }]]),
-      }).pending,
-    ).toEqual([{ slug: 'x', reason: 'elsewhere' }]);
+      }),
+    ).toMatchObject({
+      fetch: [{ slug: 'x', reason: 'elsewhere', via: 'rss' }],
+      pending: [{ slug: 'x', reason: 'elsewhere' }],
+    });
+    // Not for a slug whose detail answered 404 (no evidence of an article of this language at all).
+    expect(
+      plan({ unanswered: { x: { retriedAt: NOW, retries: 1 } }, rss: new Map([['x', { contentHash: 'h' }]]) }).fetch,
+    ).toEqual([]);
   });
 
   it('rememberElsewhereNew: a refused new slug waits an hour; stored or unlisted slugs are forgotten', () => {

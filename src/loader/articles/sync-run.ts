@@ -140,7 +140,10 @@ export async function runArticlesSync(
     clients,
     opts.siteId,
     state,
-    state.feedWanted === true || storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint),
+    // Entries to re-render need the feed's content, and so do slugs waiting to be built from their copy.
+    state.feedWanted === true ||
+      state.elsewhereNew !== undefined ||
+      storedIds.some((id) => state.entries[id]?.fingerprint !== fingerprint),
     opts.language,
   );
   // What this build saw of the hourly window, for the data loaders running beside it (rate-window.ts).
@@ -296,7 +299,10 @@ export async function runArticlesSync(
   });
   const unsent = new Set(outcome.unsent);
   const revalidatedNow = plan.fetch
-    .filter((f) => ['revalidate', 'elsewhere', 'probe', 'confirm'].includes(f.reason) && !unsent.has(f.slug))
+    .filter(
+      (f) =>
+        f.via === 'detail' && ['revalidate', 'elsewhere', 'probe', 'confirm'].includes(f.reason) && !unsent.has(f.slug),
+    )
     .map(() => now);
   state.revalidated = [...(state.revalidated ?? []).filter((t) => now - t < 3_600_000), ...revalidatedNow];
   recordRevalidations(cacheDir, opts.baseUrl, opts.apiKey, [...recent, ...revalidatedNow], now);

@@ -288,15 +288,15 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
     evidence ??= feedEvidence(input);
     return copy !== undefined && feedCopyProvenWhole({ ...evidence, copyLength: copy.length });
   };
+  // A stored entry's retry answered in another language is no failure (above): these are never stored.
   const refused = outcome.failures
     .filter((f) => f.error instanceof LanguageMismatchError && input.items.has(f.slug))
-    .map((f) => plan.fetch.find((a) => a.slug === f.slug)!)
-    .filter((a) => a.reason !== 'elsewhere');
+    .map((f) => plan.fetch.find((a) => a.slug === f.slug)!);
   for (const action of [...plan.fetch.filter((a) => a.via === 'rss'), ...refused]) {
     if (action.via === 'rss') input.onFetched?.(); // a refused detail was counted already
     const held = input.state.entries[action.slug];
     const exact = input.signals.rss.get(action.slug)?.signal.contentHash === held?.contentHash;
-    const elsewhere = action.via === 'detail' || held?.detailElsewhere === true;
+    const elsewhere = action.via === 'detail' || action.reason === 'elsewhere' || held?.detailElsewhere === true;
     if (!(action.reason === 'fingerprint' && exact) && !(elsewhere && provenWhole(action.slug))) {
       if (action.via === 'rss') outcome.skipped.push(action.slug);
       continue;
@@ -306,9 +306,15 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       outcome.failures = outcome.failures.filter((f) => f.slug !== action.slug);
       const entryState = input.state.entries[action.slug];
       // Lives on its feed copy, without the detail-only fields (featured image, keywords unless the feed lists
-      // them): pending, and its detail is retried after an hour, then 2, 4 ... (retryDelayMs).
-      if (action.via === 'detail' && entryState)
-        Object.assign(entryState, { detailElsewhere: true, retriedAt: Date.now(), retriesElsewhere: 1 });
+      // them): pending, and its detail is retried after an hour, then 2, 4 ... (retryDelayMs), counted from the
+      // detail's last answer in another language.
+      const last = input.state.elsewhereNew?.[action.slug];
+      if ((action.via === 'detail' || action.reason === 'elsewhere') && entryState)
+        Object.assign(entryState, {
+          detailElsewhere: true,
+          retriedAt: action.via === 'rss' && last ? last.retriedAt : Date.now(),
+          retriesElsewhere: action.via === 'rss' && last ? last.retries : 1,
+        });
     } catch (error) {
       if (error instanceof EntrySchemaError) outcome.refused.push(error);
       else if (!outcome.failures.some((f) => f.slug === action.slug))

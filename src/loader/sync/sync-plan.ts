@@ -158,6 +158,8 @@ export function planSync(input: PlanInput): SyncPlan {
   const waitingRetry: string[] = [];
   /** Listed articles whose detail answered 404, whose next retry is not due: pending, without a request. */
   const waitingMissing: string[] = [];
+  /** Of `waitingRetry`, the slugs never stored whose feed has a copy: tried from it, which costs no request. */
+  const copiesToTry: string[] = [];
   /** A retry of a detail answered in another language: due after its wait, or at once when the sitemap changed. */
   const retryDue = (retriedAt: number, retries: number | undefined) =>
     input.sitemapChanged === true || input.now - retriedAt >= retryDelayMs(retries);
@@ -210,12 +212,16 @@ export function planSync(input: PlanInput): SyncPlan {
     const answeredElsewhere = input.elsewhereNew?.[item.slug];
     const unanswered = input.unanswered?.[item.slug];
     if (!isStored && (answeredElsewhere ?? unanswered)) {
-      // Its detail answered another language, or 404: a feed copy is no evidence of this language's whole
-      // article, so it is retried like an incomplete entry (below), within the revalidation share, once its wait
-      // is over, and waits meanwhile.
+      // Its detail answered another language, or 404: retried like an incomplete entry (below), within the
+      // revalidation share, once its wait is over, and waits meanwhile. Waiting, a slug of another language's
+      // detail tries its feed copy in every build: taken only once details show the feed whole (the apply step,
+      // evidence.ts feedCopyProvenWhole), which a later build may show when the first could not.
       const last = (answeredElsewhere ?? unanswered)!;
       if (retryDue(last.retriedAt, last.retries)) elsewhere.push({ slug: item.slug, retriedAt: last.retriedAt });
-      else (answeredElsewhere ? waitingRetry : waitingMissing).push(item.slug);
+      else {
+        (answeredElsewhere ? waitingRetry : waitingMissing).push(item.slug);
+        if (answeredElsewhere && rss?.contentHash !== undefined) copiesToTry.push(item.slug);
+      }
       continue;
     }
     if (!isStored) {
@@ -291,7 +297,8 @@ export function planSync(input: PlanInput): SyncPlan {
         a.index - b.index,
     );
 
-  const fetch: PlannedFetch[] = [];
+  // Pending still (a copy lacks the detail-only fields), whether or not the copy is taken.
+  const fetch: PlannedFetch[] = copiesToTry.map((slug) => ({ slug, reason: 'elsewhere', via: 'rss' }));
   const pending: SyncPlan['pending'] = [
     ...waitingRetry.map((slug) => ({ slug, reason: 'elsewhere' as const })),
     ...waitingMissing.map((slug) => ({ slug, reason: 'missing' as const })),
