@@ -144,6 +144,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         status,
         authorization: req.headers.authorization !== undefined,
         tokenIn: [],
+        ...(fault ? { faulted: true as const } : {}),
       });
       return;
     }
@@ -213,6 +214,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         status,
         authorization: req.headers.authorization !== undefined,
         tokenIn,
+        ...(fault ? { faulted: true as const } : {}),
       });
     }
   }

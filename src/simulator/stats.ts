@@ -16,6 +16,8 @@ export interface SimulatorRequestRecord {
   authorization: boolean;
   /** Where a token string appeared: 'header', 'url', 'body'. */
   tokenIn: string[];
+  /** An injected fault shaped the answer (its status, body, delay or a dropped connection). */
+  faulted?: true;
 }
 
 export interface SimulatorStats {

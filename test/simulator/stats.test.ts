@@ -60,6 +60,36 @@ describe('stats', () => {
     expect(header).toMatchObject({ authorization: false, tokenIn: ['header'] });
   });
 
+  it('faulted: marks each request whose answer an injected fault shaped (a status, a body, a delay), images too', async () => {
+    for (const spec of [
+      { route: 'GET /api/v1/sites/:id/articles/', status: 503, times: 1 },
+      { route: 'GET /api/sites/:id/rss.xml', body: 'truncated', times: 1 },
+      { route: 'GET /api/sites/:id/sitemap.xml', delayMs: 1, times: 1 },
+      { route: 'GET /media/*', status: 500, times: 1 },
+    ])
+      expect((await admin(sim(), 'POST', 'faults', spec)).status).toBe(201);
+    for (let i = 0; i < 2; i += 1) {
+      await call(sim(), '/api/v1/sites/12/articles/');
+      await call(sim(), '/api/sites/12/rss.xml', { token: null });
+      await call(sim(), '/api/sites/12/sitemap.xml', { token: null });
+      await call(sim(), '/media/sites/12/a/featured-en-1.jpg', { token: null });
+    }
+    const marks = sim()
+      .stats()
+      .requests.map((r) => `${r.status} ${r.faulted ?? false}`);
+    // The rss answer is cut (200) and the sitemap's late (200): only the mark tells them from the next ones.
+    expect(marks).toEqual([
+      '503 true',
+      '200 true',
+      '200 true',
+      '500 true',
+      '200 false',
+      '200 false',
+      '200 false',
+      '200 false',
+    ]);
+  });
+
   it('stats/reset and resetStats() clear only the stats', async () => {
     await call(sim(), '/api/v1/me/');
     expect(sim().stats().authenticated).toBe(1);
