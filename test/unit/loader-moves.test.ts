@@ -17,6 +17,14 @@ describe('renamesOf', () => {
       { from: 'old', to: 'new' },
     ]);
   });
+
+  it('an article stored while the removed one was still listed is another article, not its new slug', () => {
+    // Found by the site model (MODEL_SEED=20261209, fixed rounds): fr:a1 renamed to a5, then a new fr:a1 of the
+    // same title and day published beside it; when a5 was unpublished a build later, a5 redirected to a1.
+    const ids: Record<string, string> = { a5: 'A', a1: 'A', old: 'B', new: 'B' };
+    const beside = (from: string, to: string) => from === 'a5' && to === 'a1';
+    expect(renamesOf(['a5', 'old'], ['a1', 'new'], (s) => ids[s], beside)).toEqual([{ from: 'old', to: 'new' }]);
+  });
 });
 
 describe('nextMoves', () => {
