@@ -97,7 +97,12 @@ export function settleRemovals(
   });
   // A removed slug whose article is stored under another slug now was renamed: remembered before it goes.
   removals.remove.push(...gone);
-  const renames = renamesOf(removals.remove, store.keys(), identityOfStored);
+  // Stored before the removed slug left the list (`now` when it left in this build): side by side, not a rename.
+  const beside = (from: string, to: string) => {
+    const since = state.entries[to]?.storedSince;
+    return since !== undefined && since < (state.entries[from]?.unlistedSince ?? now);
+  };
+  const renames = renamesOf(removals.remove, store.keys(), identityOfStored, beside);
   applyRemovals(apply, removals.remove);
   const moved = nextMoves(
     state.moved,

@@ -15,12 +15,15 @@ export const MOVES_KEPT_DAYS = 365;
 
 /**
  * The renames among a build's removals: a removed slug whose stored article had the identity (title and day)
- * of exactly one other article stored now. Two candidates are no rename anyone can tell: none is recorded.
+ * of exactly one other article stored now. Two candidates are no rename anyone can tell: none is recorded. An
+ * article stored while the removed one was still listed (`beside`) is another article of the same title and day,
+ * never its new slug.
  */
 export function renamesOf(
   removed: readonly string[],
   storedNow: readonly string[],
   identityOf: (slug: string) => string | undefined,
+  beside: (from: string, to: string) => boolean = () => false,
 ): Array<{ from: string; to: string }> {
   const gone = new Set(removed);
   const removedIds = new Map<string, string>();
@@ -38,7 +41,7 @@ export function renamesOf(
   }
   const renames: Array<{ from: string; to: string }> = [];
   for (const [from, id] of removedIds) {
-    const candidates = byId.get(id) ?? [];
+    const candidates = (byId.get(id) ?? []).filter((to) => !beside(from, to));
     if (candidates.length === 1) renames.push({ from, to: candidates[0]! });
   }
   return renames;

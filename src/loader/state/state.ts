@@ -62,6 +62,12 @@ export const entryStateSchema = z.object({
    * tell a list cut short from a sitemap served from a stale CDN copy. Dropped once the list has it again.
    */
   unlistedSince: z.number().min(0).optional(),
+  /**
+   * When this slug was first stored (ms since epoch; absent in a state written before it was kept). A rename's
+   * new slug is one stored no earlier than the old slug left the list: two articles listed side by side are two
+   * articles, whatever their titles (moves.ts).
+   */
+  storedSince: z.number().min(0).optional(),
 });
 export type EntryState = z.infer<typeof entryStateSchema>;
 

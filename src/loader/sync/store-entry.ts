@@ -62,7 +62,8 @@ export async function storeEntry(
     digest,
     ...images.entryFields(slug, assets),
   });
-  state.entries[slug] = entryState;
+  const storedSince = before ? state.entries[slug]?.storedSince : Date.now();
+  state.entries[slug] = storedSince === undefined ? entryState : { ...entryState, storedSince };
   if (!before) return 'added';
   return semanticKey(before.data, before.rendered?.html) !== semanticKey(parsed.plain, local.html) ? 'changed' : 'same';
 }
