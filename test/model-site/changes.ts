@@ -184,12 +184,20 @@ export class Republish implements Command {
   toString = () => `Republish(${this.n})`;
 }
 
-/** A new slug for an article: unpublished under the old one, published under the new (same title and date). */
+/**
+ * A new slug for an article: unpublished under the old one, published under the new (same title and date).
+ * `served`: of an article the blog serves a page of (its old URL then redirects, issue 38).
+ */
 export class Rename implements Command {
-  constructor(readonly n: number) {}
-  check = (m: Readonly<Model>) => m.published.size > 0;
+  constructor(
+    readonly n: number,
+    readonly served = false,
+  ) {}
+  private candidates = (m: Readonly<Model>) =>
+    new Map([...m.published].filter(([key]) => !this.served || m.served.has(key)));
+  check = (m: Readonly<Model>) => this.candidates(m).size > 0;
   async run(model: Model, real: Real) {
-    const article = pick(model.published, this.n);
+    const article = pick(this.candidates(model), this.n);
     const slug = `a${model.next++}`;
     step(model, `rename ${keyOf(article.lang, article.slug)} -> ${slug}`);
     const from = keyOf(article.lang, article.slug);
@@ -207,5 +215,5 @@ export class Rename implements Command {
     });
     model.pending.add('rename');
   }
-  toString = () => `Rename(${this.n})`;
+  toString = () => `Rename(${this.n}${this.served ? ', served' : ''})`;
 }

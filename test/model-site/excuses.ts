@@ -39,14 +39,20 @@ export function serviceExcuses(model: Model, run: BuildRun) {
     const slugs = slugsOf(lang);
     return lists(lang).length + records.filter((r) => r.path !== listPath && slugs.has(slugOf(r.path))).length;
   };
-  const refused = run.records.some((r) => r.status === 0 || r.status >= 400);
+  // A call failed: an error status, no answer, or an answer a fault cut, delayed past the timeout or changed.
+  const failed = (r: BuildRun['records'][number]) => r.status !== 200 || r.faulted === true;
+  const refused = run.records.some((r) => r.status === 0 || r.status >= 400 || r.faulted);
+  // A list failed when some page of it (one query: retries repeat it) never had a good answer.
+  const listFailed = (calls: BuildRun['records']) =>
+    calls.some((call) => calls.filter((r) => r.query === call.query).every(failed));
+  // The service's own 429s (a fault's are the fault's: it explains only the calls it hit).
   const windowSpent =
-    run.records.some((r) => r.status === 429) ||
+    run.records.some((r) => r.status === 429 && !r.faulted) ||
     run.records.filter((r) => r.authorization && r.status === 200).length >= RATE_LIMIT.requests;
   const excuse = (lang: Lang, slug: string): string | undefined => {
     const langLists = lists(lang);
-    if (langLists.length === 0 ? refused : !langLists.some((r) => r.status === 200)) return 'list failed';
-    if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && r.status !== 200)) return 'detail failed';
+    if (langLists.length === 0 ? refused : listFailed(langLists)) return 'list failed';
+    if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && failed(r))) return 'detail failed';
     if (spent(lang) >= BUDGET) return 'budget spent';
     if (windowSpent) return 'window spent';
     if (spent(lang) >= WINDOW_SHARE) return 'its share of the window spent';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Simulator, SimulatorRequestRecord } from '../../src/simulator/index.js';
 
+import { SITE_TIMEOUT_MS } from './faults.js';
 import { LANGS, SITE_ID, type Lang } from './service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,6 +65,7 @@ export function siteEnv(sim: Simulator, dirs: SiteDirs): Record<string, string> 
     PUBLISHER_API_KEY: sim.tokens.pro,
     PUBLISHER_SITE_ID: String(SITE_ID),
     MODEL_SITE_BUDGET: String(BUDGET),
+    MODEL_SITE_TIMEOUT_MS: String(SITE_TIMEOUT_MS),
     MODEL_SITE_OUT_DIR: dirs.outDir,
     MODEL_SITE_CACHE_DIR: dirs.cacheDir,
     MODEL_SITE_PID_FILE: dirs.pidFile,

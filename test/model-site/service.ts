@@ -98,10 +98,10 @@ export interface Model {
 /** A fault or a storm set on the simulator for the next build. */
 export interface InjectedFault {
   id: string;
-  /** `list`, `detail`, `sitemap`, `rss`, `image`, or `storm` (every call). */
+  /** `list`, `detail`, `sitemap`, `rss`, `image`, `storm` (every call), or `limiter` (the service's own window). */
   endpoint: string;
-  /** The answer's status, or `drop`: the connection closed before the headers. */
-  status: number | 'drop';
+  /** What it did to the answers (faults.ts FAULT_KINDS). */
+  kind: string;
 }
 
 /** Counts one kind of thing that reached a build. */

@@ -22,6 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.js';
 import type { Real } from './changes.js';
 import { converge } from './commands.js';
+import { FAULT_ENDPOINTS, FAULT_KINDS } from './faults.js';
 import { RATE_LIMIT, siteDirs } from './runner.js';
 import { ROUNDS, roundCommands, startingSite } from './rounds.js';
 import { resetService } from './service-admin.js';
@@ -60,7 +61,11 @@ const MUST_REACH = [
   ...ROUNDS.map((round) => `variant ${round.variant.name}`),
 ];
 const MUST_REACH_ONE_OF: Array<{ what: string; kinds: RegExp }> = [
-  { what: 'a fault on a call', kinds: /^fault / },
+  ...FAULT_ENDPOINTS.map((endpoint) => ({
+    what: `a fault on a ${endpoint} call`,
+    kinds: new RegExp(`^fault ${endpoint} `),
+  })),
+  ...FAULT_KINDS.map((kind) => ({ what: `a fault of the kind ${kind}`, kinds: new RegExp(`^fault \\S+ ${kind}$`) })),
   { what: 'a kill that really killed', kinds: /^kill at / },
 ];
 
