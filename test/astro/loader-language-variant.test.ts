@@ -193,3 +193,35 @@ describe('a language variant whose feed copy is shown whole only in a later buil
     expect(summaryOf(third.logs, 'fr')).toEqual({ total: 2, pending: 1 });
   });
 });
+
+describe('a language variant living on its feed copy, edited while the feed is not shown whole', () => {
+  it('takes its new copy in the build that shows the feed whole again, without waiting for its retry', async () => {
+    // Found by the site model (a random run): a site-wide edit reached the feed while the budget could not fetch
+    // the other articles' details; the variant's new copy was skipped, then the held change waited an hour for its
+    // detail's retry (and the feed came as a 304 with no copy in it), though the next build showed the feed whole.
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'variant-edited');
+    own(sim, site);
+    await publishModelArticle(sim.url, 'both', 'en');
+    await publishModelArticle(sim.url, 'both', 'fr');
+    await publishModelArticle(sim.url, 'own', 'fr');
+    expect((await modelSiteBuild(site, sim, 6)()).error).toBeUndefined();
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+
+    // Both fr articles edited; a build with no detail call to spare shows nothing whole: fr "both" keeps v1.
+    await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
+    const longer = `<p>mark-fr-own-v2-end</p><p>${'A longer second version. '.repeat(8)}</p>`;
+    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: longer });
+    expect((await modelSiteBuild(site, sim, 1)()).error).toBeUndefined();
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+
+    // The next build fetches "own" (its detail is its feed copy: the feed is whole) and takes "both"'s new copy.
+    sim.resetStats();
+    const third = await modelSiteBuild(site, sim, 2)();
+    expect(third.error).toBeUndefined();
+    const details = sim.stats().requests.filter((r) => r.route === DETAIL);
+    expect(details.map((r) => `${r.path}?${r.query}`)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
+    expect(await readFile(join(site.outDir, 'fr/blog/own/index.html'), 'utf8')).toContain('mark-fr-own-v2-end');
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v2-end');
+  });
+});
