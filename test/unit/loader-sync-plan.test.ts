@@ -206,6 +206,7 @@ describe('planSync: change signals', () => {
         retriedAt,
         retriesElsewhere: 1,
         changedAt: NOW - HOUR,
+        rssHash: 'c',
       });
     const waiting = planSync(input({ storedStates: { a: held(NOW - HOUR / 2) } }));
     expect(waiting.fetch).toEqual([]);
@@ -213,6 +214,13 @@ describe('planSync: change signals', () => {
     // Once the retry is due, the detail is asked for, first of all.
     const due = planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) } }));
     expect(due.fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'held', via: 'detail' }]);
+    // A feed copy newer than the held one is tried meanwhile, at no request (the apply step takes it only when the
+    // feed is shown whole), and when the retry is due with no detail call left; with one left, the detail goes.
+    const rss = new Map([['a', { contentHash: 'newer' }]]);
+    const copy = [{ slug: 'a', reason: 'changed', signal: 'held', via: 'rss' }];
+    expect(planSync(input({ storedStates: { a: held(NOW - HOUR / 2) }, rss })).fetch).toEqual(copy);
+    expect(planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) }, rss, slots: 0 })).fetch).toEqual(copy);
+    expect(planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) }, rss })).fetch).toEqual(due.fetch);
   });
 });
 

@@ -65,7 +65,9 @@ export function settleFailures(apply: ApplyInput, plan: SyncPlan, outcome: Apply
     );
   const goneSlugs = new Set(gone.map((f) => f.slug));
   outcome.failures = outcome.failures.filter((f) => !foreign.includes(f) && !goneSlugs.has(f.slug));
-  if (outcome.failures.length) state.feedWanted = true;
+  // The next build asks for the feed whole (not as a 304, which carries no copy) while something waits for it: a
+  // failed fetch, or a feed copy not shown whole yet.
+  if (outcome.failures.length || outcome.skipped.length) state.feedWanted = true;
   else delete state.feedWanted;
   return goneSlugs;
 }

@@ -126,8 +126,9 @@ export const syncStateSchema = z.object({
   /** When revalidations were sent (ms since epoch), the last hour's only: they may use a small share of it. */
   revalidated: z.array(z.number()).optional(),
   /**
-   * The last build had fetches that failed (or details in another language): the next one reads the feed
-   * without a conditional GET, because their only other source, the feed's copy, is absent from a 304.
+   * The last build had fetches that failed (or details in another language), or feed copies it could not show
+   * whole: the next one reads the feed without a conditional GET, because their only other source, the feed's
+   * copy, is absent from a 304.
    */
   feedWanted: z.boolean().optional(),
   /**

@@ -1,5 +1,5 @@
 import { changeReason, type ChangeReason, type RssSignal } from '../evidence/change-signals.js';
-import { lastmodIsLater } from '../evidence/evidence.js';
+import { feedCopyIsNews, lastmodIsLater } from '../evidence/evidence.js';
 import { incompleteElsewhere, retryDelayMs, type EntryState } from '../state/state.js';
 import { CONFIRM_AFTER_MS, plannedRemovals } from './sync-removals.js';
 
@@ -149,8 +149,15 @@ const PRIORITY: FetchReason[] = ['new', 'changed', 'fingerprint', 'partial', 'fo
 
 export function planSync(input: PlanInput): SyncPlan {
   const listedSlugs = new Set(input.listed.map((a) => a.slug));
-  const needs: Array<{ slug: string; reason: FetchReason; signal?: ChangeReason; checkedAt: number; rssOk: boolean }> =
-    [];
+  /** `rssOk`: the feed's copy instead of a detail call; `rssFallback`: the copy when no detail call is left. */
+  const needs: Array<{
+    slug: string;
+    reason: FetchReason;
+    signal?: ChangeReason;
+    checkedAt: number;
+    rssOk: boolean;
+    rssFallback?: boolean;
+  }> = [];
   const unchanged: string[] = [];
   const revalidateCandidates: Array<{ slug: string; checkedAt: number }> = [];
   const elsewhere: Array<{ slug: string; retriedAt: number }> = [];
@@ -251,10 +258,23 @@ export function planSync(input: PlanInput): SyncPlan {
       // test/astro/loader-language-variant.test.ts, the teaser case: one refused detail in every build after).
       // Its own feed copy, when the feed shows a newer one, may stand in (the apply step checks the feed is
       // shown whole: evidence.ts feedCopyProvenWhole).
+      // So may a copy newer than the held one while a change waits (a copy an earlier build could not show whole):
+      // tried from the feed in every build, at no request, until details show the feed whole; and when its retry
+      // is due and no detail call is left for it.
+      const newCopy = feedCopyIsNews(rss?.contentHash, state);
       if (signal === 'rss')
         needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: true });
       else if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
-        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: false });
+        needs.push({
+          slug: item.slug,
+          reason: 'changed',
+          signal,
+          checkedAt: state.checkedAt,
+          rssOk: false,
+          ...(newCopy ? { rssFallback: true } : {}),
+        });
+      else if (newCopy)
+        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: true });
       else waitingRetry.push(item.slug);
     } else if (signal) {
       needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: false });
@@ -311,7 +331,8 @@ export function planSync(input: PlanInput): SyncPlan {
     else if (slots > 0) {
       fetch.push({ ...base, via: 'detail' });
       slots -= 1;
-    } else pending.push({ slug: need.slug, reason: need.reason });
+    } else if (need.rssFallback) fetch.push({ ...base, via: 'rss' });
+    else pending.push({ slug: need.slug, reason: need.reason });
   }
 
   // Leftover budget, within the revalidation share: stored articles the list left out and no sitemap as new as
