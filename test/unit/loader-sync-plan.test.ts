@@ -222,6 +222,24 @@ describe('planSync: change signals', () => {
     expect(planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) }, rss, slots: 0 })).fetch).toEqual(copy);
     expect(planSync(input({ storedStates: { a: held(NOW - 2 * HOUR) }, rss })).fetch).toEqual(due.fetch);
   });
+
+  it('an entry living on its feed copy whose retry is due asks its detail even when the feed shows a new copy', () => {
+    // Found by the site model (a random run): the other language's article of the slug was renamed away (the
+    // sitemap changed: the retry was due), but the entry's copy changed in the same builds and was taken from the
+    // feed each time; the detail, which now answered its language with the featured image, waited an hour.
+    const onCopy = state({ detailElsewhere: true, partial: true, retriedAt: NOW - HOUR / 2, retriesElsewhere: 1 });
+    const rss = new Map([['a', { contentHash: 'newer' }]]);
+    const plan = (over: Partial<PlanInput>) =>
+      planSync(input({ storedStates: { a: { ...onCopy, rssHash: 'c' } }, rss, ...over }));
+    expect(plan({ sitemapChanged: true }).fetch).toEqual([
+      { slug: 'a', reason: 'changed', signal: 'rss', via: 'detail' },
+    ]);
+    // Not due: the copy (no request); due without a detail call left: the copy too.
+    expect(plan({}).fetch).toEqual([{ slug: 'a', reason: 'changed', signal: 'rss', via: 'rss' }]);
+    expect(plan({ sitemapChanged: true, slots: 0 }).fetch).toEqual([
+      { slug: 'a', reason: 'changed', signal: 'rss', via: 'rss' },
+    ]);
+  });
 });
 
 describe('planSync: budget, pending and revalidation', () => {
