@@ -256,15 +256,12 @@ export function planSync(input: PlanInput): SyncPlan {
       // refused detail per shared slug on every build). A change held from an earlier build (`changedAt`: its
       // feed copy was not shown whole) waits alike: it is no reason to ask before the retry is due (found by
       // test/astro/loader-language-variant.test.ts, the teaser case: one refused detail in every build after).
-      // Its own feed copy, when the feed shows a newer one, may stand in (the apply step checks the feed is
-      // shown whole: evidence.ts feedCopyProvenWhole).
-      // So may a copy newer than the held one while a change waits (a copy an earlier build could not show whole):
-      // tried from the feed in every build, at no request, until details show the feed whole; and when its retry
-      // is due and no detail call is left for it.
-      const newCopy = feedCopyIsNews(rss?.contentHash, state);
-      if (signal === 'rss')
-        needs.push({ slug: item.slug, reason: 'changed', signal, checkedAt: state.checkedAt, rssOk: true });
-      else if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
+      // A retry that is due comes first (the other language's article may have gone: its detail may answer this
+      // language now, with the fields the copy lacks). Otherwise, or with no detail call left, its own feed copy
+      // stands in when the feed shows a newer one (also one an earlier build could not show whole: tried in every
+      // build, at no request; the apply step checks the feed is shown whole: evidence.ts feedCopyProvenWhole).
+      const newCopy = signal === 'rss' || feedCopyIsNews(rss?.contentHash, state);
+      if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
         needs.push({
           slug: item.slug,
           reason: 'changed',
