@@ -15,6 +15,7 @@ import {
   type Article,
   type Lang,
   type Model,
+  type SlugKind,
 } from './service.js';
 import type { Simulator } from '../../src/simulator/index.js';
 
@@ -34,15 +35,25 @@ export class Publish implements Command {
     readonly lang: Lang,
     readonly long = false,
     readonly status: Article['status'] = 'published',
+    readonly slugKind: SlugKind = 'ascii',
   ) {}
   check = () => true;
   async run(model: Model, real: Real) {
-    const article = { ...freshArticle(model, this.lang, this.word), long: this.long, status: this.status };
-    step(model, `publish ${keyOf(article.lang, article.slug)}${this.long ? ' (long)' : ''} as ${this.status}`);
+    const fresh = freshArticle(model, this.lang, this.word, undefined, this.slugKind);
+    const article = { ...fresh, long: this.long, status: this.status };
+    step(
+      model,
+      `publish ${keyOf(article.lang, article.slug)}${this.long ? ' (long)' : ''} as ${this.status}: ${article.title}`,
+    );
     await publishArticle(model, real.sim, article);
     if (this.long) model.pending.add('publish long');
+    if (this.status === 'published' && this.slugKind !== 'ascii') model.pending.add('non-ASCII slug');
+    // Characters HTML escapes, or beyond ASCII: the page must show the title as the service wrote it.
+    if (this.status === 'published' && !/^[\w -]*$/.test(this.word))
+      model.pending.add('title with &, <, " or non-ASCII');
   }
-  toString = () => `Publish(${this.word}, ${this.lang}${this.long ? ', long' : ''}, ${this.status})`;
+  toString = () =>
+    `Publish(${this.word}, ${this.lang}${this.long ? ', long' : ''}, ${this.status}${this.slugKind === 'ascii' ? '' : `, ${this.slugKind} slug`})`;
 }
 
 /** Published -> draft (its body edited at once when `edit`: a version never published), or a draft published. */
@@ -78,7 +89,15 @@ export class AddLanguage implements Command {
     const lang = other(source.lang);
     const earlier = model.unpublished.get(keyOf(lang, source.slug));
     const article = { ...freshArticle(model, lang, 'Variant', source.slug), publishedAt: source.publishedAt };
-    if (earlier) article.version = earlier.version + 1;
+    // The URL's history goes on: a page kept while pending may show the earlier article's last version there
+    // (its title, body and links), as of any article whose new version has not reached the blog yet.
+    if (earlier)
+      Object.assign(article, {
+        version: earlier.version + 1,
+        titles: [...earlier.titles, article.title],
+        publishedVersions: [...earlier.publishedVersions],
+        linksEver: [...new Set([...earlier.linksEver, ...article.linksEver])],
+      });
     step(model, `add language ${keyOf(lang, source.slug)}`);
     await publishArticle(model, real.sim, article);
     model.pending.add('add language');

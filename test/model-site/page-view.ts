@@ -23,6 +23,14 @@ export interface PageView {
   redirectTo: string | undefined;
 }
 
+/** Text as HTML wrote it, its character references read (`&amp;`, `&lt;`, `&#34;`, `&#x27;` ...). */
+const text = (html: string) =>
+  html.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, ref: string) => {
+    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+    if (ref[0] !== '#') return named[ref.toLowerCase()]!;
+    return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
+  });
+
 const attr = (tag: string, name: string): string | undefined => {
   const match = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
   return match?.[1]?.replaceAll('&amp;', '&');
@@ -35,7 +43,7 @@ const srcsetUrls = (value: string | undefined): string[] =>
     .filter((url) => url !== '');
 
 const marks = (html: string, which: 'mark' | 'tail') =>
-  [...html.matchAll(new RegExp(`${which}-(\\w+)-([\\w-]+?)-v(\\d+)-end`, 'g'))].map((m) => ({
+  [...html.matchAll(new RegExp(`${which}-(en|fr)-([^\\s<>"]+?)-v(\\d+)-end`, 'g'))].map((m) => ({
     key: `${m[1]}:${m[2]}`,
     version: Number(m[3]),
   }));
@@ -46,8 +54,9 @@ export function readPage(html: string): PageView {
   const imgs = [...html.matchAll(/<img\b[^>]*>/g)].map((m) => m[0]);
   const featured = imgs.find((tag) => /\sclass="[^"]*\bfeatured\b/.test(tag));
   const view = (tag: string) => ({ src: attr(tag, 'src') ?? '', srcset: srcsetUrls(attr(tag, 'srcset')) });
+  const h1 = /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
   return {
-    title: /<h1>([^<]*)<\/h1>/.exec(html)?.[1],
+    title: h1 === undefined ? undefined : text(h1),
     markers: marks(article + body, 'mark'),
     tails: marks(body, 'tail'),
     featuredUrl: attr(article, 'data-featured') ?? '',
@@ -62,7 +71,7 @@ export function readPage(html: string): PageView {
 /** The featured image version a URL names (`.../<slug>/featured-<lang>-<n>.jpg`), null for none. */
 export function featuredVersion(url: string, lang: string, slug: string): number | null | 'foreign' {
   if (url === '') return null;
-  const match = new RegExp(`/sites/\\d+/${slug}/featured-${lang}-(\\d+)\\.jpg$`).exec(url);
+  const match = new RegExp(`/sites/\\d+/${slug}/featured-${lang}-(\\d+)\\.jpg$`).exec(decodeURI(url));
   return match ? Number(match[1]) : 'foreign';
 }
 

@@ -21,7 +21,7 @@ import {
 import { Build, Fault, Storm } from './commands.js';
 import { FAULT_ENDPOINTS, FAULT_KINDS, kindsOf, type FaultEndpoint, type FaultKind } from './faults.js';
 import { setVariant } from './service-admin.js';
-import { BASE, type Lang, type Model, type SiteVariant } from './service.js';
+import { BASE, type Lang, type Model, type SiteVariant, type SlugKind } from './service.js';
 
 /** The service variant from now on (the round's first command). */
 class SetVariant implements Command {
@@ -34,11 +34,16 @@ class SetVariant implements Command {
   toString = () => `SetVariant(${this.variant.name})`;
 }
 
-const word = fc.stringMatching(/^[A-Z][a-z]{2,7}$/);
+// Words of titles: ASCII, or with characters HTML escapes and beyond ASCII (the loader model's kinds too).
+const word = fc.oneof(
+  fc.stringMatching(/^[A-Z][a-z]{2,7}$/),
+  fc.constantFrom('Été', 'Ñandú', 'Ærøskøbing', '東京の夏', 'Привет', 'Fish & Chips', '"Quoted" <b>', 'Ça va ?'),
+);
+const slugKind = fc.constantFrom<SlugKind>('ascii', 'ascii', 'latin', 'cjk');
 const n = fc.nat(50);
 const lang = fc.constantFrom<Lang>('en', 'fr');
 const how = fc.constantFrom<'build' | 'watch'>('build', 'watch');
-const publish = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l));
+const publish = fc.tuple(word, lang, slugKind).map(([w, l, k]) => new Publish(w, l, false, 'published', k));
 const publishLong = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l, true));
 const newDraft = fc.tuple(word, lang).map(([w, l]) => new Publish(w, l, false, 'draft'));
 const toDraft = fc.tuple(n, fc.boolean()).map(([p, e]) => new StatusChange(p, 'draft', e));
@@ -200,9 +205,13 @@ export function roundCommands(seed: number, extra: number): Command[][] {
   );
 }
 
-/** Two English articles and one French variant (built by the first round). */
+/**
+ * Two English articles and one French variant (built by the first round), and an English one whose slug and
+ * title go beyond ASCII (a title with characters HTML escapes).
+ */
 export async function startingSite(model: Model, real: Real): Promise<void> {
   await new Publish('Alpha', 'en').run(model, real);
   await new Publish('Beta', 'en').run(model, real);
   await new AddLanguage(0).run(model, real);
+  await new Publish('Été & "Ça" <va>', 'en', false, 'published', 'latin').run(model, real);
 }

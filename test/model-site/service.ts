@@ -200,26 +200,46 @@ export function shadowed(model: Model, article: Pick<Article, 'lang' | 'slug'>):
  * stays pending, with a warning. (With a copy proven whole, only its featured image is out of reach.)
  *
  * Since issue 36 (d37eebe, evidence.ts feedCopyProvenWhole) a whole feed is not enough: the loader takes the copy
- * only when details it holds show the feed whole and the copy is no longer than one shown whole (a feed that cuts
+ * only when details it holds show the feed whole (none of them differs from its copy) and the copy is no longer than one shown whole (a feed that cuts
  * long bodies cuts them past some length). The details a loader is sure to hold are those of its language's
  * articles whose detail answers their own language, at their current version; before, any whole feed counted
  * (found by the fixed seed: fr:a1, with two links, is longer than en:a1, the only detail the fr loader saw).
  */
-export function unreachable(model: Model, article: Pick<Article, 'lang' | 'slug'>): boolean {
+export function unreachable(
+  model: Model,
+  article: Pick<Article, 'lang' | 'slug'>,
+  held: (other: Article) => number | undefined = () => undefined,
+): boolean {
   if (!shadowed(model, article)) return false;
   if (model.feed !== 'full') return true;
   const copy = model.published.get(keyOf(article.lang, article.slug));
   if (!copy || cutInFeed(model, copy)) return true;
+  // Nor while an article the loader holds by its detail has a feed copy other than that detail (`held`: the body
+  // version its page shows): an older version held, or a copy the feed cut. For all the loader knows, the feed
+  // cuts or shortens its items (found by a random run: a site-wide edit the budget had not fetched yet).
+  const disproved = [...model.published.values()].some((other) => {
+    const version = other.lang === article.lang && !shadowed(model, other) ? held(other) : undefined;
+    return version !== undefined && (version !== other.version || cutInFeed(model, other));
+  });
+  if (disproved) return true;
   const shownWhole = [...model.published.values()]
     .filter((other) => other.lang === article.lang && !shadowed(model, other) && !cutInFeed(model, other))
     .map((other) => bodyOf(other).length);
   return !shownWhole.some((length) => bodyOf(copy).length <= length);
 }
 
+/** How a new slug is written: ASCII (`a12`), Latin with accents (`ét12-ça`), or CJK (`記事12`). */
+export const SLUG_KINDS = {
+  ascii: (n: number) => `a${n}`,
+  latin: (n: number) => `ét${n}-ça`,
+  cjk: (n: number) => `記事${n}`,
+} as const;
+export type SlugKind = keyof typeof SLUG_KINDS;
+
 /** A fresh article of `lang` (version 1, one image, a featured image, links to what is published). */
-export function freshArticle(model: Model, lang: Lang, word: string, slug?: string): Article {
+export function freshArticle(model: Model, lang: Lang, word: string, slug?: string, kind: SlugKind = 'ascii'): Article {
   const n = model.next++;
-  const own = slug ?? `a${n}`;
+  const own = slug ?? SLUG_KINDS[kind](n);
   const title = `${word} ${lang} ${own}`;
   return withLinks(
     model,

@@ -94,6 +94,11 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
     });
   }
 
+  // The body version each page of this build shows: what the loader holds (unreachable() reads it).
+  const heldVersion = (other: Article) => {
+    const view = pages.get(keyOf(other.lang, other.slug))?.view;
+    return view && view.redirectTo === undefined ? view.markers[0]?.version : undefined;
+  };
   const behind: Array<{ article: Article; stale: string[] }> = [];
   for (const [key, page] of pages) {
     const { article } = page;
@@ -104,14 +109,14 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
       if (model.served.has(key))
         problems.push({ kind: 'lost', detail: `${key} was served by an earlier build, now ${page.code}` });
       behind.push({ article, stale: ['no page'] });
-      if (final && !unreachable(model, article))
+      if (final && !unreachable(model, article, heldVersion))
         problems.push({ kind: 'converged', detail: `${key} has no page after the quiet builds` });
       continue;
     }
     if (page.view.redirectTo !== undefined) {
       // A redirect page: only at the old URL of a renamed article, to a page of that same article the blog serves.
       const urls = (model.moves.get(key) ?? []).map((later) => `${BLOG}/${later.replace(':', '/blog/')}/`);
-      if (published || !urls.includes(page.view.redirectTo))
+      if (published || !urls.includes(decodeURI(page.view.redirectTo)))
         problems.push({
           kind: 'redirect',
           detail: `${key} redirects to ${page.view.redirectTo}, ${published ? 'though it is published' : `which is none of its renamed article's URLs (${urls.join(', ') || 'none'})`}`,
@@ -127,7 +132,7 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
     const stale = staleFields(shown, article);
     if (stale.length) behind.push({ article, stale });
     // Out of reach: all of an unreachable article; the featured image of one whose detail answers elsewhere.
-    const blocking = unreachable(model, article)
+    const blocking = unreachable(model, article, heldVersion)
       ? []
       : shadowed(model, article)
         ? stale.filter((field) => !field.startsWith('featured '))
@@ -148,7 +153,7 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
   for (const { article, stale } of behind) {
     // Out of the loader's reach (the model's own account, README): all of an article whose slug's detail answers
     // another language and whose feed copy is a teaser; with a whole feed, only its featured image.
-    const reachable = unreachable(model, article)
+    const reachable = unreachable(model, article, heldVersion)
       ? []
       : shadowed(model, article)
         ? stale.filter((field) => !field.startsWith('featured '))
@@ -188,7 +193,7 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
       if (target.origin === BLOG) await expect200('link', target.href, from);
       if (target.origin !== SERVICE_ORIGIN) continue;
       const service = /^\/(\w+)\/blog\/([^/]+)\/$/.exec(target.pathname);
-      const linked = service ? `${service[1]}:${service[2]}` : undefined;
+      const linked = service ? `${service[1]}:${decodeURIComponent(service[2]!)}` : undefined;
       if (linked === undefined || !page.article.linksEver.includes(linked))
         problems.push({ kind: 'link', detail: `${key} links to ${href}, which the model never put there` });
       else if (pages.get(linked)?.view && model.published.has(linked))

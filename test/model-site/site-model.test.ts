@@ -6,7 +6,8 @@
  * a feed that cuts long bodies, an empty sitemap, a real rate limit spent with its reset in epoch milliseconds)
  * with service changes (publish, as a draft too, long articles, edits of the body, the title, the featured image,
  * every body at once, status changes published -> draft -> published, unpublish, republish, rename, a language
- * variant), a fault on any call, a 429 storm, and one real `astro build` of test/fixtures/model-site per round
+ * variant, slugs and titles beyond ASCII), faults of every kind on every call (faults.ts), a 429 storm, and one
+ * real `astro build` of test/fixtures/model-site per round
  * (every feature on: article and featured images with <Image>, a theme-shaped schema, two languages under
  * language-prefixed routes, incremental builds, sitemap, RSS and robots routes, in-article links), started
  * directly or by `watch --once`, the first killed with SIGKILL while the service holds one of its calls. After
@@ -31,7 +32,7 @@ import { newModel, type FeedContent } from './service.js';
 const RUNS = Number(process.env.MODEL_RUNS ?? 1);
 const SEED =
   process.env.MODEL_SEED === undefined
-    ? 20261206
+    ? 20261207
     : process.env.MODEL_SEED === 'random'
       ? Date.now() % 2 ** 31
       : Number(process.env.MODEL_SEED);
@@ -44,6 +45,8 @@ const EXTRA = Number(process.env.MODEL_COMMANDS ?? 0);
  */
 const MUST_REACH = [
   'unpublish',
+  'non-ASCII slug',
+  'title with &, <, " or non-ASCII',
   'rename',
   'redirect from an old slug',
   'add language',
