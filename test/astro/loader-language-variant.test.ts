@@ -225,3 +225,34 @@ describe('a language variant living on its feed copy, edited while the feed is n
     expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v2-end');
   });
 });
+
+describe('an article held by its detail whose slug then answers another language, edited', () => {
+  it('takes its new feed copy once other details show the feed whole: its own older body is no evidence of a cut', async () => {
+    // Found by the site model (MODEL_SEED=913235348 MODEL_COMMANDS=8): en "both" was held by its detail when a
+    // French draft of the slug, older on the service, was published (the detail answers it since); en "both" was
+    // then edited, and every build asked its detail again, got the French one, and left the page at the old body:
+    // its own held body, older than its copy, counted as a feed that cuts.
+    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
+    const site = await isolatedSite('model-site', 'variant-held');
+    own(sim, site);
+    await publishModelArticle(sim.url, 'both', 'fr', { status: 'draft' });
+    await publishModelArticle(sim.url, 'both', 'en');
+    const longer = `<p>mark-en-own-v1-end</p><p>${'A longer article. '.repeat(8)}</p>`;
+    await publishModelArticle(sim.url, 'own', 'en', { content: longer });
+    const build = modelSiteBuild(site, sim, 6);
+    expect((await build()).error).toBeUndefined();
+    expect(await readFile(join(site.outDir, 'en/blog/both/index.html'), 'utf8')).toContain('mark-en-both-v1-end');
+
+    await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { status: 'published' });
+    await admin(sim.url, 'PATCH', 'articles/12/both?language=en', { content: '<p>mark-en-both-v2-end</p>' });
+    const second = await build();
+    expect(second.error).toBeUndefined();
+    expect(await readFile(join(site.outDir, 'en/blog/both/index.html'), 'utf8')).toContain('mark-en-both-v2-end');
+    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+
+    // Lives on its feed copy now: the next build asks no detail for it (its retry is an hour away).
+    sim.resetStats();
+    expect((await build()).error).toBeUndefined();
+    expect(sim.stats().routes[DETAIL] ?? {}).toEqual({});
+  });
+});
