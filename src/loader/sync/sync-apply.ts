@@ -176,13 +176,13 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
 /** What the feed and the details show of each other (evidence.ts feedCopyProvenWhole). */
 function feedEvidence(input: ApplyInput) {
   const answered = new Set(input.answeredHashes);
-  const own: Array<{ feed: string; held: string }> = [];
+  const own: Array<{ slug: string; feed: string; held: string }> = [];
   for (const [slug, held] of Object.entries(input.state.entries)) {
     if (!held.contentHash || held.checkedAt <= 0 || held.partial || held.detailElsewhere) continue;
     answered.add(held.contentHash);
     const feed = input.signals.rss.get(slug)?.signal.contentHash;
     // A copy seen before the held detail was fetched is an older one, not a cut one.
-    if (feed !== undefined && !held.rssSeen?.includes(feed)) own.push({ feed, held: held.contentHash });
+    if (feed !== undefined && !held.rssSeen?.includes(feed)) own.push({ slug, feed, held: held.contentHash });
   }
   return { copies: input.signals.rssHashes, answered, own };
 }
@@ -286,7 +286,9 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
   const provenWhole = (slug: string) => {
     const copy = input.signals.rss.get(slug)?.item.contentEncoded;
     evidence ??= feedEvidence(input);
-    return copy !== undefined && feedCopyProvenWhole({ ...evidence, copyLength: copy.length });
+    // Its own held body, older than its copy, is the change itself: evidence comes from the other articles.
+    const own = evidence.own.filter((held) => held.slug !== slug);
+    return copy !== undefined && feedCopyProvenWhole({ ...evidence, own, copyLength: copy.length });
   };
   // A stored entry's retry answered in another language is no failure (above): these are never stored.
   const refused = outcome.failures
