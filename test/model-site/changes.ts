@@ -4,7 +4,7 @@
  * unpublish, republish, rename. Each keeps the model's truth (service.ts) in step.
  */
 import fc from 'fast-check';
-import { publishArticle, patchArticle, setStatus, unpublishArticle } from './service-admin.js';
+import { publishArticle, publishNewerElsewhere, patchArticle, setStatus, unpublishArticle } from './service-admin.js';
 import {
   bodyOf,
   featuredUrl,
@@ -240,4 +240,19 @@ export class Rename implements Command {
     model.pending.add('rename');
   }
   toString = () => `Rename(${this.n}${this.served ? ', served' : ''})`;
+}
+
+/**
+ * The site grows past the feed's 50: fifty newer articles in a language the blog does not build. The blog's
+ * changes from then on show in the list and the sitemap only.
+ */
+export class PastFeed implements Command {
+  check = (m: Readonly<Model>) => !m.pastFeed;
+  async run(model: Model, real: Real) {
+    step(model, "50 newer articles in de: the blog's articles are past the feed's 50");
+    await publishNewerElsewhere(real.sim);
+    model.pastFeed = true;
+    model.pending.add("site past the feed's 50");
+  }
+  toString = () => 'PastFeed';
 }

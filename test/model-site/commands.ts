@@ -10,7 +10,7 @@ import { checkSite, type Problem } from './site-checks.js';
 import { BUDGET, RATE_LIMIT, runBuild, type BuildRun, type KillPoint } from './runner.js';
 import { addFault, appliedFaults, clearFaults, setVariant } from './service-admin.js';
 import { BASE, cover, LANGS, type Model } from './service.js';
-import { CAUSES, faultSpec, type FaultEndpoint, type FaultKind } from './faults.js';
+import { CAUSES, faultSpec, TIMEOUT_OVERSHOOT_MS, type FaultEndpoint, type FaultKind } from './faults.js';
 
 const step = (model: Model, text: string) => model.trace.push(text);
 
@@ -66,7 +66,9 @@ export class Build implements Command {
   async execute(model: Model, real: Real): Promise<BuildRun> {
     model.builds += 1;
     const stateBefore = await readFile(real.dirs.watchState, 'utf8').catch(() => undefined);
-    const run = await runBuild(real.sim, real.dirs, this.how, this.killAt);
+    // A delayed answer is recorded when it is sent: at most the overshoot after the build gave up on it.
+    const late = model.faults.some((f) => f.kind === 'timeout') ? TIMEOUT_OVERSHOOT_MS + 500 : 0;
+    const run = await runBuild(real.sim, real.dirs, this.how, this.killAt, late);
     const feedCalls = run.records.filter((r) => r.route.includes('rss.xml') || r.route.includes('sitemap.xml'));
     if ((model.variant.service.feedStaleEdgeSeconds ?? 0) > 0 && model.edgeCopiesAt === undefined && feedCalls.length)
       model.edgeCopiesAt = model.builds;

@@ -36,7 +36,7 @@ export function kindsOf(endpoint: FaultEndpoint): readonly FaultKind[] {
 /** The model site's timeout of one request and of one image download (MODEL_SITE_TIMEOUT_MS). */
 export const SITE_TIMEOUT_MS = 3000;
 /** A `timeout` fault answers this much later than the site's timeout. */
-const TIMEOUT_OVERSHOOT_MS = 1000;
+export const TIMEOUT_OVERSHOOT_MS = 1000;
 
 /** Which drift: `n` picks one (a field the loader needs renamed or dropped, or fields added). */
 const DRIFTS = [{ omit: ['slug'] }, { rename: { title: 'headline' } }, { add: { extra_field: 'x', nested: { a: 1 } } }];

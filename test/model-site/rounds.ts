@@ -10,6 +10,7 @@ import {
   EditBody,
   EditTitle,
   Featured,
+  PastFeed,
   Publish,
   Rename,
   Republish,
@@ -174,6 +175,12 @@ export const ROUNDS: Round[] = [
   },
   // The lists' faults and a storm, once the blog has synced: a build with a store keeps it when a list fails.
   { variant: { name: 'base, lists failing', service: {} }, must: [publish, editBody, storm], end: build },
+  // Past the feed's 50: the changes that reach this build (and the quiet builds) show in the list and sitemap only.
+  {
+    variant: { name: "base, the site past the feed's 50", service: {} },
+    must: [fc.constant(new PastFeed()), editBody, editTitle, publish],
+    end: build,
+  },
 ];
 
 /** A round's commands: its variant, then its musts, `faults` and up to `extra` changes shuffled, then its build. */

@@ -170,12 +170,17 @@ async function killAtCall(sim: Simulator, dirs: SiteDirs, at: KillPoint, exited:
   return true;
 }
 
-/** One build, direct or by `watch --once`; `killAt` kills it while the service holds that call. */
+/**
+ * One build, direct or by `watch --once`; `killAt` kills it while the service holds that call. `lateMs`: how long
+ * after the build the service may still answer (and record) a call it delays (a `timeout` fault answers after the
+ * build gave up on it, maybe after the build ended).
+ */
 export async function runBuild(
   sim: Simulator,
   dirs: SiteDirs,
   how: 'build' | 'watch',
   killAt?: KillPoint,
+  lateMs = 0,
 ): Promise<BuildRun> {
   await rm(dirs.pidFile, { force: true });
   await rm(`${dirs.pidFile}.exit`, { force: true });
@@ -211,6 +216,7 @@ export async function runBuild(
   void done.then(() => (exited = true));
   const killed = killAt === undefined ? false : await killAtCall(sim, dirs, killAt, () => exited);
   const code = await done;
+  await sleep(lateMs);
   const logs = plain(output());
   const stats = sim.stats();
   const requests = stats.authenticated - requestsBefore;

@@ -28,6 +28,24 @@ async function expectStatus(response: Response, status: number, what: string): P
   expect(response.status, `${what}: ${text}`).toBe(status);
 }
 
+/** Fifty articles in German (no loader of the blog's builds it), newer than any of the model's. */
+export async function publishNewerElsewhere(sim: Simulator): Promise<void> {
+  for (let i = 0; i < 50; i += 1)
+    await expectStatus(
+      await admin(sim, 'POST', 'articles', {
+        site: SITE_ID,
+        title: `Neuer Artikel ${i}`,
+        slug: `neu-${i}`,
+        language: 'de',
+        content: `<p>Neuer Artikel ${i}.</p>`,
+        published_at: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}`,
+        status: 'published',
+      }),
+      201,
+      `publish de:neu-${i}`,
+    );
+}
+
 export async function publishArticle(model: Model, sim: Simulator, article: Article): Promise<void> {
   await expectStatus(
     await admin(sim, 'POST', 'articles', {

@@ -91,6 +91,11 @@ export interface Model {
    * they show nothing changed since, whenever the variant is in force.
    */
   edgeCopiesAt: number | undefined;
+  /**
+   * Fifty articles newer than any of the blog's, in a language it does not build, fill the feed (its newest 50):
+   * the feed has no copy of the blog's articles, and shows none of their changes.
+   */
+  pastFeed: boolean;
   /** Human-readable steps of this sequence, printed with a failure. */
   trace: string[];
 }
@@ -136,6 +141,7 @@ export function newModel(feed: FeedContent): Model {
     served: new Map(),
     builds: 0,
     edgeCopiesAt: undefined,
+    pastFeed: false,
     trace: [],
   };
 }
@@ -211,7 +217,7 @@ export function unreachable(
   held: (other: Article) => number | undefined = () => undefined,
 ): boolean {
   if (!shadowed(model, article)) return false;
-  if (model.feed !== 'full') return true;
+  if (model.feed !== 'full' || model.pastFeed) return true;
   const copy = model.published.get(keyOf(article.lang, article.slug));
   if (!copy || cutInFeed(model, copy)) return true;
   // Nor while an article the loader holds by its detail has a feed copy other than that detail (`held`: the body

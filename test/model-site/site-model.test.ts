@@ -46,6 +46,7 @@ const EXTRA = Number(process.env.MODEL_COMMANDS ?? 0);
 const MUST_REACH = [
   'unpublish',
   'non-ASCII slug',
+  "site past the feed's 50",
   'title with &, <, " or non-ASCII',
   'rename',
   'redirect from an old slug',
