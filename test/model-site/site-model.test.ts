@@ -6,7 +6,8 @@
  * a feed that cuts long bodies, an empty sitemap, a real rate limit spent with its reset in epoch milliseconds)
  * with service changes (publish, as a draft too, long articles, edits of the body, the title, the featured image,
  * every body at once, status changes published -> draft -> published, unpublish, republish, rename, a language
- * variant, slugs and titles beyond ASCII), faults of every kind on every call (faults.ts), a 429 storm, and one
+ * variant, slugs and titles beyond ASCII, the site past the feed's 50), faults of every kind on every call
+ * (faults.ts), a 429 storm, and one
  * real `astro build` of test/fixtures/model-site per round
  * (every feature on: article and featured images with <Image>, a theme-shaped schema, two languages under
  * language-prefixed routes, incremental builds, sitemap, RSS and robots routes, in-article links), started
