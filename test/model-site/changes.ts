@@ -199,11 +199,6 @@ export class Republish implements Command {
     step(model, `republish ${keyOf(article.lang, article.slug)} v${article.version}`);
     await publishArticle(model, real.sim, article);
     model.pending.add('republish');
-    // Back at a slug it was renamed from: the later slugs it left (unpublished) may redirect here, a rename back
-    // as far as anyone outside the service can tell (the same title and day at a slug no other article has).
-    const key = keyOf(article.lang, article.slug);
-    for (const later of model.moves.get(key) ?? [])
-      if (!model.published.has(later)) model.moves.set(later, [...(model.moves.get(later) ?? []), key]);
   }
   toString = () => `Republish(${this.n})`;
 }

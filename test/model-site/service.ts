@@ -109,6 +109,25 @@ export interface InjectedFault {
   kind: string;
 }
 
+/**
+ * Every key the article at `key` has had, before and since (renames, and republishing at a slug it was renamed
+ * from: a rename back, as far as anyone outside the service can tell).
+ */
+export function keysOfArticle(model: Model, key: string): Set<string> {
+  const keys = new Set([key]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [from, later] of model.moves)
+      for (const to of later)
+        if (keys.has(from) !== keys.has(to)) {
+          keys.add(from);
+          keys.add(to);
+          grew = true;
+        }
+  }
+  return keys;
+}
+
 /** Counts one kind of thing that reached a build. */
 export const cover = (model: Model, kind: string) => model.coverage.set(kind, (model.coverage.get(kind) ?? 0) + 1);
 

@@ -16,6 +16,7 @@ import { BUDGET, FIXTURE, type BuildRun, type SiteDirs } from './runner.js';
 import {
   cover,
   keyOf,
+  keysOfArticle,
   SERVICE_ORIGIN,
   shadowed,
   unreachable,
@@ -115,7 +116,9 @@ async function judge(model: Model, sim: Simulator, run: BuildRun, origin: string
     }
     if (page.view.redirectTo !== undefined) {
       // A redirect page: only at the old URL of a renamed article, to a page of that same article the blog serves.
-      const urls = (model.moves.get(key) ?? []).map((later) => `${BLOG}/${later.replace(':', '/blog/')}/`);
+      const urls = [...keysOfArticle(model, key)]
+        .filter((other) => other !== key)
+        .map((other) => `${BLOG}/${other.replace(':', '/blog/')}/`);
       if (published || !urls.includes(decodeURI(page.view.redirectTo)))
         problems.push({
           kind: 'redirect',
