@@ -103,6 +103,16 @@ describe('static output: a renamed article redirects from the first build after 
       expect(await read('blog/moved/index.html')).toContain(`content="0;url=${BLOG}/blog/moving/"`);
       const lines = (await read('_redirects')).split('\n').filter((l) => l.startsWith('/blog/'));
       expect(lines).toEqual(['/blog/moved/ /blog/moving/ 301']);
+
+      // Another article of the same title and day, published beside it, then unpublished: gone, never a redirect
+      // to "moving" (found by the site model: two articles listed side by side are two articles).
+      await publishArticle('twin', 'Moving article');
+      expect((await build()).error).toBeUndefined();
+      expect(await read('blog/twin/index.html')).toContain('<h1>Moving article</h1>');
+      await admin(sim.url, 'DELETE', 'articles/12/twin?language=en');
+      expect((await build()).error).toBeUndefined();
+      expect(existsSync(join(site.outDir, 'blog/twin/index.html'))).toBe(false);
+      expect((await read('_redirects')).split('\n').filter((l) => l.startsWith('/blog/'))).toEqual(lines);
     } finally {
       await site.cleanup();
     }
