@@ -120,6 +120,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     // Read before the body: a client that gives up may take the socket (and its address) with it.
     const remoteAddress = req.socket?.remoteAddress ?? '';
     const body = await readBody(req);
+    // When it reached the service (its clock): what the rate limit counts it at.
+    const at = ctx.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
@@ -141,6 +143,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         path,
         ...recordedQuery(url.search),
         route: MEDIA_ROUTE,
+        at,
         status,
         authorization: req.headers.authorization !== undefined,
         tokenIn: [],
@@ -211,6 +214,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         path,
         ...recordedQuery(url.search),
         route: routeKey,
+        at,
         status,
         authorization: req.headers.authorization !== undefined,
         tokenIn,

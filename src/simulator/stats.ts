@@ -10,6 +10,8 @@ export interface SimulatorRequestRecord {
    */
   query?: string;
   route: string;
+  /** When the request reached the service, in ms since the epoch on the simulator's clock (as its rate limit counts). */
+  at: number;
   /** HTTP status sent; 0 when the connection was dropped before the headers (fault injection). */
   status: number;
   /** The request carried an Authorization header. */

@@ -29,10 +29,15 @@ describe('stats', () => {
       method: 'GET',
       path: '/api/v1/sites/12/articles/',
       route: 'GET /api/v1/sites/:id/articles/',
+      at: expect.any(Number),
       status: 200,
       authorization: true,
       tokenIn: ['header'],
     });
+    // In the order they came, on the simulator's clock.
+    const times = stats.requests.map((r) => r.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(Math.abs(times[0]! - Date.now())).toBeLessThan(60_000);
     expect(stats.requests[4]).toMatchObject({ path: '/api/sites/12/sitemap.xml', authorization: false, tokenIn: [] });
     // GET /__simulator/stats is the same JSON.
     expect((await admin(sim(), 'GET', 'stats')).json()).toEqual(stats);
