@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import type { Command, Real } from './changes.js';
+import { windowHits } from './excuses.js';
 import { checkSite, type Problem } from './site-checks.js';
 import { BUDGET, RATE_LIMIT, runBuild, type BuildRun, type KillPoint } from './runner.js';
 import { addFault, appliedFaults, clearFaults, setVariant } from './service-admin.js';
@@ -77,10 +78,10 @@ export class Build implements Command {
       model.faults.map((f) => f.id),
     );
     const applied = model.faults.filter((f) => appliedIds.has(f.id));
-    // The service's own window: a 429 no fault sent, or as many answers as the window allows.
+    // The service's own window: a 429 no fault sent, or a call that filled it.
     const limiter =
       run.records.some((r) => r.status === 429 && !r.faulted) ||
-      run.records.filter((r) => r.authorization && r.status === 200).length >= RATE_LIMIT.requests;
+      run.records.some((r) => windowHits(run.records, r.at) >= RATE_LIMIT.requests);
     if (limiter) applied.push({ id: 'limiter', endpoint: 'limiter', kind: '429' });
     await clearFaults(real.sim);
     model.faults = [];

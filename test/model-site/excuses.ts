@@ -18,8 +18,8 @@ const WINDOW_SHARE = 1 + Math.floor((RATE_LIMIT.requests - 1) / LANGS.length);
  * records of the build and the variant in force): its list call in that language failed (or was never sent after
  * the service answered an error or a 429: without one, a loader that sends no list is locked out, never excused),
  * the slug's detail call failed, that language's calls (its list calls, and the detail calls of slugs it has)
- * reached its budget, the service's rate-limit window was spent (a 429 of the limiter, or as many answers as the
- * window allows) or that language's calls reached its even share of it, or a capped list left it out while the
+ * reached its budget, the service's rate-limit window was spent (a 429 of the limiter, or the language's detail
+ * calls used what the window left after its list call) or that language's calls reached its even share of it, or a capped list left it out while the
  * sitemap (empty or a stale copy) cannot show it.
  * Undefined: it could have been fetched.
  */
@@ -46,21 +46,40 @@ export function serviceExcuses(model: Model, run: BuildRun) {
   const listFailed = (calls: BuildRun['records']) =>
     calls.some((call) => calls.filter((r) => r.query === call.query).every(failed));
   // The service's own 429s (a fault's are the fault's: it explains only the calls it hit).
-  const windowSpent =
-    run.records.some((r) => r.status === 429 && !r.faulted) ||
-    run.records.filter((r) => r.authorization && r.status === 200).length >= RATE_LIMIT.requests;
+  const limited = run.records.some((r) => r.status === 429 && !r.faulted);
+  // What the window left a language's loader after its last good list call (the `X-RateLimit-Remaining` it read),
+  // and whether its detail calls since used all of it.
+  const windowSpent = (lang: Lang) => {
+    const list = lists(lang)
+      .filter((r) => !failed(r))
+      .at(-1);
+    if (list === undefined) return false;
+    const details = records.filter((r) => r.path !== listPath && r.at >= list.at && slugsOf(lang).has(slugOf(r.path)));
+    return details.length >= RATE_LIMIT.requests - windowHits(run.records, list.at);
+  };
   const excuse = (lang: Lang, slug: string): string | undefined => {
     const langLists = lists(lang);
     if (langLists.length === 0 ? refused : listFailed(langLists)) return 'list failed';
     if (records.some((r) => r.path !== listPath && slugOf(r.path) === slug && failed(r))) return 'detail failed';
     if (spent(lang) >= BUDGET) return 'budget spent';
-    if (windowSpent) return 'window spent';
+    if (limited || windowSpent(lang)) return 'window spent';
     if (spent(lang) >= WINDOW_SHARE) return 'its share of the window spent';
     if (edgeHidesChange(model, lang, slug)) return 'changed after the stale CDN edge took its copies';
     if (notListed(model, lang, slug)) return 'not in the capped list, no live sitemap';
     return undefined;
   };
   return Object.assign(excuse, { spent });
+}
+
+/**
+ * The requests the service's window counted at `at` (its limiter's hits in the last `windowMs`, that one included):
+ * authenticated calls it let through. Counted generously (a status a fault answered in a call's place never
+ * reached the limiter): a window the model counts as fuller excuses more, never less.
+ */
+export function windowHits(records: BuildRun['records'], at: number): number {
+  return records.filter(
+    (r) => r.authorization && r.at <= at && r.at > at - RATE_LIMIT.windowMs && !(r.status === 429 && !r.faulted),
+  ).length;
 }
 
 /**
