@@ -19,8 +19,8 @@ const WINDOW_SHARE = 1 + Math.floor((RATE_LIMIT.requests - 1) / LANGS.length);
  * the service answered an error or a 429: without one, a loader that sends no list is locked out, never excused),
  * the slug's detail call failed, that language's calls (its list calls, and the detail calls of slugs it has)
  * reached its budget, the service's rate-limit window was spent (a 429 of the limiter, or the language's detail
- * calls used what the window left after its list call) or that language's calls reached its even share of it, or a capped list left it out while the
- * sitemap (empty or a stale copy) cannot show it.
+ * calls used what the window left after its list call) or that language's calls reached its even share of it, or
+ * a capped list left it out while the sitemap (empty or a stale copy) cannot show it.
  * Undefined: it could have been fetched.
  */
 export function serviceExcuses(model: Model, run: BuildRun) {
