@@ -11,7 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startSimulator } from '../../src/simulator/index.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { ServiceVariants } from '../../src/simulator/variants.js';
 import { admin, closedAfterEach, isolatedSite, modelSiteBuild, publishModelArticle } from './loader-harness.js';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -26,17 +27,40 @@ function summaryOf(logs: string, lang: string): { total: number; pending: number
   return match ? { total: Number(match[1]), pending: Number(match[2]) } : undefined;
 }
 
+/** A simulator whose slugs repeat across languages (with `variants` over that) and a copy of the model site. */
+async function sharedSlugSite(prefix: string, variants: ServiceVariants = {}) {
+  const sim = await startSimulator({
+    articles: 0,
+    rateLimitOverride: 100_000,
+    variants: { sharedSlugs: true, ...variants },
+  });
+  const site = await isolatedSite('model-site', prefix);
+  own(sim, site);
+  return { sim, site };
+}
+
+/** An article page of the built site, as text (`lang/blog/slug`). */
+const page = (outDir: string, path: string) => readFile(join(outDir, path, 'index.html'), 'utf8');
+
+/** The detail calls the service answered since its stats were reset, as `path?query`. */
+const detailCalls = (sim: Simulator) =>
+  sim
+    .stats()
+    .requests.filter((r) => r.route === DETAIL)
+    .map((r) => `${r.path}?${r.query}`);
+
+/** A second version of fr "own", longer than the other articles' bodies: its copy shows the feed whole. */
+const OWN_V2 = `<p>mark-fr-own-v2-end</p><p>${'A longer second version. '.repeat(8)}</p>`;
+
 /** The featured `<img>` of an article page, if any. */
 async function featuredImg(outDir: string, lang: string, slug: string): Promise<string | undefined> {
-  const html = await readFile(join(outDir, lang, 'blog', slug, 'index.html'), 'utf8');
+  const html = await page(outDir, `${lang}/blog/${slug}`);
   return /<img\b[^>]*\sclass="[^"]*\bfeatured\b[^>]*>/.exec(html)?.[0];
 }
 
 describe('a language variant whose detail answers another language', () => {
   it('is counted pending and named while it lacks the detail-only fields, and gets its featured image once the detail answers its language', async () => {
-    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
-    const site = await isolatedSite('model-site', 'variant');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant');
     const publish = (slug: string, language: string) =>
       publishModelArticle(sim.url, slug, language, { featured_image: featured(slug, language) });
     // "both" in en first (the detail answers en), then in fr; "own" in fr only (its detail shows the feed whole).
@@ -56,7 +80,7 @@ describe('a language variant whose detail answers another language', () => {
     expect(sim.stats().routes[DETAIL]).toEqual({ '200': both.length + 1 });
     expect(sim.stats().authenticated).toBe(3 + both.length);
     // fr "both" comes from its feed item: its body, no featured image, and the build says it is not complete.
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
     expect(await featuredImg(site.outDir, 'fr', 'both')).toBeUndefined();
     expect(await featuredImg(site.outDir, 'fr', 'own')).toMatch(/src="\/_astro\//);
     expect(await featuredImg(site.outDir, 'en', 'both')).toMatch(/src="\/_astro\//);
@@ -78,7 +102,7 @@ describe('a language variant whose detail answers another language', () => {
     const third = await build();
     expect(third.error).toBeUndefined();
     expect(await featuredImg(site.outDir, 'fr', 'both')).toMatch(/src="\/_astro\//);
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain(
+    expect(await page(site.outDir, 'fr/blog/both')).toContain(
       'data-featured="' + featured('both', 'fr').replace('https://cdn.example.com/', `${sim.url}/media/`),
     );
     expect(summaryOf(third.logs, 'fr')).toEqual({ total: 2, pending: 0 });
@@ -90,9 +114,7 @@ describe('a language variant whose detail answers another language, when the fee
   it('keeps its feed copy and waits for its retry: a build with nothing changed sends no detail call', async () => {
     // Found by a trial on the blog starter (multilingual profile): once the feed carried teasers, the feed item's
     // new hash read as a change of every such entry, and each build sent one refused detail per shared slug.
-    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
-    const site = await isolatedSite('model-site', 'variant-teaser');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant-teaser');
     await publishModelArticle(sim.url, 'both', 'en');
     await publishModelArticle(sim.url, 'both', 'fr');
     await publishModelArticle(sim.url, 'own', 'fr');
@@ -114,7 +136,7 @@ describe('a language variant whose detail answers another language, when the fee
       expect(summaryOf(later.logs, 'fr'), `build ${round}`).toEqual({ total: 2, pending: 1 });
       expect(later.logs, `build ${round}`).not.toContain('could not be fetched');
       // The body the fr entry had from the whole feed: not replaced by a teaser.
-      expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+      expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
     }
   });
 });
@@ -124,13 +146,7 @@ describe('a shared slug whose detail honours ?language=', () => {
     // Found by a new user's trial on a real multilingual theme (detailLanguage: 'honoured', one loader per
     // language): the loaders' detail exchange took the en loader's answer to ?language=en as the fr loader's, and
     // the fr article was refused as "in en" without a request, then retried after 1, 2, 4 ... hours.
-    const sim = await startSimulator({
-      articles: 0,
-      rateLimitOverride: 100_000,
-      variants: { sharedSlugs: true, detailLanguage: 'honoured' },
-    });
-    const site = await isolatedSite('model-site', 'variant-honoured');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant-honoured', { detailLanguage: 'honoured' });
     for (const [slug, lang] of [
       ['both', 'en'],
       ['both', 'fr'],
@@ -145,7 +161,7 @@ describe('a shared slug whose detail honours ?language=', () => {
     expect(first.logs).not.toContain('could not be fetched');
     // One detail per article: "both" asked with ?language=en and with ?language=fr.
     expect(sim.stats().routes[DETAIL]).toEqual({ '200': 3 });
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
     expect(await featuredImg(site.outDir, 'fr', 'both')).toMatch(/src="\/_astro\//);
     expect(await featuredImg(site.outDir, 'en', 'both')).toMatch(/src="\/_astro\//);
   });
@@ -157,9 +173,7 @@ describe('a language variant whose feed copy is shown whole only in a later buil
     // the fr loader held an article the feed showed edited (its detail not fetched yet: the feed might have been
     // cut), so its copy was not taken; the next build fetched that detail and showed the feed whole, yet the
     // variant stayed without a page until its detail's retry an hour later.
-    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
-    const site = await isolatedSite('model-site', 'variant-later');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant-later');
     await publishModelArticle(sim.url, 'both', 'en');
     await publishModelArticle(sim.url, 'own', 'fr');
     // A list call and one detail call per loader and build.
@@ -168,8 +182,7 @@ describe('a language variant whose feed copy is shown whole only in a later buil
 
     // "own" edited, "both" published in fr: the fr loader asks the new slug first, gets en, and holds "own" at the
     // body the feed no longer shows (not shown whole: no copy taken).
-    const longer = `<p>mark-fr-own-v2-end</p><p>${'A longer second version. '.repeat(8)}</p>`;
-    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: longer });
+    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: OWN_V2 });
     await publishModelArticle(sim.url, 'both', 'fr');
     const second = await build();
     expect(second.error).toBeUndefined();
@@ -177,7 +190,7 @@ describe('a language variant whose feed copy is shown whole only in a later buil
 
     // A build with no detail call to spare: nothing shows the feed whole yet, "both" still waits.
     expect((await modelSiteBuild(site, sim, 1)()).error).toBeUndefined();
-    await expect(readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(page(site.outDir, 'fr/blog/both')).rejects.toThrow(/ENOENT/);
 
     // The next build fetches "own" (its detail is the feed's copy: the feed is whole) and builds fr "both" from
     // its feed copy (the feed asked for whole, not as a 304 to the last build's copy), with no detail call for it
@@ -185,10 +198,9 @@ describe('a language variant whose feed copy is shown whole only in a later buil
     sim.resetStats();
     const third = await build();
     expect(third.error).toBeUndefined();
-    const details = sim.stats().requests.filter((r) => r.route === DETAIL);
-    expect(details.map((r) => `${r.path}?${r.query}`)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
-    expect(await readFile(join(site.outDir, 'fr/blog/own/index.html'), 'utf8')).toContain('mark-fr-own-v2-end');
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(detailCalls(sim)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
+    expect(await page(site.outDir, 'fr/blog/own')).toContain('mark-fr-own-v2-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
     // Without the detail-only fields still: pending, and said.
     expect(summaryOf(third.logs, 'fr')).toEqual({ total: 2, pending: 1 });
   });
@@ -199,30 +211,26 @@ describe('a language variant living on its feed copy, edited while the feed is n
     // Found by the site model (a random run): a site-wide edit reached the feed while the budget could not fetch
     // the other articles' details; the variant's new copy was skipped, then the held change waited an hour for its
     // detail's retry (and the feed came as a 304 with no copy in it), though the next build showed the feed whole.
-    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
-    const site = await isolatedSite('model-site', 'variant-edited');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant-edited');
     await publishModelArticle(sim.url, 'both', 'en');
     await publishModelArticle(sim.url, 'both', 'fr');
     await publishModelArticle(sim.url, 'own', 'fr');
     expect((await modelSiteBuild(site, sim, 6)()).error).toBeUndefined();
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
 
     // Both fr articles edited; a build with no detail call to spare shows nothing whole: fr "both" keeps v1.
     await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
-    const longer = `<p>mark-fr-own-v2-end</p><p>${'A longer second version. '.repeat(8)}</p>`;
-    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: longer });
+    await admin(sim.url, 'PATCH', 'articles/12/own?language=fr', { content: OWN_V2 });
     expect((await modelSiteBuild(site, sim, 1)()).error).toBeUndefined();
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
 
     // The next build fetches "own" (its detail is its feed copy: the feed is whole) and takes "both"'s new copy.
     sim.resetStats();
     const third = await modelSiteBuild(site, sim, 2)();
     expect(third.error).toBeUndefined();
-    const details = sim.stats().requests.filter((r) => r.route === DETAIL);
-    expect(details.map((r) => `${r.path}?${r.query}`)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
-    expect(await readFile(join(site.outDir, 'fr/blog/own/index.html'), 'utf8')).toContain('mark-fr-own-v2-end');
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v2-end');
+    expect(detailCalls(sim)).toEqual(['/api/v1/sites/12/articles/own/?language=fr']);
+    expect(await page(site.outDir, 'fr/blog/own')).toContain('mark-fr-own-v2-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v2-end');
   });
 });
 
@@ -232,23 +240,21 @@ describe('an article held by its detail whose slug then answers another language
     // French draft of the slug, older on the service, was published (the detail answers it since); en "both" was
     // then edited, and every build asked its detail again, got the French one, and left the page at the old body:
     // its own held body, older than its copy, counted as a feed that cuts.
-    const sim = await startSimulator({ articles: 0, rateLimitOverride: 100_000, variants: { sharedSlugs: true } });
-    const site = await isolatedSite('model-site', 'variant-held');
-    own(sim, site);
+    const { sim, site } = await sharedSlugSite('variant-held');
     await publishModelArticle(sim.url, 'both', 'fr', { status: 'draft' });
     await publishModelArticle(sim.url, 'both', 'en');
     const longer = `<p>mark-en-own-v1-end</p><p>${'A longer article. '.repeat(8)}</p>`;
     await publishModelArticle(sim.url, 'own', 'en', { content: longer });
     const build = modelSiteBuild(site, sim, 6);
     expect((await build()).error).toBeUndefined();
-    expect(await readFile(join(site.outDir, 'en/blog/both/index.html'), 'utf8')).toContain('mark-en-both-v1-end');
+    expect(await page(site.outDir, 'en/blog/both')).toContain('mark-en-both-v1-end');
 
     await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { status: 'published' });
     await admin(sim.url, 'PATCH', 'articles/12/both?language=en', { content: '<p>mark-en-both-v2-end</p>' });
     const second = await build();
     expect(second.error).toBeUndefined();
-    expect(await readFile(join(site.outDir, 'en/blog/both/index.html'), 'utf8')).toContain('mark-en-both-v2-end');
-    expect(await readFile(join(site.outDir, 'fr/blog/both/index.html'), 'utf8')).toContain('mark-fr-both-v1-end');
+    expect(await page(site.outDir, 'en/blog/both')).toContain('mark-en-both-v2-end');
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
 
     // Lives on its feed copy now: the next build asks no detail for it (its retry is an hour away).
     sim.resetStats();
