@@ -63,8 +63,11 @@ export class Build implements Command {
   async run(model: Model, real: Real): Promise<void> {
     await this.execute(model, real);
   }
-  /** Runs the build and judges it (a good build's site by site-checks.ts). */
-  async execute(model: Model, real: Real): Promise<BuildRun> {
+  /**
+   * Runs the build and judges it (a good build's site by site-checks.ts, `final` as after convergence: its problems
+   * of convergence are returned, not failed on). `problems`: undefined for a build whose site was not judged.
+   */
+  async execute(model: Model, real: Real, final = false): Promise<{ run: BuildRun; problems?: Problem[] }> {
     model.builds += 1;
     const stateBefore = await readFile(real.dirs.watchState, 'utf8').catch(() => undefined);
     // A delayed answer is recorded when it is sent: at most the overshoot after the build gave up on it.
@@ -147,17 +150,18 @@ export class Build implements Command {
           `watch failed (exit ${run.watchExit}) without a fault on the feeds it reads\n${failText(model, run)}`,
         ).toBe(true);
     }
-    if (run.buildExit === 'killed' || run.buildExit === 'not-run') return run;
+    if (run.buildExit === 'killed' || run.buildExit === 'not-run') return { run };
     if (run.buildExit !== 0) {
       expect(
         applied.some((f) => CAUSES[f.endpoint]!.test(lines)),
         `the build failed with an error no applied fault (${applied.map((f) => `${f.endpoint} ${f.kind}`).join(', ') || 'none'}) causes:\n${lines}\n${failText(model, run)}`,
       ).toBe(true);
-      return run;
+      return { run };
     }
-    const problems = await checkSite(model, real.sim, real.dirs, run, false);
-    expect(problems, failText(model, run, problems)).toEqual([]);
-    return run;
+    const problems = await checkSite(model, real.sim, real.dirs, run, final);
+    const wrong = problems.filter((p) => p.kind !== 'converged');
+    expect(wrong, failText(model, run, wrong)).toEqual([]);
+    return { run, problems };
   }
   toString = () =>
     `${this.how === 'watch' ? 'WatchBuild' : 'Build'}${this.killAt === undefined ? '' : `(killed at ${this.killAt.call} call ${this.killAt.n})`}`;
@@ -170,7 +174,7 @@ const QUIET_BUILDS = 12;
 
 /**
  * Quiet builds until every page is what the model says the service has, but for what is out of the loader's
- * reach: each build is judged as usual, then the site as final; it must come closer with every build (fewer pages
+ * reach: each build is judged as usual and as final at once; it must come closer with every build (fewer pages
  * behind) but for STALLED_BUILDS in a row, within QUIET_BUILDS. Judged from the model's truth, never from the
  * build's own count of pending articles.
  */
@@ -182,8 +186,9 @@ export async function converge(model: Model, real: Real): Promise<void> {
   let fewest = Number.POSITIVE_INFINITY;
   let stalled = 0;
   for (let i = 1; ; i += 1) {
-    const run = await new Build('build').execute(model, real);
-    const problems = await checkSite(model, real.sim, real.dirs, run, true);
+    // Judged once, as final (one preview of the site); a build that failed leaves the last site to judge.
+    const { run, problems: judged } = await new Build('build').execute(model, real, true);
+    const problems = judged ?? (await checkSite(model, real.sim, real.dirs, run, true));
     if (problems.length === 0) return;
     stalled = problems.length < fewest ? 0 : stalled + 1;
     fewest = Math.min(fewest, problems.length);

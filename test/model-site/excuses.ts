@@ -54,7 +54,8 @@ export function serviceExcuses(model: Model, run: BuildRun) {
       .filter((r) => !failed(r))
       .at(-1);
     if (list === undefined) return false;
-    const details = records.filter((r) => r.path !== listPath && r.at >= list.at && slugsOf(lang).has(slugOf(r.path)));
+    const slugs = slugsOf(lang);
+    const details = records.filter((r) => r.path !== listPath && r.at >= list.at && slugs.has(slugOf(r.path)));
     return details.length >= RATE_LIMIT.requests - windowHits(run.records, list.at);
   };
   const excuse = (lang: Lang, slug: string): string | undefined => {
