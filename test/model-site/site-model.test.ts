@@ -29,14 +29,8 @@ import { RATE_LIMIT, siteDirs } from './runner.js';
 import { ROUNDS, roundCommands, startingSite } from './rounds.js';
 import { resetService } from './service-admin.js';
 import { newModel, type FeedContent } from './service.js';
+import { RUNS, SEED } from '../support/model-seed.js';
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 1);
-const SEED =
-  process.env.MODEL_SEED === undefined
-    ? 20261207
-    : process.env.MODEL_SEED === 'random'
-      ? Date.now() % 2 ** 31
-      : Number(process.env.MODEL_SEED);
 /** Random changes added to each round. */
 const EXTRA = Number(process.env.MODEL_COMMANDS ?? 0);
 

@@ -54,7 +54,15 @@ export const loader = (model: Model, sim: Real['sim'], lang: Lang, extra: Record
 const pickOf = <T>(values: T[], n: number): T | undefined => values[n % Math.max(1, values.length)];
 const existing = (m: Readonly<Model>) => [...m.articles.values()];
 
-type Cmd = fc.AsyncCommand<Model, Real>;
+/**
+ * A command, with the kinds of the coverage table it brings to the next build (loader-coverage.ts): a change
+ * made, or what a build meets (its fault, its kill). The opening's commands (loader-opening.ts) say this way
+ * what each variant's sequences are bound to cover.
+ */
+export type Cmd = fc.AsyncCommand<Model, Real> & { readonly brings: readonly string[] };
+
+/** A change's kinds, for the next build to count. */
+const bring = (model: Model, cmd: Cmd) => cmd.brings.forEach((kind) => model.pendingKinds.add(kind));
 
 /** Slugs as a service makes them from titles in other scripts. */
 const SLUG_KINDS = { ascii: (n: number) => `a${n}`, latin: (n: number) => `ét${n}-ça`, cjk: (n: number) => `記事${n}` };
@@ -68,6 +76,10 @@ export class Publish implements Cmd {
     readonly status: Status,
     readonly long: boolean,
   ) {}
+  get brings() {
+    const kind = this.slugKind === 'ascii' && /^[ -~]*$/.test(this.title) ? 'publish' : 'publish non-ASCII';
+    return this.status === 'published' ? [kind] : [kind, `status ${this.status}`];
+  }
   check = (m: Readonly<Model>) => m.perLanguage || this.lang === 'en';
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -84,20 +96,20 @@ export class Publish implements Cmd {
       long: this.long,
     };
     await publishOnService(model, real, article);
-    model.pendingKinds.add(this.slugKind === 'ascii' && /^[ -~]*$/.test(this.title) ? 'publish' : 'publish non-ASCII');
-    if (this.status !== 'published') model.pendingKinds.add(`status ${this.status}`);
+    bring(model, this);
   }
   toString = () => `Publish(${this.title}, ${this.lang}, ${this.slugKind}, ${this.status}${this.long ? ', long' : ''})`;
 }
 
 /** Enough articles at once to pass the feed's 50. */
 export class Bulk implements Cmd {
+  brings = ['past 50 articles'];
   check = (m: Readonly<Model>) => m.variant.bulk === true && m.articles.size < 60;
   async run(model: Model, real: Real) {
     model.executed += 1;
     for (let i = 0; i < 52; i += 1) await new Publish('Bulk', 'en', 'ascii', 'published', false).run(model, real);
     model.executed -= 52;
-    model.pendingKinds.add('past 50 articles');
+    bring(model, this);
   }
   toString = () => 'Bulk(52)';
 }
@@ -105,6 +117,7 @@ export class Bulk implements Cmd {
 /** The same slug published in the other language (shared slugs only). */
 export class AddLanguage implements Cmd {
   constructor(readonly pick: number) {}
+  brings = ['language variant'];
   private candidates = (m: Readonly<Model>) =>
     existing(m).filter(
       (a) => !m.articles.has(keyOf(other(a.lang), a.slug)) && !m.removed.has(keyOf(other(a.lang), a.slug)),
@@ -123,7 +136,7 @@ export class AddLanguage implements Cmd {
       publishedVersions: new Set(),
       seq: 0,
     });
-    model.pendingKinds.add('language variant');
+    bring(model, this);
   }
   toString = () => `AddLanguage(${this.pick})`;
 }
@@ -133,12 +146,15 @@ export class Edit implements Cmd {
     readonly pick: number,
     readonly what: 'body' | 'title',
   ) {}
+  get brings() {
+    return [`edit ${this.what}`];
+  }
   check = (m: Readonly<Model>) => m.articles.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
     const article = pickOf(existing(model), this.pick)!;
     await editOnService(model, real, article, this.what === 'body' ? { body: true } : { title: `${article.title}+` });
-    model.pendingKinds.add(`edit ${this.what}`);
+    bring(model, this);
   }
   toString = () => `Edit(${this.pick}, ${this.what})`;
 }
@@ -148,28 +164,33 @@ export class SetStatus implements Cmd {
     readonly pick: number,
     readonly status: Status,
   ) {}
+  get brings() {
+    return [`status ${this.status}`];
+  }
   check = (m: Readonly<Model>) => m.articles.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
     await editOnService(model, real, pickOf(existing(model), this.pick)!, { status: this.status });
-    model.pendingKinds.add(`status ${this.status}`);
+    bring(model, this);
   }
   toString = () => `SetStatus(${this.pick}, ${this.status})`;
 }
 
 export class Unpublish implements Cmd {
   constructor(readonly pick: number) {}
+  brings = ['unpublish'];
   check = (m: Readonly<Model>) => m.articles.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
     await unpublishOnService(model, real, pickOf(existing(model), this.pick)!);
-    model.pendingKinds.add('unpublish');
+    bring(model, this);
   }
   toString = () => `Unpublish(${this.pick})`;
 }
 
 export class Republish implements Cmd {
   constructor(readonly pick: number) {}
+  brings = ['republish'];
   check = (m: Readonly<Model>) => m.removed.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -177,13 +198,14 @@ export class Republish implements Cmd {
     article.version += 1;
     article.status = 'published';
     await publishOnService(model, real, article);
-    model.pendingKinds.add('republish');
+    bring(model, this);
   }
   toString = () => `Republish(${this.pick})`;
 }
 
 export class Rename implements Cmd {
   constructor(readonly pick: number) {}
+  brings = ['rename'];
   check = (m: Readonly<Model>) => m.articles.size > 0;
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -197,7 +219,7 @@ export class Rename implements Cmd {
       publishedVersions: new Set(),
       renamedFrom: article.slug,
     });
-    model.pendingKinds.add('rename');
+    bring(model, this);
   }
   toString = () => `Rename(${this.pick})`;
 }
@@ -205,6 +227,8 @@ export class Rename implements Cmd {
 /** A fault that stays until it applied `times` times: it may reach this build or a later one. */
 export class Fault implements Cmd {
   constructor(readonly fault: ModelFault) {}
+  // It stays until it applied: which build it reaches is not known in advance.
+  brings = [];
   check = () => true;
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -222,6 +246,7 @@ export class Fault implements Cmd {
 /** A 429 storm on the API: the next requests answered 429, with the window's headers in the variant's forms. */
 export class Storm implements Cmd {
   constructor(readonly times: number) {}
+  brings = ['storm'];
   check = () => true;
   async run(model: Model, real: Real) {
     model.executed += 1;
@@ -279,6 +304,14 @@ export class Build implements Cmd {
     readonly fault: ModelFault | null,
     readonly killAfter: number | null,
   ) {}
+  /** Its fault (and the change a detail fault needs) and its kill: each counted only if it really happened. */
+  get brings() {
+    return [
+      ...(this.fault ? [labelOf(this.fault)] : []),
+      ...(this.fault?.endpoint === 'detail' ? ['edit body'] : []),
+      ...(this.killAfter === null ? [] : ['killed build']),
+    ];
+  }
   check = () => true;
   async run(model: Model, real: Real) {
     model.executed += 1;

@@ -3,7 +3,6 @@
  * of change, a storm and a kill to a build, shared out between the variants, so that one run per variant covers
  * them all (the coverage table asserts they really reached a build). The generated commands follow.
  */
-import fc from 'fast-check';
 import { ROUTES, type Endpoint } from '../faults/helpers.js';
 import {
   AddLanguage,
@@ -16,12 +15,10 @@ import {
   SetStatus,
   Storm,
   Unpublish,
+  type Cmd,
 } from './loader-commands.js';
 import { kindsOf, type ModelFault } from './loader-faults.js';
-import type { Model, Real } from './loader-truth.js';
 import { MODEL_VARIANTS, type ModelVariant } from './loader-variants.js';
-
-type Cmd = fc.AsyncCommand<Model, Real>;
 
 const faultOf = (endpoint: Endpoint, kind: ModelFault['kind'], n: number): ModelFault => ({
   endpoint,
@@ -65,4 +62,10 @@ export function openingOf(variant: ModelVariant): Cmd[] {
   if (variant.rateLimit) opening.push(new Storm(2), new Build(null, null));
   else if (index % 3 === 0) opening.push(new Edit(index, 'body'), new Edit(index + 1, 'body'), new Build(null, 1));
   return opening;
+}
+
+/** What the openings of `variants` bring to their builds, and each variant: what their run must reach. */
+export function openingKinds(variants: ModelVariant[]): string[] {
+  const brought = variants.flatMap((variant) => openingOf(variant).flatMap((cmd) => cmd.brings));
+  return [...new Set([...brought, ...variants.map((v) => `variant ${v.name}`)])];
 }
