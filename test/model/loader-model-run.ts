@@ -1,6 +1,7 @@
 /**
- * The run of the loader model's test files (loader-model.test.ts, loader-model-limit.test.ts): model-based tests of articlesLoader (fast-check commands in loader-commands.ts) against the simulator, under
- * every service variant issue 36 lists (loader-variants.ts): random sequences of service changes (publish, in
+ * The run of the loader model's two test files (loader-model.test.ts, loader-model-limit.test.ts): model-based
+ * tests of articlesLoader (fast-check commands in loader-commands.ts) against the simulator, under every service
+ * variant issue 36 lists (loader-variants.ts): random sequences of service changes (publish, in
  * another language, non-ASCII, past 50 articles; edit; status; unpublish; republish; rename), faults of every
  * endpoint and kind (statuses, timeouts, dropped connections, bad bodies, drift), 429 storms, builds with a fault
  * active, builds killed after their N-th store write, under a real rate limit in some variants.
