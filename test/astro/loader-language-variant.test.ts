@@ -262,3 +262,55 @@ describe('an article held by its detail whose slug then answers another language
     expect(sim.stats().routes[DETAIL] ?? {}).toEqual({});
   });
 });
+
+describe('a language variant living on its feed copy, behind two CDN edges of different ages', () => {
+  it('never goes back to an older copy when the older edge answers after the newer one', async () => {
+    // Noticed in the last review (the site model's two-edge rounds had not shown it): an entry held by its detail
+    // remembers the feed copies seen before its detail, so an older edge serving one again is no news; an entry
+    // living on its feed copy remembered none, and took the older edge's copy back after the newer one.
+    const { sim, site } = await sharedSlugSite('variant-edges', { feedStaleEdgeSeconds: 3600 });
+    await publishModelArticle(sim.url, 'both', 'en');
+    await publishModelArticle(sim.url, 'both', 'fr');
+    await publishModelArticle(sim.url, 'own', 'fr');
+    const build = modelSiteBuild(site, sim, 6);
+    // Both edges take their copy of the feed: v1 of fr "both", which the older edge keeps for an hour.
+    for (let i = 0; i < 2; i++) expect((await build()).error).toBeUndefined();
+    expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
+
+    await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
+    const shown: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      expect((await build()).error).toBeUndefined();
+      shown.push(/mark-fr-both-(v\d)-end/.exec(await page(site.outDir, 'fr/blog/both'))?.[1] ?? 'none');
+    }
+    // The newer edge's copy comes in one of these builds; from then on, never the older one.
+    expect(shown).toContain('v2');
+    expect(shown.slice(shown.indexOf('v2'))).toEqual(shown.slice(shown.indexOf('v2')).map(() => 'v2'));
+  });
+});
+
+describe('a language variant living on its feed copy, behind an older CDN edge that readers filled', () => {
+  it("never takes the older edge's copy, never seen before, over the newer one it holds", async () => {
+    // A copy the loader never saw can still be older than the one it holds: readers filled the older edge before
+    // the article was edited. Only the answers' Age orders the two copies.
+    const { sim, site } = await sharedSlugSite('variant-readers', { feedStaleEdgeSeconds: 3600 });
+    await publishModelArticle(sim.url, 'both', 'en');
+    await publishModelArticle(sim.url, 'both', 'fr');
+    await publishModelArticle(sim.url, 'own', 'fr', { content: OWN_V2.replace('v2', 'v1') });
+    const reader = async () => expect((await fetch(`${sim.url}/api/sites/12/rss.xml`)).status).toBe(200);
+    // Readers reach the newer edge, then the older one, which keeps its copy (v1 of fr "both") for an hour.
+    await reader();
+    await reader();
+    await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
+    // One more reader: the edges take turns, and each build asks the feed three times (each loader, the blog's
+    // feed), so the fr loader reaches the newer edge first, then the older one in every other build.
+    await reader();
+    const build = modelSiteBuild(site, sim, 6);
+    const shown: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      expect((await build()).error).toBeUndefined();
+      shown.push(/mark-fr-both-(v\d)-end/.exec(await page(site.outDir, 'fr/blog/both'))?.[1] ?? 'none');
+    }
+    expect(shown).toEqual(['v2', 'v2', 'v2', 'v2']);
+  });
+});
