@@ -255,6 +255,21 @@ describe('public feeds', () => {
     expect(after.body).toContain('Fresh news');
   });
 
+  it("rss(): a CDN edge's copy says how old it is (Age, seconds); the origin's answer has no age", async () => {
+    // Two edges taking turns: the first answer is the origin's, the second an edge's copy.
+    const edges = await simulator({ variants: { feedStaleEdgeSeconds: 3600 } });
+    try {
+      const anonymous = createClient({ baseUrl: edges.url });
+      const origin = await anonymous.rss(12);
+      const edge = await anonymous.rss(12);
+      if (origin.notModified || edge.notModified) throw new Error('expected two 200s');
+      expect(origin.age).toBeUndefined();
+      expect(edge.age).toBe(0);
+    } finally {
+      await edges.close();
+    }
+  });
+
   it('an unknown or inactive site is a NotFoundError', async () => {
     const anonymous = createClient({ baseUrl: sim().url });
     const error = await rejection(anonymous.sitemap(14));

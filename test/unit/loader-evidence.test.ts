@@ -86,12 +86,25 @@ describe('change evidence', () => {
   });
 
   it('a feed copy seen before the held detail is no change; the seen set is bounded and drops the current copy', () => {
-    expect(feedCopyIsNews('h2', { rssHash: 'h1' })).toBe(true);
-    expect(feedCopyIsNews('h0', { rssHash: 'h1', rssSeen: ['h0'] })).toBe(false);
+    expect(feedCopyIsNews({ contentHash: 'h2' }, { rssHash: 'h1' })).toBe(true);
+    expect(feedCopyIsNews({ contentHash: 'h0' }, { rssHash: 'h1', rssSeen: ['h0'] })).toBe(false);
+    expect(feedCopyIsNews({}, { rssHash: 'h1' })).toBe(false);
     expect(feedCopyIsNews(undefined, { rssHash: 'h1' })).toBe(false);
     expect(feedCopiesSeen({ rssHash: 'h1', rssSeen: ['h0'] }, 'h2')).toEqual(['h0', 'h1']);
     expect(feedCopiesSeen({ rssHash: 'h1', rssSeen: ['h0'] }, 'h0')).toEqual(['h1']);
     expect(feedCopiesSeen({ rssHash: 'h5', rssSeen: ['h1', 'h2', 'h3', 'h4'] }, 'h9')).toHaveLength(4);
+  });
+
+  it('a copy never seen is news over a held feed copy only when taken from the service later than it, by more than Age counts', () => {
+    const held = { rssHash: 'h1', rssTakenAt: 10_000_000 };
+    // An older CDN edge's copy, never seen: taken before the held one.
+    expect(feedCopyIsNews({ contentHash: 'h0', takenAt: 9_000_000 }, held)).toBe(false);
+    // Within the second Age counts in: not shown to be later.
+    expect(feedCopyIsNews({ contentHash: 'h2', takenAt: 10_000_900 }, held)).toBe(false);
+    expect(feedCopyIsNews({ contentHash: 'h2', takenAt: 10_001_001 }, held)).toBe(true);
+    // Held by its detail (no copy time kept), or a copy of unknown time: the hashes alone decide, as before.
+    expect(feedCopyIsNews({ contentHash: 'h0', takenAt: 9_000_000 }, { rssHash: 'h1' })).toBe(true);
+    expect(feedCopyIsNews({ contentHash: 'h2' }, held)).toBe(true);
   });
 
   it('a feed copy stands in only when every known detail matches its copy and it is no longer than one shown whole', () => {

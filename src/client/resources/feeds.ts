@@ -20,6 +20,8 @@ export type FeedResponse =
       etag?: string;
       lastModified?: string;
       cacheControl?: string;
+      /** How old a cache's copy is, in seconds (`Age`): sent by a cache (a CDN edge), never by the origin. */
+      age?: number;
       url: string;
     };
 
@@ -80,8 +82,14 @@ async function feed(
     etag,
     lastModified,
     cacheControl: response.headers.get('cache-control') ?? undefined,
+    age: ageOf(response.headers.get('age')),
     url: response.url,
   };
+}
+
+/** The `Age` header's seconds (RFC 9111: a non-negative integer), or undefined when absent or not one. */
+function ageOf(header: string | null): number | undefined {
+  return header !== null && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined;
 }
 
 export function sitemap(ctx: ResourceContext, siteId: number, conditions?: FeedConditions): Promise<FeedResponse> {

@@ -4,6 +4,11 @@ import type { EntryState } from '../state/state.js';
 /** An RSS item reduced to what the plan needs: whether it carries the full HTML, and its hash. */
 export interface RssSignal {
   contentHash?: string;
+  /**
+   * When the feed's copy was taken from the service, by the loader's clock (ms): the response's time less its
+   * `Age` (a CDN edge's copy may be up to an hour old; an answer without `Age` is the origin's, taken then).
+   */
+  takenAt?: number;
 }
 
 export type ChangeReason = 'held' | 'sitemap' | 'list' | 'rss';
@@ -39,7 +44,7 @@ export function changeReason(
     if (Number.isFinite(lastmod) && lastmod > heldUpdatedAt) return 'sitemap';
   }
   if (listDigest !== state.listDigest) return 'list';
-  if (feedCopyIsNews(rss?.contentHash, state)) return 'rss';
+  if (feedCopyIsNews(rss, state)) return 'rss';
   if (state.rssHash === undefined && rss?.contentHash !== undefined && rss.contentHash !== state.contentHash)
     return 'rss';
   return undefined;

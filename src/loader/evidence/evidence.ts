@@ -115,16 +115,24 @@ export function lastmodIsLater(seen: string, held: string): boolean {
 /** How many of the feed copies seen before an entry's detail was fetched are remembered (CDN edges). */
 export const FEED_COPIES_KEPT = 4;
 
+/** How precisely two feed copies' times are known: `Age` counts whole seconds. */
+const AGE_PRECISION_MS = 1_000;
+
 /**
- * Is the feed's copy of an article news? Not when it is a copy seen before the held detail was fetched: that
- * copy is at most as new as what is held (another CDN edge serves it again).
+ * Is the feed's copy of an article news? Not when it is a copy seen before what is held (a detail fetched
+ * after it, or a copy taken over it): it is at most as new (another CDN edge serves it again). Nor, for a held
+ * feed copy, when this one was not taken from the service later than the held one (`takenAt`, by the answers'
+ * `Age`): an older edge may serve a copy never seen, older than the one held.
  */
 export function feedCopyIsNews(
-  hash: string | undefined,
-  held: { rssHash?: string; rssSeen?: readonly string[] },
+  copy: { contentHash?: string; takenAt?: number } | undefined,
+  held: { rssHash?: string; rssSeen?: readonly string[]; rssTakenAt?: number },
 ): boolean {
+  const hash = copy?.contentHash;
   if (hash === undefined || held.rssHash === undefined) return false;
-  return hash !== held.rssHash && !(held.rssSeen ?? []).includes(hash);
+  if (hash === held.rssHash || (held.rssSeen ?? []).includes(hash)) return false;
+  if (held.rssTakenAt === undefined || copy?.takenAt === undefined) return true;
+  return copy.takenAt > held.rssTakenAt + AGE_PRECISION_MS;
 }
 
 /** The feed copies an entry's detail is at least as new as, after a detail fetched now (`current`: the feed's now). */

@@ -24,6 +24,11 @@ export const entryStateSchema = z.object({
    */
   rssSeen: z.array(z.string()).optional(),
   /**
+   * For an entry built from its feed copy: when that copy was taken from the service (ms since epoch, by the
+   * loader's clock, less the answer's `Age`). A later copy must have been taken after it to be news.
+   */
+  rssTakenAt: z.number().optional(),
+  /**
    * A free signal (sitemap, feed, list item) showed a change the build could not fetch (ms since epoch): the
    * entry waits for its detail, first in the next build, whatever the signals show then (an older CDN copy may
    * hide the change again).

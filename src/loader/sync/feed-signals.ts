@@ -138,6 +138,8 @@ export async function readRss(
       : undefined;
   const response = await client.rss(siteId, conditional);
   if (response.notModified) return { items: new Map(), hashes: new Map(), state: previous, notModified: true };
+  // When this copy was taken from the service: a cache's copy is `Age` seconds old.
+  const takenAt = Date.now() - (response.age ?? 0) * 1000;
   const bySlug = new Map<string, RssItem[]>();
   const hashes = new Map<string, number>();
   for (const item of parseRssFeed(response.body, { url: response.url }).items) {
@@ -155,7 +157,7 @@ export async function readRss(
         : candidates.filter((c) => language !== undefined && urlHasLanguage(c.link, language));
     if (mine.length !== 1) continue;
     const item = mine[0]!;
-    const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded) } : {};
+    const signal: RssSignal = item.contentEncoded ? { contentHash: shortHash(item.contentEncoded), takenAt } : {};
     items.set(slug, { item, signal });
   }
   return {

@@ -144,6 +144,9 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
   const before = ctx.store.get(action.slug);
   const prevState = state.entries[action.slug];
   const lastmod = signals.sitemap?.get(action.slug);
+  // The copies held or seen before this one are at most as new: another CDN edge serving one is no change.
+  const rssSeen = feedCopiesSeen(prevState, feedItem.signal.contentHash);
+  const takenAt = feedItem.signal.takenAt;
   return storeEntry(
     input,
     action.slug,
@@ -162,6 +165,8 @@ async function fromRss(input: ApplyInput, action: PlannedFetch): Promise<'added'
       ...optional('lastmod', lastmod ?? prevState?.lastmod),
       contentHash: feedItem.signal.contentHash!,
       rssHash: feedItem.signal.contentHash!,
+      ...(rssSeen.length ? { rssSeen } : {}),
+      ...(takenAt === undefined ? {} : { rssTakenAt: takenAt }),
       checkedAt: prevState?.checkedAt ?? 0,
       fingerprint,
       // Without a previous detail, fields the feed lacks (the featured image; keywords without categories) are still missing.

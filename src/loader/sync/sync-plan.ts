@@ -260,7 +260,7 @@ export function planSync(input: PlanInput): SyncPlan {
       // language now, with the fields the copy lacks). Otherwise, or with no detail call left, its own feed copy
       // stands in when the feed shows a newer one (also one an earlier build could not show whole: tried in every
       // build, at no request; the apply step checks the feed is shown whole: evidence.ts feedCopyProvenWhole).
-      const newCopy = signal === 'rss' || feedCopyIsNews(rss?.contentHash, state);
+      const newCopy = signal === 'rss' || feedCopyIsNews(rss, state);
       if (retryDue(state.retriedAt ?? 0, state.retriesElsewhere))
         needs.push({
           slug: item.slug,
