@@ -263,6 +263,37 @@ describe('an article held by its detail whose slug then answers another language
   });
 });
 
+/**
+ * Builds (at most ten) until the fr loader, its page at v2 of fr "both", got the older edge's copy of the feed.
+ * The two edges take turns (every other request of the feed reaches the older one); the fr loader's request is
+ * the feed's last one before the fr list call, and a reader's request between two builds steers which edge it
+ * reaches next: the newer one until the page shows v2, then the older one. The page's version after each build.
+ */
+async function buildsAcrossEdges(
+  sim: Simulator,
+  outDir: string,
+  build: () => Promise<{ error?: Error }>,
+): Promise<{ shown: string[]; olderAfterNewer: boolean }> {
+  const shown: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const before = sim.stats().requests.length;
+    expect((await build()).error).toBeUndefined();
+    shown.push(/mark-fr-both-(v\d)-end/.exec(await page(outDir, 'fr/blog/both'))?.[1] ?? 'none');
+    const records = sim.stats().requests;
+    const frList = records.findIndex(
+      (r, at) => at >= before && (r.query ?? '').includes('language=fr') && r.path.endsWith('/articles/'),
+    );
+    const frFeed = records.slice(0, frList).filter((r) => r.path === '/api/sites/12/rss.xml');
+    const reachedOlder = frFeed.length % 2 === 0 && frFeed.at(-1)?.status === 200;
+    if (reachedOlder && shown.slice(0, -1).includes('v2')) return { shown, olderAfterNewer: true };
+    if (reachedOlder === shown.includes('v2')) await fetch(`${sim.url}/api/sites/12/rss.xml`);
+  }
+  return { shown, olderAfterNewer: false };
+}
+
+/** The versions from the first v2 on. */
+const fromV2 = (shown: string[]) => shown.slice(shown.indexOf('v2'));
+
 describe('a language variant living on its feed copy, behind two CDN edges of different ages', () => {
   it('never goes back to an older copy when the older edge answers after the newer one', async () => {
     // Noticed in the last review (the site model's two-edge rounds had not shown it): an entry held by its detail
@@ -273,19 +304,14 @@ describe('a language variant living on its feed copy, behind two CDN edges of di
     await publishModelArticle(sim.url, 'both', 'fr');
     await publishModelArticle(sim.url, 'own', 'fr');
     const build = modelSiteBuild(site, sim, 6);
-    // Both edges take their copy of the feed: v1 of fr "both", which the older edge keeps for an hour.
-    for (let i = 0; i < 2; i++) expect((await build()).error).toBeUndefined();
+    // Both edges take their copy of the feed (a build asks it of each): v1 of fr "both", kept an hour by the older.
+    expect((await build()).error).toBeUndefined();
     expect(await page(site.outDir, 'fr/blog/both')).toContain('mark-fr-both-v1-end');
 
     await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
-    const shown: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      expect((await build()).error).toBeUndefined();
-      shown.push(/mark-fr-both-(v\d)-end/.exec(await page(site.outDir, 'fr/blog/both'))?.[1] ?? 'none');
-    }
-    // The newer edge's copy comes in one of these builds; from then on, never the older one.
-    expect(shown).toContain('v2');
-    expect(shown.slice(shown.indexOf('v2'))).toEqual(shown.slice(shown.indexOf('v2')).map(() => 'v2'));
+    const { shown, olderAfterNewer } = await buildsAcrossEdges(sim, site.outDir, build);
+    expect(olderAfterNewer, shown.join(', ')).toBe(true);
+    expect(fromV2(shown)).toEqual(fromV2(shown).map(() => 'v2'));
   });
 });
 
@@ -297,20 +323,12 @@ describe('a language variant living on its feed copy, behind an older CDN edge t
     await publishModelArticle(sim.url, 'both', 'en');
     await publishModelArticle(sim.url, 'both', 'fr');
     await publishModelArticle(sim.url, 'own', 'fr', { content: OWN_V2.replace('v2', 'v1') });
-    const reader = async () => expect((await fetch(`${sim.url}/api/sites/12/rss.xml`)).status).toBe(200);
     // Readers reach the newer edge, then the older one, which keeps its copy (v1 of fr "both") for an hour.
-    await reader();
-    await reader();
+    for (let i = 0; i < 2; i++) expect((await fetch(`${sim.url}/api/sites/12/rss.xml`)).status).toBe(200);
     await admin(sim.url, 'PATCH', 'articles/12/both?language=fr', { content: '<p>mark-fr-both-v2-end</p>' });
-    // One more reader: the edges take turns, and each build asks the feed three times (each loader, the blog's
-    // feed), so the fr loader reaches the newer edge first, then the older one in every other build.
-    await reader();
-    const build = modelSiteBuild(site, sim, 6);
-    const shown: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      expect((await build()).error).toBeUndefined();
-      shown.push(/mark-fr-both-(v\d)-end/.exec(await page(site.outDir, 'fr/blog/both'))?.[1] ?? 'none');
-    }
-    expect(shown).toEqual(['v2', 'v2', 'v2', 'v2']);
+
+    const { shown, olderAfterNewer } = await buildsAcrossEdges(sim, site.outDir, modelSiteBuild(site, sim, 6));
+    expect(olderAfterNewer, shown.join(', ')).toBe(true);
+    expect(fromV2(shown)).toEqual(fromV2(shown).map(() => 'v2'));
   });
 });
