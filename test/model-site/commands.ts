@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import type { Command, Real } from './changes.js';
-import { windowHits } from './excuses.js';
+import { isLimiter429, windowHits } from './excuses.js';
 import { checkSite, type Problem } from './site-checks.js';
 import { BUDGET, RATE_LIMIT, runBuild, type BuildRun, type KillPoint } from './runner.js';
 import { addFault, appliedFaults, clearFaults, setVariant } from './service-admin.js';
@@ -84,8 +84,7 @@ export class Build implements Command {
     // The service's own window: a 429 no fault sent, or a call that filled it (whether calls fall within one window
     // depends on the machine's speed: the coverage reports it, and requires only the headers' form).
     const limiter =
-      run.records.some((r) => r.status === 429 && !r.faulted) ||
-      run.records.some((r) => windowHits(run.records, r.at) >= RATE_LIMIT.requests);
+      run.records.some(isLimiter429) || run.records.some((r) => windowHits(run.records, r.at) >= RATE_LIMIT.requests);
     if (limiter) applied.push({ id: 'limiter', endpoint: 'limiter', kind: '429' });
     const reset = model.variant.service.rateLimitReset ?? 'epoch';
     const answers = run.records.filter((r) => r.authorization && r.status === 200).length;

@@ -46,7 +46,7 @@ export function serviceExcuses(model: Model, run: BuildRun) {
   const listFailed = (calls: BuildRun['records']) =>
     calls.some((call) => calls.filter((r) => r.query === call.query).every(failed));
   // The service's own 429s (a fault's are the fault's: it explains only the calls it hit).
-  const limited = run.records.some((r) => r.status === 429 && !r.faulted);
+  const limited = run.records.some(isLimiter429);
   // What the window left a language's loader after its last good list call (the `X-RateLimit-Remaining` it read),
   // and whether its detail calls since used all of it.
   const windowSpent = (lang: Lang) => {
@@ -72,15 +72,17 @@ export function serviceExcuses(model: Model, run: BuildRun) {
   return Object.assign(excuse, { spent });
 }
 
+/** A 429 of the service's own window: one no injected fault answered. */
+export const isLimiter429 = (record: BuildRun['records'][number]) => record.status === 429 && !record.faulted;
+
 /**
  * The requests the service's window counted at `at` (its limiter's hits in the last `windowMs`, that one included):
  * authenticated calls it let through. Counted generously (a status a fault answered in a call's place never
  * reached the limiter): a window the model counts as fuller excuses more, never less.
  */
 export function windowHits(records: BuildRun['records'], at: number): number {
-  return records.filter(
-    (r) => r.authorization && r.at <= at && r.at > at - RATE_LIMIT.windowMs && !(r.status === 429 && !r.faulted),
-  ).length;
+  return records.filter((r) => r.authorization && r.at <= at && r.at > at - RATE_LIMIT.windowMs && !isLimiter429(r))
+    .length;
 }
 
 /**
