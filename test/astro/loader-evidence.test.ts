@@ -10,6 +10,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../src
 import { addFault, hits, patchArticle, publish, ROUTES, unpublish } from '../faults/helpers.js';
 import { fakeDateAhead } from '../support/timing.js';
 import { fakeContext, type FakeContext } from './loader-context.js';
+import { admin, publishModelArticle } from './loader-harness.js';
 
 const opened: Simulator[] = [];
 async function sim(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -306,6 +307,34 @@ describe('requests', () => {
     expect(second.detailOf('ghost-article')).toBe(0);
     expect(second.list + second.details).toBe(1);
     expect(site.ctx.entries.has('ghost-article')).toBe(false);
+  });
+
+  it('a new slug whose detail answers another language, taken from its feed copy at a later retry, waits the grown back-off', async () => {
+    // The retry that found the other language again is the second: the next waits two hours, not one (the count
+    // of retries was started again when the feed copy was taken in the same build).
+    const s = await sim({ articles: 0, variants: { sharedSlugs: true } });
+    await publishModelArticle(s.url, 'both', 'en');
+    await publishModelArticle(s.url, 'own', 'fr');
+    const site = setup(s, { language: 'fr', budget: { maxRequests: 2, reserve: 0 } });
+    expect((await build(s, site)).detailOf('own')).toBe(1);
+    // "own" edited and "both" published in fr: the one detail call goes to the new slug and finds en; nothing
+    // shows the feed whole ("own" is held at the body the feed no longer shows), so no copy is taken.
+    await admin(s.url, 'PATCH', 'articles/12/own?language=fr', { content: '<p>mark-fr-own-v2-end</p>' });
+    await publishModelArticle(s.url, 'both', 'fr');
+    expect((await build(s, site)).detailOf('both')).toBe(1);
+    expect(site.ctx.entries.has('both')).toBe(false);
+    // An hour later, with two detail calls: "own" shows the feed whole, "both" is retried, finds en again, and
+    // lives on its feed copy.
+    fakeDateAhead(61 * 60_000);
+    const site3 = { ...setup(s, { language: 'fr', budget: { maxRequests: 3, reserve: 0 } }), ctx: site.ctx };
+    const third = await build(s, site3);
+    expect([third.detailOf('own'), third.detailOf('both')]).toEqual([1, 1]);
+    expect(html(site.ctx, 'both')).toContain('mark-fr-both-v1-end');
+    // Its second retry is due two hours after the first: not an hour and a bit later, then.
+    fakeDateAhead(2 * 61 * 60_000);
+    expect((await build(s, site3)).detailOf('both')).toBe(0);
+    fakeDateAhead(3 * 61 * 60_000 + 60_000);
+    expect((await build(s, site3)).detailOf('both')).toBe(1);
   });
 
   it("the reset header's unexpected form is said once, not once per loader of the build", async () => {
