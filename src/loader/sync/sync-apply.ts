@@ -314,13 +314,13 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
       const entryState = input.state.entries[action.slug];
       // Lives on its feed copy, without the detail-only fields (featured image, keywords unless the feed lists
       // them): pending, and its detail is retried after an hour, then 2, 4 ... (retryDelayMs), counted from the
-      // detail's last answer in another language.
+      // detail's last answer in another language: this build's (a refused detail, one more retry) or an earlier's.
       const last = input.state.elsewhereNew?.[action.slug];
       if ((action.via === 'detail' || action.reason === 'elsewhere') && entryState)
         Object.assign(entryState, {
           detailElsewhere: true,
           retriedAt: action.via === 'rss' && last ? last.retriedAt : Date.now(),
-          retriesElsewhere: action.via === 'rss' && last ? last.retries : 1,
+          retriesElsewhere: (last?.retries ?? 0) + (action.via === 'detail' ? 1 : 0) || 1,
         });
     } catch (error) {
       if (error instanceof EntrySchemaError) outcome.refused.push(error);
