@@ -320,7 +320,7 @@ export async function applyFetches(input: ApplyInput, plan: Pick<SyncPlan, 'fetc
         Object.assign(entryState, {
           detailElsewhere: true,
           retriedAt: action.via === 'rss' && last ? last.retriedAt : Date.now(),
-          retriesElsewhere: (last?.retries ?? 0) + (action.via === 'detail' ? 1 : 0) || 1,
+          retriesElsewhere: action.via === 'detail' ? (last?.retries ?? 0) + 1 : (last?.retries ?? 1),
         });
     } catch (error) {
       if (error instanceof EntrySchemaError) outcome.refused.push(error);
