@@ -19,9 +19,10 @@ export default defineConfig({
     // three files at a time finish the suite sooner than two (604 s against 700 s, both with a process per file).
     maxWorkers: 3,
     // Rolldown (Vite's bundler, in every Astro build) starts a pool of threads per core in each process that
-    // builds: three such processes on two cores spent their time switching threads. One thread each: the nine
+    // builds: three such processes on two cores spent CPU switching between them. One thread each: the nine
     // build-heaviest files of test/astro took 5 to 9 % less CPU and 7 % less time (three alternated runs each,
-    // `npm exec -- vitest run <files>`), with the same output. Processes the tests start inherit it.
+    // `npm exec -- vitest run <files>`), the whole suite 8 % less CPU (docs/development.md), every test passing as
+    // before. Processes the tests start inherit it.
     env: {
       ROLLDOWN_WORKER_THREADS: process.env.ROLLDOWN_WORKER_THREADS ?? '1',
       RAYON_NUM_THREADS: process.env.RAYON_NUM_THREADS ?? '1',
